@@ -1,0 +1,190 @@
+//! Positioned document trees read from JSON or YAML text.
+//!
+//! Both readers produce the same [`Node`] tree, which keeps the line and column of every value so that
+//! findings can point at the object's place in the user's file. Scalars keep their raw text: quantities
+//! (`500m`, `1e3`) and versions are parsed by the code that knows what they mean.
+
+mod json;
+mod yaml;
+
+use std::fmt;
+
+pub use json::parse_json;
+pub use yaml::parse_yaml_documents;
+
+/// How deep documents may nest before they are refused (no real Kubernetes object comes close).
+pub const MAX_DEPTH: usize = 200;
+
+/// A position in an input, 1-based.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Pos {
+    pub line: u32,
+    pub col: u32,
+}
+
+/// An input that could not be read, with where.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ParseError {
+    pub file: String,
+    pub line: Option<u32>,
+    pub col: Option<u32>,
+    pub message: String,
+}
+
+impl fmt::Display for ParseError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match (self.line, self.col) {
+            (Some(l), Some(c)) => write!(f, "{}:{}:{}: {}", self.file, l, c, self.message),
+            (Some(l), None) => write!(f, "{}:{}: {}", self.file, l, self.message),
+            _ => write!(f, "{}: {}", self.file, self.message),
+        }
+    }
+}
+
+/// What kind of scalar the source had: it decides how the raw text is read.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ScalarKind {
+    /// A quoted or block string: always text.
+    Str,
+    /// An unquoted YAML scalar or a JSON number/literal: may be null, a bool or a number.
+    Plain,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub enum Value {
+    Null,
+    Scalar(String, ScalarKind),
+    Seq(Vec<Node>),
+    Map(Vec<(String, Node)>),
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct Node {
+    pub pos: Pos,
+    pub value: Value,
+}
+
+static NULL_NODE: Node = Node { pos: Pos { line: 0, col: 0 }, value: Value::Null };
+
+impl Node {
+    pub fn new(pos: Pos, value: Value) -> Self {
+        Node { pos, value }
+    }
+
+    /// The line of this node (1-based), or 0 for a synthesised node.
+    pub fn line(&self) -> u32 {
+        self.pos.line
+    }
+
+    /// The value under `key` in a mapping (the last one wins, as in the API server), else a null node.
+    pub fn get(&self, key: &str) -> &Node {
+        match &self.value {
+            Value::Map(entries) => entries.iter().rev().find(|(k, _)| k == key).map_or(&NULL_NODE, |(_, v)| v),
+            _ => &NULL_NODE,
+        }
+    }
+
+    /// Walk a path of keys.
+    pub fn at(&self, path: &[&str]) -> &Node {
+        path.iter().fold(self, |n, k| n.get(k))
+    }
+
+    pub fn is_null(&self) -> bool {
+        matches!(self.value, Value::Null)
+    }
+
+    /// Text of a scalar (any scalar: `replicas: "3"` and `replicas: 3` both read as "3").
+    pub fn as_str(&self) -> Option<&str> {
+        match &self.value {
+            Value::Scalar(s, _) => Some(s.as_str()),
+            _ => None,
+        }
+    }
+
+    /// A non-empty string.
+    pub fn as_string(&self) -> Option<String> {
+        self.as_str().filter(|s| !s.is_empty()).map(str::to_owned)
+    }
+
+    pub fn as_bool(&self) -> Option<bool> {
+        match &self.value {
+            Value::Scalar(s, ScalarKind::Plain) => match s.as_str() {
+                "true" | "True" | "TRUE" => Some(true),
+                "false" | "False" | "FALSE" => Some(false),
+                _ => None,
+            },
+            Value::Scalar(s, ScalarKind::Str) => match s.as_str() {
+                "true" => Some(true),
+                "false" => Some(false),
+                _ => None,
+            },
+            _ => None,
+        }
+    }
+
+    /// An integer, from a plain number or a string holding one.
+    pub fn as_i64(&self) -> Option<i64> {
+        let s = self.as_str()?.trim();
+        if let Ok(v) = s.parse::<i64>() {
+            return Some(v);
+        }
+        // `3.0` is an integer too; `3.5` is not.
+        let f = s.parse::<f64>().ok()?;
+        if f.fract() == 0.0 && f.abs() < 9.0e15 {
+            Some(f as i64)
+        } else {
+            None
+        }
+    }
+
+    /// Is this a scalar that YAML/JSON reads as a number (not a quoted string)?
+    pub fn is_number(&self) -> bool {
+        matches!(&self.value, Value::Scalar(s, ScalarKind::Plain) if s.trim().parse::<f64>().is_ok())
+    }
+
+    pub fn as_seq(&self) -> &[Node] {
+        match &self.value {
+            Value::Seq(items) => items,
+            _ => &[],
+        }
+    }
+
+    pub fn as_map(&self) -> &[(String, Node)] {
+        match &self.value {
+            Value::Map(entries) => entries,
+            _ => &[],
+        }
+    }
+
+    pub fn is_map(&self) -> bool {
+        matches!(self.value, Value::Map(_))
+    }
+
+    /// A map of string to string (labels, annotations, nodeSelector); other values are read as their text.
+    pub fn string_map(&self) -> std::collections::BTreeMap<String, String> {
+        self.as_map()
+            .iter()
+            .map(|(k, v)| (k.clone(), v.as_str().unwrap_or_default().to_owned()))
+            .collect()
+    }
+}
+
+/// Does the text look like JSON (first non-blank character is `{` or `[`)?
+pub fn looks_like_json(text: &str) -> bool {
+    matches!(text.trim_start_matches('\u{feff}').trim_start().chars().next(), Some('{') | Some('['))
+}
+
+/// Read a whole input as a list of documents: JSON gives one, YAML one per `---` document.
+/// Empty YAML documents (only comments) are left out.
+pub fn parse_documents(file: &str, text: &str) -> Result<Vec<Node>, ParseError> {
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+    if looks_like_json(text) {
+        match parse_json(file, text) {
+            Ok(node) => Ok(vec![node]),
+            // JSON-looking YAML flow (`[a, b]` or `{a: 1}`) is still valid YAML: fall back before failing.
+            Err(json_err) => parse_yaml_documents(file, text).map_err(|_| json_err),
+        }
+    } else {
+        parse_yaml_documents(file, text)
+    }
+}

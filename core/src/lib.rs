@@ -1,1 +1,155 @@
+//! kube-preflight's core: bytes in, report out.
+//!
+//! ```
+//! use kube_preflight::{check, Input, UpgradeOptions};
+//! let nodes = r#"{"kind":"List","items":[{"apiVersion":"v1","kind":"Node","metadata":{"name":"cp-1",
+//!   "labels":{"node-role.kubernetes.io/control-plane":""}},"status":{"nodeInfo":{"kubeletVersion":"v1.27.3"}}}]}"#;
+//! let report = check(&[Input::new("nodes.json", nodes)], &UpgradeOptions::new("1.29.2")).unwrap();
+//! assert_eq!(report.upgrade.path, ["1.28", "1.29.2"]);
+//! assert_eq!(report.findings[0].code, "version/minor-skip");
+//! ```
+//!
+//! The core does no I/O and never panics on input: unreadable input is an [`Error`] naming the file, line
+//! and column; odd cluster data is a finding.
+
+pub mod ingest;
+pub mod model;
+pub mod options;
 pub mod parse;
+pub mod quantity;
+pub mod render;
+pub mod report;
+pub mod rules;
+pub mod version;
+
+use std::fmt;
+
+pub use ingest::Input;
+pub use options::{OptionsError, Profile, UpgradeOptions};
+pub use parse::ParseError;
+pub use report::{Report, Severity};
+pub use rules::RuleInfo;
+
+use model::Object;
+use report::{NotRun, Tool, Upgrade};
+use version::Version;
+
+/// Why a check could not produce a report.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Error {
+    /// An input could not be read (file, line, column).
+    Input(ParseError),
+    /// The options make no sense (names the field).
+    Options(OptionsError),
+}
+
+impl Error {
+    /// `"input"` or `"options"` (the JS error's `code`).
+    pub fn code(&self) -> &'static str {
+        match self {
+            Error::Input(_) => "input",
+            Error::Options(_) => "options",
+        }
+    }
+}
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Error::Input(e) => e.fmt(f),
+            Error::Options(e) => e.fmt(f),
+        }
+    }
+}
+
+impl std::error::Error for Error {}
+
+impl From<ParseError> for Error {
+    fn from(e: ParseError) -> Self {
+        Error::Input(e)
+    }
+}
+
+impl From<OptionsError> for Error {
+    fn from(e: OptionsError) -> Self {
+        Error::Options(e)
+    }
+}
+
+/// The current version from the control-plane nodes' kubelets: the lowest one (an HA control plane
+/// mid-upgrade is only as far as its oldest member).
+pub fn infer_from(objects: &[Object]) -> Option<Version> {
+    objects
+        .iter()
+        .filter(|o| o.node_roles().control_plane)
+        .filter_map(|o| o.node()?.kubelet_version.as_deref().and_then(|v| Version::parse(v).ok()))
+        .min()
+}
+
+/// Check inputs against the options and build the report.
+pub fn check(inputs: &[Input], options: &UpgradeOptions) -> Result<Report, Error> {
+    let resolved = options.resolve()?;
+    let ingested = ingest::ingest(inputs)?;
+    Ok(build_report(ingested, options, resolved))
+}
+
+fn build_report(ingested: ingest::Ingested, options: &UpgradeOptions, resolved: options::Resolved) -> Report {
+    let objects = ingested.objects;
+    let (from, from_source) = match resolved.from {
+        Some(f) => (Some(f), Some("options")),
+        None => match infer_from(&objects) {
+            Some(f) => (Some(f), Some("control-plane nodes")),
+            None => (None, None),
+        },
+    };
+    let path = from.as_ref().map(|f| version::hop_path(f, &resolved.to)).unwrap_or_default();
+    let ctx = rules::Context { objects: &objects, options, to: resolved.to.clone(), from: from.clone(), path };
+    let mut findings = Vec::new();
+    let mut not_run = Vec::new();
+    for rule in rules::RULES {
+        if rule.info.needs_from && ctx.from.is_none() {
+            not_run.push(NotRun {
+                code: rule.info.code,
+                reason: "the current version is unknown: give --from, or include the control-plane nodes in the snapshot"
+                    .to_owned(),
+            });
+            continue;
+        }
+        (rule.check)(&ctx, &mut findings);
+    }
+    if ctx.from.is_none() {
+        not_run.push(NotRun {
+            code: "plan",
+            reason: "the current version is unknown: give --from, or include the control-plane nodes in the snapshot"
+                .to_owned(),
+        });
+    }
+    let summary = report::finish_findings(&mut findings);
+    Report {
+        schema_version: report::SCHEMA_VERSION,
+        tool: Tool { name: report::TOOL_NAME, version: report::TOOL_VERSION },
+        upgrade: Upgrade {
+            from: from.as_ref().map(ToString::to_string),
+            to: resolved.to.to_string(),
+            profile: options.profile,
+            path: ctx.path_strings(),
+            from_source,
+        },
+        inventory: ingested.inventory,
+        summary,
+        findings,
+        plan: report::Plan::default(),
+        downtime: report::Downtime::default(),
+        not_run,
+    }
+}
+
+/// Every rule's documentation, in code order.
+pub fn rules() -> Vec<&'static RuleInfo> {
+    rules::rule_infos()
+}
+
+/// The core's version.
+pub fn version() -> &'static str {
+    report::TOOL_VERSION
+}

@@ -1,0 +1,509 @@
+//! The typed cluster model: just the fields DOMAIN section 8 lists, read leniently from a [`Node`].
+//!
+//! Missing or odd fields never fail here: they become `None`/empty, and the rules decide whether that is
+//! worth a finding.
+
+use std::collections::BTreeMap;
+
+use serde::Serialize;
+
+use crate::parse::Node;
+use crate::quantity::{bytes, cpu_millis, IntOrPercent};
+
+/// Where an object came from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Via {
+    Manifest,
+    LastApplied,
+    ManagedFields,
+    HelmRelease,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+pub struct Source {
+    pub file: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub line: Option<u32>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub via: Option<Via>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ObjectRef {
+    pub api_version: String,
+    pub kind: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub namespace: Option<String>,
+    pub name: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct OwnerRef {
+    pub kind: String,
+    pub name: String,
+    pub controller: bool,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Taint {
+    pub key: String,
+    pub value: String,
+    pub effect: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Toleration {
+    pub key: String,
+    /// `Exists` or `Equal` (the default).
+    pub operator: String,
+    pub value: String,
+    /// Empty means every effect.
+    pub effect: String,
+    pub toleration_seconds: Option<i64>,
+}
+
+impl Toleration {
+    /// Does this toleration tolerate the taint (Kubernetes `ToleratesTaint`)?
+    pub fn tolerates(&self, t: &Taint) -> bool {
+        if !self.effect.is_empty() && self.effect != t.effect {
+            return false;
+        }
+        if !self.key.is_empty() && self.key != t.key {
+            return false;
+        }
+        match self.operator.as_str() {
+            "Exists" => true,
+            "" | "Equal" => self.value == t.value,
+            _ => false,
+        }
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Requirement {
+    pub key: String,
+    pub operator: String,
+    pub values: Vec<String>,
+}
+
+/// A `metav1.LabelSelector`.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct LabelSelector {
+    pub match_labels: BTreeMap<String, String>,
+    pub match_expressions: Vec<Requirement>,
+    /// Was a selector given at all? (An empty one matches everything; a missing one nothing, for PDBs.)
+    pub present: bool,
+}
+
+impl LabelSelector {
+    pub fn from_node(n: &Node) -> LabelSelector {
+        if !n.is_map() {
+            return LabelSelector::default();
+        }
+        LabelSelector {
+            match_labels: n.get("matchLabels").string_map(),
+            match_expressions: requirements(n.get("matchExpressions")),
+            present: true,
+        }
+    }
+
+    pub fn matches(&self, labels: &BTreeMap<String, String>) -> bool {
+        self.present
+            && self.match_labels.iter().all(|(k, v)| labels.get(k) == Some(v))
+            && self.match_expressions.iter().all(|r| {
+                let have = labels.get(&r.key);
+                match r.operator.as_str() {
+                    "In" => have.is_some_and(|v| r.values.contains(v)),
+                    "NotIn" => have.is_none_or(|v| !r.values.contains(v)),
+                    "Exists" => have.is_some(),
+                    "DoesNotExist" => have.is_none(),
+                    _ => false,
+                }
+            })
+    }
+}
+
+fn requirements(n: &Node) -> Vec<Requirement> {
+    n.as_seq()
+        .iter()
+        .map(|e| Requirement {
+            key: e.get("key").as_str().unwrap_or_default().to_owned(),
+            operator: e.get("operator").as_str().unwrap_or_default().to_owned(),
+            values: e.get("values").as_seq().iter().filter_map(|v| v.as_str().map(str::to_owned)).collect(),
+        })
+        .collect()
+}
+
+/// One `nodeSelectorTerm`: its expressions and fields are AND-ed.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct NodeSelectorTerm {
+    pub match_expressions: Vec<Requirement>,
+    pub match_fields: Vec<Requirement>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum VolumeKind {
+    EmptyDir,
+    HostPath,
+    PersistentVolumeClaim,
+    Other,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Volume {
+    pub name: String,
+    pub kind: VolumeKind,
+}
+
+/// Requests or allocatable capacity.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Resources {
+    pub cpu_millis: i64,
+    pub memory_bytes: i64,
+    pub pods: i64,
+}
+
+/// The fields of a pod spec the checks read (pods and workload templates alike).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct PodSpec {
+    pub node_name: Option<String>,
+    pub node_selector: BTreeMap<String, String>,
+    /// `requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms` (OR-ed); `None` when absent.
+    pub required_affinity: Option<Vec<NodeSelectorTerm>>,
+    pub tolerations: Vec<Toleration>,
+    pub requests: Resources,
+    pub volumes: Vec<Volume>,
+}
+
+impl PodSpec {
+    pub fn from_node(spec: &Node) -> PodSpec {
+        let mut requests = Resources::default();
+        for c in spec.get("containers").as_seq() {
+            let r = c.at(&["resources", "requests"]);
+            requests.cpu_millis += r.get("cpu").as_str().and_then(cpu_millis).unwrap_or(0);
+            requests.memory_bytes += r.get("memory").as_str().and_then(bytes).unwrap_or(0);
+        }
+        // Init containers run before the others: the pod needs the larger of the two.
+        for c in spec.get("initContainers").as_seq() {
+            let r = c.at(&["resources", "requests"]);
+            requests.cpu_millis = requests.cpu_millis.max(r.get("cpu").as_str().and_then(cpu_millis).unwrap_or(0));
+            requests.memory_bytes = requests.memory_bytes.max(r.get("memory").as_str().and_then(bytes).unwrap_or(0));
+        }
+        requests.pods = 1;
+        let req = spec.at(&["affinity", "nodeAffinity", "requiredDuringSchedulingIgnoredDuringExecution"]);
+        let required_affinity = req.is_map().then(|| {
+            req.get("nodeSelectorTerms")
+                .as_seq()
+                .iter()
+                .map(|t| NodeSelectorTerm {
+                    match_expressions: requirements(t.get("matchExpressions")),
+                    match_fields: requirements(t.get("matchFields")),
+                })
+                .collect()
+        });
+        PodSpec {
+            node_name: spec.get("nodeName").as_string(),
+            node_selector: spec.get("nodeSelector").string_map(),
+            required_affinity,
+            tolerations: spec
+                .get("tolerations")
+                .as_seq()
+                .iter()
+                .map(|t| Toleration {
+                    key: t.get("key").as_str().unwrap_or_default().to_owned(),
+                    operator: t.get("operator").as_str().unwrap_or("Equal").to_owned(),
+                    value: t.get("value").as_str().unwrap_or_default().to_owned(),
+                    effect: t.get("effect").as_str().unwrap_or_default().to_owned(),
+                    toleration_seconds: t.get("tolerationSeconds").as_i64(),
+                })
+                .collect(),
+            requests,
+            volumes: spec
+                .get("volumes")
+                .as_seq()
+                .iter()
+                .map(|v| Volume {
+                    name: v.get("name").as_str().unwrap_or_default().to_owned(),
+                    kind: if !v.get("emptyDir").is_null() {
+                        VolumeKind::EmptyDir
+                    } else if !v.get("hostPath").is_null() {
+                        VolumeKind::HostPath
+                    } else if !v.get("persistentVolumeClaim").is_null() {
+                        VolumeKind::PersistentVolumeClaim
+                    } else {
+                        VolumeKind::Other
+                    },
+                })
+                .collect(),
+        }
+    }
+}
+
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct NodeInfo {
+    pub taints: Vec<Taint>,
+    pub unschedulable: bool,
+    /// `status.conditions[type=Ready].status == "True"`; `None` when the snapshot has no Ready condition.
+    pub ready: Option<bool>,
+    pub kubelet_version: Option<String>,
+    pub kube_proxy_version: Option<String>,
+    pub allocatable: Resources,
+    pub creation_timestamp: Option<String>,
+}
+
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct PodInfo {
+    pub spec: PodSpec,
+    pub phase: Option<String>,
+    pub ready: Option<bool>,
+}
+
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct WorkloadInfo {
+    pub replicas: Option<i64>,
+    pub selector: LabelSelector,
+    pub template_labels: BTreeMap<String, String>,
+    pub template: PodSpec,
+}
+
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct PdbStatus {
+    pub current_healthy: Option<i64>,
+    pub desired_healthy: Option<i64>,
+    pub expected_pods: Option<i64>,
+    pub disruptions_allowed: Option<i64>,
+}
+
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct PdbInfo {
+    pub selector: LabelSelector,
+    pub min_available: Option<IntOrPercent>,
+    pub max_unavailable: Option<IntOrPercent>,
+    pub unhealthy_pod_eviction_policy: Option<String>,
+    pub status: Option<PdbStatus>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Body {
+    Node(NodeInfo),
+    Pod(PodInfo),
+    Workload(WorkloadInfo),
+    Pdb(PdbInfo),
+    Other,
+}
+
+/// One Kubernetes object as read, with where it came from.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Object {
+    pub r: ObjectRef,
+    pub source: Source,
+    pub labels: BTreeMap<String, String>,
+    pub annotations: BTreeMap<String, String>,
+    pub owners: Vec<OwnerRef>,
+    /// `metadata.managedFields[].apiVersion`, deduplicated, in order of first appearance.
+    pub managed_api_versions: Vec<String>,
+    pub body: Body,
+}
+
+/// Workload kinds whose `spec.template` is a pod template.
+pub const WORKLOAD_KINDS: &[&str] =
+    &["Deployment", "StatefulSet", "DaemonSet", "ReplicaSet", "ReplicationController", "Job", "CronJob"];
+
+fn ready_condition(status: &Node) -> Option<bool> {
+    status
+        .get("conditions")
+        .as_seq()
+        .iter()
+        .find(|c| c.get("type").as_str() == Some("Ready"))
+        .and_then(|c| c.get("status").as_str())
+        .map(|s| s == "True")
+}
+
+impl Object {
+    /// Read an object from a document that has `kind` (the caller checked it).
+    pub fn from_node(n: &Node, source: Source) -> Object {
+        let meta = n.get("metadata");
+        let kind = n.get("kind").as_str().unwrap_or_default().to_owned();
+        let api_version = n.get("apiVersion").as_str().unwrap_or_default().to_owned();
+        let spec = n.get("spec");
+        let status = n.get("status");
+        let body = match (kind.as_str(), api_version.as_str()) {
+            ("Node", "v1" | "") => Body::Node(NodeInfo {
+                taints: spec
+                    .get("taints")
+                    .as_seq()
+                    .iter()
+                    .map(|t| Taint {
+                        key: t.get("key").as_str().unwrap_or_default().to_owned(),
+                        value: t.get("value").as_str().unwrap_or_default().to_owned(),
+                        effect: t.get("effect").as_str().unwrap_or_default().to_owned(),
+                    })
+                    .collect(),
+                unschedulable: spec.get("unschedulable").as_bool().unwrap_or(false),
+                ready: ready_condition(status),
+                kubelet_version: status.at(&["nodeInfo", "kubeletVersion"]).as_string(),
+                kube_proxy_version: status.at(&["nodeInfo", "kubeProxyVersion"]).as_string(),
+                allocatable: {
+                    let a = status.get("allocatable");
+                    Resources {
+                        cpu_millis: a.get("cpu").as_str().and_then(cpu_millis).unwrap_or(0),
+                        memory_bytes: a.get("memory").as_str().and_then(bytes).unwrap_or(0),
+                        pods: a.get("pods").as_i64().unwrap_or(110),
+                    }
+                },
+                creation_timestamp: meta.get("creationTimestamp").as_string(),
+            }),
+            ("Pod", "v1" | "") => Body::Pod(PodInfo {
+                spec: PodSpec::from_node(spec),
+                phase: status.get("phase").as_string(),
+                ready: ready_condition(status),
+            }),
+            (k, _) if WORKLOAD_KINDS.contains(&k) => {
+                let template =
+                    if k == "CronJob" { spec.at(&["jobTemplate", "spec", "template"]) } else { spec.get("template") };
+                Body::Workload(WorkloadInfo {
+                    replicas: spec.get("replicas").as_i64(),
+                    selector: LabelSelector::from_node(spec.get("selector")),
+                    template_labels: template.at(&["metadata", "labels"]).string_map(),
+                    template: PodSpec::from_node(template.get("spec")),
+                })
+            }
+            ("PodDisruptionBudget", _) => Body::Pdb(PdbInfo {
+                selector: LabelSelector::from_node(spec.get("selector")),
+                min_available: spec.get("minAvailable").as_str().and_then(IntOrPercent::parse),
+                max_unavailable: spec.get("maxUnavailable").as_str().and_then(IntOrPercent::parse),
+                unhealthy_pod_eviction_policy: spec.get("unhealthyPodEvictionPolicy").as_string(),
+                status: status.is_map().then(|| PdbStatus {
+                    current_healthy: status.get("currentHealthy").as_i64(),
+                    desired_healthy: status.get("desiredHealthy").as_i64(),
+                    expected_pods: status.get("expectedPods").as_i64(),
+                    disruptions_allowed: status.get("disruptionsAllowed").as_i64(),
+                }),
+            }),
+            _ => Body::Other,
+        };
+        let mut managed_api_versions: Vec<String> = Vec::new();
+        for f in meta.get("managedFields").as_seq() {
+            if let Some(v) = f.get("apiVersion").as_string() {
+                if !managed_api_versions.contains(&v) {
+                    managed_api_versions.push(v);
+                }
+            }
+        }
+        Object {
+            r: ObjectRef {
+                api_version,
+                kind,
+                namespace: meta.get("namespace").as_string(),
+                name: meta
+                    .get("name")
+                    .as_string()
+                    .or_else(|| meta.get("generateName").as_string().map(|g| format!("{g}*")))
+                    .unwrap_or_else(|| "<unnamed>".to_owned()),
+            },
+            source,
+            labels: meta.get("labels").string_map(),
+            annotations: meta.get("annotations").string_map(),
+            owners: meta
+                .get("ownerReferences")
+                .as_seq()
+                .iter()
+                .map(|o| OwnerRef {
+                    kind: o.get("kind").as_str().unwrap_or_default().to_owned(),
+                    name: o.get("name").as_str().unwrap_or_default().to_owned(),
+                    controller: o.get("controller").as_bool().unwrap_or(false),
+                })
+                .collect(),
+            managed_api_versions,
+            body,
+        }
+    }
+
+    pub fn node(&self) -> Option<&NodeInfo> {
+        match &self.body {
+            Body::Node(n) => Some(n),
+            _ => None,
+        }
+    }
+
+    pub fn pod(&self) -> Option<&PodInfo> {
+        match &self.body {
+            Body::Pod(p) => Some(p),
+            _ => None,
+        }
+    }
+
+    /// Roles from `node-role.kubernetes.io/*` labels (kubeadm `control-plane`/`master`, RKE
+    /// `controlplane`/`etcd`/`worker`).
+    pub fn node_roles(&self) -> NodeRoles {
+        let has = |role: &str| {
+            self.labels.get(&format!("node-role.kubernetes.io/{role}")).is_some_and(|v| v.is_empty() || v == "true")
+        };
+        NodeRoles {
+            control_plane: has("control-plane") || has("master") || has("controlplane"),
+            etcd: has("etcd"),
+            worker: has("worker"),
+        }
+    }
+}
+
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct NodeRoles {
+    pub control_plane: bool,
+    pub etcd: bool,
+    pub worker: bool,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::parse::parse_yaml_documents;
+
+    fn obj(yaml: &str) -> Object {
+        let docs = parse_yaml_documents("t.yaml", yaml).unwrap();
+        Object::from_node(&docs[0], Source { file: "t.yaml".into(), line: Some(1), via: None })
+    }
+
+    #[test]
+    fn reads_a_node() {
+        let o = obj("apiVersion: v1\nkind: Node\nmetadata:\n  name: cp-1\n  labels:\n    node-role.kubernetes.io/control-plane: \"\"\nspec:\n  taints:\n  - {key: node-role.kubernetes.io/control-plane, effect: NoSchedule}\nstatus:\n  conditions:\n  - {type: Ready, status: \"True\"}\n  nodeInfo: {kubeletVersion: v1.28.4}\n  allocatable: {cpu: \"4\", memory: 16Gi, pods: \"110\"}\n");
+        let n = o.node().unwrap();
+        assert!(o.node_roles().control_plane);
+        assert_eq!(n.ready, Some(true));
+        assert_eq!(n.kubelet_version.as_deref(), Some("v1.28.4"));
+        assert_eq!(n.allocatable, Resources { cpu_millis: 4000, memory_bytes: 16 << 30, pods: 110 });
+        assert_eq!(n.taints[0].effect, "NoSchedule");
+    }
+
+    #[test]
+    fn reads_a_deployment_template_and_pdb() {
+        let o = obj("apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: web, namespace: shop}\nspec:\n  replicas: 3\n  selector: {matchLabels: {app: web}}\n  template:\n    metadata: {labels: {app: web}}\n    spec:\n      nodeSelector: {disk: ssd}\n      containers:\n      - resources: {requests: {cpu: 250m, memory: 64Mi}}\n      - resources: {requests: {cpu: 250m}}\n");
+        let Body::Workload(w) = &o.body else { panic!() };
+        assert_eq!(w.replicas, Some(3));
+        assert!(w.selector.matches(&w.template_labels));
+        assert_eq!(w.template.requests.cpu_millis, 500);
+        assert_eq!(w.template.node_selector.get("disk").map(String::as_str), Some("ssd"));
+        let p = obj("apiVersion: policy/v1\nkind: PodDisruptionBudget\nmetadata: {name: web}\nspec:\n  maxUnavailable: 25%\n  selector: {matchLabels: {app: web}}\n");
+        let Body::Pdb(p) = &p.body else { panic!() };
+        assert_eq!(p.max_unavailable, Some(IntOrPercent::Percent(25)));
+    }
+
+    #[test]
+    fn tolerations_follow_kubernetes_semantics() {
+        let t = |key: &str, op: &str, value: &str, effect: &str| Toleration {
+            key: key.into(),
+            operator: op.into(),
+            value: value.into(),
+            effect: effect.into(),
+            toleration_seconds: None,
+        };
+        let taint = Taint { key: "k".into(), value: "v".into(), effect: "NoSchedule".into() };
+        assert!(t("k", "Equal", "v", "NoSchedule").tolerates(&taint));
+        assert!(t("k", "Exists", "", "").tolerates(&taint));
+        assert!(t("", "Exists", "", "").tolerates(&taint));
+        assert!(!t("k", "Equal", "w", "NoSchedule").tolerates(&taint));
+        assert!(!t("k", "Exists", "", "NoExecute").tolerates(&taint));
+    }
+}

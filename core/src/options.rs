@@ -1,0 +1,231 @@
+//! `UpgradeOptions` (CONTRACT section 3): what the user asks for, from the JS API, a `--config` file or flags.
+
+use std::collections::BTreeMap;
+use std::fmt;
+
+use serde::Serialize;
+
+use crate::parse::{Node, Value};
+use crate::quantity::IntOrPercent;
+use crate::version::Version;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Default, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Profile {
+    #[default]
+    Kubeadm,
+    Rke,
+    RkeLegacy,
+    Kops,
+    Openshift,
+    GkeBaremetal,
+}
+
+impl Profile {
+    pub const ALL: [Profile; 6] =
+        [Profile::Kubeadm, Profile::Rke, Profile::RkeLegacy, Profile::Kops, Profile::Openshift, Profile::GkeBaremetal];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Profile::Kubeadm => "kubeadm",
+            Profile::Rke => "rke",
+            Profile::RkeLegacy => "rke-legacy",
+            Profile::Kops => "kops",
+            Profile::Openshift => "openshift",
+            Profile::GkeBaremetal => "gke-baremetal",
+        }
+    }
+
+    pub fn parse(s: &str) -> Option<Profile> {
+        Profile::ALL.into_iter().find(|p| p.name() == s)
+    }
+}
+
+impl fmt::Display for Profile {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// An options error: names the field and says what is wrong.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct OptionsError {
+    pub field: String,
+    pub message: String,
+}
+
+impl fmt::Display for OptionsError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "option `{}`: {}", self.field, self.message)
+    }
+}
+
+fn opt_err(field: &str, message: impl Into<String>) -> OptionsError {
+    OptionsError { field: field.to_owned(), message: message.into() }
+}
+
+/// The user's request. Build it with [`UpgradeOptions::new`] or [`UpgradeOptions::from_node`].
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct UpgradeOptions {
+    pub to: String,
+    pub from: Option<String>,
+    pub profile: Profile,
+    pub max_unavailable_worker: Option<IntOrPercent>,
+    pub max_unavailable_control_plane: Option<IntOrPercent>,
+    pub max_surge: Option<IntOrPercent>,
+    pub drain: Option<bool>,
+    /// Overrides of the planner's default times, in seconds, by name.
+    pub timings: BTreeMap<String, u64>,
+}
+
+/// The options once checked: versions parsed.
+#[derive(Debug, Clone)]
+pub struct Resolved {
+    pub to: Version,
+    pub from: Option<Version>,
+}
+
+const FIELDS: &[&str] =
+    &["to", "from", "profile", "maxUnavailableWorker", "maxUnavailableControlPlane", "maxSurge", "drain", "timings"];
+
+/// Parse an IntOrPercent limit: a count >= 0 or a percentage 0..=100.
+pub fn parse_limit(field: &str, raw: &str) -> Result<IntOrPercent, OptionsError> {
+    let v = IntOrPercent::parse(raw)
+        .ok_or_else(|| opt_err(field, format!("{raw:?} is neither a whole number nor a percentage like \"25%\"")))?;
+    match v {
+        IntOrPercent::Int(n) if n < 0 => Err(opt_err(field, format!("{n} is negative"))),
+        IntOrPercent::Percent(p) if !(0..=100).contains(&p) => {
+            Err(opt_err(field, format!("{p}% is outside 0% to 100%")))
+        }
+        v => Ok(v),
+    }
+}
+
+impl UpgradeOptions {
+    pub fn new(to: &str) -> UpgradeOptions {
+        UpgradeOptions { to: to.to_owned(), ..UpgradeOptions::default() }
+    }
+
+    /// Read options from a JSON/YAML object (the JS API's `options`, or a `--config` file).
+    /// Unknown fields are an error so that a typo is not silently ignored.
+    pub fn from_node(n: &Node) -> Result<UpgradeOptions, OptionsError> {
+        if !n.is_map() {
+            return Err(opt_err("options", "expected an object"));
+        }
+        for (k, _) in n.as_map() {
+            if !FIELDS.contains(&k.as_str()) {
+                return Err(opt_err(k, format!("unknown option (known: {})", FIELDS.join(", "))));
+            }
+        }
+        let string = |field: &str| -> Result<Option<String>, OptionsError> {
+            let v = n.get(field);
+            match &v.value {
+                Value::Null => Ok(None),
+                Value::Scalar(s, _) => Ok(Some(s.clone())),
+                _ => Err(opt_err(field, "expected a string")),
+            }
+        };
+        let limit = |field: &str| -> Result<Option<IntOrPercent>, OptionsError> {
+            string(field)?.map(|s| parse_limit(field, &s)).transpose()
+        };
+        let mut o = UpgradeOptions { to: string("to")?.unwrap_or_default(), from: string("from")?, ..Default::default() };
+        if let Some(p) = string("profile")? {
+            o.profile = Profile::parse(&p).ok_or_else(|| {
+                let names: Vec<&str> = Profile::ALL.iter().map(|p| p.name()).collect();
+                opt_err("profile", format!("{p:?} is not one of {}", names.join(", ")))
+            })?;
+        }
+        o.max_unavailable_worker = limit("maxUnavailableWorker")?;
+        o.max_unavailable_control_plane = limit("maxUnavailableControlPlane")?;
+        o.max_surge = limit("maxSurge")?;
+        let d = n.get("drain");
+        if !d.is_null() {
+            o.drain = Some(d.as_bool().ok_or_else(|| opt_err("drain", "expected true or false"))?);
+        }
+        let t = n.get("timings");
+        match &t.value {
+            Value::Null => {}
+            Value::Map(entries) => {
+                for (k, v) in entries {
+                    let field = format!("timings.{k}");
+                    let secs = v
+                        .as_i64()
+                        .filter(|s| *s >= 0)
+                        .ok_or_else(|| opt_err(&field, "expected a whole number of seconds >= 0"))?;
+                    o.timings.insert(k.clone(), secs.unsigned_abs());
+                }
+            }
+            _ => return Err(opt_err("timings", "expected an object of seconds")),
+        }
+        Ok(o)
+    }
+
+    /// Merge `over` on top of `self` (flags over a config file): any field `over` sets wins.
+    pub fn overlay(mut self, over: &UpgradeOptions, profile_given: bool) -> UpgradeOptions {
+        if !over.to.is_empty() {
+            self.to.clone_from(&over.to);
+        }
+        if over.from.is_some() {
+            self.from.clone_from(&over.from);
+        }
+        if profile_given {
+            self.profile = over.profile;
+        }
+        self.max_unavailable_worker = over.max_unavailable_worker.or(self.max_unavailable_worker);
+        self.max_unavailable_control_plane = over.max_unavailable_control_plane.or(self.max_unavailable_control_plane);
+        self.max_surge = over.max_surge.or(self.max_surge);
+        self.drain = over.drain.or(self.drain);
+        for (k, v) in &over.timings {
+            self.timings.insert(k.clone(), *v);
+        }
+        self
+    }
+
+    /// Check the options and parse the versions.
+    pub fn resolve(&self) -> Result<Resolved, OptionsError> {
+        if self.to.trim().is_empty() {
+            return Err(opt_err("to", "the target version is required (e.g. \"1.29.2\")"));
+        }
+        let to = Version::parse(&self.to).map_err(|e| opt_err("to", e))?;
+        let from = self.from.as_deref().map(Version::parse).transpose().map_err(|e| opt_err("from", e))?;
+        Ok(Resolved { to, from })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::parse::parse_json;
+
+    fn opts(json: &str) -> Result<UpgradeOptions, OptionsError> {
+        UpgradeOptions::from_node(&parse_json("options", json).unwrap())
+    }
+
+    #[test]
+    fn reads_every_field() {
+        let o = opts(r#"{"to":"1.29.2","from":"v1.28.3","profile":"rke","maxUnavailableWorker":"10%","maxUnavailableControlPlane":1,"maxSurge":"2","drain":true,"timings":{"drainSeconds":60}}"#).unwrap();
+        assert_eq!(o.profile, Profile::Rke);
+        assert_eq!(o.max_unavailable_worker, Some(IntOrPercent::Percent(10)));
+        assert_eq!(o.max_unavailable_control_plane, Some(IntOrPercent::Int(1)));
+        assert_eq!(o.drain, Some(true));
+        assert_eq!(o.timings.get("drainSeconds"), Some(&60));
+        assert_eq!(o.resolve().unwrap().from.unwrap().minor, 28);
+    }
+
+    #[test]
+    fn nonsense_names_the_field() {
+        for (json, field) in [
+            (r#"{"to":"1.29","maxUnavailableWorker":-1}"#, "maxUnavailableWorker"),
+            (r#"{"to":"1.29","maxSurge":"150%"}"#, "maxSurge"),
+            (r#"{"to":"1.29","maxUnavailableControlPlane":"ten"}"#, "maxUnavailableControlPlane"),
+            (r#"{"to":"1.29","profile":"eks"}"#, "profile"),
+            (r#"{"to":"1.29","drian":true}"#, "drian"),
+            (r#"{"to":"1.29","drain":"yes"}"#, "drain"),
+            (r#"{"to":"1.29","timings":{"x":-3}}"#, "timings.x"),
+        ] {
+            assert_eq!(opts(json).unwrap_err().field, field, "{json}");
+        }
+        assert_eq!(opts(r#"{"to":"latest"}"#).unwrap().resolve().unwrap_err().field, "to");
+        assert_eq!(opts(r#"{}"#).unwrap().resolve().unwrap_err().field, "to");
+    }
+}

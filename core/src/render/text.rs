@@ -1,0 +1,125 @@
+//! The terminal summary: verdict, findings by severity, what was skipped, the plan and the downtime.
+
+use std::fmt::Write;
+
+use super::RenderOptions;
+use crate::report::{Report, Severity};
+use crate::rules::context::display_ref;
+
+struct Paint(bool);
+
+impl Paint {
+    fn wrap(&self, code: &str, s: &str) -> String {
+        if self.0 {
+            format!("\x1b[{code}m{s}\x1b[0m")
+        } else {
+            s.to_owned()
+        }
+    }
+    fn bold(&self, s: &str) -> String {
+        self.wrap("1", s)
+    }
+    fn sev(&self, s: Severity) -> String {
+        let code = match s {
+            Severity::Blocker => "1;31",
+            Severity::Warning => "33",
+            Severity::Info => "36",
+        };
+        self.wrap(code, &s.name().to_uppercase())
+    }
+    fn dim(&self, s: &str) -> String {
+        self.wrap("2", s)
+    }
+}
+
+pub fn duration(secs: u64) -> String {
+    let (h, m, s) = (secs / 3600, secs / 60 % 60, secs % 60);
+    match (h, m) {
+        (0, 0) => format!("{s}s"),
+        (0, _) => format!("{m}m{s:02}s"),
+        _ => format!("{h}h{m:02}m"),
+    }
+}
+
+pub fn render_text(r: &Report, opts: RenderOptions) -> String {
+    let p = Paint(opts.color);
+    let mut s = String::new();
+    let u = &r.upgrade;
+    let from = u.from.as_deref().unwrap_or("unknown");
+    let _ = writeln!(s, "{} {from} -> {} (profile {})", p.bold("kube-preflight:"), u.to, u.profile);
+    if u.path.len() > 1 {
+        let _ = writeln!(s, "  path: {}", u.path.join(" -> "));
+    }
+    let inv = &r.inventory;
+    let kinds: Vec<String> = inv.by_kind.iter().map(|(k, n)| format!("{n} {k}")).collect();
+    let _ = writeln!(
+        s,
+        "  read {} file(s), {} object(s){}",
+        inv.files,
+        inv.objects,
+        if kinds.is_empty() { String::new() } else { format!(": {}", kinds.join(", ")) }
+    );
+    for sk in &inv.skipped {
+        let _ = writeln!(s, "  {} {}: {}", p.dim("skipped"), sk.file, sk.reason);
+    }
+    for n in &r.not_run {
+        let _ = writeln!(s, "  {} {}: {}", p.dim("not run"), n.code, n.reason);
+    }
+    s.push('\n');
+    for sev in [Severity::Blocker, Severity::Warning, Severity::Info] {
+        let fs: Vec<_> = r.findings.iter().filter(|f| f.severity == sev).collect();
+        if fs.is_empty() {
+            continue;
+        }
+        let _ = writeln!(s, "{} ({})", p.sev(sev), fs.len());
+        for f in fs {
+            let _ = writeln!(s, "  {} {}", p.bold(f.code), f.message);
+            if let Some(o) = &f.object {
+                let loc = match &f.source {
+                    Some(src) => match src.line {
+                        Some(l) => format!(" ({}:{l})", src.file),
+                        None => format!(" ({})", src.file),
+                    },
+                    None => String::new(),
+                };
+                let _ = writeln!(s, "      {}{}", display_ref(o), p.dim(&loc));
+            }
+            if let Some(h) = &f.hop {
+                let _ = writeln!(s, "      at hop {h}");
+            }
+            let _ = writeln!(s, "      {} {}", p.dim("fix:"), f.help);
+        }
+        s.push('\n');
+    }
+    if !r.plan.phases.is_empty() {
+        let _ = writeln!(s, "{} ({} in all)", p.bold("PLAN"), duration(r.plan.total_seconds));
+        for ph in &r.plan.phases {
+            let pool = ph.pool.as_deref().map(|x| format!(" [{x}]")).unwrap_or_default();
+            let hop = ph.hop.as_deref().map(|x| format!(" hop {x}")).unwrap_or_default();
+            let _ = writeln!(
+                s,
+                "  {:>8} - {:>8}  {}{pool}{hop}: {} node(s), {} at a time",
+                duration(ph.start_seconds),
+                duration(ph.end_seconds),
+                ph.name,
+                ph.nodes.len(),
+                ph.concurrency
+            );
+        }
+        s.push('\n');
+    }
+    if !r.downtime.components.is_empty() || !r.downtime.workloads.is_empty() {
+        let _ = writeln!(s, "{}", p.bold("EXPECTED DOWNTIME"));
+        for c in &r.downtime.components {
+            let _ = writeln!(s, "  {}: {} ({})", c.component, c.expected, c.when);
+        }
+        for w in &r.downtime.workloads {
+            let _ = writeln!(s, "  {} {}/{}: {} ({})", w.kind, w.namespace, w.name, duration(w.seconds), w.reason);
+        }
+        s.push('\n');
+    }
+    let sm = &r.summary;
+    let verdict = if sm.verdict == "blocked" { p.wrap("1;31", "BLOCKED") } else { p.wrap("1;32", "READY") };
+    let _ = writeln!(s, "{verdict}: {} blocker(s), {} warning(s), {} info", sm.blocker, sm.warning, sm.info);
+    s
+}

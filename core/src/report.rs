@@ -1,0 +1,237 @@
+//! The report (CONTRACT section 4). Field order and names are the contract's; the JSON is deterministic.
+
+use std::collections::BTreeMap;
+
+use serde::Serialize;
+
+use crate::model::{Object, ObjectRef, Source};
+
+pub const SCHEMA_VERSION: u32 = 1;
+pub const TOOL_NAME: &str = "kube-preflight";
+pub const TOOL_VERSION: &str = env!("CARGO_PKG_VERSION");
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Severity {
+    Blocker,
+    Warning,
+    Info,
+}
+
+impl Severity {
+    pub fn name(self) -> &'static str {
+        match self {
+            Severity::Blocker => "blocker",
+            Severity::Warning => "warning",
+            Severity::Info => "info",
+        }
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Finding {
+    pub code: &'static str,
+    pub severity: Severity,
+    pub message: String,
+    pub help: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub object: Option<ObjectRef>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub source: Option<Source>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub hop: Option<String>,
+    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    pub data: BTreeMap<String, serde_json::Value>,
+}
+
+impl Finding {
+    /// A finding of `rule` at its default severity.
+    pub fn new(rule: &crate::rules::RuleInfo, message: impl Into<String>, help: impl Into<String>) -> Finding {
+        Finding {
+            code: rule.code,
+            severity: rule.severity,
+            message: message.into(),
+            help: help.into(),
+            object: None,
+            source: None,
+            hop: None,
+            data: BTreeMap::new(),
+        }
+    }
+
+    pub fn severity(mut self, s: Severity) -> Finding {
+        self.severity = s;
+        self
+    }
+
+    pub fn object(mut self, o: &Object) -> Finding {
+        self.object = Some(o.r.clone());
+        self.source = Some(o.source.clone());
+        self
+    }
+
+    pub fn hop(mut self, hop: impl Into<String>) -> Finding {
+        self.hop = Some(hop.into());
+        self
+    }
+
+    pub fn data(mut self, key: &str, value: impl Into<serde_json::Value>) -> Finding {
+        self.data.insert(key.to_owned(), value.into());
+        self
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Tool {
+    pub name: &'static str,
+    pub version: &'static str,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Upgrade {
+    pub from: Option<String>,
+    pub to: String,
+    pub profile: crate::options::Profile,
+    pub path: Vec<String>,
+    /// Where `from` came from: `"options"`, `"control-plane nodes"`, or `null` when unknown.
+    pub from_source: Option<&'static str>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+pub struct Skipped {
+    pub file: String,
+    pub reason: String,
+}
+
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Inventory {
+    pub files: usize,
+    pub objects: usize,
+    pub by_kind: BTreeMap<String, usize>,
+    pub skipped: Vec<Skipped>,
+}
+
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+pub struct Summary {
+    pub blocker: usize,
+    pub warning: usize,
+    pub info: usize,
+    pub verdict: &'static str,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Phase {
+    pub name: &'static str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub pool: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub hop: Option<String>,
+    pub concurrency: u32,
+    pub nodes: Vec<String>,
+    pub start_seconds: u64,
+    pub end_seconds: u64,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Step {
+    pub node: String,
+    pub phase: &'static str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub pool: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub hop: Option<String>,
+    pub start_seconds: u64,
+    pub end_seconds: u64,
+}
+
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Plan {
+    pub phases: Vec<Phase>,
+    pub steps: Vec<Step>,
+    pub total_seconds: u64,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct ComponentDowntime {
+    pub component: String,
+    pub expected: String,
+    pub when: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct WorkloadDowntime {
+    pub kind: String,
+    pub namespace: String,
+    pub name: String,
+    pub seconds: u64,
+    pub reason: String,
+}
+
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+pub struct Downtime {
+    pub components: Vec<ComponentDowntime>,
+    pub workloads: Vec<WorkloadDowntime>,
+}
+
+/// A check that did not run, and why (for example: no current version known).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct NotRun {
+    pub code: &'static str,
+    pub reason: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Report {
+    pub schema_version: u32,
+    pub tool: Tool,
+    pub upgrade: Upgrade,
+    pub inventory: Inventory,
+    pub summary: Summary,
+    pub findings: Vec<Finding>,
+    pub plan: Plan,
+    pub downtime: Downtime,
+    /// Checks that could not run on this input, with the reason (an addition to the contract's fields).
+    pub not_run: Vec<NotRun>,
+}
+
+impl Report {
+    /// The report as pretty JSON (two-space indent, contract field order), ending in a newline.
+    pub fn to_json(&self) -> String {
+        let mut s = serde_json::to_string_pretty(self).unwrap_or_else(|e| format!("{{\"error\":\"{e}\"}}"));
+        s.push('\n');
+        s
+    }
+
+    pub fn blocked(&self) -> bool {
+        self.summary.blocker > 0
+    }
+
+    /// Findings at or above `level`.
+    pub fn count_at_or_above(&self, level: Severity) -> usize {
+        self.findings.iter().filter(|f| f.severity <= level).count()
+    }
+}
+
+/// Sort findings (severity, code, object, then message for a total order) and count them.
+pub fn finish_findings(findings: &mut Vec<Finding>) -> Summary {
+    findings.sort_by(|a, b| {
+        (a.severity, a.code, &a.object, &a.hop, &a.message, &a.source).cmp(&(
+            b.severity, b.code, &b.object, &b.hop, &b.message, &b.source,
+        ))
+    });
+    findings.dedup();
+    let count = |s| findings.iter().filter(|f| f.severity == s).count();
+    let blocker = count(Severity::Blocker);
+    Summary {
+        blocker,
+        warning: count(Severity::Warning),
+        info: count(Severity::Info),
+        verdict: if blocker > 0 { "blocked" } else { "ready" },
+    }
+}

@@ -1,0 +1,235 @@
+//! Kubernetes and OpenShift versions (DOMAIN section 1).
+//!
+//! `v1.29.2`, `1.29.2` and `1.29` are accepted; vendor suffixes (`-gke.1060000`, `+rke2r1`, `-eks-a5df82a`,
+//! `+k3s1`) are build metadata, not pre-releases; `-alpha.N`, `-beta.N`, `-rc.N` are pre-releases.
+//! OpenShift product versions (`4.14.3`) map to Kubernetes minors: 4.N is 1.(N+13).
+
+use std::cmp::Ordering;
+use std::fmt;
+
+/// How many minors OpenShift's product minor is behind the Kubernetes minor it ships.
+pub const OPENSHIFT_MINOR_OFFSET: u32 = 13;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum PreKind {
+    Alpha,
+    Beta,
+    Rc,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Version {
+    /// Kubernetes minor (`29` for 1.29), also for OpenShift input.
+    pub minor: u32,
+    /// The patch, when one was given.
+    pub patch: Option<u32>,
+    pub pre: Option<(PreKind, u32)>,
+    /// Vendor build metadata (`gke.1060000`, `rke2r1`): ignored for ordering.
+    pub vendor: Option<String>,
+    /// The OpenShift product minor when the version was written as one (`4.14.3` -> Some(14)).
+    pub openshift_minor: Option<u32>,
+}
+
+impl Version {
+    /// Parse a version; the error quotes the value.
+    pub fn parse(raw: &str) -> Result<Version, String> {
+        let bad = |why: &str| format!("{raw:?} is not a Kubernetes version ({why})");
+        let s = raw.trim();
+        let s = s.strip_prefix('v').or_else(|| s.strip_prefix('V')).unwrap_or(s);
+        if s.is_empty() {
+            return Err(bad("empty"));
+        }
+        // Split off `+meta`, then `-suffix`.
+        let (s, plus_meta) = match s.split_once('+') {
+            Some((a, b)) => (a, Some(b)),
+            None => (s, None),
+        };
+        let (core, dash) = match s.split_once('-') {
+            Some((a, b)) => (a, Some(b)),
+            None => (s, None),
+        };
+        let parts: Vec<&str> = core.split('.').collect();
+        if parts.len() < 2 || parts.len() > 3 {
+            return Err(bad("expected MAJOR.MINOR or MAJOR.MINOR.PATCH"));
+        }
+        let num = |p: &str| -> Result<u32, String> {
+            if p.is_empty() || !p.bytes().all(|b| b.is_ascii_digit()) || p.len() > 6 {
+                Err(bad("each part must be a number"))
+            } else {
+                p.parse::<u32>().map_err(|_| bad("number out of range"))
+            }
+        };
+        let major = num(parts.first().copied().unwrap_or_default())?;
+        let minor = num(parts.get(1).copied().unwrap_or_default())?;
+        let patch = match parts.get(2) {
+            Some(p) => Some(num(p)?),
+            None => None,
+        };
+        let mut pre = None;
+        let mut vendor: Vec<String> = Vec::new();
+        if let Some(d) = dash {
+            if d.is_empty() {
+                return Err(bad("empty suffix"));
+            }
+            let lower = d.to_ascii_lowercase();
+            let kind = [("alpha", PreKind::Alpha), ("beta", PreKind::Beta), ("rc", PreKind::Rc)]
+                .into_iter()
+                .find(|(w, _)| lower.starts_with(w) && lower[w.len()..].chars().next().is_none_or(|c| c == '.' || c.is_ascii_digit()));
+            match kind {
+                Some((w, k)) => {
+                    let rest = lower[w.len()..].trim_start_matches('.');
+                    let n: String = rest.chars().take_while(char::is_ascii_digit).collect();
+                    pre = Some((k, n.parse().unwrap_or(0)));
+                }
+                None => vendor.push(d.to_owned()),
+            }
+        }
+        if let Some(m) = plus_meta {
+            if m.is_empty() {
+                return Err(bad("empty build metadata"));
+            }
+            vendor.push(m.to_owned());
+        }
+        let vendor = if vendor.is_empty() { None } else { Some(vendor.join("+")) };
+        match major {
+            1 => Ok(Version { minor, patch, pre, vendor, openshift_minor: None }),
+            4 => Ok(Version { minor: minor + OPENSHIFT_MINOR_OFFSET, patch, pre, vendor, openshift_minor: Some(minor) }),
+            _ => Err(bad("Kubernetes versions start with 1, OpenShift versions with 4")),
+        }
+    }
+
+    /// The Kubernetes minor as `1.N`.
+    pub fn minor_string(&self) -> String {
+        format!("1.{}", self.minor)
+    }
+
+    /// A version standing for a whole minor (a hop target), written the same way as `like`.
+    pub fn minor_of(minor: u32, like: &Version) -> Version {
+        Version {
+            minor,
+            patch: None,
+            pre: None,
+            vendor: None,
+            openshift_minor: like.openshift_minor.map(|_| minor.saturating_sub(OPENSHIFT_MINOR_OFFSET)),
+        }
+    }
+
+    fn order_key(&self) -> (u32, u32, u8, u32) {
+        let (pk, pn) = match self.pre {
+            Some((k, n)) => (k as u8, n),
+            None => (u8::MAX, 0),
+        };
+        (self.minor, self.patch.unwrap_or(0), pk, pn)
+    }
+
+    /// Same Kubernetes minor?
+    pub fn same_minor(&self, other: &Version) -> bool {
+        self.minor == other.minor
+    }
+}
+
+impl Ord for Version {
+    fn cmp(&self, other: &Self) -> Ordering {
+        self.order_key().cmp(&other.order_key())
+    }
+}
+
+impl PartialOrd for Version {
+    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl fmt::Display for Version {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.openshift_minor {
+            Some(m) => write!(f, "4.{m}")?,
+            None => write!(f, "1.{}", self.minor)?,
+        }
+        if let Some(p) = self.patch {
+            write!(f, ".{p}")?;
+        }
+        if let Some((k, n)) = self.pre {
+            let w = match k {
+                PreKind::Alpha => "alpha",
+                PreKind::Beta => "beta",
+                PreKind::Rc => "rc",
+            };
+            write!(f, "-{w}.{n}")?;
+        }
+        if let Some(v) = &self.vendor {
+            write!(f, "+{v}")?;
+        }
+        Ok(())
+    }
+}
+
+/// The hops from `from` to `to`: one per minor, the intermediate ones as bare minors, the last the target.
+/// Empty when `to` is not above `from`'s minor (a patch upgrade is one hop: `[to]`).
+pub fn hop_path(from: &Version, to: &Version) -> Vec<Version> {
+    if to <= from {
+        return Vec::new();
+    }
+    if to.minor <= from.minor {
+        return vec![to.clone()];
+    }
+    let mut path: Vec<Version> = (from.minor + 1..to.minor).map(|m| Version::minor_of(m, to)).collect();
+    path.push(to.clone());
+    path
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn v(s: &str) -> Version {
+        Version::parse(s).unwrap()
+    }
+
+    #[test]
+    fn parses_the_forms_of_domain_section_1() {
+        assert_eq!(v("v1.29.2").minor, 29);
+        assert_eq!(v("1.29").patch, None);
+        assert_eq!(v("v1.29.2-gke.1060000").vendor.as_deref(), Some("gke.1060000"));
+        assert_eq!(v("v1.28.9+rke2r1").vendor.as_deref(), Some("rke2r1"));
+        assert_eq!(v("v1.27.6-eks-a5df82a").vendor.as_deref(), Some("eks-a5df82a"));
+        assert_eq!(v("v1.26.3+k3s1").patch, Some(3));
+        assert_eq!(v("1.30.0-rc.1").pre, Some((PreKind::Rc, 1)));
+        assert_eq!(v("1.30.0-alpha.3").pre, Some((PreKind::Alpha, 3)));
+    }
+
+    #[test]
+    fn vendor_suffix_is_not_a_prerelease() {
+        assert_eq!(v("1.29.2-gke.100").cmp(&v("1.29.2")), Ordering::Equal);
+        assert!(v("1.29.2-gke.100") > v("1.29.1"));
+        assert!(v("1.30.0-rc.1") < v("1.30.0"));
+        assert!(v("1.30.0-alpha.2") < v("1.30.0-beta.0"));
+    }
+
+    #[test]
+    fn openshift_maps_to_kubernetes_minors() {
+        assert_eq!(v("4.14.3").minor, 27);
+        assert_eq!(v("4.15").minor, 28);
+        assert_eq!(v("4.16.0").minor, 29);
+        assert_eq!(v("4.16.0").to_string(), "4.16.0");
+    }
+
+    #[test]
+    fn rejects_nonsense_quoting_the_value() {
+        for bad in ["1.x", "latest", "1.2.3.4", "", "v", "2.1.0", "1.29.2-", "1..2", "1.29.2+", "-1.2"] {
+            let e = Version::parse(bad).unwrap_err();
+            assert!(e.contains(&format!("{bad:?}")), "{e}");
+        }
+    }
+
+    #[test]
+    fn hop_paths() {
+        let names = |a: &str, b: &str| hop_path(&v(a), &v(b)).iter().map(ToString::to_string).collect::<Vec<_>>();
+        assert_eq!(names("1.27.3", "1.29.2"), ["1.28", "1.29.2"]);
+        assert_eq!(names("1.28.1", "1.29.2"), ["1.29.2"]);
+        assert_eq!(names("1.29.1", "1.29.2"), ["1.29.2"]);
+        assert!(names("1.29.2", "1.29.2").is_empty());
+        assert!(names("1.29.2", "1.28.0").is_empty());
+        assert_eq!(names("4.14.3", "4.16.1"), ["4.15", "4.16.1"]);
+    }
+}

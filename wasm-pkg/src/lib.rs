@@ -1,1 +1,143 @@
+//! The thin wasm-bindgen layer behind the npm package `kube-preflight` (CONTRACT sections 1 and 2).
+//!
+//! No rule logic lives here: JS values are turned into the core's inputs, the core's report is handed
+//! back as a plain JS object, and the core's errors become JS `Error`s with a `code` of `"input"` or
+//! `"options"` (and `file`, `line`, `column` where known). The CLI's own work (config file plus flags,
+//! output format, exit status) is [`request`], plain Rust, tested natively.
 
+pub mod request;
+
+use js_sys::{Array, Reflect, Uint8Array, JSON};
+use kube_preflight::{Error, Input};
+use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
+
+fn js_error(code: &str, message: &str, file: Option<&str>, line: Option<u32>, col: Option<u32>) -> JsValue {
+    let e = js_sys::Error::new(message);
+    let set = |k: &str, v: JsValue| {
+        let _ = Reflect::set(&e, &JsValue::from_str(k), &v);
+    };
+    set("code", JsValue::from_str(code));
+    if let Some(f) = file {
+        set("file", JsValue::from_str(f));
+    }
+    if let Some(l) = line {
+        set("line", JsValue::from(l));
+    }
+    if let Some(c) = col {
+        set("column", JsValue::from(c));
+    }
+    e.into()
+}
+
+fn to_js_error(e: &Error) -> JsValue {
+    match e {
+        Error::Input(p) => js_error("input", &e.to_string(), Some(&p.file), p.line, p.col),
+        Error::Options(o) => {
+            let err = js_error("options", &e.to_string(), None, None, None);
+            let _ = Reflect::set(&err, &JsValue::from_str("field"), &JsValue::from_str(&o.field));
+            err
+        }
+    }
+}
+
+fn options_error(message: &str) -> JsValue {
+    js_error("options", message, None, None, None)
+}
+
+/// `files`: `Array<{ name, content: string | Uint8Array }>`.
+fn read_files(files: &JsValue) -> Result<Vec<Input>, JsValue> {
+    let arr: &Array = files.dyn_ref().ok_or_else(|| options_error("files: expected an array of { name, content }"))?;
+    let mut inputs = Vec::with_capacity(arr.length() as usize);
+    for (i, f) in arr.iter().enumerate() {
+        let name = Reflect::get(&f, &JsValue::from_str("name"))
+            .ok()
+            .and_then(|n| n.as_string())
+            .ok_or_else(|| options_error(&format!("files[{i}].name: expected a string")))?;
+        let content = Reflect::get(&f, &JsValue::from_str("content")).unwrap_or(JsValue::UNDEFINED);
+        let bytes = if let Some(s) = content.as_string() {
+            s.into_bytes()
+        } else if let Some(u) = content.dyn_ref::<Uint8Array>() {
+            u.to_vec()
+        } else {
+            return Err(options_error(&format!("files[{i}].content: expected a string or a Uint8Array")));
+        };
+        let discovered = Reflect::get(&f, &JsValue::from_str("discovered")).ok().and_then(|d| d.as_bool()).unwrap_or(false);
+        inputs.push(Input { name, content: bytes, discovered });
+    }
+    Ok(inputs)
+}
+
+fn stringify(v: &JsValue, what: &str) -> Result<String, JsValue> {
+    if v.is_undefined() || v.is_null() {
+        return Ok("{}".to_owned());
+    }
+    JSON::stringify(v)
+        .ok()
+        .and_then(|s| s.as_string())
+        .ok_or_else(|| options_error(&format!("{what}: expected a plain object")))
+}
+
+fn parse_json_value(s: &str) -> Result<JsValue, JsValue> {
+    JSON::parse(s).map_err(|_| options_error("internal: the report is not JSON"))
+}
+
+/// `check(files, options) -> Report`.
+#[wasm_bindgen]
+pub fn check(files: JsValue, options: JsValue) -> Result<JsValue, JsValue> {
+    let inputs = read_files(&files)?;
+    let options_json = stringify(&options, "options")?;
+    let opts = request::options_from_json(&options_json).map_err(|e| to_js_error(&e))?;
+    let report = kube_preflight::check(&inputs, &opts).map_err(|e| to_js_error(&e))?;
+    parse_json_value(&report.to_json())
+}
+
+/// `rules() -> RuleInfo[]`.
+#[wasm_bindgen]
+pub fn rules() -> Result<JsValue, JsValue> {
+    parse_json_value(&kube_preflight::render::rules_json(&kube_preflight::rules()))
+}
+
+/// `version() -> string`.
+#[wasm_bindgen]
+pub fn version() -> String {
+    kube_preflight::version().to_owned()
+}
+
+/// The CLI's `check`: `request` is `{ options, config?: {name, content}, format, color, failOn }`.
+/// Returns `{ output, exitCode }`; throws the same errors as `check`.
+#[wasm_bindgen(js_name = runCli)]
+pub fn run_cli(files: JsValue, request: JsValue) -> Result<JsValue, JsValue> {
+    let inputs = read_files(&files)?;
+    let get = |k: &str| Reflect::get(&request, &JsValue::from_str(k)).unwrap_or(JsValue::UNDEFINED);
+    let config = get("config");
+    let config = if config.is_undefined() || config.is_null() {
+        None
+    } else {
+        let mut files = read_files(&Array::of1(&config).into())?;
+        files.pop()
+    };
+    let req = request::CliRequest {
+        options_json: stringify(&get("options"), "options")?,
+        config,
+        format: get("format").as_string().unwrap_or_else(|| "text".to_owned()),
+        color: get("color").as_bool().unwrap_or(false),
+        fail_on: get("failOn").as_string().unwrap_or_else(|| "blocker".to_owned()),
+    };
+    let out = request::run(&inputs, &req).map_err(|e| to_js_error(&e))?;
+    let obj = js_sys::Object::new();
+    let _ = Reflect::set(&obj, &JsValue::from_str("output"), &JsValue::from_str(&out.output));
+    let _ = Reflect::set(&obj, &JsValue::from_str("exitCode"), &JsValue::from(out.exit_code));
+    Ok(obj.into())
+}
+
+/// The CLI's `rules`: the catalogue as `json` or `markdown`.
+#[wasm_bindgen(js_name = renderRules)]
+pub fn render_rules(format: &str) -> Result<String, JsValue> {
+    let rules = kube_preflight::rules();
+    match format {
+        "json" => Ok(kube_preflight::render::rules_json(&rules)),
+        "markdown" | "md" => Ok(kube_preflight::render::rules_markdown(&rules)),
+        other => Err(options_error(&format!("--format: {other:?} is not one of json, markdown"))),
+    }
+}

@@ -1,0 +1,108 @@
+//! The CLI request, as plain Rust: a config file and flags merged into options, a format, an exit status.
+
+use kube_preflight::options::OptionsError;
+use kube_preflight::parse::{parse_documents, parse_json};
+use kube_preflight::render::{render, Format, RenderOptions};
+use kube_preflight::{Error, Input, Severity, UpgradeOptions};
+
+pub struct CliRequest {
+    /// The flags, as a JSON object of `UpgradeOptions` fields.
+    pub options_json: String,
+    /// The `--config` file, if any.
+    pub config: Option<Input>,
+    pub format: String,
+    pub color: bool,
+    pub fail_on: String,
+}
+
+pub struct CliOutput {
+    pub output: String,
+    /// 0: nothing at or above `--fail-on`; 1: at least one finding there.
+    pub exit_code: u8,
+}
+
+fn opt_err(field: &str, message: String) -> Error {
+    Error::Options(OptionsError { field: field.to_owned(), message })
+}
+
+pub fn options_from_json(json: &str) -> Result<UpgradeOptions, Error> {
+    let node = parse_json("options", json)?;
+    Ok(UpgradeOptions::from_node(&node)?)
+}
+
+/// Read a `--config` file (YAML or JSON) as options.
+pub fn options_from_config(config: &Input) -> Result<UpgradeOptions, Error> {
+    let text = kube_preflight::ingest::decode_utf8(&config.name, &config.content)?;
+    let docs = parse_documents(&config.name, text)?;
+    let doc = docs.first().ok_or_else(|| opt_err("config", format!("{}: no options in the file", config.name)))?;
+    UpgradeOptions::from_node(doc).map_err(|e| {
+        opt_err(&e.field, format!("{} (in {} line {})", e.message, config.name, doc.get(&e.field).line().max(doc.line())))
+    })
+}
+
+pub fn fail_threshold(fail_on: &str) -> Result<Option<Severity>, Error> {
+    match fail_on {
+        "blocker" => Ok(Some(Severity::Blocker)),
+        "warning" => Ok(Some(Severity::Warning)),
+        "never" => Ok(None),
+        other => Err(opt_err("fail-on", format!("{other:?} is not one of blocker, warning, never"))),
+    }
+}
+
+pub fn run(inputs: &[Input], req: &CliRequest) -> Result<CliOutput, Error> {
+    let format = Format::parse(&req.format)
+        .ok_or_else(|| opt_err("format", format!("{:?} is not one of text, json", req.format)))?;
+    let threshold = fail_threshold(&req.fail_on)?;
+    let flags_node = parse_json("options", &req.options_json)?;
+    let flags = UpgradeOptions::from_node(&flags_node)?;
+    let options = match &req.config {
+        Some(c) => options_from_config(c)?.overlay(&flags, !flags_node.get("profile").is_null()),
+        None => flags,
+    };
+    let report = kube_preflight::check(inputs, &options)?;
+    let failing = threshold.is_some_and(|t| report.count_at_or_above(t) > 0);
+    Ok(CliOutput {
+        output: render(&report, format, RenderOptions { color: req.color }),
+        exit_code: u8::from(failing),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const NODES: &str = r#"{"kind":"List","items":[{"apiVersion":"v1","kind":"Node","metadata":{"name":"cp",
+"labels":{"node-role.kubernetes.io/control-plane":""}},"status":{"nodeInfo":{"kubeletVersion":"v1.28.3"}}}]}"#;
+
+    fn req(options: &str, fail_on: &str, config: Option<&str>) -> CliRequest {
+        CliRequest {
+            options_json: options.to_owned(),
+            config: config.map(|c| Input::new("preflight.yaml", c)),
+            format: "json".into(),
+            color: false,
+            fail_on: fail_on.into(),
+        }
+    }
+
+    #[test]
+    fn exit_codes_follow_fail_on() {
+        let inputs = [Input::new("nodes.json", NODES)];
+        // 1.28 -> 1.27: a blocker.
+        assert_eq!(run(&inputs, &req(r#"{"to":"1.27.1"}"#, "blocker", None)).unwrap().exit_code, 1);
+        assert_eq!(run(&inputs, &req(r#"{"to":"1.27.1"}"#, "never", None)).unwrap().exit_code, 0);
+        // 1.28 -> 1.30: a warning only.
+        assert_eq!(run(&inputs, &req(r#"{"to":"1.30.1"}"#, "blocker", None)).unwrap().exit_code, 0);
+        assert_eq!(run(&inputs, &req(r#"{"to":"1.30.1"}"#, "warning", None)).unwrap().exit_code, 1);
+        assert!(matches!(run(&inputs, &req(r#"{"to":"1.30.1"}"#, "sometimes", None)), Err(Error::Options(_))));
+    }
+
+    #[test]
+    fn flags_override_the_config_file() {
+        let inputs = [Input::new("nodes.json", NODES)];
+        let out = run(&inputs, &req(r#"{"to":"1.29.0"}"#, "blocker", Some("to: 1.27.0\nprofile: rke\n"))).unwrap();
+        assert!(out.output.contains("\"to\": \"1.29.0\""), "{}", out.output);
+        assert!(out.output.contains("\"profile\": \"rke\""), "{}", out.output);
+        let e = run(&inputs, &req("{}", "blocker", Some("to: 1.29.0\nmaxSurge: 150%\n"))).err().unwrap();
+        assert!(e.to_string().contains("maxSurge"), "{e}");
+    }
+}

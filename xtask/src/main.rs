@@ -1,1 +1,152 @@
-fn main(){}
+//! Build, install and test orchestration: `cargo xtask <command>`.
+//!
+//! Every command installs what is missing first (idempotently: each tool is skipped when the right
+//! version answers), so a fresh Debian machine with cargo, node and npm needs nothing else.
+
+mod setup;
+mod util;
+
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use util::{cmd, run, Failure};
+
+const USAGE: &str = "Usage: cargo xtask <command>
+
+Commands:
+  setup   install what is missing (wasm32 target, wasm-bindgen-cli, trunk, wasm-opt, Chromium, playwright-core)
+  serve   setup, build and serve the dashboard on http://127.0.0.1:8080 with the demo cluster loaded
+  test    setup, then every test suite: native, wasm in Node, wasm in headless Chromium, the npm package
+          and its CLI, and the dashboard end to end in Chromium
+  npm     build the npm package into wasm-pkg/pkg/
+  web     build the dashboard into dist/
+  bench   benchmarks: check() over a large generated cluster, and the packed wasm's size";
+
+fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let result = match args.first().map(String::as_str) {
+        Some("setup") => setup::setup(&root()).map(|_| ()),
+        Some("serve") => serve(),
+        Some("test") => test(),
+        Some("npm") => setup::setup(&root()).and_then(|env| npm(&root(), &env)),
+        Some("web") => setup::setup(&root()).and_then(|env| web(&root(), &env)),
+        Some("bench") => setup::setup(&root()).and_then(|env| bench(&root(), &env)),
+        Some("-h" | "--help" | "help") => {
+            println!("{USAGE}");
+            Ok(())
+        }
+        _ => {
+            eprintln!("{USAGE}");
+            return ExitCode::from(2);
+        }
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(f) => {
+            eprintln!("\nxtask: {f}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+/// The workspace root (xtask lives one level below it).
+fn root() -> PathBuf {
+    let here = Path::new(env!("CARGO_MANIFEST_DIR"));
+    here.parent().unwrap_or(here).to_path_buf()
+}
+
+fn step(title: &str) {
+    println!("\n==> {title}");
+}
+
+/// Build the npm package: wasm for Node and for browsers, optimised, with the JS entry points.
+pub fn npm(root: &Path, env: &setup::Env) -> Result<(), Failure> {
+    step("npm package: building wasm-pkg for wasm32 (release)");
+    run(cmd("cargo", root, env).args(["build", "-p", "kube-preflight-wasm", "--target", "wasm32-unknown-unknown", "--release"]))?;
+    let wasm = root.join("target/wasm32-unknown-unknown/release/kube_preflight_wasm.wasm");
+    let pkg = root.join("wasm-pkg/pkg");
+    if pkg.exists() {
+        std::fs::remove_dir_all(&pkg).map_err(|e| Failure::new(format!("cannot clear {}: {e}", pkg.display())))?;
+    }
+    for target in ["nodejs", "web"] {
+        let dir = pkg.join(if target == "nodejs" { "node" } else { "web" });
+        step(&format!("npm package: wasm-bindgen --target {target}"));
+        run(cmd("wasm-bindgen", root, env)
+            .args(["--target", target, "--no-typescript", "--out-dir"])
+            .arg(&dir)
+            .arg(&wasm))?;
+        let bg = dir.join("kube_preflight_wasm_bg.wasm");
+        run(cmd("wasm-opt", root, env).arg("-Oz").arg("--enable-bulk-memory").arg("--enable-nontrapping-float-to-int").arg("--enable-sign-ext").arg("--enable-mutable-globals").arg(&bg).arg("-o").arg(&bg))?;
+    }
+    let js = root.join("wasm-pkg/js");
+    util::copy_tree(&js, &pkg)?;
+    util::copy_file(&root.join("wasm-pkg/README.md"), &pkg.join("README.md"))?;
+    // The package's version is the workspace's.
+    let manifest = pkg.join("package.json");
+    let text = util::read(&manifest)?;
+    let text = text.replacen("\"version\": \"0.0.0\"", &format!("\"version\": \"{}\"", env!("CARGO_PKG_VERSION")), 1);
+    util::write(&manifest, &text)?;
+    println!("npm package ready in {}", pkg.display());
+    Ok(())
+}
+
+/// Build the dashboard with trunk (release) into dist/.
+pub fn web(root: &Path, env: &setup::Env) -> Result<(), Failure> {
+    step("dashboard: trunk build --release");
+    run(cmd("trunk", root, env).args(["build", "--release", "--offline"]))
+}
+
+fn serve() -> Result<(), Failure> {
+    let root = root();
+    let env = setup::setup(&root)?;
+    web(&root, &env)?;
+    step("dashboard: serving on http://127.0.0.1:8080 (Ctrl-C to stop)");
+    run(cmd("trunk", &root, &env).args(["serve", "--release", "--offline", "--address", "127.0.0.1", "--port", "8080"]))
+}
+
+fn test() -> Result<(), Failure> {
+    let root = root();
+    let env = setup::setup(&root)?;
+    step("tests 1/5: native (cargo test --workspace)");
+    run(cmd("cargo", &root, &env).args(["test", "--workspace"]))?;
+
+    step("tests 2/5: wasm in Node (wasm-bindgen-test, kube-preflight-wasm)");
+    run(cmd("cargo", &root, &env).args(["test", "--target", "wasm32-unknown-unknown", "-p", "kube-preflight-wasm"]))?;
+
+    step("tests 3/5: wasm in headless Chromium (wasm-bindgen-test, kube-preflight-web)");
+    run(cmd("cargo", &root, &env)
+        .args(["test", "--target", "wasm32-unknown-unknown", "-p", "kube-preflight-web"])
+        .env("CHROMEDRIVER", &env.chromedriver)
+        .env("WASM_BINDGEN_TEST_WEBDRIVER_JSON", root.join("web/webdriver.json")))?;
+
+    step("tests 4/5: the npm package and its CLI (node --test)");
+    npm(&root, &env)?;
+    run(cmd("node", &root, &env).args(["--test", "--test-reporter=spec", "wasm-pkg/test/"]))?;
+
+    step("tests 5/5: the dashboard end to end in Chromium (playwright-core)");
+    web(&root, &env)?;
+    run(cmd("node", &root, &env).args(["--test", "--test-reporter=spec", "web/e2e/"]).env("CHROMIUM", &env.chromium))?;
+    println!("\nAll test suites passed.");
+    Ok(())
+}
+
+fn bench(root: &Path, env: &setup::Env) -> Result<(), Failure> {
+    step("bench: check() over generated clusters (native, release)");
+    run(cmd("cargo", root, env).args(["run", "--release", "-p", "kube-preflight-tests", "--bin", "bench"]))?;
+    npm(root, env)?;
+    step("bench: npm package size");
+    for dir in ["node", "web"] {
+        let wasm = root.join("wasm-pkg/pkg").join(dir).join("kube_preflight_wasm_bg.wasm");
+        let raw = std::fs::metadata(&wasm).map(|m| m.len()).unwrap_or(0);
+        let gz = util::gzip_size(&wasm)?;
+        println!("wasm ({dir}): {raw} bytes raw, {gz} bytes gzipped");
+        if gz > setup::WASM_GZIP_BUDGET {
+            return Err(Failure::new(format!(
+                "the {dir} wasm is {gz} bytes gzipped, over the budget of {} bytes",
+                setup::WASM_GZIP_BUDGET
+            )));
+        }
+    }
+    println!("budget: {} bytes gzipped per wasm", setup::WASM_GZIP_BUDGET);
+    Ok(())
+}

@@ -1,6 +1,6 @@
 //! Reports rendered for people and tools. Pure functions: the caller writes the string somewhere.
 
-mod text;
+pub mod text;
 
 use crate::report::Report;
 use crate::rules::RuleInfo;

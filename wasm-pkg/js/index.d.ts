@@ -1,0 +1,177 @@
+// Types for the `kube-preflight` npm package (CONTRACT sections 1, 3 and 4).
+
+export type Profile = "kubeadm" | "rke" | "rke-legacy" | "kops" | "openshift" | "gke-baremetal";
+export type Severity = "blocker" | "warning" | "info";
+export type Via = "manifest" | "last-applied" | "managed-fields" | "helm-release";
+export type PhaseName = "bastions" | "load-balancers" | "etcd" | "control-plane" | "workers" | "addons";
+
+/** One input file. */
+export interface InputFile {
+  name: string;
+  content: string | Uint8Array;
+  /** Found by walking a directory: an unreadable file is then skipped with the reason instead of failing. */
+  discovered?: boolean;
+}
+
+/** A count (`2`) or a percentage (`"25%"`). */
+export type IntOrPercent = number | string;
+
+export interface UpgradeOptions {
+  /** The target version, e.g. "1.29.2" (OpenShift: "4.16.3"). */
+  to: string;
+  /** The current control-plane version; inferred from the control-plane nodes when absent. */
+  from?: string;
+  profile?: Profile;
+  maxUnavailableWorker?: IntOrPercent;
+  maxUnavailableControlPlane?: IntOrPercent;
+  maxSurge?: IntOrPercent;
+  drain?: boolean;
+  /** Overrides of the planner's default times, in seconds. */
+  timings?: { [name: string]: number };
+}
+
+export interface ObjectRef {
+  apiVersion: string;
+  kind: string;
+  namespace?: string;
+  name: string;
+}
+
+export interface Source {
+  file: string;
+  line?: number;
+  via?: Via;
+}
+
+export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
+
+export interface Finding {
+  code: string;
+  severity: Severity;
+  message: string;
+  help: string;
+  object?: ObjectRef;
+  source?: Source;
+  hop?: string;
+  data?: { [key: string]: JsonValue };
+}
+
+export interface Upgrade {
+  from: string | null;
+  to: string;
+  profile: Profile;
+  path: string[];
+  /** Where `from` came from: "options", "control-plane nodes", or null when unknown. */
+  fromSource: string | null;
+}
+
+export interface Skipped {
+  file: string;
+  reason: string;
+}
+
+export interface Inventory {
+  files: number;
+  objects: number;
+  byKind: { [kind: string]: number };
+  skipped: Skipped[];
+}
+
+export interface Summary {
+  blocker: number;
+  warning: number;
+  info: number;
+  verdict: "blocked" | "ready";
+}
+
+export interface Phase {
+  name: PhaseName;
+  pool?: string;
+  hop?: string;
+  concurrency: number;
+  nodes: string[];
+  startSeconds: number;
+  endSeconds: number;
+}
+
+export interface Step {
+  node: string;
+  phase: PhaseName;
+  pool?: string;
+  hop?: string;
+  startSeconds: number;
+  endSeconds: number;
+}
+
+export interface Plan {
+  phases: Phase[];
+  steps: Step[];
+  totalSeconds: number;
+}
+
+export interface ComponentDowntime {
+  component: string;
+  expected: string;
+  when: string;
+}
+
+export interface WorkloadDowntime {
+  kind: string;
+  namespace: string;
+  name: string;
+  seconds: number;
+  reason: string;
+}
+
+export interface Downtime {
+  components: ComponentDowntime[];
+  workloads: WorkloadDowntime[];
+}
+
+export interface NotRun {
+  code: string;
+  reason: string;
+}
+
+export interface Report {
+  schemaVersion: 1;
+  tool: { name: "kube-preflight"; version: string };
+  upgrade: Upgrade;
+  inventory: Inventory;
+  summary: Summary;
+  findings: Finding[];
+  plan: Plan;
+  downtime: Downtime;
+  /** Checks that could not run on this input, and why. */
+  notRun: NotRun[];
+}
+
+export interface RuleInfo {
+  code: string;
+  severity: Severity;
+  title: string;
+  /** Markdown: what it checks, why it matters, an example, how to fix, references. */
+  docs: string;
+}
+
+/** The error `check` throws: `code` says whether an input or the options are at fault. */
+export interface PreflightError extends Error {
+  code: "input" | "options";
+  file?: string;
+  line?: number;
+  column?: number;
+  /** For options errors: the option at fault. */
+  field?: string;
+}
+
+/** Check the files against the options. Throws a `PreflightError` for unreadable input or bad options. */
+export function check(files: InputFile[], options: UpgradeOptions): Report;
+/** Every rule's documentation. */
+export function rules(): RuleInfo[];
+/** The package's version. */
+export function version(): string;
+/** Browsers: load the wasm first. Node: a no-op. */
+export function init(input?: string | URL | Request | Response | BufferSource | WebAssembly.Module): Promise<unknown>;
+
+declare const _default: typeof init;
+export default _default;

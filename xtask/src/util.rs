@@ -1,0 +1,100 @@
+//! Small process and file helpers for the xtask commands.
+
+use std::fmt;
+use std::path::Path;
+use std::process::{Command, Stdio};
+
+use crate::setup::Env;
+
+/// Why an xtask command stopped.
+#[derive(Debug)]
+pub struct Failure(String);
+
+impl Failure {
+    pub fn new(msg: impl Into<String>) -> Failure {
+        Failure(msg.into())
+    }
+}
+
+impl fmt::Display for Failure {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+/// A command run in `dir` with the tools' PATH, and no standard input (CI has none; nothing may prompt).
+pub fn cmd(program: &str, dir: &Path, env: &Env) -> Command {
+    let mut c = Command::new(program);
+    c.current_dir(dir).env("PATH", &env.path).stdin(Stdio::null());
+    c
+}
+
+fn describe(c: &Command) -> String {
+    let mut s = c.get_program().to_string_lossy().into_owned();
+    for a in c.get_args() {
+        s.push(' ');
+        s.push_str(&a.to_string_lossy());
+    }
+    s
+}
+
+/// Run to completion with output shown; a failure names the command.
+pub fn run(c: &mut Command) -> Result<(), Failure> {
+    let shown = describe(c);
+    println!("$ {shown}");
+    let status = c.status().map_err(|e| Failure::new(format!("could not start `{shown}`: {e}")))?;
+    if status.success() {
+        Ok(())
+    } else {
+        Err(Failure::new(format!("`{shown}` failed ({status})")))
+    }
+}
+
+/// Run quietly and return stdout (trimmed), or `None` when the program is missing or fails.
+pub fn output(c: &mut Command) -> Option<String> {
+    let out = c.stderr(Stdio::null()).output().ok()?;
+    out.status.success().then(|| String::from_utf8_lossy(&out.stdout).trim().to_owned())
+}
+
+pub fn read(p: &Path) -> Result<String, Failure> {
+    std::fs::read_to_string(p).map_err(|e| Failure::new(format!("cannot read {}: {e}", p.display())))
+}
+
+pub fn write(p: &Path, text: &str) -> Result<(), Failure> {
+    std::fs::write(p, text).map_err(|e| Failure::new(format!("cannot write {}: {e}", p.display())))
+}
+
+pub fn copy_file(from: &Path, to: &Path) -> Result<(), Failure> {
+    if let Some(parent) = to.parent() {
+        std::fs::create_dir_all(parent).map_err(|e| Failure::new(format!("cannot create {}: {e}", parent.display())))?;
+    }
+    std::fs::copy(from, to)
+        .map(|_| ())
+        .map_err(|e| Failure::new(format!("cannot copy {} to {}: {e}", from.display(), to.display())))
+}
+
+pub fn copy_tree(from: &Path, to: &Path) -> Result<(), Failure> {
+    let entries = std::fs::read_dir(from).map_err(|e| Failure::new(format!("cannot list {}: {e}", from.display())))?;
+    for entry in entries {
+        let entry = entry.map_err(|e| Failure::new(format!("cannot list {}: {e}", from.display())))?;
+        let path = entry.path();
+        let dest = to.join(entry.file_name());
+        if path.is_dir() {
+            copy_tree(&path, &dest)?;
+        } else {
+            copy_file(&path, &dest)?;
+        }
+    }
+    Ok(())
+}
+
+/// The gzip -9 size of a file (the size a browser downloads).
+pub fn gzip_size(p: &Path) -> Result<u64, Failure> {
+    let out = Command::new("gzip")
+        .arg("-9c")
+        .arg(p)
+        .stdin(Stdio::null())
+        .output()
+        .map_err(|e| Failure::new(format!("cannot run gzip: {e}")))?;
+    Ok(out.stdout.len() as u64)
+}

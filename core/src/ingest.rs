@@ -21,7 +21,11 @@ pub struct Input {
 
 impl Input {
     pub fn new(name: impl Into<String>, content: impl Into<Vec<u8>>) -> Input {
-        Input { name: name.into(), content: content.into(), discovered: false }
+        Input {
+            name: name.into(),
+            content: content.into(),
+            discovered: false,
+        }
     }
 
     pub fn discovered(mut self) -> Input {
@@ -43,7 +47,10 @@ pub fn decode_utf8<'a>(name: &str, bytes: &'a [u8]) -> Result<&'a str, ParseErro
         let good = bytes.get(..e.valid_up_to()).unwrap_or_default();
         let line = good.iter().filter(|b| **b == b'\n').count() as u32 + 1;
         let line_start = good.iter().rposition(|b| *b == b'\n').map_or(0, |p| p + 1);
-        let col = String::from_utf8_lossy(good.get(line_start..).unwrap_or_default()).chars().count() as u32 + 1;
+        let col = String::from_utf8_lossy(good.get(line_start..).unwrap_or_default())
+            .chars()
+            .count() as u32
+            + 1;
         ParseError {
             file: name.to_owned(),
             line: Some(line),
@@ -57,7 +64,8 @@ pub fn ingest(inputs: &[Input]) -> Result<Ingested, ParseError> {
     let mut out = Ingested::default();
     for input in inputs {
         out.inventory.files += 1;
-        let docs = decode_utf8(&input.name, &input.content).and_then(|text| parse_documents(&input.name, text));
+        let docs = decode_utf8(&input.name, &input.content)
+            .and_then(|text| parse_documents(&input.name, text));
         let docs = match docs {
             Ok(d) => d,
             Err(e) if input.discovered => {
@@ -75,7 +83,10 @@ pub fn ingest(inputs: &[Input]) -> Result<Ingested, ParseError> {
             add_document(&input.name, doc, &mut out.objects, &mut not_objects);
         }
         if docs.is_empty() {
-            out.inventory.skipped.push(Skipped { file: input.name.clone(), reason: "empty: no documents".into() });
+            out.inventory.skipped.push(Skipped {
+                file: input.name.clone(),
+                reason: "empty: no documents".into(),
+            });
         } else if out.objects.len() == before {
             out.inventory.skipped.push(Skipped {
                 file: input.name.clone(),
@@ -86,7 +97,10 @@ pub fn ingest(inputs: &[Input]) -> Result<Ingested, ParseError> {
             });
         } else {
             for why in not_objects {
-                out.inventory.skipped.push(Skipped { file: input.name.clone(), reason: why });
+                out.inventory.skipped.push(Skipped {
+                    file: input.name.clone(),
+                    reason: why,
+                });
             }
         }
     }
@@ -118,38 +132,70 @@ fn add_document(file: &str, doc: &Node, objects: &mut Vec<Object>, not_objects: 
     }
     let items = doc.get("items");
     let items_is_seq = matches!(items.value, crate::parse::Value::Seq(_));
-    let is_list = (kind == "List" && (items_is_seq || items.is_null())) || (kind.ends_with("List") && items_is_seq);
+    let is_list = (kind == "List" && (items_is_seq || items.is_null()))
+        || (kind.ends_with("List") && items_is_seq);
     if is_list {
         // Typed lists (`PodList`) may leave out the items' kind and apiVersion.
         let item_kind = kind.strip_suffix("List").filter(|k| !k.is_empty());
         let list_api = doc.get("apiVersion").as_str().unwrap_or_default();
         for (i, item) in items.as_seq().iter().enumerate() {
             if !item.is_map() {
-                not_objects.push(format!("list item {} at line {} is not an object", i + 1, item.line()));
+                not_objects.push(format!(
+                    "list item {} at line {} is not an object",
+                    i + 1,
+                    item.line()
+                ));
                 continue;
             }
             let has_kind = item.get("kind").as_str().is_some_and(|k| !k.is_empty());
             if !has_kind && item_kind.is_none() {
-                not_objects.push(format!("list item {} at line {} has no `kind`", i + 1, item.line()));
+                not_objects.push(format!(
+                    "list item {} at line {} has no `kind`",
+                    i + 1,
+                    item.line()
+                ));
                 continue;
             }
-            let mut obj = Object::from_node(item, Source { file: file.to_owned(), line: Some(item.line()), via: Some(Via::Manifest) });
+            let mut obj = Object::from_node(
+                item,
+                Source {
+                    file: file.to_owned(),
+                    line: Some(item.line()),
+                    via: Some(Via::Manifest),
+                },
+            );
             if !has_kind {
-                obj = Object::from_node(&with_kind(item, item_kind.unwrap_or_default(), list_api), obj.source);
+                obj = Object::from_node(
+                    &with_kind(item, item_kind.unwrap_or_default(), list_api),
+                    obj.source,
+                );
             }
             objects.push(obj);
         }
         return;
     }
-    objects.push(Object::from_node(doc, Source { file: file.to_owned(), line: Some(doc.line()), via: Some(Via::Manifest) }));
+    objects.push(Object::from_node(
+        doc,
+        Source {
+            file: file.to_owned(),
+            line: Some(doc.line()),
+            via: Some(Via::Manifest),
+        },
+    ));
 }
 
 fn with_kind(item: &Node, kind: &str, api_version: &str) -> Node {
     use crate::parse::{ScalarKind, Value};
     let mut entries = item.as_map().to_vec();
-    entries.push(("kind".into(), Node::new(item.pos, Value::Scalar(kind.into(), ScalarKind::Str))));
+    entries.push((
+        "kind".into(),
+        Node::new(item.pos, Value::Scalar(kind.into(), ScalarKind::Str)),
+    ));
     if item.get("apiVersion").is_null() && !api_version.is_empty() {
-        entries.push(("apiVersion".into(), Node::new(item.pos, Value::Scalar(api_version.into(), ScalarKind::Str))));
+        entries.push((
+            "apiVersion".into(),
+            Node::new(item.pos, Value::Scalar(api_version.into(), ScalarKind::Str)),
+        ));
     }
     Node::new(item.pos, Value::Map(entries))
 }
@@ -161,10 +207,19 @@ mod tests {
     #[test]
     fn lists_documents_and_skips() {
         let inputs = vec![
-            Input::new("snap.json", r#"{"kind":"List","items":[{"apiVersion":"v1","kind":"Node","metadata":{"name":"a"}},
-{"apiVersion":"v1","kind":"Pod","metadata":{"name":"p","namespace":"x"}}]}"#),
-            Input::new("m.yaml", "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: d}\n---\nfoo: bar\n"),
-            Input::new("pods.yaml", "apiVersion: v1\nkind: PodList\nitems:\n- metadata: {name: q}\n"),
+            Input::new(
+                "snap.json",
+                r#"{"kind":"List","items":[{"apiVersion":"v1","kind":"Node","metadata":{"name":"a"}},
+{"apiVersion":"v1","kind":"Pod","metadata":{"name":"p","namespace":"x"}}]}"#,
+            ),
+            Input::new(
+                "m.yaml",
+                "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: d}\n---\nfoo: bar\n",
+            ),
+            Input::new(
+                "pods.yaml",
+                "apiVersion: v1\nkind: PodList\nitems:\n- metadata: {name: q}\n",
+            ),
             Input::new("values.yaml", "replicaCount: 3\n").discovered(),
             Input::new("tpl.yaml", "kind: {{ .Values.kind }}\n  x: [\n").discovered(),
         ];
@@ -175,11 +230,25 @@ mod tests {
         assert_eq!(got.objects[1].source.line, Some(2));
         assert_eq!(got.objects[3].r.kind, "Pod");
         assert_eq!(got.objects[3].r.api_version, "v1");
-        let reasons: Vec<String> = got.inventory.skipped.iter().map(|s| format!("{}: {}", s.file, s.reason)).collect();
+        let reasons: Vec<String> = got
+            .inventory
+            .skipped
+            .iter()
+            .map(|s| format!("{}: {}", s.file, s.reason))
+            .collect();
         assert_eq!(reasons.len(), 3, "{reasons:?}");
-        assert!(reasons[0].starts_with("m.yaml: document at line 5"), "{reasons:?}");
-        assert!(reasons[1].starts_with("values.yaml: no Kubernetes objects"), "{reasons:?}");
-        assert!(reasons[2].starts_with("tpl.yaml: not Kubernetes YAML or JSON: tpl.yaml:"), "{reasons:?}");
+        assert!(
+            reasons[0].starts_with("m.yaml: document at line 5"),
+            "{reasons:?}"
+        );
+        assert!(
+            reasons[1].starts_with("values.yaml: no Kubernetes objects"),
+            "{reasons:?}"
+        );
+        assert!(
+            reasons[2].starts_with("tpl.yaml: not Kubernetes YAML or JSON: tpl.yaml:"),
+            "{reasons:?}"
+        );
     }
 
     #[test]

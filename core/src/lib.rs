@@ -82,7 +82,12 @@ pub fn infer_from(objects: &[Object]) -> Option<Version> {
     objects
         .iter()
         .filter(|o| o.node_roles().control_plane)
-        .filter_map(|o| o.node()?.kubelet_version.as_deref().and_then(|v| Version::parse(v).ok()))
+        .filter_map(|o| {
+            o.node()?
+                .kubelet_version
+                .as_deref()
+                .and_then(|v| Version::parse(v).ok())
+        })
         .min()
 }
 
@@ -93,7 +98,11 @@ pub fn check(inputs: &[Input], options: &UpgradeOptions) -> Result<Report, Error
     Ok(build_report(ingested, options, resolved))
 }
 
-fn build_report(ingested: ingest::Ingested, options: &UpgradeOptions, resolved: options::Resolved) -> Report {
+fn build_report(
+    ingested: ingest::Ingested,
+    options: &UpgradeOptions,
+    resolved: options::Resolved,
+) -> Report {
     let objects = ingested.objects;
     let (from, from_source) = match resolved.from {
         Some(f) => (Some(f), Some("options")),
@@ -102,8 +111,17 @@ fn build_report(ingested: ingest::Ingested, options: &UpgradeOptions, resolved: 
             None => (None, None),
         },
     };
-    let path = from.as_ref().map(|f| version::hop_path(f, &resolved.to)).unwrap_or_default();
-    let ctx = rules::Context { objects: &objects, options, to: resolved.to.clone(), from: from.clone(), path };
+    let path = from
+        .as_ref()
+        .map(|f| version::hop_path(f, &resolved.to))
+        .unwrap_or_default();
+    let ctx = rules::Context {
+        objects: &objects,
+        options,
+        to: resolved.to.clone(),
+        from: from.clone(),
+        path,
+    };
     let mut findings = Vec::new();
     let mut not_run = Vec::new();
     for rule in rules::RULES {
@@ -127,7 +145,10 @@ fn build_report(ingested: ingest::Ingested, options: &UpgradeOptions, resolved: 
     let summary = report::finish_findings(&mut findings);
     Report {
         schema_version: report::SCHEMA_VERSION,
-        tool: Tool { name: report::TOOL_NAME, version: report::TOOL_VERSION },
+        tool: Tool {
+            name: report::TOOL_NAME,
+            version: report::TOOL_VERSION,
+        },
         upgrade: Upgrade {
             from: from.as_ref().map(ToString::to_string),
             to: resolved.to.to_string(),

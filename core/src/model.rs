@@ -111,7 +111,10 @@ impl LabelSelector {
 
     pub fn matches(&self, labels: &BTreeMap<String, String>) -> bool {
         self.present
-            && self.match_labels.iter().all(|(k, v)| labels.get(k) == Some(v))
+            && self
+                .match_labels
+                .iter()
+                .all(|(k, v)| labels.get(k) == Some(v))
             && self.match_expressions.iter().all(|r| {
                 let have = labels.get(&r.key);
                 match r.operator.as_str() {
@@ -131,7 +134,12 @@ fn requirements(n: &Node) -> Vec<Requirement> {
         .map(|e| Requirement {
             key: e.get("key").as_str().unwrap_or_default().to_owned(),
             operator: e.get("operator").as_str().unwrap_or_default().to_owned(),
-            values: e.get("values").as_seq().iter().filter_map(|v| v.as_str().map(str::to_owned)).collect(),
+            values: e
+                .get("values")
+                .as_seq()
+                .iter()
+                .filter_map(|v| v.as_str().map(str::to_owned))
+                .collect(),
         })
         .collect()
 }
@@ -188,11 +196,19 @@ impl PodSpec {
         // Init containers run before the others: the pod needs the larger of the two.
         for c in spec.get("initContainers").as_seq() {
             let r = c.at(&["resources", "requests"]);
-            requests.cpu_millis = requests.cpu_millis.max(r.get("cpu").as_str().and_then(cpu_millis).unwrap_or(0));
-            requests.memory_bytes = requests.memory_bytes.max(r.get("memory").as_str().and_then(bytes).unwrap_or(0));
+            requests.cpu_millis = requests
+                .cpu_millis
+                .max(r.get("cpu").as_str().and_then(cpu_millis).unwrap_or(0));
+            requests.memory_bytes = requests
+                .memory_bytes
+                .max(r.get("memory").as_str().and_then(bytes).unwrap_or(0));
         }
         requests.pods = 1;
-        let req = spec.at(&["affinity", "nodeAffinity", "requiredDuringSchedulingIgnoredDuringExecution"]);
+        let req = spec.at(&[
+            "affinity",
+            "nodeAffinity",
+            "requiredDuringSchedulingIgnoredDuringExecution",
+        ]);
         let required_affinity = req.is_map().then(|| {
             req.get("nodeSelectorTerms")
                 .as_seq()
@@ -308,8 +324,15 @@ pub struct Object {
 }
 
 /// Workload kinds whose `spec.template` is a pod template.
-pub const WORKLOAD_KINDS: &[&str] =
-    &["Deployment", "StatefulSet", "DaemonSet", "ReplicaSet", "ReplicationController", "Job", "CronJob"];
+pub const WORKLOAD_KINDS: &[&str] = &[
+    "Deployment",
+    "StatefulSet",
+    "DaemonSet",
+    "ReplicaSet",
+    "ReplicationController",
+    "Job",
+    "CronJob",
+];
 
 fn ready_condition(status: &Node) -> Option<bool> {
     status
@@ -361,8 +384,11 @@ impl Object {
                 ready: ready_condition(status),
             }),
             (k, _) if WORKLOAD_KINDS.contains(&k) => {
-                let template =
-                    if k == "CronJob" { spec.at(&["jobTemplate", "spec", "template"]) } else { spec.get("template") };
+                let template = if k == "CronJob" {
+                    spec.at(&["jobTemplate", "spec", "template"])
+                } else {
+                    spec.get("template")
+                };
                 Body::Workload(WorkloadInfo {
                     replicas: spec.get("replicas").as_i64(),
                     selector: LabelSelector::from_node(spec.get("selector")),
@@ -372,8 +398,14 @@ impl Object {
             }
             ("PodDisruptionBudget", _) => Body::Pdb(PdbInfo {
                 selector: LabelSelector::from_node(spec.get("selector")),
-                min_available: spec.get("minAvailable").as_str().and_then(IntOrPercent::parse),
-                max_unavailable: spec.get("maxUnavailable").as_str().and_then(IntOrPercent::parse),
+                min_available: spec
+                    .get("minAvailable")
+                    .as_str()
+                    .and_then(IntOrPercent::parse),
+                max_unavailable: spec
+                    .get("maxUnavailable")
+                    .as_str()
+                    .and_then(IntOrPercent::parse),
                 unhealthy_pod_eviction_policy: spec.get("unhealthyPodEvictionPolicy").as_string(),
                 status: status.is_map().then(|| PdbStatus {
                     current_healthy: status.get("currentHealthy").as_i64(),
@@ -400,7 +432,11 @@ impl Object {
                 name: meta
                     .get("name")
                     .as_string()
-                    .or_else(|| meta.get("generateName").as_string().map(|g| format!("{g}*")))
+                    .or_else(|| {
+                        meta.get("generateName")
+                            .as_string()
+                            .map(|g| format!("{g}*"))
+                    })
                     .unwrap_or_else(|| "<unnamed>".to_owned()),
             },
             source,
@@ -439,7 +475,9 @@ impl Object {
     /// `controlplane`/`etcd`/`worker`).
     pub fn node_roles(&self) -> NodeRoles {
         let has = |role: &str| {
-            self.labels.get(&format!("node-role.kubernetes.io/{role}")).is_some_and(|v| v.is_empty() || v == "true")
+            self.labels
+                .get(&format!("node-role.kubernetes.io/{role}"))
+                .is_some_and(|v| v.is_empty() || v == "true")
         };
         NodeRoles {
             control_plane: has("control-plane") || has("master") || has("controlplane"),
@@ -463,7 +501,14 @@ mod tests {
 
     fn obj(yaml: &str) -> Object {
         let docs = parse_yaml_documents("t.yaml", yaml).unwrap();
-        Object::from_node(&docs[0], Source { file: "t.yaml".into(), line: Some(1), via: None })
+        Object::from_node(
+            &docs[0],
+            Source {
+                file: "t.yaml".into(),
+                line: Some(1),
+                via: None,
+            },
+        )
     }
 
     #[test]
@@ -473,7 +518,14 @@ mod tests {
         assert!(o.node_roles().control_plane);
         assert_eq!(n.ready, Some(true));
         assert_eq!(n.kubelet_version.as_deref(), Some("v1.28.4"));
-        assert_eq!(n.allocatable, Resources { cpu_millis: 4000, memory_bytes: 16 << 30, pods: 110 });
+        assert_eq!(
+            n.allocatable,
+            Resources {
+                cpu_millis: 4000,
+                memory_bytes: 16 << 30,
+                pods: 110
+            }
+        );
         assert_eq!(n.taints[0].effect, "NoSchedule");
     }
 
@@ -484,7 +536,10 @@ mod tests {
         assert_eq!(w.replicas, Some(3));
         assert!(w.selector.matches(&w.template_labels));
         assert_eq!(w.template.requests.cpu_millis, 500);
-        assert_eq!(w.template.node_selector.get("disk").map(String::as_str), Some("ssd"));
+        assert_eq!(
+            w.template.node_selector.get("disk").map(String::as_str),
+            Some("ssd")
+        );
         let p = obj("apiVersion: policy/v1\nkind: PodDisruptionBudget\nmetadata: {name: web}\nspec:\n  maxUnavailable: 25%\n  selector: {matchLabels: {app: web}}\n");
         let Body::Pdb(p) = &p.body else { panic!() };
         assert_eq!(p.max_unavailable, Some(IntOrPercent::Percent(25)));
@@ -499,7 +554,11 @@ mod tests {
             effect: effect.into(),
             toleration_seconds: None,
         };
-        let taint = Taint { key: "k".into(), value: "v".into(), effect: "NoSchedule".into() };
+        let taint = Taint {
+            key: "k".into(),
+            value: "v".into(),
+            effect: "NoSchedule".into(),
+        };
         assert!(t("k", "Equal", "v", "NoSchedule").tolerates(&taint));
         assert!(t("k", "Exists", "", "").tolerates(&taint));
         assert!(t("", "Exists", "", "").tolerates(&taint));

@@ -46,7 +46,11 @@ pub struct Finding {
 
 impl Finding {
     /// A finding of `rule` at its default severity.
-    pub fn new(rule: &crate::rules::RuleInfo, message: impl Into<String>, help: impl Into<String>) -> Finding {
+    pub fn new(
+        rule: &crate::rules::RuleInfo,
+        message: impl Into<String>,
+        help: impl Into<String>,
+    ) -> Finding {
         Finding {
             code: rule.code,
             severity: rule.severity,
@@ -203,7 +207,8 @@ pub struct Report {
 impl Report {
     /// The report as pretty JSON (two-space indent, contract field order), ending in a newline.
     pub fn to_json(&self) -> String {
-        let mut s = serde_json::to_string_pretty(self).unwrap_or_else(|e| format!("{{\"error\":\"{e}\"}}"));
+        let mut s =
+            serde_json::to_string_pretty(self).unwrap_or_else(|e| format!("{{\"error\":\"{e}\"}}"));
         s.push('\n');
         s
     }
@@ -221,9 +226,8 @@ impl Report {
 /// Sort findings (severity, code, object, then message for a total order) and count them.
 pub fn finish_findings(findings: &mut Vec<Finding>) -> Summary {
     findings.sort_by(|a, b| {
-        (a.severity, a.code, &a.object, &a.hop, &a.message, &a.source).cmp(&(
-            b.severity, b.code, &b.object, &b.hop, &b.message, &b.source,
-        ))
+        (a.severity, a.code, &a.object, &a.hop, &a.message, &a.source)
+            .cmp(&(b.severity, b.code, &b.object, &b.hop, &b.message, &b.source))
     });
     findings.dedup();
     let count = |s| findings.iter().filter(|f| f.severity == s).count();

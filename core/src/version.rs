@@ -35,7 +35,10 @@ impl Version {
     pub fn parse(raw: &str) -> Result<Version, String> {
         let bad = |why: &str| format!("{raw:?} is not a Kubernetes version ({why})");
         let s = raw.trim();
-        let s = s.strip_prefix('v').or_else(|| s.strip_prefix('V')).unwrap_or(s);
+        let s = s
+            .strip_prefix('v')
+            .or_else(|| s.strip_prefix('V'))
+            .unwrap_or(s);
         if s.is_empty() {
             return Err(bad("empty"));
         }
@@ -72,9 +75,19 @@ impl Version {
                 return Err(bad("empty suffix"));
             }
             let lower = d.to_ascii_lowercase();
-            let kind = [("alpha", PreKind::Alpha), ("beta", PreKind::Beta), ("rc", PreKind::Rc)]
-                .into_iter()
-                .find(|(w, _)| lower.starts_with(w) && lower[w.len()..].chars().next().is_none_or(|c| c == '.' || c.is_ascii_digit()));
+            let kind = [
+                ("alpha", PreKind::Alpha),
+                ("beta", PreKind::Beta),
+                ("rc", PreKind::Rc),
+            ]
+            .into_iter()
+            .find(|(w, _)| {
+                lower.starts_with(w)
+                    && lower[w.len()..]
+                        .chars()
+                        .next()
+                        .is_none_or(|c| c == '.' || c.is_ascii_digit())
+            });
             match kind {
                 Some((w, k)) => {
                     let rest = lower[w.len()..].trim_start_matches('.');
@@ -90,11 +103,29 @@ impl Version {
             }
             vendor.push(m.to_owned());
         }
-        let vendor = if vendor.is_empty() { None } else { Some(vendor.join("+")) };
+        let vendor = if vendor.is_empty() {
+            None
+        } else {
+            Some(vendor.join("+"))
+        };
         match major {
-            1 => Ok(Version { minor, patch, pre, vendor, openshift_minor: None }),
-            4 => Ok(Version { minor: minor + OPENSHIFT_MINOR_OFFSET, patch, pre, vendor, openshift_minor: Some(minor) }),
-            _ => Err(bad("Kubernetes versions start with 1, OpenShift versions with 4")),
+            1 => Ok(Version {
+                minor,
+                patch,
+                pre,
+                vendor,
+                openshift_minor: None,
+            }),
+            4 => Ok(Version {
+                minor: minor + OPENSHIFT_MINOR_OFFSET,
+                patch,
+                pre,
+                vendor,
+                openshift_minor: Some(minor),
+            }),
+            _ => Err(bad(
+                "Kubernetes versions start with 1, OpenShift versions with 4",
+            )),
         }
     }
 
@@ -110,7 +141,9 @@ impl Version {
             patch: None,
             pre: None,
             vendor: None,
-            openshift_minor: like.openshift_minor.map(|_| minor.saturating_sub(OPENSHIFT_MINOR_OFFSET)),
+            openshift_minor: like
+                .openshift_minor
+                .map(|_| minor.saturating_sub(OPENSHIFT_MINOR_OFFSET)),
         }
     }
 
@@ -173,7 +206,9 @@ pub fn hop_path(from: &Version, to: &Version) -> Vec<Version> {
     if to.minor <= from.minor {
         return vec![to.clone()];
     }
-    let mut path: Vec<Version> = (from.minor + 1..to.minor).map(|m| Version::minor_of(m, to)).collect();
+    let mut path: Vec<Version> = (from.minor + 1..to.minor)
+        .map(|m| Version::minor_of(m, to))
+        .collect();
     path.push(to.clone());
     path
 }
@@ -190,9 +225,15 @@ mod tests {
     fn parses_the_forms_of_domain_section_1() {
         assert_eq!(v("v1.29.2").minor, 29);
         assert_eq!(v("1.29").patch, None);
-        assert_eq!(v("v1.29.2-gke.1060000").vendor.as_deref(), Some("gke.1060000"));
+        assert_eq!(
+            v("v1.29.2-gke.1060000").vendor.as_deref(),
+            Some("gke.1060000")
+        );
         assert_eq!(v("v1.28.9+rke2r1").vendor.as_deref(), Some("rke2r1"));
-        assert_eq!(v("v1.27.6-eks-a5df82a").vendor.as_deref(), Some("eks-a5df82a"));
+        assert_eq!(
+            v("v1.27.6-eks-a5df82a").vendor.as_deref(),
+            Some("eks-a5df82a")
+        );
         assert_eq!(v("v1.26.3+k3s1").patch, Some(3));
         assert_eq!(v("1.30.0-rc.1").pre, Some((PreKind::Rc, 1)));
         assert_eq!(v("1.30.0-alpha.3").pre, Some((PreKind::Alpha, 3)));
@@ -216,7 +257,9 @@ mod tests {
 
     #[test]
     fn rejects_nonsense_quoting_the_value() {
-        for bad in ["1.x", "latest", "1.2.3.4", "", "v", "2.1.0", "1.29.2-", "1..2", "1.29.2+", "-1.2"] {
+        for bad in [
+            "1.x", "latest", "1.2.3.4", "", "v", "2.1.0", "1.29.2-", "1..2", "1.29.2+", "-1.2",
+        ] {
             let e = Version::parse(bad).unwrap_err();
             assert!(e.contains(&format!("{bad:?}")), "{e}");
         }
@@ -224,7 +267,12 @@ mod tests {
 
     #[test]
     fn hop_paths() {
-        let names = |a: &str, b: &str| hop_path(&v(a), &v(b)).iter().map(ToString::to_string).collect::<Vec<_>>();
+        let names = |a: &str, b: &str| {
+            hop_path(&v(a), &v(b))
+                .iter()
+                .map(ToString::to_string)
+                .collect::<Vec<_>>()
+        };
         assert_eq!(names("1.27.3", "1.29.2"), ["1.28", "1.29.2"]);
         assert_eq!(names("1.28.1", "1.29.2"), ["1.29.2"]);
         assert_eq!(names("1.29.1", "1.29.2"), ["1.29.2"]);

@@ -1,1 +1,198 @@
+//! The fixture harness: a case is a folder of input files plus a `case.yaml` that gives the options and
+//! what the report must (and must not) contain. Tests go through [`run_case`] and the rendered report,
+//! never through internal APIs.
+//!
+//! ```yaml
+//! # case.yaml
+//! options: {to: 1.29.2, profile: rke}      # UpgradeOptions
+//! expect:                                  # each entry must match at least one finding
+//! - code: version/downgrade
+//!   severity: blocker
+//!   object: cp-1                           # the object's name (optional)
+//!   data: {from: 1.30.1}                   # a subset of the finding's data (optional)
+//! absent: [version/minor-skip]             # codes that must not fire
+//! report: {upgrade: {path: [1.29.2]}}      # a subset of the report JSON (optional)
+//! ```
 
+use std::path::{Path, PathBuf};
+
+use kube_preflight::parse::{parse_documents, Node, Value};
+use kube_preflight::{check, Input, Report, UpgradeOptions};
+use serde_json::Value as Json;
+
+/// The repository's `tests/fixtures` folder.
+pub fn fixtures() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures")
+}
+
+/// Every input file of a folder (recursively, sorted), named relative to the folder, `case.yaml` left out.
+pub fn inputs(dir: &Path) -> Vec<Input> {
+    fn walk(base: &Path, dir: &Path, out: &mut Vec<Input>) {
+        let mut entries: Vec<PathBuf> = std::fs::read_dir(dir)
+            .unwrap_or_else(|e| panic!("cannot list {}: {e}", dir.display()))
+            .map(|e| e.unwrap().path())
+            .collect();
+        entries.sort();
+        for p in entries {
+            if p.is_dir() {
+                walk(base, &p, out);
+            } else if p
+                .file_name()
+                .is_some_and(|n| n != "case.yaml" && n != "expected.json")
+                && p.extension()
+                    .is_some_and(|e| e == "yaml" || e == "yml" || e == "json")
+            {
+                let name = p.strip_prefix(base).unwrap().to_string_lossy().into_owned();
+                out.push(Input {
+                    name,
+                    content: std::fs::read(&p).unwrap(),
+                    discovered: true,
+                });
+            }
+        }
+    }
+    let mut out = Vec::new();
+    walk(dir, dir, &mut out);
+    out
+}
+
+/// Convert a positioned node to JSON (for comparing expectations with the report).
+pub fn to_json(n: &Node) -> Json {
+    match &n.value {
+        Value::Null => Json::Null,
+        Value::Scalar(s, kind) => {
+            if *kind == kube_preflight::parse::ScalarKind::Plain {
+                if let Ok(i) = s.parse::<i64>() {
+                    return Json::from(i);
+                }
+                if let Some(b) = n.as_bool() {
+                    return Json::Bool(b);
+                }
+            }
+            Json::String(s.clone())
+        }
+        Value::Seq(items) => Json::Array(items.iter().map(to_json).collect()),
+        Value::Map(entries) => Json::Object(
+            entries
+                .iter()
+                .map(|(k, v)| (k.clone(), to_json(v)))
+                .collect(),
+        ),
+    }
+}
+
+/// Does `actual` contain `expected` (objects: every expected key, recursively; arrays and scalars: equal,
+/// numbers and strings compared by their text)?
+pub fn contains(actual: &Json, expected: &Json) -> bool {
+    match (actual, expected) {
+        (Json::Object(a), Json::Object(e)) => e
+            .iter()
+            .all(|(k, v)| a.get(k).is_some_and(|av| contains(av, v))),
+        (Json::Array(a), Json::Array(e)) => {
+            a.len() == e.len() && a.iter().zip(e).all(|(x, y)| contains(x, y))
+        }
+        (Json::Number(a), Json::String(e)) | (Json::String(e), Json::Number(a)) => {
+            a.to_string() == *e
+        }
+        _ => actual == expected,
+    }
+}
+
+pub struct Case {
+    pub dir: PathBuf,
+    pub spec: Node,
+    pub report: Report,
+    pub json: Json,
+}
+
+/// Run the case in `dir`.
+pub fn run_case(dir: &Path) -> Case {
+    let spec_text = std::fs::read_to_string(dir.join("case.yaml"))
+        .unwrap_or_else(|e| panic!("{}: no case.yaml: {e}", dir.display()));
+    let spec = parse_documents("case.yaml", &spec_text)
+        .unwrap()
+        .into_iter()
+        .next()
+        .unwrap();
+    let options = UpgradeOptions::from_node(spec.get("options"))
+        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()));
+    let report = check(&inputs(dir), &options).unwrap_or_else(|e| panic!("{}: {e}", dir.display()));
+    let json: Json = serde_json::from_str(&report.to_json()).unwrap();
+    Case {
+        dir: dir.to_path_buf(),
+        spec,
+        report,
+        json,
+    }
+}
+
+impl Case {
+    /// Check `expect`, `absent` and `report`; returns what failed, one line each.
+    pub fn failures(&self) -> Vec<String> {
+        let mut out = Vec::new();
+        let findings = self.json["findings"]
+            .as_array()
+            .cloned()
+            .unwrap_or_default();
+        for e in self.spec.get("expect").as_seq() {
+            let mut want = to_json(e);
+            // `object: name` is shorthand for matching the object's name.
+            if let Some(Json::String(name)) = want.get("object").cloned() {
+                want["object"] = serde_json::json!({ "name": name });
+            }
+            if !findings.iter().any(|f| contains(f, &want)) {
+                out.push(format!("expected a finding like {want}"));
+            }
+        }
+        for code in self.spec.get("absent").as_seq() {
+            let code = code.as_str().unwrap_or_default();
+            if findings.iter().any(|f| f["code"] == code) {
+                out.push(format!("expected no {code} finding"));
+            }
+        }
+        let report_part = self.spec.get("report");
+        if !report_part.is_null() && !contains(&self.json, &to_json(report_part)) {
+            out.push(format!(
+                "the report does not contain {}",
+                to_json(report_part)
+            ));
+        }
+        if !out.is_empty() {
+            out.push(format!(
+                "findings were:\n{}",
+                serde_json::to_string_pretty(&findings).unwrap()
+            ));
+        }
+        out
+    }
+
+    pub fn codes(&self) -> Vec<String> {
+        self.report
+            .findings
+            .iter()
+            .map(|f| f.code.to_owned())
+            .collect()
+    }
+}
+
+/// Every case folder (one holding a `case.yaml`) under `dir`, sorted.
+pub fn case_dirs(dir: &Path) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        if d.join("case.yaml").exists() {
+            out.push(d.clone());
+            continue;
+        }
+        if let Ok(entries) = std::fs::read_dir(&d) {
+            stack.extend(
+                entries
+                    .filter_map(Result::ok)
+                    .map(|e| e.path())
+                    .filter(|p| p.is_dir()),
+            );
+        }
+    }
+    out.sort();
+    out
+}

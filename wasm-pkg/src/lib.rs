@@ -12,7 +12,13 @@ use kube_preflight::{Error, Input};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
-fn js_error(code: &str, message: &str, file: Option<&str>, line: Option<u32>, col: Option<u32>) -> JsValue {
+fn js_error(
+    code: &str,
+    message: &str,
+    file: Option<&str>,
+    line: Option<u32>,
+    col: Option<u32>,
+) -> JsValue {
     let e = js_sys::Error::new(message);
     let set = |k: &str, v: JsValue| {
         let _ = Reflect::set(&e, &JsValue::from_str(k), &v);
@@ -35,7 +41,11 @@ fn to_js_error(e: &Error) -> JsValue {
         Error::Input(p) => js_error("input", &e.to_string(), Some(&p.file), p.line, p.col),
         Error::Options(o) => {
             let err = js_error("options", &e.to_string(), None, None, None);
-            let _ = Reflect::set(&err, &JsValue::from_str("field"), &JsValue::from_str(&o.field));
+            let _ = Reflect::set(
+                &err,
+                &JsValue::from_str("field"),
+                &JsValue::from_str(&o.field),
+            );
             err
         }
     }
@@ -47,7 +57,9 @@ fn options_error(message: &str) -> JsValue {
 
 /// `files`: `Array<{ name, content: string | Uint8Array }>`.
 fn read_files(files: &JsValue) -> Result<Vec<Input>, JsValue> {
-    let arr: &Array = files.dyn_ref().ok_or_else(|| options_error("files: expected an array of { name, content }"))?;
+    let arr: &Array = files
+        .dyn_ref()
+        .ok_or_else(|| options_error("files: expected an array of { name, content }"))?;
     let mut inputs = Vec::with_capacity(arr.length() as usize);
     for (i, f) in arr.iter().enumerate() {
         let name = Reflect::get(&f, &JsValue::from_str("name"))
@@ -60,10 +72,19 @@ fn read_files(files: &JsValue) -> Result<Vec<Input>, JsValue> {
         } else if let Some(u) = content.dyn_ref::<Uint8Array>() {
             u.to_vec()
         } else {
-            return Err(options_error(&format!("files[{i}].content: expected a string or a Uint8Array")));
+            return Err(options_error(&format!(
+                "files[{i}].content: expected a string or a Uint8Array"
+            )));
         };
-        let discovered = Reflect::get(&f, &JsValue::from_str("discovered")).ok().and_then(|d| d.as_bool()).unwrap_or(false);
-        inputs.push(Input { name, content: bytes, discovered });
+        let discovered = Reflect::get(&f, &JsValue::from_str("discovered"))
+            .ok()
+            .and_then(|d| d.as_bool())
+            .unwrap_or(false);
+        inputs.push(Input {
+            name,
+            content: bytes,
+            discovered,
+        });
     }
     Ok(inputs)
 }
@@ -120,14 +141,26 @@ pub fn run_cli(files: JsValue, request: JsValue) -> Result<JsValue, JsValue> {
     let req = request::CliRequest {
         options_json: stringify(&get("options"), "options")?,
         config,
-        format: get("format").as_string().unwrap_or_else(|| "text".to_owned()),
+        format: get("format")
+            .as_string()
+            .unwrap_or_else(|| "text".to_owned()),
         color: get("color").as_bool().unwrap_or(false),
-        fail_on: get("failOn").as_string().unwrap_or_else(|| "blocker".to_owned()),
+        fail_on: get("failOn")
+            .as_string()
+            .unwrap_or_else(|| "blocker".to_owned()),
     };
     let out = request::run(&inputs, &req).map_err(|e| to_js_error(&e))?;
     let obj = js_sys::Object::new();
-    let _ = Reflect::set(&obj, &JsValue::from_str("output"), &JsValue::from_str(&out.output));
-    let _ = Reflect::set(&obj, &JsValue::from_str("exitCode"), &JsValue::from(out.exit_code));
+    let _ = Reflect::set(
+        &obj,
+        &JsValue::from_str("output"),
+        &JsValue::from_str(&out.output),
+    );
+    let _ = Reflect::set(
+        &obj,
+        &JsValue::from_str("exitCode"),
+        &JsValue::from(out.exit_code),
+    );
     Ok(obj.into())
 }
 
@@ -138,6 +171,8 @@ pub fn render_rules(format: &str) -> Result<String, JsValue> {
     match format {
         "json" => Ok(kube_preflight::render::rules_json(&rules)),
         "markdown" | "md" => Ok(kube_preflight::render::rules_markdown(&rules)),
-        other => Err(options_error(&format!("--format: {other:?} is not one of json, markdown"))),
+        other => Err(options_error(&format!(
+            "--format: {other:?} is not one of json, markdown"
+        ))),
     }
 }

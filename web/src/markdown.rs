@@ -44,7 +44,10 @@ pub fn parse(md: &str) -> Vec<Block> {
         } else if let Some(h) = t.strip_prefix('#') {
             flush(&mut para, &mut list, &mut blocks);
             let level = 1 + h.chars().take_while(|c| *c == '#').count();
-            blocks.push(Block::Heading(level, h.trim_start_matches('#').trim().to_owned()));
+            blocks.push(Block::Heading(
+                level,
+                h.trim_start_matches('#').trim().to_owned(),
+            ));
         } else if let Some(item) = t.strip_prefix("- ").or_else(|| t.strip_prefix("* ")) {
             if !para.is_empty() {
                 blocks.push(Block::Paragraph(para.join(" ")));
@@ -92,7 +95,9 @@ pub fn inlines(text: &str) -> Vec<Inline> {
                         if !before.is_empty() {
                             out.push(Inline::Text(before.to_owned()));
                         }
-                        out.push(Inline::Code(after.get(..end).unwrap_or_default().to_owned()));
+                        out.push(Inline::Code(
+                            after.get(..end).unwrap_or_default().to_owned(),
+                        ));
                         rest = after.get(end + 1..).unwrap_or_default();
                     }
                     None => {
@@ -108,7 +113,9 @@ pub fn inlines(text: &str) -> Vec<Inline> {
                         if !before.is_empty() {
                             out.push(Inline::Text(before.to_owned()));
                         }
-                        out.push(Inline::Link(after.get(1..end).unwrap_or_default().to_owned()));
+                        out.push(Inline::Link(
+                            after.get(1..end).unwrap_or_default().to_owned(),
+                        ));
                         rest = after.get(end + 1..).unwrap_or_default();
                     }
                     None => {
@@ -151,7 +158,9 @@ pub fn render(md: &str, shift: usize) -> Html {
                 _ => html! { <h6>{inline_html(&t)}</h6> },
             },
             Block::Paragraph(t) => html! { <p>{inline_html(&t)}</p> },
-            Block::List(items) => html! { <ul>{ for items.iter().map(|i| html! { <li>{inline_html(i)}</li> }) }</ul> },
+            Block::List(items) => {
+                html! { <ul>{ for items.iter().map(|i| html! { <li>{inline_html(i)}</li> }) }</ul> }
+            }
             Block::Code(c) => html! { <pre><code>{c}</code></pre> },
         })
         .collect()
@@ -167,7 +176,10 @@ mod tests {
         let b = parse(md);
         assert_eq!(b[0], Block::Heading(2, "What it checks".into()));
         assert_eq!(b[1], Block::Paragraph("Line one continues `here`.".into()));
-        assert_eq!(b[2], Block::List(vec!["a <https://k8s.io/x>".into(), "b wrapped".into()]));
+        assert_eq!(
+            b[2],
+            Block::List(vec!["a <https://k8s.io/x>".into(), "b wrapped".into()])
+        );
         assert_eq!(b[3], Block::Code("code".into()));
         assert_eq!(
             inlines("x `y` <https://a.b> z"),
@@ -179,6 +191,9 @@ mod tests {
                 Inline::Text(" z".into())
             ]
         );
-        assert_eq!(inlines("unclosed `x"), vec![Inline::Text("unclosed `x".into())]);
+        assert_eq!(
+            inlines("unclosed `x"),
+            vec![Inline::Text("unclosed `x".into())]
+        );
     }
 }

@@ -9,7 +9,9 @@ wasm_bindgen_test_configure!(run_in_browser);
 
 async fn tick() {
     let promise = js_sys::Promise::new(&mut |resolve, _| {
-        let _ = web_sys::window().unwrap().set_timeout_with_callback_and_timeout_and_arguments_0(&resolve, 50);
+        let _ = web_sys::window()
+            .unwrap()
+            .set_timeout_with_callback_and_timeout_and_arguments_0(&resolve, 50);
     });
     let _ = wasm_bindgen_futures::JsFuture::from(promise).await;
 }
@@ -24,14 +26,24 @@ async fn the_demo_report_renders() {
     let verdict = document.get_element_by_id("verdict").expect("a verdict");
     let text = verdict.text_content().unwrap_or_default();
     assert!(text == "READY" || text == "BLOCKED", "{text}");
-    let path = document.get_element_by_id("summary").unwrap().text_content().unwrap_or_default();
+    let path = document
+        .get_element_by_id("summary")
+        .unwrap()
+        .text_content()
+        .unwrap_or_default();
     assert!(path.contains("1.27.6") && path.contains("1.29.2"), "{path}");
 
     // The Rules tab shows every rule's docs.
-    let tab = root.query_selector("button[data-tab=rules]").unwrap().unwrap();
+    let tab = root
+        .query_selector("button[data-tab=rules]")
+        .unwrap()
+        .unwrap();
     tab.dyn_into::<web_sys::HtmlElement>().unwrap().click();
     tick().await;
     let rules = document.get_element_by_id("rules").expect("rules view");
-    assert!(rules.text_content().unwrap_or_default().contains("version/minor-skip"));
+    assert!(rules
+        .text_content()
+        .unwrap_or_default()
+        .contains("version/minor-skip"));
     handle.destroy();
 }

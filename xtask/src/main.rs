@@ -62,11 +62,19 @@ fn step(title: &str) {
 /// Build the npm package: wasm for Node and for browsers, optimised, with the JS entry points.
 pub fn npm(root: &Path, env: &setup::Env) -> Result<(), Failure> {
     step("npm package: building wasm-pkg for wasm32 (release)");
-    run(cmd("cargo", root, env).args(["build", "-p", "kube-preflight-wasm", "--target", "wasm32-unknown-unknown", "--release"]))?;
+    run(cmd("cargo", root, env).args([
+        "build",
+        "-p",
+        "kube-preflight-wasm",
+        "--target",
+        "wasm32-unknown-unknown",
+        "--release",
+    ]))?;
     let wasm = root.join("target/wasm32-unknown-unknown/release/kube_preflight_wasm.wasm");
     let pkg = root.join("wasm-pkg/pkg");
     if pkg.exists() {
-        std::fs::remove_dir_all(&pkg).map_err(|e| Failure::new(format!("cannot clear {}: {e}", pkg.display())))?;
+        std::fs::remove_dir_all(&pkg)
+            .map_err(|e| Failure::new(format!("cannot clear {}: {e}", pkg.display())))?;
     }
     for target in ["nodejs", "web"] {
         let dir = pkg.join(if target == "nodejs" { "node" } else { "web" });
@@ -76,7 +84,15 @@ pub fn npm(root: &Path, env: &setup::Env) -> Result<(), Failure> {
             .arg(&dir)
             .arg(&wasm))?;
         let bg = dir.join("kube_preflight_wasm_bg.wasm");
-        run(cmd("wasm-opt", root, env).arg("-Oz").arg("--enable-bulk-memory").arg("--enable-nontrapping-float-to-int").arg("--enable-sign-ext").arg("--enable-mutable-globals").arg(&bg).arg("-o").arg(&bg))?;
+        run(cmd("wasm-opt", root, env)
+            .arg("-Oz")
+            .arg("--enable-bulk-memory")
+            .arg("--enable-nontrapping-float-to-int")
+            .arg("--enable-sign-ext")
+            .arg("--enable-mutable-globals")
+            .arg(&bg)
+            .arg("-o")
+            .arg(&bg))?;
     }
     let js = root.join("wasm-pkg/js");
     util::copy_tree(&js, &pkg)?;
@@ -84,7 +100,11 @@ pub fn npm(root: &Path, env: &setup::Env) -> Result<(), Failure> {
     // The package's version is the workspace's.
     let manifest = pkg.join("package.json");
     let text = util::read(&manifest)?;
-    let text = text.replacen("\"version\": \"0.0.0\"", &format!("\"version\": \"{}\"", env!("CARGO_PKG_VERSION")), 1);
+    let text = text.replacen(
+        "\"version\": \"0.0.0\"",
+        &format!("\"version\": \"{}\"", env!("CARGO_PKG_VERSION")),
+        1,
+    );
     util::write(&manifest, &text)?;
     println!("npm package ready in {}", pkg.display());
     Ok(())
@@ -101,7 +121,15 @@ fn serve() -> Result<(), Failure> {
     let env = setup::setup(&root)?;
     web(&root, &env)?;
     step("dashboard: serving on http://127.0.0.1:8080 (Ctrl-C to stop)");
-    run(cmd("trunk", &root, &env).args(["serve", "--release", "--offline", "--address", "127.0.0.1", "--port", "8080"]))
+    run(cmd("trunk", &root, &env).args([
+        "serve",
+        "--release",
+        "--offline",
+        "--address",
+        "127.0.0.1",
+        "--port",
+        "8080",
+    ]))
 }
 
 fn test() -> Result<(), Failure> {
@@ -111,32 +139,62 @@ fn test() -> Result<(), Failure> {
     run(cmd("cargo", &root, &env).args(["test", "--workspace"]))?;
 
     step("tests 2/5: wasm in Node (wasm-bindgen-test, kube-preflight-wasm)");
-    run(cmd("cargo", &root, &env).args(["test", "--target", "wasm32-unknown-unknown", "-p", "kube-preflight-wasm"]))?;
+    run(cmd("cargo", &root, &env).args([
+        "test",
+        "--target",
+        "wasm32-unknown-unknown",
+        "-p",
+        "kube-preflight-wasm",
+    ]))?;
 
     step("tests 3/5: wasm in headless Chromium (wasm-bindgen-test, kube-preflight-web)");
     run(cmd("cargo", &root, &env)
-        .args(["test", "--target", "wasm32-unknown-unknown", "-p", "kube-preflight-web"])
+        .args([
+            "test",
+            "--target",
+            "wasm32-unknown-unknown",
+            "-p",
+            "kube-preflight-web",
+        ])
         .env("CHROMEDRIVER", &env.chromedriver)
-        .env("WASM_BINDGEN_TEST_WEBDRIVER_JSON", root.join("web/webdriver.json")))?;
+        .env(
+            "WASM_BINDGEN_TEST_WEBDRIVER_JSON",
+            root.join("web/webdriver.json"),
+        ))?;
 
     step("tests 4/5: the npm package and its CLI (node --test)");
     npm(&root, &env)?;
-    run(cmd("node", &root, &env).args(["--test", "--test-reporter=spec", "wasm-pkg/test/"]))?;
+    run(cmd("node", &root, &env)
+        .arg("--test")
+        .args(util::test_files(&root.join("wasm-pkg/test"))?))?;
 
     step("tests 5/5: the dashboard end to end in Chromium (playwright-core)");
     web(&root, &env)?;
-    run(cmd("node", &root, &env).args(["--test", "--test-reporter=spec", "web/e2e/"]).env("CHROMIUM", &env.chromium))?;
+    run(cmd("node", &root, &env)
+        .arg("--test")
+        .args(util::test_files(&root.join("web/e2e"))?)
+        .env("CHROMIUM", &env.chromium))?;
     println!("\nAll test suites passed.");
     Ok(())
 }
 
 fn bench(root: &Path, env: &setup::Env) -> Result<(), Failure> {
     step("bench: check() over generated clusters (native, release)");
-    run(cmd("cargo", root, env).args(["run", "--release", "-p", "kube-preflight-tests", "--bin", "bench"]))?;
+    run(cmd("cargo", root, env).args([
+        "run",
+        "--release",
+        "-p",
+        "kube-preflight-tests",
+        "--bin",
+        "bench",
+    ]))?;
     npm(root, env)?;
     step("bench: npm package size");
     for dir in ["node", "web"] {
-        let wasm = root.join("wasm-pkg/pkg").join(dir).join("kube_preflight_wasm_bg.wasm");
+        let wasm = root
+            .join("wasm-pkg/pkg")
+            .join(dir)
+            .join("kube_preflight_wasm_bg.wasm");
         let raw = std::fs::metadata(&wasm).map(|m| m.len()).unwrap_or(0);
         let gz = util::gzip_size(&wasm)?;
         println!("wasm ({dir}): {raw} bytes raw, {gz} bytes gzipped");

@@ -58,13 +58,24 @@ pub fn setup(root: &Path) -> Result<Env, Failure> {
     npm_tools(root, &path)?;
     let (chromium, chromedriver) = chromium(&path)?;
     say("everything is installed");
-    Ok(Env { path, chromium, chromedriver })
+    Ok(Env {
+        path,
+        chromium,
+        chromedriver,
+    })
 }
 
 fn check_prerequisites(path: &OsString) -> Result<(), Failure> {
-    for (tool, hint) in [("cargo", "install Rust with rustup"), ("rustup", "install Rust with rustup"), ("node", "install Node.js 18 or newer"), ("npm", "install npm")] {
+    for (tool, hint) in [
+        ("cargo", "install Rust with rustup"),
+        ("rustup", "install Rust with rustup"),
+        ("node", "install Node.js 18 or newer"),
+        ("npm", "install npm"),
+    ] {
         if quiet(tool, &["--version"], path).is_none() {
-            return Err(Failure::new(format!("`{tool}` is not on PATH: {hint}, then run this again")));
+            return Err(Failure::new(format!(
+                "`{tool}` is not on PATH: {hint}, then run this again"
+            )));
         }
     }
     Ok(())
@@ -89,12 +100,17 @@ fn check_lock_pin(root: &Path) -> Result<(), Failure> {
 
 fn wasm_target(path: &OsString) -> Result<(), Failure> {
     let installed = quiet("rustup", &["target", "list", "--installed"], path).unwrap_or_default();
-    if installed.lines().any(|l| l.trim() == "wasm32-unknown-unknown") {
+    if installed
+        .lines()
+        .any(|l| l.trim() == "wasm32-unknown-unknown")
+    {
         say("wasm32-unknown-unknown target: present");
         return Ok(());
     }
     say("installing the wasm32-unknown-unknown target (a few seconds)");
-    run(Command::new("rustup").args(["target", "add", "wasm32-unknown-unknown"]).env("PATH", path))
+    run(Command::new("rustup")
+        .args(["target", "add", "wasm32-unknown-unknown"])
+        .env("PATH", path))
 }
 
 fn wasm_bindgen(path: &OsString) -> Result<(), Failure> {
@@ -105,16 +121,37 @@ fn wasm_bindgen(path: &OsString) -> Result<(), Failure> {
         say(&format!("{want}: present"));
         return Ok(());
     }
-    say(&format!("installing wasm-bindgen-cli {WASM_BINDGEN} from crates.io (about 4 minutes on 2 cores)"));
+    say(&format!(
+        "installing wasm-bindgen-cli {WASM_BINDGEN} from crates.io (about 4 minutes on 2 cores)"
+    ));
     let version = format!("={WASM_BINDGEN}");
     let locked = run(Command::new("cargo")
-        .args(["install", "--locked", "wasm-bindgen-cli", "--version", &version, "--force"])
+        .args([
+            "install",
+            "--locked",
+            "wasm-bindgen-cli",
+            "--version",
+            &version,
+            "--force",
+        ])
         .env("PATH", path));
     if locked.is_err() {
         // Its lock file pins a crate version the registry no longer serves: fall back to a fresh resolve.
         say("the locked install failed; retrying without --locked");
-        run(Command::new("cargo").args(["install", "wasm-bindgen-cli", "--version", &version, "--force"]).env("PATH", path))
-            .map_err(|e| Failure::new(format!("could not install wasm-bindgen-cli {WASM_BINDGEN}: {e}")))?;
+        run(Command::new("cargo")
+            .args([
+                "install",
+                "wasm-bindgen-cli",
+                "--version",
+                &version,
+                "--force",
+            ])
+            .env("PATH", path))
+        .map_err(|e| {
+            Failure::new(format!(
+                "could not install wasm-bindgen-cli {WASM_BINDGEN}: {e}"
+            ))
+        })?;
     }
     Ok(())
 }
@@ -125,9 +162,21 @@ fn trunk(path: &OsString) -> Result<(), Failure> {
         say(&format!("{want}: present"));
         return Ok(());
     }
-    say(&format!("installing trunk {TRUNK} from crates.io (about 6 minutes on 2 cores)"));
+    say(&format!(
+        "installing trunk {TRUNK} from crates.io (about 6 minutes on 2 cores)"
+    ));
     run(Command::new("cargo")
-        .args(["install", "--locked", "trunk", "--version", &format!("={TRUNK}"), "--no-default-features", "--features", "rustls", "--force"])
+        .args([
+            "install",
+            "--locked",
+            "trunk",
+            "--version",
+            &format!("={TRUNK}"),
+            "--no-default-features",
+            "--features",
+            "rustls",
+            "--force",
+        ])
         .env("PATH", path)
         .env("CARGO_PROFILE_RELEASE_LTO", "off")
         .env("CARGO_PROFILE_RELEASE_CODEGEN_UNITS", "16")
@@ -137,11 +186,18 @@ fn trunk(path: &OsString) -> Result<(), Failure> {
 }
 
 fn npm_tools(root: &Path, path: &OsString) -> Result<(), Failure> {
-    let wasm_opt = quiet(&root.join("node_modules/.bin/wasm-opt").to_string_lossy(), &["--version"], path);
-    let pw = std::fs::read_to_string(root.join("node_modules/playwright-core/package.json")).unwrap_or_default();
+    let wasm_opt = quiet(
+        &root.join("node_modules/.bin/wasm-opt").to_string_lossy(),
+        &["--version"],
+        path,
+    );
+    let pw = std::fs::read_to_string(root.join("node_modules/playwright-core/package.json"))
+        .unwrap_or_default();
     let pw_ok = pw.contains(&format!("\"version\": \"{PLAYWRIGHT_CORE}\""));
     if wasm_opt.as_deref().is_some_and(|v| v.contains(WASM_OPT)) && pw_ok {
-        say(&format!("wasm-opt ({WASM_OPT}) and playwright-core {PLAYWRIGHT_CORE}: present"));
+        say(&format!(
+            "wasm-opt ({WASM_OPT}) and playwright-core {PLAYWRIGHT_CORE}: present"
+        ));
         return Ok(());
     }
     say("installing the npm tools (binaryen's wasm-opt, playwright-core) with npm ci");
@@ -182,6 +238,8 @@ fn chromium(path: &OsString) -> Result<(PathBuf, PathBuf), Failure> {
     if works(&chromium) && works(&driver) {
         Ok((chromium, driver))
     } else {
-        Err(Failure::new("chromium was installed but `/usr/bin/chromium --version` still fails"))
+        Err(Failure::new(
+            "chromium was installed but `/usr/bin/chromium --version` still fails",
+        ))
     }
 }

@@ -25,7 +25,9 @@ impl fmt::Display for Failure {
 /// A command run in `dir` with the tools' PATH, and no standard input (CI has none; nothing may prompt).
 pub fn cmd(program: &str, dir: &Path, env: &Env) -> Command {
     let mut c = Command::new(program);
-    c.current_dir(dir).env("PATH", &env.path).stdin(Stdio::null());
+    c.current_dir(dir)
+        .env("PATH", &env.path)
+        .stdin(Stdio::null());
     c
 }
 
@@ -42,7 +44,9 @@ fn describe(c: &Command) -> String {
 pub fn run(c: &mut Command) -> Result<(), Failure> {
     let shown = describe(c);
     println!("$ {shown}");
-    let status = c.status().map_err(|e| Failure::new(format!("could not start `{shown}`: {e}")))?;
+    let status = c
+        .status()
+        .map_err(|e| Failure::new(format!("could not start `{shown}`: {e}")))?;
     if status.success() {
         Ok(())
     } else {
@@ -53,11 +57,14 @@ pub fn run(c: &mut Command) -> Result<(), Failure> {
 /// Run quietly and return stdout (trimmed), or `None` when the program is missing or fails.
 pub fn output(c: &mut Command) -> Option<String> {
     let out = c.stderr(Stdio::null()).output().ok()?;
-    out.status.success().then(|| String::from_utf8_lossy(&out.stdout).trim().to_owned())
+    out.status
+        .success()
+        .then(|| String::from_utf8_lossy(&out.stdout).trim().to_owned())
 }
 
 pub fn read(p: &Path) -> Result<String, Failure> {
-    std::fs::read_to_string(p).map_err(|e| Failure::new(format!("cannot read {}: {e}", p.display())))
+    std::fs::read_to_string(p)
+        .map_err(|e| Failure::new(format!("cannot read {}: {e}", p.display())))
 }
 
 pub fn write(p: &Path, text: &str) -> Result<(), Failure> {
@@ -66,17 +73,24 @@ pub fn write(p: &Path, text: &str) -> Result<(), Failure> {
 
 pub fn copy_file(from: &Path, to: &Path) -> Result<(), Failure> {
     if let Some(parent) = to.parent() {
-        std::fs::create_dir_all(parent).map_err(|e| Failure::new(format!("cannot create {}: {e}", parent.display())))?;
+        std::fs::create_dir_all(parent)
+            .map_err(|e| Failure::new(format!("cannot create {}: {e}", parent.display())))?;
     }
-    std::fs::copy(from, to)
-        .map(|_| ())
-        .map_err(|e| Failure::new(format!("cannot copy {} to {}: {e}", from.display(), to.display())))
+    std::fs::copy(from, to).map(|_| ()).map_err(|e| {
+        Failure::new(format!(
+            "cannot copy {} to {}: {e}",
+            from.display(),
+            to.display()
+        ))
+    })
 }
 
 pub fn copy_tree(from: &Path, to: &Path) -> Result<(), Failure> {
-    let entries = std::fs::read_dir(from).map_err(|e| Failure::new(format!("cannot list {}: {e}", from.display())))?;
+    let entries = std::fs::read_dir(from)
+        .map_err(|e| Failure::new(format!("cannot list {}: {e}", from.display())))?;
     for entry in entries {
-        let entry = entry.map_err(|e| Failure::new(format!("cannot list {}: {e}", from.display())))?;
+        let entry =
+            entry.map_err(|e| Failure::new(format!("cannot list {}: {e}", from.display())))?;
         let path = entry.path();
         let dest = to.join(entry.file_name());
         if path.is_dir() {
@@ -97,4 +111,23 @@ pub fn gzip_size(p: &Path) -> Result<u64, Failure> {
         .output()
         .map_err(|e| Failure::new(format!("cannot run gzip: {e}")))?;
     Ok(out.stdout.len() as u64)
+}
+
+/// The `*.test.mjs` files of a folder, sorted (Node 20's `--test` takes no globs).
+pub fn test_files(dir: &Path) -> Result<Vec<std::path::PathBuf>, Failure> {
+    let entries = std::fs::read_dir(dir)
+        .map_err(|e| Failure::new(format!("cannot list {}: {e}", dir.display())))?;
+    let mut files: Vec<_> = entries
+        .filter_map(Result::ok)
+        .map(|e| e.path())
+        .filter(|p| p.to_string_lossy().ends_with(".test.mjs"))
+        .collect();
+    files.sort();
+    if files.is_empty() {
+        return Err(Failure::new(format!(
+            "no *.test.mjs files in {}",
+            dir.display()
+        )));
+    }
+    Ok(files)
 }

@@ -3,7 +3,14 @@
 use super::{Node, ParseError, Pos, ScalarKind, Value, MAX_DEPTH};
 
 pub fn parse_json(file: &str, text: &str) -> Result<Node, ParseError> {
-    let mut p = Parser { file, bytes: text.as_bytes(), text, i: 0, line: 1, line_start: 0 };
+    let mut p = Parser {
+        file,
+        bytes: text.as_bytes(),
+        text,
+        i: 0,
+        line: 1,
+        line_start: 0,
+    };
     p.skip_ws();
     let node = p.value(0)?;
     p.skip_ws();
@@ -25,13 +32,24 @@ struct Parser<'a> {
 impl Parser<'_> {
     fn pos(&self) -> Pos {
         // Columns count characters, not bytes.
-        let col = self.text.get(self.line_start..self.i).map_or(0, |s| s.chars().count());
-        Pos { line: self.line, col: col as u32 + 1 }
+        let col = self
+            .text
+            .get(self.line_start..self.i)
+            .map_or(0, |s| s.chars().count());
+        Pos {
+            line: self.line,
+            col: col as u32 + 1,
+        }
     }
 
     fn error(&self, message: &str) -> ParseError {
         let pos = self.pos();
-        ParseError { file: self.file.to_owned(), line: Some(pos.line), col: Some(pos.col), message: message.to_owned() }
+        ParseError {
+            file: self.file.to_owned(),
+            line: Some(pos.line),
+            col: Some(pos.col),
+            message: message.to_owned(),
+        }
     }
 
     fn peek(&self) -> Option<u8> {
@@ -138,7 +156,10 @@ impl Parser<'_> {
     fn literal(&mut self, word: &str, pos: Pos) -> Result<Node, ParseError> {
         if self.bytes.get(self.i..self.i + word.len()) == Some(word.as_bytes()) {
             self.i += word.len();
-            Ok(Node::new(pos, Value::Scalar(word.to_owned(), ScalarKind::Plain)))
+            Ok(Node::new(
+                pos,
+                Value::Scalar(word.to_owned(), ScalarKind::Plain),
+            ))
         } else {
             Err(self.error("expected a JSON value"))
         }
@@ -179,7 +200,10 @@ impl Parser<'_> {
     }
 
     fn hex4(&mut self) -> Result<u32, ParseError> {
-        let s = self.text.get(self.i..self.i + 4).ok_or_else(|| self.error("short \\u escape"))?;
+        let s = self
+            .text
+            .get(self.i..self.i + 4)
+            .ok_or_else(|| self.error("short \\u escape"))?;
         let v = u32::from_str_radix(s, 16).map_err(|_| self.error("bad \\u escape"))?;
         self.i += 4;
         Ok(v)
@@ -205,7 +229,9 @@ impl Parser<'_> {
                 }
                 Some(b'\\') => {
                     self.i += 1;
-                    let esc = self.peek().ok_or_else(|| self.error("unterminated string"))?;
+                    let esc = self
+                        .peek()
+                        .ok_or_else(|| self.error("unterminated string"))?;
                     self.i += 1;
                     match esc {
                         b'"' => out.push('"'),
@@ -223,7 +249,9 @@ impl Parser<'_> {
                                     self.i += 2;
                                     let lo = self.hex4()?;
                                     if (0xDC00..0xE000).contains(&lo) {
-                                        char::from_u32(0x10000 + ((hi - 0xD800) << 10) + (lo - 0xDC00))
+                                        char::from_u32(
+                                            0x10000 + ((hi - 0xD800) << 10) + (lo - 0xDC00),
+                                        )
                                     } else {
                                         None
                                     }
@@ -251,7 +279,11 @@ mod tests {
 
     #[test]
     fn reads_positions_and_values() {
-        let n = parse_json("a.json", "{\n  \"items\": [\n    {\"kind\": \"Pod\", \"n\": -1.5e3},\n    null\n  ]\n}").unwrap();
+        let n = parse_json(
+            "a.json",
+            "{\n  \"items\": [\n    {\"kind\": \"Pod\", \"n\": -1.5e3},\n    null\n  ]\n}",
+        )
+        .unwrap();
         let items = n.get("items").as_seq();
         assert_eq!(items.len(), 2);
         assert_eq!(items[0].pos, Pos { line: 3, col: 5 });
@@ -276,7 +308,20 @@ mod tests {
 
     #[test]
     fn hostile_input_is_an_error_not_a_panic() {
-        for bad in ["", "{", "[1,", "\"abc", "\"\\u12", "[\"\\ud800\\u", "-", "1.", "1e", "tru", "{\"a\"", &"[".repeat(10_000)] {
+        for bad in [
+            "",
+            "{",
+            "[1,",
+            "\"abc",
+            "\"\\u12",
+            "[\"\\ud800\\u",
+            "-",
+            "1.",
+            "1e",
+            "tru",
+            "{\"a\"",
+            &"[".repeat(10_000),
+        ] {
             assert!(parse_json("x", bad).is_err(), "{bad:?}");
         }
     }

@@ -64,7 +64,10 @@ pub struct Node {
     pub value: Value,
 }
 
-static NULL_NODE: Node = Node { pos: Pos { line: 0, col: 0 }, value: Value::Null };
+static NULL_NODE: Node = Node {
+    pos: Pos { line: 0, col: 0 },
+    value: Value::Null,
+};
 
 impl Node {
     pub fn new(pos: Pos, value: Value) -> Self {
@@ -79,7 +82,11 @@ impl Node {
     /// The value under `key` in a mapping (the last one wins, as in the API server), else a null node.
     pub fn get(&self, key: &str) -> &Node {
         match &self.value {
-            Value::Map(entries) => entries.iter().rev().find(|(k, _)| k == key).map_or(&NULL_NODE, |(_, v)| v),
+            Value::Map(entries) => entries
+                .iter()
+                .rev()
+                .find(|(k, _)| k == key)
+                .map_or(&NULL_NODE, |(_, v)| v),
             _ => &NULL_NODE,
         }
     }
@@ -171,7 +178,13 @@ impl Node {
 
 /// Does the text look like JSON (first non-blank character is `{` or `[`)?
 pub fn looks_like_json(text: &str) -> bool {
-    matches!(text.trim_start_matches('\u{feff}').trim_start().chars().next(), Some('{') | Some('['))
+    matches!(
+        text.trim_start_matches('\u{feff}')
+            .trim_start()
+            .chars()
+            .next(),
+        Some('{') | Some('[')
+    )
 }
 
 /// Read a whole input as a list of documents: JSON gives one, YAML one per `---` document.

@@ -46,18 +46,32 @@ pub fn render_text(r: &Report, opts: RenderOptions) -> String {
     let mut s = String::new();
     let u = &r.upgrade;
     let from = u.from.as_deref().unwrap_or("unknown");
-    let _ = writeln!(s, "{} {from} -> {} (profile {})", p.bold("kube-preflight:"), u.to, u.profile);
+    let _ = writeln!(
+        s,
+        "{} {from} -> {} (profile {})",
+        p.bold("kube-preflight:"),
+        u.to,
+        u.profile
+    );
     if u.path.len() > 1 {
         let _ = writeln!(s, "  path: {}", u.path.join(" -> "));
     }
     let inv = &r.inventory;
-    let kinds: Vec<String> = inv.by_kind.iter().map(|(k, n)| format!("{n} {k}")).collect();
+    let kinds: Vec<String> = inv
+        .by_kind
+        .iter()
+        .map(|(k, n)| format!("{n} {k}"))
+        .collect();
     let _ = writeln!(
         s,
         "  read {} file(s), {} object(s){}",
         inv.files,
         inv.objects,
-        if kinds.is_empty() { String::new() } else { format!(": {}", kinds.join(", ")) }
+        if kinds.is_empty() {
+            String::new()
+        } else {
+            format!(": {}", kinds.join(", "))
+        }
     );
     for sk in &inv.skipped {
         let _ = writeln!(s, "  {} {}: {}", p.dim("skipped"), sk.file, sk.reason);
@@ -92,10 +106,23 @@ pub fn render_text(r: &Report, opts: RenderOptions) -> String {
         s.push('\n');
     }
     if !r.plan.phases.is_empty() {
-        let _ = writeln!(s, "{} ({} in all)", p.bold("PLAN"), duration(r.plan.total_seconds));
+        let _ = writeln!(
+            s,
+            "{} ({} in all)",
+            p.bold("PLAN"),
+            duration(r.plan.total_seconds)
+        );
         for ph in &r.plan.phases {
-            let pool = ph.pool.as_deref().map(|x| format!(" [{x}]")).unwrap_or_default();
-            let hop = ph.hop.as_deref().map(|x| format!(" hop {x}")).unwrap_or_default();
+            let pool = ph
+                .pool
+                .as_deref()
+                .map(|x| format!(" [{x}]"))
+                .unwrap_or_default();
+            let hop = ph
+                .hop
+                .as_deref()
+                .map(|x| format!(" hop {x}"))
+                .unwrap_or_default();
             let _ = writeln!(
                 s,
                 "  {:>8} - {:>8}  {}{pool}{hop}: {} node(s), {} at a time",
@@ -114,12 +141,28 @@ pub fn render_text(r: &Report, opts: RenderOptions) -> String {
             let _ = writeln!(s, "  {}: {} ({})", c.component, c.expected, c.when);
         }
         for w in &r.downtime.workloads {
-            let _ = writeln!(s, "  {} {}/{}: {} ({})", w.kind, w.namespace, w.name, duration(w.seconds), w.reason);
+            let _ = writeln!(
+                s,
+                "  {} {}/{}: {} ({})",
+                w.kind,
+                w.namespace,
+                w.name,
+                duration(w.seconds),
+                w.reason
+            );
         }
         s.push('\n');
     }
     let sm = &r.summary;
-    let verdict = if sm.verdict == "blocked" { p.wrap("1;31", "BLOCKED") } else { p.wrap("1;32", "READY") };
-    let _ = writeln!(s, "{verdict}: {} blocker(s), {} warning(s), {} info", sm.blocker, sm.warning, sm.info);
+    let verdict = if sm.verdict == "blocked" {
+        p.wrap("1;31", "BLOCKED")
+    } else {
+        p.wrap("1;32", "READY")
+    };
+    let _ = writeln!(
+        s,
+        "{verdict}: {} blocker(s), {} warning(s), {} info",
+        sm.blocker, sm.warning, sm.info
+    );
     s
 }

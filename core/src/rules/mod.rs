@@ -34,8 +34,14 @@ pub struct Rule {
 
 /// Every rule, in code order.
 pub static RULES: &[Rule] = &[
-    Rule { info: &version::downgrade::INFO, check: version::downgrade::check },
-    Rule { info: &version::minor_skip::INFO, check: version::minor_skip::check },
+    Rule {
+        info: &version::downgrade::INFO,
+        check: version::downgrade::check,
+    },
+    Rule {
+        info: &version::minor_skip::INFO,
+        check: version::minor_skip::check,
+    },
 ];
 
 /// The documentation of every rule, in code order.
@@ -57,7 +63,13 @@ mod tests {
         }
         for i in infos {
             assert!(i.code.contains('/'), "{}", i.code);
-            for section in ["## What it checks", "## Why it matters", "## Example", "## How to fix", "## References"] {
+            for section in [
+                "## What it checks",
+                "## Why it matters",
+                "## Example",
+                "## How to fix",
+                "## References",
+            ] {
                 assert!(i.docs.contains(section), "{} docs lack {section}", i.code);
             }
         }

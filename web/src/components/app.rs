@@ -23,7 +23,9 @@ pub fn App() -> Html {
     };
     let body = match (&state.result, state.tab) {
         (_, Tab::Rules) => html! { <RulesView /> },
-        (Err(e), _) => html! { <div class="error" role="alert"><strong>{"Cannot check these inputs: "}</strong><code>{e.clone()}</code></div> },
+        (Err(e), _) => {
+            html! { <div class="error" role="alert"><strong>{"Cannot check these inputs: "}</strong><code>{e.clone()}</code></div> }
+        }
         (Ok(r), Tab::Findings) => html! { <Findings report={r.clone()} /> },
         (Ok(r), Tab::Plan) => html! { <PlanView report={r.clone()} /> },
         (Ok(r), Tab::Inventory) => html! { <InventoryView report={r.clone()} /> },

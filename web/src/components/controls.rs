@@ -18,8 +18,15 @@ async fn read_all(files: Vec<web_sys::File>) -> Vec<LoadedFile> {
     let mut out = Vec::new();
     for f in files {
         let text: Promise = f.text();
-        let content = JsFuture::from(text).await.ok().and_then(|v| v.as_string()).unwrap_or_default();
-        out.push(LoadedFile { name: f.name(), content });
+        let content = JsFuture::from(text)
+            .await
+            .ok()
+            .and_then(|v| v.as_string())
+            .unwrap_or_default();
+        out.push(LoadedFile {
+            name: f.name(),
+            content,
+        });
     }
     out.sort_by(|a, b| a.name.cmp(&b.name));
     out
@@ -33,7 +40,8 @@ pub fn Controls(props: &ControlsProps) -> Html {
         Callback::from(move |e: Event| {
             let input: HtmlInputElement = e.target_unchecked_into();
             let Some(list) = input.files() else { return };
-            let files: Vec<web_sys::File> = (0..list.length()).filter_map(|i| list.get(i)).collect();
+            let files: Vec<web_sys::File> =
+                (0..list.length()).filter_map(|i| list.get(i)).collect();
             if files.is_empty() {
                 return;
             }
@@ -61,7 +69,12 @@ pub fn Controls(props: &ControlsProps) -> Html {
     let on_profile = {
         let state = state.clone();
         Callback::from(move |e: Event| {
-            let Some(select) = e.target().and_then(|t| t.dyn_into::<HtmlSelectElement>().ok()) else { return };
+            let Some(select) = e
+                .target()
+                .and_then(|t| t.dyn_into::<HtmlSelectElement>().ok())
+            else {
+                return;
+            };
             if let Some(p) = Profile::parse(&select.value()) {
                 state.dispatch(Action::SetProfile(p));
             }

@@ -53,5 +53,9 @@ pub fn check(ctx: &Context<'_>, out: &mut Vec<Finding>) {
     )
     .data("from", from.to_string())
     .data("to", to.to_string());
-    out.push(if minor { f } else { f.severity(Severity::Warning) });
+    out.push(if minor {
+        f
+    } else {
+        f.severity(Severity::Warning)
+    });
 }

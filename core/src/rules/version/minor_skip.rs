@@ -1,8 +1,8 @@
 //! `version/minor-skip`: the target is more than one minor ahead.
 
 use crate::report::Finding;
-use crate::rules::{Context, RuleInfo};
 use crate::report::Severity;
+use crate::rules::{Context, RuleInfo};
 
 pub const INFO: RuleInfo = RuleInfo {
     code: "version/minor-skip",

@@ -1,0 +1,85 @@
+// The JS API from Node, through require and import (CONTRACT section 1).
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { createRequire } from 'node:module';
+import fs from 'node:fs';
+import { pkg, fixture } from './helpers.mjs';
+
+const require = createRequire(import.meta.url);
+const nodes = fs.readFileSync(fixture('cli/nodes-1.28.yaml'));
+
+test('require() and import give the same API', async () => {
+  const cjs = require(pkg);
+  const esm = await import(`${pkg}/index.mjs`);
+  for (const api of [cjs, esm]) {
+    assert.equal(typeof api.check, 'function');
+    assert.equal(typeof api.rules, 'function');
+    assert.match(api.version(), /^\d+\.\d+\.\d+/);
+  }
+  assert.equal(cjs.version(), esm.version());
+});
+
+test('check() returns a report in the contract shape', () => {
+  const { check } = require(pkg);
+  const report = check([{ name: 'nodes.yaml', content: nodes }], { to: '1.30.1' });
+  assert.deepEqual(Object.keys(report), ['schemaVersion', 'tool', 'upgrade', 'inventory', 'summary', 'findings', 'plan', 'downtime', 'notRun']);
+  assert.equal(report.schemaVersion, 1);
+  assert.deepEqual(report.tool.name, 'kube-preflight');
+  assert.deepEqual(report.upgrade, { from: '1.28.4', to: '1.30.1', profile: 'kubeadm', path: ['1.29', '1.30.1'], fromSource: 'control-plane nodes' });
+  assert.deepEqual(report.inventory, { files: 1, objects: 2, byKind: { Node: 2 }, skipped: [] });
+  assert.deepEqual(report.summary, { blocker: 0, warning: 1, info: 0, verdict: 'ready' });
+  const [f] = report.findings;
+  assert.equal(f.code, 'version/minor-skip');
+  assert.equal(f.severity, 'warning');
+  assert.deepEqual(f.data.path, ['1.29', '1.30.1']);
+  assert.deepEqual(Object.keys(report.plan), ['phases', 'steps', 'totalSeconds']);
+  assert.deepEqual(Object.keys(report.downtime), ['components', 'workloads']);
+});
+
+test('string and Uint8Array content give byte-identical reports', () => {
+  const { check } = require(pkg);
+  const a = check([{ name: 'n.yaml', content: nodes }], { to: '1.29.2' });
+  const b = check([{ name: 'n.yaml', content: nodes.toString('utf8') }], { to: '1.29.2' });
+  assert.equal(JSON.stringify(a), JSON.stringify(b));
+});
+
+test('malformed input throws an Error with code, file, line and column', () => {
+  const { check } = require(pkg);
+  assert.throws(
+    () => check([{ name: 'bad.yaml', content: fs.readFileSync(fixture('cli/bad.yaml')) }], { to: '1.29.2' }),
+    (e) => e instanceof Error && e.code === 'input' && e.file === 'bad.yaml' && e.line === 6 && e.column > 0 && e.message.startsWith('bad.yaml:6:'),
+  );
+});
+
+test('bad options throw with code "options" naming the field', () => {
+  const { check } = require(pkg);
+  for (const [options, field] of [
+    [{ to: 'latest' }, 'to'],
+    [{ to: '1.29.2', maxUnavailableWorker: -1 }, 'maxUnavailableWorker'],
+    [{ to: '1.29.2', maxSurge: '150%' }, 'maxSurge'],
+    [{ to: '1.29.2', profile: 'eks' }, 'profile'],
+    [{}, 'to'],
+  ]) {
+    assert.throws(() => check([], options), (e) => e.code === 'options' && e.field === field && e.message.includes(field));
+  }
+  assert.throws(() => check('nope', { to: '1.29' }), (e) => e.code === 'options');
+});
+
+test('rules() documents every rule', () => {
+  const { rules } = require(pkg);
+  const list = rules();
+  assert.ok(list.length >= 2);
+  for (const r of list) {
+    assert.match(r.code, /^[a-z]+\/[a-z-]+$/);
+    assert.ok(['blocker', 'warning', 'info'].includes(r.severity));
+    assert.ok(r.title.length > 10);
+    assert.match(r.docs, /## How to fix/);
+  }
+});
+
+test('the browser build loads in Node through init(bytes)', async () => {
+  const web = await import(`${pkg}/browser.mjs`);
+  await web.init(fs.readFileSync(`${pkg}/web/kube_preflight_wasm_bg.wasm`));
+  const report = web.check([{ name: 'nodes.yaml', content: nodes }], { to: '1.29.2' });
+  assert.equal(report.upgrade.from, '1.28.4');
+});

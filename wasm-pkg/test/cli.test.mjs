@@ -1,0 +1,125 @@
+// The kube-preflight command line (CONTRACT section 2): formats, paths, stdin, config, exit codes.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { cli, fixture } from './helpers.mjs';
+
+test('check --format json prints the report; exit 0 when ready', () => {
+  const r = cli(['check', fixture('cli/nodes-1.28.yaml'), '--to', '1.29.2', '--format', 'json']);
+  assert.equal(r.code, 0, r.stderr);
+  const report = JSON.parse(r.stdout);
+  assert.equal(report.schemaVersion, 1);
+  assert.equal(report.upgrade.from, '1.28.4');
+  assert.deepEqual(report.upgrade.path, ['1.29.2']);
+  assert.equal(report.summary.verdict, 'ready');
+});
+
+test('exit 1 for a finding at or above --fail-on, 0 with --fail-on never', () => {
+  // A 1.30 control plane "upgraded" to 1.29: a minor downgrade, a blocker.
+  const args = ['check', fixture('cli/nodes-1.30.json'), '--to=1.29.2', '--format', 'json'];
+  const r = cli(args);
+  assert.equal(r.code, 1, r.stderr);
+  assert.equal(JSON.parse(r.stdout).findings[0].code, 'version/downgrade');
+  assert.equal(cli([...args, '--fail-on', 'never']).code, 0);
+  // A minor skip is only a warning.
+  const skip = ['check', fixture('cli/nodes-1.28.yaml'), '--to', '1.30.0', '--format', 'json'];
+  assert.equal(cli(skip).code, 0);
+  assert.equal(cli([...skip, '--fail-on', 'warning']).code, 1);
+});
+
+test('bad YAML: exit 2, file and line on stderr, nothing on stdout', () => {
+  const r = cli(['check', fixture('cli/bad.yaml'), '--to', '1.29.2', '--format', 'json']);
+  assert.equal(r.code, 2);
+  assert.equal(r.stdout, '');
+  assert.match(r.stderr, /bad\.yaml:6:\d+: /);
+});
+
+test('nothing half-written to --output on error', () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'kp-'));
+  const out = path.join(dir, 'report.json');
+  const bad = cli(['check', fixture('cli/bad.yaml'), '--to', '1.29.2', '--format', 'json', '--output', out]);
+  assert.equal(bad.code, 2);
+  assert.equal(fs.existsSync(out), false);
+  const good = cli(['check', fixture('cli/nodes-1.28.yaml'), '--to', '1.29.2', '--format', 'json', '--output', out]);
+  assert.equal(good.code, 0);
+  assert.equal(good.stdout, '');
+  assert.equal(JSON.parse(fs.readFileSync(out, 'utf8')).upgrade.to, '1.29.2');
+});
+
+test('directories are walked; what is not Kubernetes YAML is listed as skipped, never silently', () => {
+  const r = cli(['check', fixture('cli/manifests'), '--to', '1.29.2', '--format', 'json']);
+  assert.equal(r.code, 0, r.stderr);
+  const report = JSON.parse(r.stdout);
+  assert.equal(report.inventory.files, 3);
+  assert.deepEqual(report.inventory.byKind, { Deployment: 1 });
+  const skipped = report.inventory.skipped.map((s) => path.relative(fixture('cli/manifests'), s.file)).sort();
+  assert.deepEqual(skipped, ['chart/templates/deployment.yaml', 'chart/values.yaml']);
+  assert.equal(report.upgrade.from, null);
+  assert.ok(report.notRun.some((n) => n.code === 'version/minor-skip'));
+  const text = cli(['check', fixture('cli/manifests'), '--to', '1.29.2']);
+  assert.match(text.stdout, /skipped .*values\.yaml: no Kubernetes objects/);
+  assert.match(text.stdout, /not run version\/downgrade/);
+});
+
+test('stdin with -', () => {
+  const input = fs.readFileSync(fixture('cli/nodes-1.28.yaml'), 'utf8');
+  const r = cli(['check', '-', '--to', '1.29.2', '--format', 'json'], { input });
+  assert.equal(r.code, 0, r.stderr);
+  assert.equal(JSON.parse(r.stdout).inventory.objects, 2);
+});
+
+test('--config gives options; flags override it; bad values name the field', () => {
+  const r = cli(['check', fixture('cli/nodes-1.28.yaml'), '--config', fixture('cli/config.yaml'), '--format', 'json']);
+  assert.equal(r.code, 0, r.stderr);
+  const report = JSON.parse(r.stdout);
+  assert.equal(report.upgrade.to, '1.29.2');
+  assert.equal(report.upgrade.profile, 'rke');
+  const o = cli(['check', fixture('cli/nodes-1.28.yaml'), '--config', fixture('cli/config.yaml'), '--to', '1.30.1', '--profile', 'kops', '--format', 'json']);
+  assert.equal(JSON.parse(o.stdout).upgrade.to, '1.30.1');
+  assert.equal(JSON.parse(o.stdout).upgrade.profile, 'kops');
+  const bad = cli(['check', fixture('cli/nodes-1.28.yaml'), '--to', '1.29.2', '--max-surge', '150%']);
+  assert.equal(bad.code, 2);
+  assert.match(bad.stderr, /maxSurge/);
+  assert.equal(bad.stdout, '');
+});
+
+test('usage errors exit 2', () => {
+  for (const args of [['check'], ['check', 'x.yaml', '--bogus'], ['frobnicate'], ['check', fixture('cli/nodes-1.28.yaml'), '--to'], []]) {
+    const r = cli(args);
+    assert.equal(r.code, 2, `${args.join(' ')}: ${r.stderr}`);
+  }
+  const missing = cli(['check', 'does-not-exist.yaml', '--to', '1.29.2']);
+  assert.equal(missing.code, 2);
+  assert.match(missing.stderr, /does-not-exist\.yaml: no such file/);
+  const fmt = cli(['check', fixture('cli/nodes-1.28.yaml'), '--to', '1.29.2', '--format', 'yaml']);
+  assert.equal(fmt.code, 2);
+  assert.match(fmt.stderr, /format/);
+});
+
+test('text output: verdict, findings and fix, no colour when piped', () => {
+  const r = cli(['check', fixture('cli/nodes-1.30.json'), '--to', '1.29.2']);
+  assert.equal(r.code, 1);
+  assert.match(r.stdout, /BLOCKER \(1\)/);
+  assert.match(r.stdout, /version\/downgrade/);
+  assert.match(r.stdout, /fix: /);
+  assert.match(r.stdout, /BLOCKED: 1 blocker/);
+  assert.doesNotMatch(r.stdout, /\x1b\[/);
+});
+
+test('rules, --version and --help', () => {
+  const json = cli(['rules', '--format', 'json']);
+  assert.equal(json.code, 0);
+  assert.ok(JSON.parse(json.stdout).some((r) => r.code === 'version/downgrade'));
+  const md = cli(['rules', '--format', 'markdown']);
+  assert.match(md.stdout, /^# kube-preflight rules/);
+  assert.match(md.stdout, /## Why it matters/);
+  assert.match(cli(['--version']).stdout, /^\d+\.\d+\.\d+\n$/);
+  assert.match(cli(['--help']).stdout, /kube-preflight check/);
+});
+
+test('same input, same output, byte for byte', () => {
+  const args = ['check', fixture('demo'), '--to', '1.29.2', '--format', 'json'];
+  assert.equal(cli(args).stdout, cli(args).stdout);
+});

@@ -1,0 +1,19 @@
+// Shared by the package tests: where things are, and how to run the CLI.
+import { spawnSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import path from 'node:path';
+
+export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+export const pkg = path.join(root, 'wasm-pkg/pkg');
+export const bin = path.join(pkg, 'bin/kube-preflight.cjs');
+export const fixture = (...p) => path.join(root, 'tests/fixtures', ...p);
+
+export function cli(args, { input, cwd } = {}) {
+  const r = spawnSync(process.execPath, [bin, ...args], {
+    input,
+    cwd: cwd || root,
+    encoding: 'utf8',
+    env: { ...process.env, NO_COLOR: '1' },
+  });
+  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+}

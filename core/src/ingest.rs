@@ -64,8 +64,7 @@ pub fn ingest(inputs: &[Input]) -> Result<Ingested, ParseError> {
     let mut out = Ingested::default();
     for input in inputs {
         out.inventory.files += 1;
-        let docs = decode_utf8(&input.name, &input.content)
-            .and_then(|text| parse_documents(&input.name, text));
+        let docs = decode_utf8(&input.name, &input.content).and_then(|text| parse_documents(&input.name, text));
         let docs = match docs {
             Ok(d) => d,
             Err(e) if input.discovered => {
@@ -132,28 +131,19 @@ fn add_document(file: &str, doc: &Node, objects: &mut Vec<Object>, not_objects: 
     }
     let items = doc.get("items");
     let items_is_seq = matches!(items.value, crate::parse::Value::Seq(_));
-    let is_list = (kind == "List" && (items_is_seq || items.is_null()))
-        || (kind.ends_with("List") && items_is_seq);
+    let is_list = (kind == "List" && (items_is_seq || items.is_null())) || (kind.ends_with("List") && items_is_seq);
     if is_list {
         // Typed lists (`PodList`) may leave out the items' kind and apiVersion.
         let item_kind = kind.strip_suffix("List").filter(|k| !k.is_empty());
         let list_api = doc.get("apiVersion").as_str().unwrap_or_default();
         for (i, item) in items.as_seq().iter().enumerate() {
             if !item.is_map() {
-                not_objects.push(format!(
-                    "list item {} at line {} is not an object",
-                    i + 1,
-                    item.line()
-                ));
+                not_objects.push(format!("list item {} at line {} is not an object", i + 1, item.line()));
                 continue;
             }
             let has_kind = item.get("kind").as_str().is_some_and(|k| !k.is_empty());
             if !has_kind && item_kind.is_none() {
-                not_objects.push(format!(
-                    "list item {} at line {} has no `kind`",
-                    i + 1,
-                    item.line()
-                ));
+                not_objects.push(format!("list item {} at line {} has no `kind`", i + 1, item.line()));
                 continue;
             }
             let mut obj = Object::from_node(
@@ -165,10 +155,7 @@ fn add_document(file: &str, doc: &Node, objects: &mut Vec<Object>, not_objects: 
                 },
             );
             if !has_kind {
-                obj = Object::from_node(
-                    &with_kind(item, item_kind.unwrap_or_default(), list_api),
-                    obj.source,
-                );
+                obj = Object::from_node(&with_kind(item, item_kind.unwrap_or_default(), list_api), obj.source);
             }
             objects.push(obj);
         }
@@ -237,10 +224,7 @@ mod tests {
             .map(|s| format!("{}: {}", s.file, s.reason))
             .collect();
         assert_eq!(reasons.len(), 3, "{reasons:?}");
-        assert!(
-            reasons[0].starts_with("m.yaml: document at line 5"),
-            "{reasons:?}"
-        );
+        assert!(reasons[0].starts_with("m.yaml: document at line 5"), "{reasons:?}");
         assert!(
             reasons[1].starts_with("values.yaml: no Kubernetes objects"),
             "{reasons:?}"

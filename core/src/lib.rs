@@ -12,6 +12,7 @@
 //! The core does no I/O and never panics on input: unreadable input is an [`Error`] naming the file, line
 //! and column; odd cluster data is a finding.
 
+pub mod apis;
 pub mod ingest;
 pub mod model;
 pub mod options;
@@ -98,11 +99,7 @@ pub fn check(inputs: &[Input], options: &UpgradeOptions) -> Result<Report, Error
     Ok(build_report(ingested, options, resolved))
 }
 
-fn build_report(
-    ingested: ingest::Ingested,
-    options: &UpgradeOptions,
-    resolved: options::Resolved,
-) -> Report {
+fn build_report(ingested: ingest::Ingested, options: &UpgradeOptions, resolved: options::Resolved) -> Report {
     let objects = ingested.objects;
     let (from, from_source) = match resolved.from {
         Some(f) => (Some(f), Some("options")),
@@ -115,21 +112,16 @@ fn build_report(
         .as_ref()
         .map(|f| version::hop_path(f, &resolved.to))
         .unwrap_or_default();
-    let ctx = rules::Context {
-        objects: &objects,
-        options,
-        to: resolved.to.clone(),
-        from: from.clone(),
-        path,
-    };
+    let ctx = rules::Context::new(&objects, options, resolved.to.clone(), from.clone(), path);
     let mut findings = Vec::new();
     let mut not_run = Vec::new();
     for rule in rules::RULES {
         if rule.info.needs_from && ctx.from.is_none() {
             not_run.push(NotRun {
                 code: rule.info.code,
-                reason: "the current version is unknown: give --from, or include the control-plane nodes in the snapshot"
-                    .to_owned(),
+                reason:
+                    "the current version is unknown: give --from, or include the control-plane nodes in the snapshot"
+                        .to_owned(),
             });
             continue;
         }

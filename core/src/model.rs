@@ -111,10 +111,7 @@ impl LabelSelector {
 
     pub fn matches(&self, labels: &BTreeMap<String, String>) -> bool {
         self.present
-            && self
-                .match_labels
-                .iter()
-                .all(|(k, v)| labels.get(k) == Some(v))
+            && self.match_labels.iter().all(|(k, v)| labels.get(k) == Some(v))
             && self.match_expressions.iter().all(|r| {
                 let have = labels.get(&r.key);
                 match r.operator.as_str() {
@@ -398,14 +395,8 @@ impl Object {
             }
             ("PodDisruptionBudget", _) => Body::Pdb(PdbInfo {
                 selector: LabelSelector::from_node(spec.get("selector")),
-                min_available: spec
-                    .get("minAvailable")
-                    .as_str()
-                    .and_then(IntOrPercent::parse),
-                max_unavailable: spec
-                    .get("maxUnavailable")
-                    .as_str()
-                    .and_then(IntOrPercent::parse),
+                min_available: spec.get("minAvailable").as_str().and_then(IntOrPercent::parse),
+                max_unavailable: spec.get("maxUnavailable").as_str().and_then(IntOrPercent::parse),
                 unhealthy_pod_eviction_policy: spec.get("unhealthyPodEvictionPolicy").as_string(),
                 status: status.is_map().then(|| PdbStatus {
                     current_healthy: status.get("currentHealthy").as_i64(),
@@ -432,11 +423,7 @@ impl Object {
                 name: meta
                     .get("name")
                     .as_string()
-                    .or_else(|| {
-                        meta.get("generateName")
-                            .as_string()
-                            .map(|g| format!("{g}*"))
-                    })
+                    .or_else(|| meta.get("generateName").as_string().map(|g| format!("{g}*")))
                     .unwrap_or_else(|| "<unnamed>".to_owned()),
             },
             source,
@@ -536,10 +523,7 @@ mod tests {
         assert_eq!(w.replicas, Some(3));
         assert!(w.selector.matches(&w.template_labels));
         assert_eq!(w.template.requests.cpu_millis, 500);
-        assert_eq!(
-            w.template.node_selector.get("disk").map(String::as_str),
-            Some("ssd")
-        );
+        assert_eq!(w.template.node_selector.get("disk").map(String::as_str), Some("ssd"));
         let p = obj("apiVersion: policy/v1\nkind: PodDisruptionBudget\nmetadata: {name: web}\nspec:\n  maxUnavailable: 25%\n  selector: {matchLabels: {app: web}}\n");
         let Body::Pdb(p) = &p.body else { panic!() };
         assert_eq!(p.max_unavailable, Some(IntOrPercent::Percent(25)));

@@ -138,10 +138,7 @@ impl UpgradeOptions {
         }
         for (k, _) in n.as_map() {
             if !FIELDS.contains(&k.as_str()) {
-                return Err(opt_err(
-                    k,
-                    format!("unknown option (known: {})", FIELDS.join(", ")),
-                ));
+                return Err(opt_err(k, format!("unknown option (known: {})", FIELDS.join(", "))));
             }
         }
         let string = |field: &str| -> Result<Option<String>, OptionsError> {
@@ -163,10 +160,7 @@ impl UpgradeOptions {
         if let Some(p) = string("profile")? {
             o.profile = Profile::parse(&p).ok_or_else(|| {
                 let names: Vec<&str> = Profile::ALL.iter().map(|p| p.name()).collect();
-                opt_err(
-                    "profile",
-                    format!("{p:?} is not one of {}", names.join(", ")),
-                )
+                opt_err("profile", format!("{p:?} is not one of {}", names.join(", ")))
             })?;
         }
         o.max_unavailable_worker = limit("maxUnavailableWorker")?;
@@ -174,10 +168,7 @@ impl UpgradeOptions {
         o.max_surge = limit("maxSurge")?;
         let d = n.get("drain");
         if !d.is_null() {
-            o.drain = Some(
-                d.as_bool()
-                    .ok_or_else(|| opt_err("drain", "expected true or false"))?,
-            );
+            o.drain = Some(d.as_bool().ok_or_else(|| opt_err("drain", "expected true or false"))?);
         }
         let t = n.get("timings");
         match &t.value {
@@ -185,9 +176,10 @@ impl UpgradeOptions {
             Value::Map(entries) => {
                 for (k, v) in entries {
                     let field = format!("timings.{k}");
-                    let secs = v.as_i64().filter(|s| *s >= 0).ok_or_else(|| {
-                        opt_err(&field, "expected a whole number of seconds >= 0")
-                    })?;
+                    let secs = v
+                        .as_i64()
+                        .filter(|s| *s >= 0)
+                        .ok_or_else(|| opt_err(&field, "expected a whole number of seconds >= 0"))?;
                     o.timings.insert(k.clone(), secs.unsigned_abs());
                 }
             }
@@ -222,10 +214,7 @@ impl UpgradeOptions {
     /// Check the options and parse the versions.
     pub fn resolve(&self) -> Result<Resolved, OptionsError> {
         if self.to.trim().is_empty() {
-            return Err(opt_err(
-                "to",
-                "the target version is required (e.g. \"1.29.2\")",
-            ));
+            return Err(opt_err("to", "the target version is required (e.g. \"1.29.2\")"));
         }
         let to = Version::parse(&self.to).map_err(|e| opt_err("to", e))?;
         let from = self
@@ -261,10 +250,7 @@ mod tests {
     #[test]
     fn nonsense_names_the_field() {
         for (json, field) in [
-            (
-                r#"{"to":"1.29","maxUnavailableWorker":-1}"#,
-                "maxUnavailableWorker",
-            ),
+            (r#"{"to":"1.29","maxUnavailableWorker":-1}"#, "maxUnavailableWorker"),
             (r#"{"to":"1.29","maxSurge":"150%"}"#, "maxSurge"),
             (
                 r#"{"to":"1.29","maxUnavailableControlPlane":"ten"}"#,
@@ -277,14 +263,7 @@ mod tests {
         ] {
             assert_eq!(opts(json).unwrap_err().field, field, "{json}");
         }
-        assert_eq!(
-            opts(r#"{"to":"latest"}"#)
-                .unwrap()
-                .resolve()
-                .unwrap_err()
-                .field,
-            "to"
-        );
+        assert_eq!(opts(r#"{"to":"latest"}"#).unwrap().resolve().unwrap_err().field, "to");
         assert_eq!(opts(r#"{}"#).unwrap().resolve().unwrap_err().field, "to");
     }
 }

@@ -12,12 +12,7 @@ pub fn parse_quantity(raw: &str) -> Option<f64> {
     let (num, suffix) = s.split_at(split);
     let (num, suffix) = if let Some(exp) = suffix.strip_prefix(['e', 'E']) {
         // `1e3` is a decimal exponent, `1E` would be exa: an exponent must be followed by digits.
-        if !exp.is_empty()
-            && exp
-                .trim_start_matches(['+', '-'])
-                .bytes()
-                .all(|b| b.is_ascii_digit())
-        {
+        if !exp.is_empty() && exp.trim_start_matches(['+', '-']).bytes().all(|b| b.is_ascii_digit()) {
             (s, "")
         } else {
             (num, suffix)

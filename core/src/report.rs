@@ -46,11 +46,7 @@ pub struct Finding {
 
 impl Finding {
     /// A finding of `rule` at its default severity.
-    pub fn new(
-        rule: &crate::rules::RuleInfo,
-        message: impl Into<String>,
-        help: impl Into<String>,
-    ) -> Finding {
+    pub fn new(rule: &crate::rules::RuleInfo, message: impl Into<String>, help: impl Into<String>) -> Finding {
         Finding {
             code: rule.code,
             severity: rule.severity,
@@ -207,8 +203,7 @@ pub struct Report {
 impl Report {
     /// The report as pretty JSON (two-space indent, contract field order), ending in a newline.
     pub fn to_json(&self) -> String {
-        let mut s =
-            serde_json::to_string_pretty(self).unwrap_or_else(|e| format!("{{\"error\":\"{e}\"}}"));
+        let mut s = serde_json::to_string_pretty(self).unwrap_or_else(|e| format!("{{\"error\":\"{e}\"}}"));
         s.push('\n');
         s
     }

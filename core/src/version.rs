@@ -35,10 +35,7 @@ impl Version {
     pub fn parse(raw: &str) -> Result<Version, String> {
         let bad = |why: &str| format!("{raw:?} is not a Kubernetes version ({why})");
         let s = raw.trim();
-        let s = s
-            .strip_prefix('v')
-            .or_else(|| s.strip_prefix('V'))
-            .unwrap_or(s);
+        let s = s.strip_prefix('v').or_else(|| s.strip_prefix('V')).unwrap_or(s);
         if s.is_empty() {
             return Err(bad("empty"));
         }
@@ -75,19 +72,15 @@ impl Version {
                 return Err(bad("empty suffix"));
             }
             let lower = d.to_ascii_lowercase();
-            let kind = [
-                ("alpha", PreKind::Alpha),
-                ("beta", PreKind::Beta),
-                ("rc", PreKind::Rc),
-            ]
-            .into_iter()
-            .find(|(w, _)| {
-                lower.starts_with(w)
-                    && lower[w.len()..]
-                        .chars()
-                        .next()
-                        .is_none_or(|c| c == '.' || c.is_ascii_digit())
-            });
+            let kind = [("alpha", PreKind::Alpha), ("beta", PreKind::Beta), ("rc", PreKind::Rc)]
+                .into_iter()
+                .find(|(w, _)| {
+                    lower.starts_with(w)
+                        && lower[w.len()..]
+                            .chars()
+                            .next()
+                            .is_none_or(|c| c == '.' || c.is_ascii_digit())
+                });
             match kind {
                 Some((w, k)) => {
                     let rest = lower[w.len()..].trim_start_matches('.');
@@ -123,9 +116,7 @@ impl Version {
                 vendor,
                 openshift_minor: Some(minor),
             }),
-            _ => Err(bad(
-                "Kubernetes versions start with 1, OpenShift versions with 4",
-            )),
+            _ => Err(bad("Kubernetes versions start with 1, OpenShift versions with 4")),
         }
     }
 
@@ -206,9 +197,7 @@ pub fn hop_path(from: &Version, to: &Version) -> Vec<Version> {
     if to.minor <= from.minor {
         return vec![to.clone()];
     }
-    let mut path: Vec<Version> = (from.minor + 1..to.minor)
-        .map(|m| Version::minor_of(m, to))
-        .collect();
+    let mut path: Vec<Version> = (from.minor + 1..to.minor).map(|m| Version::minor_of(m, to)).collect();
     path.push(to.clone());
     path
 }
@@ -225,15 +214,9 @@ mod tests {
     fn parses_the_forms_of_domain_section_1() {
         assert_eq!(v("v1.29.2").minor, 29);
         assert_eq!(v("1.29").patch, None);
-        assert_eq!(
-            v("v1.29.2-gke.1060000").vendor.as_deref(),
-            Some("gke.1060000")
-        );
+        assert_eq!(v("v1.29.2-gke.1060000").vendor.as_deref(), Some("gke.1060000"));
         assert_eq!(v("v1.28.9+rke2r1").vendor.as_deref(), Some("rke2r1"));
-        assert_eq!(
-            v("v1.27.6-eks-a5df82a").vendor.as_deref(),
-            Some("eks-a5df82a")
-        );
+        assert_eq!(v("v1.27.6-eks-a5df82a").vendor.as_deref(), Some("eks-a5df82a"));
         assert_eq!(v("v1.26.3+k3s1").patch, Some(3));
         assert_eq!(v("1.30.0-rc.1").pre, Some((PreKind::Rc, 1)));
         assert_eq!(v("1.30.0-alpha.3").pre, Some((PreKind::Alpha, 3)));

@@ -36,11 +36,8 @@ pub fn inputs(dir: &Path) -> Vec<Input> {
         for p in entries {
             if p.is_dir() {
                 walk(base, &p, out);
-            } else if p
-                .file_name()
-                .is_some_and(|n| n != "case.yaml" && n != "expected.json")
-                && p.extension()
-                    .is_some_and(|e| e == "yaml" || e == "yml" || e == "json")
+            } else if p.file_name().is_some_and(|n| n != "case.yaml" && n != "expected.json")
+                && p.extension().is_some_and(|e| e == "yaml" || e == "yml" || e == "json")
             {
                 let name = p.strip_prefix(base).unwrap().to_string_lossy().into_owned();
                 out.push(Input {
@@ -72,12 +69,7 @@ pub fn to_json(n: &Node) -> Json {
             Json::String(s.clone())
         }
         Value::Seq(items) => Json::Array(items.iter().map(to_json).collect()),
-        Value::Map(entries) => Json::Object(
-            entries
-                .iter()
-                .map(|(k, v)| (k.clone(), to_json(v)))
-                .collect(),
-        ),
+        Value::Map(entries) => Json::Object(entries.iter().map(|(k, v)| (k.clone(), to_json(v))).collect()),
     }
 }
 
@@ -85,15 +77,9 @@ pub fn to_json(n: &Node) -> Json {
 /// numbers and strings compared by their text)?
 pub fn contains(actual: &Json, expected: &Json) -> bool {
     match (actual, expected) {
-        (Json::Object(a), Json::Object(e)) => e
-            .iter()
-            .all(|(k, v)| a.get(k).is_some_and(|av| contains(av, v))),
-        (Json::Array(a), Json::Array(e)) => {
-            a.len() == e.len() && a.iter().zip(e).all(|(x, y)| contains(x, y))
-        }
-        (Json::Number(a), Json::String(e)) | (Json::String(e), Json::Number(a)) => {
-            a.to_string() == *e
-        }
+        (Json::Object(a), Json::Object(e)) => e.iter().all(|(k, v)| a.get(k).is_some_and(|av| contains(av, v))),
+        (Json::Array(a), Json::Array(e)) => a.len() == e.len() && a.iter().zip(e).all(|(x, y)| contains(x, y)),
+        (Json::Number(a), Json::String(e)) | (Json::String(e), Json::Number(a)) => a.to_string() == *e,
         _ => actual == expected,
     }
 }
@@ -114,8 +100,7 @@ pub fn run_case(dir: &Path) -> Case {
         .into_iter()
         .next()
         .unwrap();
-    let options = UpgradeOptions::from_node(spec.get("options"))
-        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()));
+    let options = UpgradeOptions::from_node(spec.get("options")).unwrap_or_else(|e| panic!("{}: {e}", dir.display()));
     let report = check(&inputs(dir), &options).unwrap_or_else(|e| panic!("{}: {e}", dir.display()));
     let json: Json = serde_json::from_str(&report.to_json()).unwrap();
     Case {
@@ -130,10 +115,7 @@ impl Case {
     /// Check `expect`, `absent` and `report`; returns what failed, one line each.
     pub fn failures(&self) -> Vec<String> {
         let mut out = Vec::new();
-        let findings = self.json["findings"]
-            .as_array()
-            .cloned()
-            .unwrap_or_default();
+        let findings = self.json["findings"].as_array().cloned().unwrap_or_default();
         for e in self.spec.get("expect").as_seq() {
             let mut want = to_json(e);
             // `object: name` is shorthand for matching the object's name.
@@ -152,10 +134,7 @@ impl Case {
         }
         let report_part = self.spec.get("report");
         if !report_part.is_null() && !contains(&self.json, &to_json(report_part)) {
-            out.push(format!(
-                "the report does not contain {}",
-                to_json(report_part)
-            ));
+            out.push(format!("the report does not contain {}", to_json(report_part)));
         }
         if !out.is_empty() {
             out.push(format!(
@@ -167,11 +146,7 @@ impl Case {
     }
 
     pub fn codes(&self) -> Vec<String> {
-        self.report
-            .findings
-            .iter()
-            .map(|f| f.code.to_owned())
-            .collect()
+        self.report.findings.iter().map(|f| f.code.to_owned()).collect()
     }
 }
 
@@ -185,12 +160,7 @@ pub fn case_dirs(dir: &Path) -> Vec<PathBuf> {
             continue;
         }
         if let Ok(entries) = std::fs::read_dir(&d) {
-            stack.extend(
-                entries
-                    .filter_map(Result::ok)
-                    .map(|e| e.path())
-                    .filter(|p| p.is_dir()),
-            );
+            stack.extend(entries.filter_map(Result::ok).map(|e| e.path()).filter(|p| p.is_dir()));
         }
     }
     out.sort();

@@ -14,20 +14,19 @@ fn demo_report_matches_the_expected_report() {
         std::fs::write(&path, &json).unwrap();
     }
     let expected = std::fs::read_to_string(&path).unwrap_or_default();
-    assert!(json == expected, "the demo report changed; if deliberate, rerun with UPDATE_EXPECT=1 and review the diff:\n{json}");
+    assert!(
+        json == expected,
+        "the demo report changed; if deliberate, rerun with UPDATE_EXPECT=1 and review the diff:\n{json}"
+    );
 }
 
 #[test]
 fn same_input_same_output() {
     let dir = fixtures().join("demo");
-    let a = check(&inputs(&dir), &UpgradeOptions::new("1.29.2"))
-        .unwrap()
-        .to_json();
+    let a = check(&inputs(&dir), &UpgradeOptions::new("1.29.2")).unwrap().to_json();
     let mut reversed = inputs(&dir);
     reversed.reverse();
-    let b = check(&inputs(&dir), &UpgradeOptions::new("1.29.2"))
-        .unwrap()
-        .to_json();
+    let b = check(&inputs(&dir), &UpgradeOptions::new("1.29.2")).unwrap().to_json();
     assert_eq!(a, b);
     // Input order changes the sources' order in the inventory but not the findings.
     let c = check(&reversed, &UpgradeOptions::new("1.29.2")).unwrap();

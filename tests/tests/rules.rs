@@ -11,15 +11,9 @@ fn rule_fixtures() {
     assert!(!dirs.is_empty());
     for dir in &dirs {
         let rel = dir.strip_prefix(&root).unwrap();
-        let parts: Vec<String> = rel
-            .iter()
-            .map(|p| p.to_string_lossy().into_owned())
-            .collect();
+        let parts: Vec<String> = rel.iter().map(|p| p.to_string_lossy().into_owned()).collect();
         let [category, rule, case] = parts.as_slice() else {
-            failures.push(format!(
-                "{}: expected rules/<category>/<rule>/<case>",
-                rel.display()
-            ));
+            failures.push(format!("{}: expected rules/<category>/<rule>/<case>", rel.display()));
             continue;
         };
         let code = format!("{category}/{rule}");
@@ -60,11 +54,7 @@ fn every_rule_has_a_failing_and_a_passing_fixture() {
             .unwrap_or_default();
         for kind in ["fail-", "pass-"] {
             if !cases.iter().any(|c| c.starts_with(kind)) {
-                missing.push(format!(
-                    "{} has no {kind}* fixture in {}",
-                    info.code,
-                    dir.display()
-                ));
+                missing.push(format!("{} has no {kind}* fixture in {}", info.code, dir.display()));
             }
         }
     }

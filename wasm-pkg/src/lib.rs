@@ -12,13 +12,7 @@ use kube_preflight::{Error, Input};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
-fn js_error(
-    code: &str,
-    message: &str,
-    file: Option<&str>,
-    line: Option<u32>,
-    col: Option<u32>,
-) -> JsValue {
+fn js_error(code: &str, message: &str, file: Option<&str>, line: Option<u32>, col: Option<u32>) -> JsValue {
     let e = js_sys::Error::new(message);
     let set = |k: &str, v: JsValue| {
         let _ = Reflect::set(&e, &JsValue::from_str(k), &v);
@@ -41,11 +35,7 @@ fn to_js_error(e: &Error) -> JsValue {
         Error::Input(p) => js_error("input", &e.to_string(), Some(&p.file), p.line, p.col),
         Error::Options(o) => {
             let err = js_error("options", &e.to_string(), None, None, None);
-            let _ = Reflect::set(
-                &err,
-                &JsValue::from_str("field"),
-                &JsValue::from_str(&o.field),
-            );
+            let _ = Reflect::set(&err, &JsValue::from_str("field"), &JsValue::from_str(&o.field));
             err
         }
     }
@@ -141,26 +131,14 @@ pub fn run_cli(files: JsValue, request: JsValue) -> Result<JsValue, JsValue> {
     let req = request::CliRequest {
         options_json: stringify(&get("options"), "options")?,
         config,
-        format: get("format")
-            .as_string()
-            .unwrap_or_else(|| "text".to_owned()),
+        format: get("format").as_string().unwrap_or_else(|| "text".to_owned()),
         color: get("color").as_bool().unwrap_or(false),
-        fail_on: get("failOn")
-            .as_string()
-            .unwrap_or_else(|| "blocker".to_owned()),
+        fail_on: get("failOn").as_string().unwrap_or_else(|| "blocker".to_owned()),
     };
     let out = request::run(&inputs, &req).map_err(|e| to_js_error(&e))?;
     let obj = js_sys::Object::new();
-    let _ = Reflect::set(
-        &obj,
-        &JsValue::from_str("output"),
-        &JsValue::from_str(&out.output),
-    );
-    let _ = Reflect::set(
-        &obj,
-        &JsValue::from_str("exitCode"),
-        &JsValue::from(out.exit_code),
-    );
+    let _ = Reflect::set(&obj, &JsValue::from_str("output"), &JsValue::from_str(&out.output));
+    let _ = Reflect::set(&obj, &JsValue::from_str("exitCode"), &JsValue::from(out.exit_code));
     Ok(obj.into())
 }
 

@@ -66,12 +66,8 @@ pub fn fail_threshold(fail_on: &str) -> Result<Option<Severity>, Error> {
 }
 
 pub fn run(inputs: &[Input], req: &CliRequest) -> Result<CliOutput, Error> {
-    let format = Format::parse(&req.format).ok_or_else(|| {
-        opt_err(
-            "format",
-            format!("{:?} is not one of text, json", req.format),
-        )
-    })?;
+    let format = Format::parse(&req.format)
+        .ok_or_else(|| opt_err("format", format!("{:?} is not one of text, json", req.format)))?;
     let threshold = fail_threshold(&req.fail_on)?;
     let flags_node = parse_json("options", &req.options_json)?;
     let flags = UpgradeOptions::from_node(&flags_node)?;
@@ -144,25 +140,14 @@ mod tests {
         let inputs = [Input::new("nodes.json", NODES)];
         let out = run(
             &inputs,
-            &req(
-                r#"{"to":"1.29.0"}"#,
-                "blocker",
-                Some("to: 1.27.0\nprofile: rke\n"),
-            ),
+            &req(r#"{"to":"1.29.0"}"#, "blocker", Some("to: 1.27.0\nprofile: rke\n")),
         )
         .unwrap();
         assert!(out.output.contains("\"to\": \"1.29.0\""), "{}", out.output);
-        assert!(
-            out.output.contains("\"profile\": \"rke\""),
-            "{}",
-            out.output
-        );
-        let e = run(
-            &inputs,
-            &req("{}", "blocker", Some("to: 1.29.0\nmaxSurge: 150%\n")),
-        )
-        .err()
-        .unwrap();
+        assert!(out.output.contains("\"profile\": \"rke\""), "{}", out.output);
+        let e = run(&inputs, &req("{}", "blocker", Some("to: 1.29.0\nmaxSurge: 150%\n")))
+            .err()
+            .unwrap();
         assert!(e.to_string().contains("maxSurge"), "{e}");
     }
 }

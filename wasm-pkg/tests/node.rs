@@ -26,10 +26,7 @@ fn check_returns_a_report_object() {
     let opts = JSON::parse(r#"{"to":"1.29.2"}"#).unwrap();
     let report = check(files.into(), opts).unwrap();
     assert_eq!(get(&report, "schemaVersion").as_f64(), Some(1.0));
-    assert_eq!(
-        get(&report, "upgrade.from").as_string().as_deref(),
-        Some("1.27.3")
-    );
+    assert_eq!(get(&report, "upgrade.from").as_string().as_deref(), Some("1.27.3"));
     assert_eq!(
         JSON::stringify(&get(&report, "upgrade.path"))
             .unwrap()
@@ -37,10 +34,7 @@ fn check_returns_a_report_object() {
             .unwrap(),
         r#"["1.28","1.29.2"]"#
     );
-    assert_eq!(
-        get(&report, "summary.verdict").as_string().as_deref(),
-        Some("ready")
-    );
+    assert_eq!(get(&report, "summary.verdict").as_string().as_deref(), Some("ready"));
 }
 
 #[wasm_bindgen_test]
@@ -70,9 +64,6 @@ fn bytes_are_accepted_and_errors_carry_code_and_position() {
 fn rules_and_version() {
     let r: Array = rules().unwrap().into();
     assert!(r.length() >= 2);
-    assert_eq!(
-        get(&r.get(0), "code").as_string().as_deref(),
-        Some("version/downgrade")
-    );
+    assert_eq!(get(&r.get(0), "code").as_string().as_deref(), Some("version/downgrade"));
     assert!(!version().is_empty());
 }

@@ -44,10 +44,7 @@ pub fn parse(md: &str) -> Vec<Block> {
         } else if let Some(h) = t.strip_prefix('#') {
             flush(&mut para, &mut list, &mut blocks);
             let level = 1 + h.chars().take_while(|c| *c == '#').count();
-            blocks.push(Block::Heading(
-                level,
-                h.trim_start_matches('#').trim().to_owned(),
-            ));
+            blocks.push(Block::Heading(level, h.trim_start_matches('#').trim().to_owned()));
         } else if let Some(item) = t.strip_prefix("- ").or_else(|| t.strip_prefix("* ")) {
             if !para.is_empty() {
                 blocks.push(Block::Paragraph(para.join(" ")));
@@ -95,9 +92,7 @@ pub fn inlines(text: &str) -> Vec<Inline> {
                         if !before.is_empty() {
                             out.push(Inline::Text(before.to_owned()));
                         }
-                        out.push(Inline::Code(
-                            after.get(..end).unwrap_or_default().to_owned(),
-                        ));
+                        out.push(Inline::Code(after.get(..end).unwrap_or_default().to_owned()));
                         rest = after.get(end + 1..).unwrap_or_default();
                     }
                     None => {
@@ -113,9 +108,7 @@ pub fn inlines(text: &str) -> Vec<Inline> {
                         if !before.is_empty() {
                             out.push(Inline::Text(before.to_owned()));
                         }
-                        out.push(Inline::Link(
-                            after.get(1..end).unwrap_or_default().to_owned(),
-                        ));
+                        out.push(Inline::Link(after.get(1..end).unwrap_or_default().to_owned()));
                         rest = after.get(end + 1..).unwrap_or_default();
                     }
                     None => {
@@ -191,9 +184,6 @@ mod tests {
                 Inline::Text(" z".into())
             ]
         );
-        assert_eq!(
-            inlines("unclosed `x"),
-            vec![Inline::Text("unclosed `x".into())]
-        );
+        assert_eq!(inlines("unclosed `x"), vec![Inline::Text("unclosed `x".into())]);
     }
 }

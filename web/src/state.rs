@@ -73,9 +73,7 @@ impl State {
             .iter()
             .map(|f| Input::new(f.name.clone(), f.content.as_bytes()))
             .collect();
-        self.result = check(&inputs, &self.options())
-            .map(Rc::new)
-            .map_err(|e| e.to_string());
+        self.result = check(&inputs, &self.options()).map(Rc::new).map_err(|e| e.to_string());
     }
 }
 

@@ -34,16 +34,10 @@ async fn the_demo_report_renders() {
     assert!(path.contains("1.27.6") && path.contains("1.29.2"), "{path}");
 
     // The Rules tab shows every rule's docs.
-    let tab = root
-        .query_selector("button[data-tab=rules]")
-        .unwrap()
-        .unwrap();
+    let tab = root.query_selector("button[data-tab=rules]").unwrap().unwrap();
     tab.dyn_into::<web_sys::HtmlElement>().unwrap().click();
     tick().await;
     let rules = document.get_element_by_id("rules").expect("rules view");
-    assert!(rules
-        .text_content()
-        .unwrap_or_default()
-        .contains("version/minor-skip"));
+    assert!(rules.text_content().unwrap_or_default().contains("version/minor-skip"));
     handle.destroy();
 }

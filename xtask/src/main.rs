@@ -73,8 +73,7 @@ pub fn npm(root: &Path, env: &setup::Env) -> Result<(), Failure> {
     let wasm = root.join("target/wasm32-unknown-unknown/release/kube_preflight_wasm.wasm");
     let pkg = root.join("wasm-pkg/pkg");
     if pkg.exists() {
-        std::fs::remove_dir_all(&pkg)
-            .map_err(|e| Failure::new(format!("cannot clear {}: {e}", pkg.display())))?;
+        std::fs::remove_dir_all(&pkg).map_err(|e| Failure::new(format!("cannot clear {}: {e}", pkg.display())))?;
     }
     for target in ["nodejs", "web"] {
         let dir = pkg.join(if target == "nodejs" { "node" } else { "web" });
@@ -149,18 +148,9 @@ fn test() -> Result<(), Failure> {
 
     step("tests 3/5: wasm in headless Chromium (wasm-bindgen-test, kube-preflight-web)");
     run(cmd("cargo", &root, &env)
-        .args([
-            "test",
-            "--target",
-            "wasm32-unknown-unknown",
-            "-p",
-            "kube-preflight-web",
-        ])
+        .args(["test", "--target", "wasm32-unknown-unknown", "-p", "kube-preflight-web"])
         .env("CHROMEDRIVER", &env.chromedriver)
-        .env(
-            "WASM_BINDGEN_TEST_WEBDRIVER_JSON",
-            root.join("web/webdriver.json"),
-        ))?;
+        .env("WASM_BINDGEN_TEST_WEBDRIVER_JSON", root.join("web/webdriver.json")))?;
 
     step("tests 4/5: the npm package and its CLI (node --test)");
     npm(&root, &env)?;
@@ -180,21 +170,11 @@ fn test() -> Result<(), Failure> {
 
 fn bench(root: &Path, env: &setup::Env) -> Result<(), Failure> {
     step("bench: check() over generated clusters (native, release)");
-    run(cmd("cargo", root, env).args([
-        "run",
-        "--release",
-        "-p",
-        "kube-preflight-tests",
-        "--bin",
-        "bench",
-    ]))?;
+    run(cmd("cargo", root, env).args(["run", "--release", "-p", "kube-preflight-tests", "--bin", "bench"]))?;
     npm(root, env)?;
     step("bench: npm package size");
     for dir in ["node", "web"] {
-        let wasm = root
-            .join("wasm-pkg/pkg")
-            .join(dir)
-            .join("kube_preflight_wasm_bg.wasm");
+        let wasm = root.join("wasm-pkg/pkg").join(dir).join("kube_preflight_wasm_bg.wasm");
         let raw = std::fs::metadata(&wasm).map(|m| m.len()).unwrap_or(0);
         let gz = util::gzip_size(&wasm)?;
         println!("wasm ({dir}): {raw} bytes raw, {gz} bytes gzipped");

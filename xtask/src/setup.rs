@@ -100,10 +100,7 @@ fn check_lock_pin(root: &Path) -> Result<(), Failure> {
 
 fn wasm_target(path: &OsString) -> Result<(), Failure> {
     let installed = quiet("rustup", &["target", "list", "--installed"], path).unwrap_or_default();
-    if installed
-        .lines()
-        .any(|l| l.trim() == "wasm32-unknown-unknown")
-    {
+    if installed.lines().any(|l| l.trim() == "wasm32-unknown-unknown") {
         say("wasm32-unknown-unknown target: present");
         return Ok(());
     }
@@ -139,19 +136,9 @@ fn wasm_bindgen(path: &OsString) -> Result<(), Failure> {
         // Its lock file pins a crate version the registry no longer serves: fall back to a fresh resolve.
         say("the locked install failed; retrying without --locked");
         run(Command::new("cargo")
-            .args([
-                "install",
-                "wasm-bindgen-cli",
-                "--version",
-                &version,
-                "--force",
-            ])
+            .args(["install", "wasm-bindgen-cli", "--version", &version, "--force"])
             .env("PATH", path))
-        .map_err(|e| {
-            Failure::new(format!(
-                "could not install wasm-bindgen-cli {WASM_BINDGEN}: {e}"
-            ))
-        })?;
+        .map_err(|e| Failure::new(format!("could not install wasm-bindgen-cli {WASM_BINDGEN}: {e}")))?;
     }
     Ok(())
 }
@@ -191,8 +178,7 @@ fn npm_tools(root: &Path, path: &OsString) -> Result<(), Failure> {
         &["--version"],
         path,
     );
-    let pw = std::fs::read_to_string(root.join("node_modules/playwright-core/package.json"))
-        .unwrap_or_default();
+    let pw = std::fs::read_to_string(root.join("node_modules/playwright-core/package.json")).unwrap_or_default();
     let pw_ok = pw.contains(&format!("\"version\": \"{PLAYWRIGHT_CORE}\""));
     if wasm_opt.as_deref().is_some_and(|v| v.contains(WASM_OPT)) && pw_ok {
         say(&format!(

@@ -25,9 +25,7 @@ impl fmt::Display for Failure {
 /// A command run in `dir` with the tools' PATH, and no standard input (CI has none; nothing may prompt).
 pub fn cmd(program: &str, dir: &Path, env: &Env) -> Command {
     let mut c = Command::new(program);
-    c.current_dir(dir)
-        .env("PATH", &env.path)
-        .stdin(Stdio::null());
+    c.current_dir(dir).env("PATH", &env.path).stdin(Stdio::null());
     c
 }
 
@@ -63,8 +61,7 @@ pub fn output(c: &mut Command) -> Option<String> {
 }
 
 pub fn read(p: &Path) -> Result<String, Failure> {
-    std::fs::read_to_string(p)
-        .map_err(|e| Failure::new(format!("cannot read {}: {e}", p.display())))
+    std::fs::read_to_string(p).map_err(|e| Failure::new(format!("cannot read {}: {e}", p.display())))
 }
 
 pub fn write(p: &Path, text: &str) -> Result<(), Failure> {
@@ -76,21 +73,15 @@ pub fn copy_file(from: &Path, to: &Path) -> Result<(), Failure> {
         std::fs::create_dir_all(parent)
             .map_err(|e| Failure::new(format!("cannot create {}: {e}", parent.display())))?;
     }
-    std::fs::copy(from, to).map(|_| ()).map_err(|e| {
-        Failure::new(format!(
-            "cannot copy {} to {}: {e}",
-            from.display(),
-            to.display()
-        ))
-    })
+    std::fs::copy(from, to)
+        .map(|_| ())
+        .map_err(|e| Failure::new(format!("cannot copy {} to {}: {e}", from.display(), to.display())))
 }
 
 pub fn copy_tree(from: &Path, to: &Path) -> Result<(), Failure> {
-    let entries = std::fs::read_dir(from)
-        .map_err(|e| Failure::new(format!("cannot list {}: {e}", from.display())))?;
+    let entries = std::fs::read_dir(from).map_err(|e| Failure::new(format!("cannot list {}: {e}", from.display())))?;
     for entry in entries {
-        let entry =
-            entry.map_err(|e| Failure::new(format!("cannot list {}: {e}", from.display())))?;
+        let entry = entry.map_err(|e| Failure::new(format!("cannot list {}: {e}", from.display())))?;
         let path = entry.path();
         let dest = to.join(entry.file_name());
         if path.is_dir() {
@@ -115,8 +106,7 @@ pub fn gzip_size(p: &Path) -> Result<u64, Failure> {
 
 /// The `*.test.mjs` files of a folder, sorted (Node 20's `--test` takes no globs).
 pub fn test_files(dir: &Path) -> Result<Vec<std::path::PathBuf>, Failure> {
-    let entries = std::fs::read_dir(dir)
-        .map_err(|e| Failure::new(format!("cannot list {}: {e}", dir.display())))?;
+    let entries = std::fs::read_dir(dir).map_err(|e| Failure::new(format!("cannot list {}: {e}", dir.display())))?;
     let mut files: Vec<_> = entries
         .filter_map(Result::ok)
         .map(|e| e.path())
@@ -124,10 +114,7 @@ pub fn test_files(dir: &Path) -> Result<Vec<std::path::PathBuf>, Failure> {
         .collect();
     files.sort();
     if files.is_empty() {
-        return Err(Failure::new(format!(
-            "no *.test.mjs files in {}",
-            dir.display()
-        )));
+        return Err(Failure::new(format!("no *.test.mjs files in {}", dir.display())));
     }
     Ok(files)
 }

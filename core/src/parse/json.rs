@@ -32,10 +32,7 @@ struct Parser<'a> {
 impl Parser<'_> {
     fn pos(&self) -> Pos {
         // Columns count characters, not bytes.
-        let col = self
-            .text
-            .get(self.line_start..self.i)
-            .map_or(0, |s| s.chars().count());
+        let col = self.text.get(self.line_start..self.i).map_or(0, |s| s.chars().count());
         Pos {
             line: self.line,
             col: col as u32 + 1,
@@ -156,10 +153,7 @@ impl Parser<'_> {
     fn literal(&mut self, word: &str, pos: Pos) -> Result<Node, ParseError> {
         if self.bytes.get(self.i..self.i + word.len()) == Some(word.as_bytes()) {
             self.i += word.len();
-            Ok(Node::new(
-                pos,
-                Value::Scalar(word.to_owned(), ScalarKind::Plain),
-            ))
+            Ok(Node::new(pos, Value::Scalar(word.to_owned(), ScalarKind::Plain)))
         } else {
             Err(self.error("expected a JSON value"))
         }
@@ -229,9 +223,7 @@ impl Parser<'_> {
                 }
                 Some(b'\\') => {
                     self.i += 1;
-                    let esc = self
-                        .peek()
-                        .ok_or_else(|| self.error("unterminated string"))?;
+                    let esc = self.peek().ok_or_else(|| self.error("unterminated string"))?;
                     self.i += 1;
                     match esc {
                         b'"' => out.push('"'),
@@ -249,9 +241,7 @@ impl Parser<'_> {
                                     self.i += 2;
                                     let lo = self.hex4()?;
                                     if (0xDC00..0xE000).contains(&lo) {
-                                        char::from_u32(
-                                            0x10000 + ((hi - 0xD800) << 10) + (lo - 0xDC00),
-                                        )
+                                        char::from_u32(0x10000 + ((hi - 0xD800) << 10) + (lo - 0xDC00))
                                     } else {
                                         None
                                     }

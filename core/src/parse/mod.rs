@@ -179,10 +179,7 @@ impl Node {
 /// Does the text look like JSON (first non-blank character is `{` or `[`)?
 pub fn looks_like_json(text: &str) -> bool {
     matches!(
-        text.trim_start_matches('\u{feff}')
-            .trim_start()
-            .chars()
-            .next(),
+        text.trim_start_matches('\u{feff}').trim_start().chars().next(),
         Some('{') | Some('[')
     )
 }

@@ -128,9 +128,7 @@ pub fn parse_yaml_documents(file: &str, text: &str) -> Result<Vec<Node>, ParseEr
                 });
             }
             Event::SequenceEnd | Event::MappingEnd => match stack.pop() {
-                Some(Frame::Seq { pos, anchor, items }) => {
-                    done = Some((Node::new(pos, Value::Seq(items)), anchor))
-                }
+                Some(Frame::Seq { pos, anchor, items }) => done = Some((Node::new(pos, Value::Seq(items)), anchor)),
                 Some(Frame::Map {
                     pos,
                     anchor,
@@ -224,8 +222,7 @@ mod tests {
 
     #[test]
     fn anchors_aliases_and_merge_keys() {
-        let docs =
-            parse_yaml_documents("f", "base: &b {x: 1, y: 2}\nc:\n  <<: *b\n  y: 3\n").unwrap();
+        let docs = parse_yaml_documents("f", "base: &b {x: 1, y: 2}\nc:\n  <<: *b\n  y: 3\n").unwrap();
         let c = docs[0].get("c");
         assert_eq!(c.get("x").as_str(), Some("1"));
         assert_eq!(c.get("y").as_str(), Some("3"));
@@ -244,7 +241,10 @@ mod tests {
     fn billion_laughs_is_refused() {
         let mut s = String::from("a0: &a0 [x, x, x, x, x, x, x, x, x, x]\n");
         for i in 1..12 {
-            s.push_str(&format!("a{i}: &a{i} [*a{p}, *a{p}, *a{p}, *a{p}, *a{p}, *a{p}, *a{p}, *a{p}, *a{p}, *a{p}]\n", p = i - 1));
+            s.push_str(&format!(
+                "a{i}: &a{i} [*a{p}, *a{p}, *a{p}, *a{p}, *a{p}, *a{p}, *a{p}, *a{p}, *a{p}, *a{p}]\n",
+                p = i - 1
+            ));
         }
         assert!(parse_yaml_documents("x", &s).is_err());
         assert!(parse_yaml_documents("x", &"[".repeat(5000)).is_err());

@@ -38,16 +38,9 @@ pub fn render(report: &Report, format: Format, opts: RenderOptions) -> String {
 
 /// The rule catalogue as one Markdown document.
 pub fn rules_markdown(rules: &[&RuleInfo]) -> String {
-    let mut s = String::from(
-        "# kube-preflight rules\n\n| code | default severity | title |\n|---|---|---|\n",
-    );
+    let mut s = String::from("# kube-preflight rules\n\n| code | default severity | title |\n|---|---|---|\n");
     for r in rules {
-        s.push_str(&format!(
-            "| `{}` | {} | {} |\n",
-            r.code,
-            r.severity.name(),
-            r.title
-        ));
+        s.push_str(&format!("| `{}` | {} | {} |\n", r.code, r.severity.name(), r.title));
     }
     for r in rules {
         s.push_str(&format!(

@@ -57,11 +57,7 @@ pub fn render_text(r: &Report, opts: RenderOptions) -> String {
         let _ = writeln!(s, "  path: {}", u.path.join(" -> "));
     }
     let inv = &r.inventory;
-    let kinds: Vec<String> = inv
-        .by_kind
-        .iter()
-        .map(|(k, n)| format!("{n} {k}"))
-        .collect();
+    let kinds: Vec<String> = inv.by_kind.iter().map(|(k, n)| format!("{n} {k}")).collect();
     let _ = writeln!(
         s,
         "  read {} file(s), {} object(s){}",
@@ -106,23 +102,10 @@ pub fn render_text(r: &Report, opts: RenderOptions) -> String {
         s.push('\n');
     }
     if !r.plan.phases.is_empty() {
-        let _ = writeln!(
-            s,
-            "{} ({} in all)",
-            p.bold("PLAN"),
-            duration(r.plan.total_seconds)
-        );
+        let _ = writeln!(s, "{} ({} in all)", p.bold("PLAN"), duration(r.plan.total_seconds));
         for ph in &r.plan.phases {
-            let pool = ph
-                .pool
-                .as_deref()
-                .map(|x| format!(" [{x}]"))
-                .unwrap_or_default();
-            let hop = ph
-                .hop
-                .as_deref()
-                .map(|x| format!(" hop {x}"))
-                .unwrap_or_default();
+            let pool = ph.pool.as_deref().map(|x| format!(" [{x}]")).unwrap_or_default();
+            let hop = ph.hop.as_deref().map(|x| format!(" hop {x}")).unwrap_or_default();
             let _ = writeln!(
                 s,
                 "  {:>8} - {:>8}  {}{pool}{hop}: {} node(s), {} at a time",

@@ -1,8 +1,53 @@
 //! What every rule sees: the objects read, indexed, and the resolved request.
 
-use crate::model::{Object, ObjectRef};
-use crate::options::UpgradeOptions;
+use std::collections::BTreeMap;
+
+use crate::model::{
+    Body, NodeInfo, NodeRoles, NodeSelectorTerm, Object, ObjectRef, PodInfo, PodSpec, Requirement, Via, WorkloadInfo,
+};
+use crate::options::{Profile, UpgradeOptions};
 use crate::version::Version;
+
+/// A node with what the rules keep asking of it.
+pub struct NodeView<'a> {
+    pub obj: &'a Object,
+    pub info: &'a NodeInfo,
+    pub roles: NodeRoles,
+    /// The kubelet's version, when it parses.
+    pub kubelet: Option<Version>,
+}
+
+impl NodeView<'_> {
+    pub fn name(&self) -> &str {
+        &self.obj.r.name
+    }
+
+    pub fn ready(&self) -> bool {
+        self.info.ready == Some(true)
+    }
+
+    /// Not ready, or cordoned: counts as already unavailable for an upgrade's budget.
+    pub fn unavailable(&self) -> bool {
+        !self.ready() || self.info.unschedulable
+    }
+
+    pub fn is_control_plane(&self) -> bool {
+        self.roles.control_plane
+    }
+
+    /// A worker is any node that is not control-plane or etcd only.
+    pub fn is_worker(&self) -> bool {
+        self.roles.worker || !(self.roles.control_plane || self.roles.etcd)
+    }
+}
+
+/// A workload's identity: kind, namespace, name.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct WorkloadKey {
+    pub kind: String,
+    pub namespace: String,
+    pub name: String,
+}
 
 pub struct Context<'a> {
     pub objects: &'a [Object],
@@ -12,20 +57,198 @@ pub struct Context<'a> {
     pub from: Option<Version>,
     /// Each hop's target, in order (empty when there is nothing to upgrade or `from` is unknown).
     pub path: Vec<Version>,
+    pub nodes: Vec<NodeView<'a>>,
 }
 
 impl<'a> Context<'a> {
-    pub fn nodes(&self) -> impl Iterator<Item = &'a Object> + 'a {
-        self.objects.iter().filter(|o| o.node().is_some())
+    pub fn new(
+        objects: &'a [Object],
+        options: &'a UpgradeOptions,
+        to: Version,
+        from: Option<Version>,
+        path: Vec<Version>,
+    ) -> Self {
+        let nodes = objects
+            .iter()
+            .filter(|o| live(o))
+            .filter_map(|o| {
+                let info = o.node()?;
+                Some(NodeView {
+                    obj: o,
+                    info,
+                    roles: o.node_roles(),
+                    kubelet: info.kubelet_version.as_deref().and_then(|v| Version::parse(v).ok()),
+                })
+            })
+            .collect();
+        Context {
+            objects,
+            options,
+            to,
+            from,
+            path,
+            nodes,
+        }
     }
 
-    pub fn pods(&self) -> impl Iterator<Item = &'a Object> + 'a {
-        self.objects.iter().filter(|o| o.pod().is_some())
+    pub fn profile(&self) -> Profile {
+        self.options.profile
+    }
+
+    pub fn node(&self, name: &str) -> Option<&NodeView<'a>> {
+        self.nodes.iter().find(|n| n.name() == name)
+    }
+
+    /// Objects as they are in the cluster or the manifests (Helm release contents left out).
+    pub fn live_objects(&self) -> impl Iterator<Item = &'a Object> + 'a {
+        self.objects.iter().filter(|o| live(o))
+    }
+
+    pub fn pods(&self) -> impl Iterator<Item = (&'a Object, &'a PodInfo)> + 'a {
+        self.live_objects().filter_map(|o| Some((o, o.pod()?)))
+    }
+
+    /// Pods bound to a node and not finished.
+    pub fn running_pods(&self) -> impl Iterator<Item = (&'a Object, &'a PodInfo, &'a str)> + 'a {
+        self.pods().filter_map(|(o, p)| {
+            let node = p.spec.node_name.as_deref()?;
+            let done = matches!(p.phase.as_deref(), Some("Succeeded" | "Failed"));
+            (!done).then_some((o, p, node))
+        })
+    }
+
+    pub fn workloads(&self) -> impl Iterator<Item = (&'a Object, &'a WorkloadInfo)> + 'a {
+        self.live_objects().filter_map(|o| match &o.body {
+            Body::Workload(w) => Some((o, w)),
+            _ => None,
+        })
     }
 
     pub fn path_strings(&self) -> Vec<String> {
         self.path.iter().map(ToString::to_string).collect()
     }
+
+    /// The top controller of a pod: a ReplicaSet's Deployment, a Job's CronJob, else the owner itself.
+    /// `None` for a pod with no controller.
+    pub fn controller_of(&self, pod: &Object) -> Option<WorkloadKey> {
+        let owner = pod
+            .owners
+            .iter()
+            .find(|o| o.controller)
+            .or_else(|| pod.owners.first())?;
+        let ns = pod.r.namespace.clone().unwrap_or_default();
+        let mut key = WorkloadKey {
+            kind: owner.kind.clone(),
+            namespace: ns,
+            name: owner.name.clone(),
+        };
+        if matches!(key.kind.as_str(), "ReplicaSet" | "Job") {
+            let parent_kind = if key.kind == "ReplicaSet" {
+                "Deployment"
+            } else {
+                "CronJob"
+            };
+            let found = self.live_objects().find(|o| {
+                o.r.kind == key.kind
+                    && o.r.name == key.name
+                    && o.r.namespace.as_deref().unwrap_or_default() == key.namespace
+            });
+            match found.and_then(|o| o.owners.iter().find(|w| w.kind == parent_kind)) {
+                Some(parent) => {
+                    key = WorkloadKey {
+                        kind: parent.kind.clone(),
+                        namespace: key.namespace,
+                        name: parent.name.clone(),
+                    };
+                }
+                None if found.is_none() && key.kind == "ReplicaSet" => {
+                    // The ReplicaSet is not in the snapshot: its name is `<deployment>-<pod-template-hash>`.
+                    if let Some(hash) = pod.labels.get("pod-template-hash") {
+                        if let Some(deploy) = key.name.strip_suffix(&format!("-{hash}")) {
+                            key = WorkloadKey {
+                                kind: "Deployment".into(),
+                                namespace: key.namespace,
+                                name: deploy.to_owned(),
+                            };
+                        }
+                    }
+                }
+                None => {}
+            }
+        }
+        Some(key)
+    }
+
+    /// Running pods grouped by their top controller.
+    pub fn pods_by_controller(&self) -> BTreeMap<WorkloadKey, Vec<(&'a Object, &'a PodInfo, &'a str)>> {
+        let mut m: BTreeMap<WorkloadKey, Vec<_>> = BTreeMap::new();
+        for p in self.running_pods() {
+            if let Some(k) = self.controller_of(p.0) {
+                m.entry(k).or_default().push(p);
+            }
+        }
+        m
+    }
+}
+
+/// Not read out of a Helm release record (those are manifests, not cluster state).
+pub fn live(o: &Object) -> bool {
+    o.source.via != Some(Via::HelmRelease)
+}
+
+fn requirement_matches(r: &Requirement, value: Option<&str>) -> bool {
+    match r.operator.as_str() {
+        "In" => value.is_some_and(|v| r.values.iter().any(|x| x == v)),
+        "NotIn" => value.is_none_or(|v| !r.values.iter().any(|x| x == v)),
+        "Exists" => value.is_some(),
+        "DoesNotExist" => value.is_none(),
+        "Gt" | "Lt" => {
+            let (Some(v), Some(bound)) = (
+                value.and_then(|v| v.parse::<i64>().ok()),
+                r.values.first().and_then(|b| b.parse::<i64>().ok()),
+            ) else {
+                return false;
+            };
+            if r.operator == "Gt" {
+                v > bound
+            } else {
+                v < bound
+            }
+        }
+        _ => false,
+    }
+}
+
+fn term_matches(t: &NodeSelectorTerm, node: &Object) -> bool {
+    if t.match_expressions.is_empty() && t.match_fields.is_empty() {
+        // An empty term selects no node (Kubernetes semantics).
+        return false;
+    }
+    t.match_expressions
+        .iter()
+        .all(|r| requirement_matches(r, node.labels.get(&r.key).map(String::as_str)))
+        && t.match_fields
+            .iter()
+            .all(|r| r.key == "metadata.name" && requirement_matches(r, Some(&node.r.name)))
+}
+
+/// Does the node satisfy the pod's `nodeSelector` and required node affinity?
+pub fn selector_matches(spec: &PodSpec, node: &Object) -> bool {
+    spec.node_selector.iter().all(|(k, v)| node.labels.get(k) == Some(v))
+        && match &spec.required_affinity {
+            None => true,
+            Some(terms) if terms.is_empty() => true,
+            Some(terms) => terms.iter().any(|t| term_matches(t, node)),
+        }
+}
+
+/// The node's `NoSchedule`/`NoExecute` taints the pod does not tolerate.
+pub fn untolerated_taints<'n>(spec: &PodSpec, node: &'n NodeInfo) -> Vec<&'n crate::model::Taint> {
+    node.taints
+        .iter()
+        .filter(|t| t.effect == "NoSchedule" || t.effect == "NoExecute")
+        .filter(|t| !spec.tolerations.iter().any(|tol| tol.tolerates(t)))
+        .collect()
 }
 
 /// A reference for messages: `Kind namespace/name` or `Kind name`.
@@ -33,5 +256,65 @@ pub fn display_ref(r: &ObjectRef) -> String {
     match &r.namespace {
         Some(ns) => format!("{} {ns}/{}", r.kind, r.name),
         None => format!("{} {}", r.kind, r.name),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::Source;
+    use crate::parse::parse_yaml_documents;
+
+    fn obj(yaml: &str) -> Object {
+        let d = parse_yaml_documents("t", yaml).unwrap();
+        Object::from_node(
+            &d[0],
+            Source {
+                file: "t".into(),
+                line: None,
+                via: None,
+            },
+        )
+    }
+
+    #[test]
+    fn node_affinity_operators() {
+        let node =
+            obj("kind: Node\napiVersion: v1\nmetadata: {name: n1, labels: {zone: a, cores: '16', gpu: 'yes'}}\n");
+        let pod = |aff: &str| {
+            let p = obj(&format!("kind: Pod\napiVersion: v1\nmetadata: {{name: p}}\nspec:\n  affinity:\n    nodeAffinity:\n      requiredDuringSchedulingIgnoredDuringExecution:\n        nodeSelectorTerms: {aff}\n"));
+            p.pod().unwrap().spec.clone()
+        };
+        assert!(selector_matches(
+            &pod("[{matchExpressions: [{key: zone, operator: In, values: [a, b]}]}]"),
+            &node
+        ));
+        assert!(!selector_matches(
+            &pod("[{matchExpressions: [{key: zone, operator: NotIn, values: [a]}]}]"),
+            &node
+        ));
+        assert!(selector_matches(
+            &pod("[{matchExpressions: [{key: ssd, operator: DoesNotExist}]}]"),
+            &node
+        ));
+        assert!(selector_matches(
+            &pod("[{matchExpressions: [{key: cores, operator: Gt, values: ['8']}]}]"),
+            &node
+        ));
+        assert!(!selector_matches(
+            &pod("[{matchExpressions: [{key: cores, operator: Lt, values: ['8']}]}]"),
+            &node
+        ));
+        assert!(selector_matches(
+            &pod("[{matchFields: [{key: metadata.name, operator: In, values: [n1]}]}]"),
+            &node
+        ));
+        // Terms are OR-ed; expressions in a term AND-ed.
+        assert!(selector_matches(&pod("[{matchExpressions: [{key: zone, operator: In, values: [x]}]}, {matchExpressions: [{key: gpu, operator: Exists}]}]"), &node));
+        assert!(!selector_matches(
+            &pod("[{matchExpressions: [{key: zone, operator: In, values: [a]}, {key: gpu, operator: DoesNotExist}]}]"),
+            &node
+        ));
+        assert!(!selector_matches(&pod("[{}]"), &node));
     }
 }

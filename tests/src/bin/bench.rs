@@ -27,9 +27,7 @@ fn snapshot(nodes: usize, pods_per_node: usize) -> String {
             );
         }
     }
-    s.push_str(
-        "{\"apiVersion\":\"v1\",\"kind\":\"Namespace\",\"metadata\":{\"name\":\"end\"}}]}\n",
-    );
+    s.push_str("{\"apiVersion\":\"v1\",\"kind\":\"Namespace\",\"metadata\":{\"name\":\"end\"}}]}\n");
     s
 }
 

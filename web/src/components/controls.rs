@@ -40,8 +40,7 @@ pub fn Controls(props: &ControlsProps) -> Html {
         Callback::from(move |e: Event| {
             let input: HtmlInputElement = e.target_unchecked_into();
             let Some(list) = input.files() else { return };
-            let files: Vec<web_sys::File> =
-                (0..list.length()).filter_map(|i| list.get(i)).collect();
+            let files: Vec<web_sys::File> = (0..list.length()).filter_map(|i| list.get(i)).collect();
             if files.is_empty() {
                 return;
             }
@@ -69,10 +68,7 @@ pub fn Controls(props: &ControlsProps) -> Html {
     let on_profile = {
         let state = state.clone();
         Callback::from(move |e: Event| {
-            let Some(select) = e
-                .target()
-                .and_then(|t| t.dyn_into::<HtmlSelectElement>().ok())
-            else {
+            let Some(select) = e.target().and_then(|t| t.dyn_into::<HtmlSelectElement>().ok()) else {
                 return;
             };
             if let Some(p) = Profile::parse(&select.value()) {

@@ -17,10 +17,7 @@ pub fn SummaryView(props: &SummaryProps) -> Html {
     let s = &r.summary;
     let u = &r.upgrade;
     let from = u.from.clone().unwrap_or_else(|| "unknown".into());
-    let from_note = u
-        .from_source
-        .map(|src| format!(" (from {src})"))
-        .unwrap_or_default();
+    let from_note = u.from_source.map(|src| format!(" (from {src})")).unwrap_or_default();
     html! {
         <section class={classes!("summary", s.verdict)} id="summary">
             <div class="verdict" id="verdict">{ s.verdict.to_uppercase() }</div>

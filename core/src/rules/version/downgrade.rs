@@ -41,7 +41,10 @@ pub fn check(ctx: &Context<'_>, out: &mut Vec<Finding>) {
     let f = Finding::new(
         &INFO,
         if minor {
-            format!("Target {to} is {} minor(s) older than the current {from}: minor downgrades are not supported", from.minor - to.minor)
+            format!(
+                "Target {to} is {} minor(s) older than the current {from}: minor downgrades are not supported",
+                from.minor - to.minor
+            )
         } else {
             format!("Target {to} is an older patch than the current {from}")
         },
@@ -53,9 +56,5 @@ pub fn check(ctx: &Context<'_>, out: &mut Vec<Finding>) {
     )
     .data("from", from.to_string())
     .data("to", to.to_string());
-    out.push(if minor {
-        f
-    } else {
-        f.severity(Severity::Warning)
-    });
+    out.push(if minor { f } else { f.severity(Severity::Warning) });
 }

@@ -1,0 +1,126 @@
+//! api/: objects on group/versions the target no longer serves, or has deprecated.
+//!
+//! The apiVersion an object was *written* in survives in the manifest itself, in the
+//! `kubectl.kubernetes.io/last-applied-configuration` annotation (ignored when its kind differs), in
+//! `metadata.managedFields[].apiVersion`, and in Helm 3 release records (decoded at ingestion). Each is
+//! checked against the table in `apis.rs`.
+
+pub mod deprecated;
+pub mod removed;
+
+use crate::apis::{self, ApiRow, Status};
+use crate::model::{Object, Source, Via};
+use crate::parse::parse_json;
+use crate::report::Finding;
+use crate::rules::context::display_ref;
+use crate::rules::{Context, RuleInfo};
+
+/// One place an object names an apiVersion.
+pub struct Usage<'a> {
+    pub obj: &'a Object,
+    pub api_version: String,
+    pub via: Via,
+}
+
+fn last_applied(o: &Object) -> Option<String> {
+    let text = o.annotations.get("kubectl.kubernetes.io/last-applied-configuration")?;
+    let doc = parse_json("last-applied-configuration", text).ok()?;
+    // A stale annotation from another kind (the name was reused) says nothing about this object.
+    (doc.get("kind").as_str() == Some(o.r.kind.as_str())).then(|| doc.get("apiVersion").as_string())?
+}
+
+/// Every distinct apiVersion each object was written in, with where it was found.
+pub fn usages<'a>(ctx: &Context<'a>) -> Vec<Usage<'a>> {
+    let mut out: Vec<Usage<'a>> = Vec::new();
+    for o in ctx.objects {
+        let base = o.source.via.unwrap_or(Via::Manifest);
+        let mut seen: Vec<String> = vec![o.r.api_version.clone()];
+        out.push(Usage { obj: o, api_version: o.r.api_version.clone(), via: base });
+        if base == Via::HelmRelease {
+            continue;
+        }
+        let mut extra = |v: String, via: Via, out: &mut Vec<Usage<'a>>| {
+            if !v.is_empty() && !seen.contains(&v) {
+                seen.push(v.clone());
+                out.push(Usage { obj: o, api_version: v, via });
+            }
+        };
+        if let Some(v) = last_applied(o) {
+            extra(v, Via::LastApplied, &mut out);
+        }
+        for v in &o.managed_api_versions {
+            extra(v.clone(), Via::ManagedFields, &mut out);
+        }
+    }
+    out
+}
+
+fn via_text(via: Via) -> &'static str {
+    match via {
+        Via::Manifest => "",
+        Via::LastApplied => " (per its last-applied-configuration)",
+        Via::ManagedFields => " (per its managedFields)",
+        Via::HelmRelease => " (in its Helm release)",
+    }
+}
+
+/// Findings of `want` status for every usage, at the target; the hop where it first bites is named.
+pub fn report(ctx: &Context<'_>, out: &mut Vec<Finding>, want: Status, info: &RuleInfo) {
+    let rows = apis::table();
+    for u in usages(ctx) {
+        let Some(row) = apis::lookup(&rows, &u.api_version, &u.obj.r.kind) else { continue };
+        if row.status_at(ctx.to.minor) != want {
+            continue;
+        }
+        let hop = ctx.path.iter().find(|h| row.status_at(h.minor) == want).map(ToString::to_string);
+        out.push(finding(ctx, &u, row, want, info, hop));
+    }
+}
+
+fn finding(ctx: &Context<'_>, u: &Usage<'_>, row: &ApiRow, want: Status, info: &RuleInfo, hop: Option<String>) -> Finding {
+    let what = display_ref(&u.obj.r);
+    let replacement = if row.replacement.is_empty() { "no direct replacement".to_owned() } else { row.replacement.to_owned() };
+    let message = match want {
+        Status::Removed => format!(
+            "{what} uses {}{}, which Kubernetes {} no longer serves (removed in 1.{})",
+            u.api_version,
+            via_text(u.via),
+            ctx.to.minor_string(),
+            row.removed_in.unwrap_or(0)
+        ),
+        _ => match (row.deprecated_in, row.removed_in) {
+            (Some(d), Some(r)) => format!(
+                "{what} uses {}{}, deprecated since 1.{d} and removed in 1.{r}",
+                u.api_version,
+                via_text(u.via)
+            ),
+            (None, Some(r)) => format!("{what} uses {}{}, removed in 1.{r}", u.api_version, via_text(u.via)),
+            _ => format!("{what} uses {}{}, deprecated by its provider", u.api_version, via_text(u.via)),
+        },
+    };
+    let help = match u.via {
+        Via::Manifest => format!("Change apiVersion to {replacement} (check the schema changes), or convert with `kubectl convert`."),
+        Via::HelmRelease => format!(
+            "Upgrade the chart to one that uses {replacement}, or rewrite the stored release with helm-mapkubeapis before upgrading."
+        ),
+        _ => format!(
+            "The stored object is served at newer versions, but the manifest that applies it still says {}: update it to {replacement} in its source (Git, CI) before it is applied again.",
+            u.api_version
+        ),
+    };
+    let mut f = Finding::new(info, message, help).object(u.obj).data("apiVersion", u.api_version.clone());
+    if u.via != Via::Manifest {
+        f.source = Some(Source { via: Some(u.via), ..u.obj.source.clone() });
+    }
+    if let Some(d) = row.deprecated_in {
+        f = f.data("deprecatedIn", format!("1.{d}"));
+    }
+    if let Some(r) = row.removed_in {
+        f = f.data("removedIn", format!("1.{r}"));
+    }
+    f = f.data("replacement", row.replacement);
+    if let Some(h) = hop {
+        f = f.hop(h);
+    }
+    f
+}

@@ -1,0 +1,61 @@
+//! `skew/control-plane-spread`: the control-plane nodes are not all at the current minor.
+
+use crate::report::{Finding, Severity};
+use crate::rules::{Context, RuleInfo};
+
+pub const INFO: RuleInfo = RuleInfo {
+    code: "skew/control-plane-spread",
+    severity: Severity::Blocker,
+    title: "Control-plane nodes are on different minors",
+    needs_from: true,
+    docs: r#"## What it checks
+Reads the kubelet version of every control-plane node (`node-role.kubernetes.io/control-plane`, `master`
+or RKE's `controlplane` label) and compares its minor with the current version. Any control-plane node on
+another minor, or a spread of more than one minor among them, is reported with the node and both versions.
+
+## Why it matters for an upgrade
+Before a minor upgrade every kube-apiserver must already be at the current minor: the skew policy allows
+HA apiservers at most one minor apart, and `kubeadm upgrade apply` and `bmctl` refuse to start from a
+half-finished upgrade. A control plane left mid-upgrade by an earlier attempt is the usual cause.
+
+## Example
+`--from 1.28.4`, nodes `cp-1` and `cp-2` on `v1.28.4`, `cp-3` still on `v1.27.9`: blocker naming `cp-3`.
+
+## How to fix
+Finish the earlier upgrade first: bring every control-plane node to the current minor (`kubeadm upgrade
+node` on the stragglers), check `kubectl get nodes`, then start the next hop.
+
+## References
+- Kubernetes version skew policy, kube-apiserver: <https://kubernetes.io/releases/version-skew-policy/#kube-apiserver>
+- kubeadm upgrade: <https://kubernetes.io/docs/tasks/administer-cluster/kubeadm/kubeadm-upgrade/>
+"#,
+};
+
+pub fn check(ctx: &Context<'_>, out: &mut Vec<Finding>) {
+    let Some(from) = &ctx.from else { return };
+    let cps: Vec<_> = ctx.nodes.iter().filter(|n| n.is_control_plane()).collect();
+    let minors: Vec<u32> = cps.iter().filter_map(|n| n.kubelet.as_ref().map(|v| v.minor)).collect();
+    let (Some(lo), Some(hi)) = (minors.iter().min(), minors.iter().max()) else { return };
+    let spread = hi - lo;
+    for n in &cps {
+        let Some(v) = &n.kubelet else { continue };
+        if v.minor == from.minor && spread <= 1 {
+            continue;
+        }
+        out.push(
+            Finding::new(
+                &INFO,
+                format!(
+                    "Control-plane node {} runs {v} but the control plane is at {} (control-plane minors span 1.{lo} to 1.{hi})",
+                    n.name(),
+                    from.minor_string()
+                ),
+                format!("Bring {} to {} (finish the earlier upgrade) before starting this one.", n.name(), from.minor_string()),
+            )
+            .object(n.obj)
+            .data("node", n.name())
+            .data("nodeVersion", v.to_string())
+            .data("current", from.to_string()),
+        );
+    }
+}

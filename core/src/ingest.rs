@@ -5,9 +5,14 @@
 
 use std::collections::BTreeMap;
 
+use crate::helm;
 use crate::model::{Object, Source, Via};
 use crate::parse::{parse_documents, Node, ParseError};
-use crate::report::{Inventory, Skipped};
+use crate::report::{HelmRelease, Inventory, Skipped};
+
+/// The annotations Helm puts on the objects of a release.
+pub const HELM_RELEASE_NAME: &str = "meta.helm.sh/release-name";
+pub const HELM_RELEASE_NAMESPACE: &str = "meta.helm.sh/release-namespace";
 
 /// One input: a name (a path, `-` for stdin, or any label) and its bytes.
 #[derive(Debug, Clone)]
@@ -79,7 +84,7 @@ pub fn ingest(inputs: &[Input]) -> Result<Ingested, ParseError> {
         let before = out.objects.len();
         let mut not_objects: Vec<String> = Vec::new();
         for doc in &docs {
-            add_document(&input.name, doc, &mut out.objects, &mut not_objects);
+            add_document(&input.name, doc, &mut out, &mut not_objects);
         }
         if docs.is_empty() {
             out.inventory.skipped.push(Skipped {
@@ -123,7 +128,61 @@ fn describe(doc: &Node) -> String {
     format!("document at line {} is {what}", doc.line())
 }
 
-fn add_document(file: &str, doc: &Node, objects: &mut Vec<Object>, not_objects: &mut Vec<String>) {
+fn add_object(file: &str, doc: &Node, out: &mut Ingested) {
+    let source = Source {
+        file: file.to_owned(),
+        line: Some(doc.line()),
+        via: Some(Via::Manifest),
+    };
+    if helm::is_release_record(doc) {
+        let record = doc.at(&["metadata", "name"]).as_str().unwrap_or_default().to_owned();
+        match helm::decode(doc) {
+            Ok(Some(rel)) => {
+                let mut count = 0;
+                for d in &rel.documents {
+                    if !d.is_map() || d.get("kind").as_str().is_none_or(str::is_empty) {
+                        continue;
+                    }
+                    let mut o = Object::from_node(
+                        d,
+                        Source {
+                            via: Some(Via::HelmRelease),
+                            ..source.clone()
+                        },
+                    );
+                    if o.r.namespace.is_none() && !rel.namespace.is_empty() {
+                        o.r.namespace = Some(rel.namespace.clone());
+                    }
+                    // What Helm itself stamps on the live objects it owns.
+                    o.annotations
+                        .entry(HELM_RELEASE_NAME.to_owned())
+                        .or_insert_with(|| rel.name.clone());
+                    o.annotations
+                        .entry(HELM_RELEASE_NAMESPACE.to_owned())
+                        .or_insert_with(|| rel.namespace.clone());
+                    out.objects.push(o);
+                    count += 1;
+                }
+                out.inventory.helm_releases.push(HelmRelease {
+                    name: rel.name,
+                    namespace: rel.namespace,
+                    revision: rel.revision,
+                    chart: rel.chart,
+                    record,
+                    objects: count,
+                });
+            }
+            Ok(None) => {}
+            Err(why) => out.inventory.skipped.push(Skipped {
+                file: file.to_owned(),
+                reason: format!("Helm release record {record} at line {} not read: {why}", doc.line()),
+            }),
+        }
+    }
+    out.objects.push(Object::from_node(doc, source));
+}
+
+fn add_document(file: &str, doc: &Node, out: &mut Ingested, not_objects: &mut Vec<String>) {
     let kind = doc.get("kind").as_str().unwrap_or_default();
     if !doc.is_map() || kind.is_empty() {
         not_objects.push(describe(doc));
@@ -146,29 +205,15 @@ fn add_document(file: &str, doc: &Node, objects: &mut Vec<Object>, not_objects: 
                 not_objects.push(format!("list item {} at line {} has no `kind`", i + 1, item.line()));
                 continue;
             }
-            let mut obj = Object::from_node(
-                item,
-                Source {
-                    file: file.to_owned(),
-                    line: Some(item.line()),
-                    via: Some(Via::Manifest),
-                },
-            );
-            if !has_kind {
-                obj = Object::from_node(&with_kind(item, item_kind.unwrap_or_default(), list_api), obj.source);
+            if has_kind {
+                add_object(file, item, out);
+            } else {
+                add_object(file, &with_kind(item, item_kind.unwrap_or_default(), list_api), out);
             }
-            objects.push(obj);
         }
         return;
     }
-    objects.push(Object::from_node(
-        doc,
-        Source {
-            file: file.to_owned(),
-            line: Some(doc.line()),
-            via: Some(Via::Manifest),
-        },
-    ));
+    add_object(file, doc, out);
 }
 
 fn with_kind(item: &Node, kind: &str, api_version: &str) -> Node {

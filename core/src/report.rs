@@ -104,6 +104,19 @@ pub struct Skipped {
     pub reason: String,
 }
 
+/// A deployed Helm release decoded from its release record.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+pub struct HelmRelease {
+    pub name: String,
+    pub namespace: String,
+    pub revision: i64,
+    pub chart: String,
+    /// The Secret or ConfigMap it was read from.
+    pub record: String,
+    /// Objects in its manifest (counted in `objects` and `byKind` too).
+    pub objects: usize,
+}
+
 #[derive(Debug, Clone, Default, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Inventory {
@@ -111,6 +124,8 @@ pub struct Inventory {
     pub objects: usize,
     pub by_kind: BTreeMap<String, usize>,
     pub skipped: Vec<Skipped>,
+    /// Deployed Helm releases found among the inputs (an addition to the contract's fields).
+    pub helm_releases: Vec<HelmRelease>,
 }
 
 #[derive(Debug, Clone, Default, PartialEq, Serialize)]

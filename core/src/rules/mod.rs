@@ -36,11 +36,26 @@ pub struct Rule {
 
 /// Every rule, in code order.
 pub static RULES: &[Rule] = &[
-    Rule { info: &api::deprecated::INFO, check: api::deprecated::check },
-    Rule { info: &api::removed::INFO, check: api::removed::check },
-    Rule { info: &skew::control_plane_spread::INFO, check: skew::control_plane_spread::check },
-    Rule { info: &skew::kubelet_newer::INFO, check: skew::kubelet_newer::check },
-    Rule { info: &skew::kubelet_too_old::INFO, check: skew::kubelet_too_old::check },
+    Rule {
+        info: &api::deprecated::INFO,
+        check: api::deprecated::check,
+    },
+    Rule {
+        info: &api::removed::INFO,
+        check: api::removed::check,
+    },
+    Rule {
+        info: &skew::control_plane_spread::INFO,
+        check: skew::control_plane_spread::check,
+    },
+    Rule {
+        info: &skew::kubelet_newer::INFO,
+        check: skew::kubelet_newer::check,
+    },
+    Rule {
+        info: &skew::kubelet_too_old::INFO,
+        check: skew::kubelet_too_old::check,
+    },
     Rule {
         info: &version::downgrade::INFO,
         check: version::downgrade::check,

@@ -35,14 +35,22 @@ pub fn usages<'a>(ctx: &Context<'a>) -> Vec<Usage<'a>> {
     for o in ctx.objects {
         let base = o.source.via.unwrap_or(Via::Manifest);
         let mut seen: Vec<String> = vec![o.r.api_version.clone()];
-        out.push(Usage { obj: o, api_version: o.r.api_version.clone(), via: base });
+        out.push(Usage {
+            obj: o,
+            api_version: o.r.api_version.clone(),
+            via: base,
+        });
         if base == Via::HelmRelease {
             continue;
         }
         let mut extra = |v: String, via: Via, out: &mut Vec<Usage<'a>>| {
             if !v.is_empty() && !seen.contains(&v) {
                 seen.push(v.clone());
-                out.push(Usage { obj: o, api_version: v, via });
+                out.push(Usage {
+                    obj: o,
+                    api_version: v,
+                    via,
+                });
             }
         };
         if let Some(v) = last_applied(o) {
@@ -55,12 +63,23 @@ pub fn usages<'a>(ctx: &Context<'a>) -> Vec<Usage<'a>> {
     out
 }
 
-fn via_text(via: Via) -> &'static str {
-    match via {
-        Via::Manifest => "",
-        Via::LastApplied => " (per its last-applied-configuration)",
-        Via::ManagedFields => " (per its managedFields)",
-        Via::HelmRelease => " (in its Helm release)",
+fn via_text(u: &Usage<'_>) -> String {
+    match u.via {
+        Via::Manifest => String::new(),
+        Via::LastApplied => " (per its last-applied-configuration)".to_owned(),
+        Via::ManagedFields => " (per its managedFields)".to_owned(),
+        Via::HelmRelease => format!(" (in Helm release {})", release_name(u.obj)),
+    }
+}
+
+fn release_name(o: &Object) -> String {
+    let name = o
+        .annotations
+        .get(crate::ingest::HELM_RELEASE_NAME)
+        .map_or("?", String::as_str);
+    match o.annotations.get(crate::ingest::HELM_RELEASE_NAMESPACE) {
+        Some(ns) if !ns.is_empty() => format!("{ns}/{name}"),
+        _ => name.to_owned(),
     }
 }
 
@@ -68,23 +87,40 @@ fn via_text(via: Via) -> &'static str {
 pub fn report(ctx: &Context<'_>, out: &mut Vec<Finding>, want: Status, info: &RuleInfo) {
     let rows = apis::table();
     for u in usages(ctx) {
-        let Some(row) = apis::lookup(&rows, &u.api_version, &u.obj.r.kind) else { continue };
+        let Some(row) = apis::lookup(&rows, &u.api_version, &u.obj.r.kind) else {
+            continue;
+        };
         if row.status_at(ctx.to.minor) != want {
             continue;
         }
-        let hop = ctx.path.iter().find(|h| row.status_at(h.minor) == want).map(ToString::to_string);
+        let hop = ctx
+            .path
+            .iter()
+            .find(|h| row.status_at(h.minor) == want)
+            .map(ToString::to_string);
         out.push(finding(ctx, &u, row, want, info, hop));
     }
 }
 
-fn finding(ctx: &Context<'_>, u: &Usage<'_>, row: &ApiRow, want: Status, info: &RuleInfo, hop: Option<String>) -> Finding {
+fn finding(
+    ctx: &Context<'_>,
+    u: &Usage<'_>,
+    row: &ApiRow,
+    want: Status,
+    info: &RuleInfo,
+    hop: Option<String>,
+) -> Finding {
     let what = display_ref(&u.obj.r);
-    let replacement = if row.replacement.is_empty() { "no direct replacement".to_owned() } else { row.replacement.to_owned() };
+    let replacement = if row.replacement.is_empty() {
+        "no direct replacement".to_owned()
+    } else {
+        row.replacement.to_owned()
+    };
     let message = match want {
         Status::Removed => format!(
             "{what} uses {}{}, which Kubernetes {} no longer serves (removed in 1.{})",
             u.api_version,
-            via_text(u.via),
+            via_text(u),
             ctx.to.minor_string(),
             row.removed_in.unwrap_or(0)
         ),
@@ -92,25 +128,38 @@ fn finding(ctx: &Context<'_>, u: &Usage<'_>, row: &ApiRow, want: Status, info: &
             (Some(d), Some(r)) => format!(
                 "{what} uses {}{}, deprecated since 1.{d} and removed in 1.{r}",
                 u.api_version,
-                via_text(u.via)
+                via_text(u)
             ),
-            (None, Some(r)) => format!("{what} uses {}{}, removed in 1.{r}", u.api_version, via_text(u.via)),
-            _ => format!("{what} uses {}{}, deprecated by its provider", u.api_version, via_text(u.via)),
+            (None, Some(r)) => format!("{what} uses {}{}, removed in 1.{r}", u.api_version, via_text(u)),
+            _ => format!(
+                "{what} uses {}{}, deprecated by its provider",
+                u.api_version,
+                via_text(u)
+            ),
         },
     };
     let help = match u.via {
         Via::Manifest => format!("Change apiVersion to {replacement} (check the schema changes), or convert with `kubectl convert`."),
         Via::HelmRelease => format!(
-            "Upgrade the chart to one that uses {replacement}, or rewrite the stored release with helm-mapkubeapis before upgrading."
+            "Upgrade the chart to one that uses {replacement}; if the release must stay, rewrite it with `helm mapkubeapis {}` before the upgrade, or Helm cannot upgrade or roll it back afterwards.",
+            u.obj.annotations.get(crate::ingest::HELM_RELEASE_NAME).map_or("<release>", String::as_str)
         ),
         _ => format!(
             "The stored object is served at newer versions, but the manifest that applies it still says {}: update it to {replacement} in its source (Git, CI) before it is applied again.",
             u.api_version
         ),
     };
-    let mut f = Finding::new(info, message, help).object(u.obj).data("apiVersion", u.api_version.clone());
+    let mut f = Finding::new(info, message, help)
+        .object(u.obj)
+        .data("apiVersion", u.api_version.clone());
     if u.via != Via::Manifest {
-        f.source = Some(Source { via: Some(u.via), ..u.obj.source.clone() });
+        f.source = Some(Source {
+            via: Some(u.via),
+            ..u.obj.source.clone()
+        });
+    }
+    if u.via == Via::HelmRelease {
+        f = f.data("helmRelease", release_name(u.obj));
     }
     if let Some(d) = row.deprecated_in {
         f = f.data("deprecatedIn", format!("1.{d}"));

@@ -35,7 +35,9 @@ pub fn check(ctx: &Context<'_>, out: &mut Vec<Finding>) {
     let Some(from) = &ctx.from else { return };
     let cps: Vec<_> = ctx.nodes.iter().filter(|n| n.is_control_plane()).collect();
     let minors: Vec<u32> = cps.iter().filter_map(|n| n.kubelet.as_ref().map(|v| v.minor)).collect();
-    let (Some(lo), Some(hi)) = (minors.iter().min(), minors.iter().max()) else { return };
+    let (Some(lo), Some(hi)) = (minors.iter().min(), minors.iter().max()) else {
+        return;
+    };
     let spread = hi - lo;
     for n in &cps {
         let Some(v) = &n.kubelet else { continue };

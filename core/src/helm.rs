@@ -1,0 +1,153 @@
+//! Helm 3 release records (DOMAIN section 2): `sh.helm.release.v1.<release>.v<revision>` Secrets of type
+//! `helm.sh/release.v1` (and the ConfigMap storage driver's ConfigMaps). `data.release` is base64 of
+//! base64 of gzip of the release JSON (one base64 layer fewer in a ConfigMap); the JSON's `manifest` holds
+//! the release's objects as one `---`-separated YAML string.
+
+use crate::parse::{parse_json, parse_yaml_documents, Node};
+
+/// Decompressed releases larger than this are refused (a zip-bomb guard).
+const MAX_RELEASE_BYTES: usize = 64 << 20;
+
+/// A decoded deployed release.
+pub struct Release {
+    pub name: String,
+    pub namespace: String,
+    pub revision: i64,
+    pub chart: String,
+    pub status: String,
+    /// The manifest's documents.
+    pub documents: Vec<Node>,
+}
+
+/// Is this object (already known to be a Secret or ConfigMap) a Helm release record?
+pub fn is_release_record(doc: &Node) -> bool {
+    let kind = doc.get("kind").as_str().unwrap_or_default();
+    let labels = doc.at(&["metadata", "labels"]);
+    let named = doc
+        .at(&["metadata", "name"])
+        .as_str()
+        .is_some_and(|n| n.starts_with("sh.helm.release.v1."));
+    match kind {
+        "Secret" => {
+            doc.get("type").as_str() == Some("helm.sh/release.v1")
+                || (named && labels.get("owner").as_str() == Some("helm"))
+        }
+        "ConfigMap" => named && labels.get("owner").as_str() == Some("helm"),
+        _ => false,
+    }
+}
+
+fn b64_value(c: u8) -> Option<u32> {
+    Some(match c {
+        b'A'..=b'Z' => c - b'A',
+        b'a'..=b'z' => c - b'a' + 26,
+        b'0'..=b'9' => c - b'0' + 52,
+        b'+' | b'-' => 62,
+        b'/' | b'_' => 63,
+        _ => return None,
+    } as u32)
+}
+
+/// Standard or URL-safe base64, padding optional, whitespace ignored.
+pub fn base64_decode(input: &[u8]) -> Option<Vec<u8>> {
+    let mut out = Vec::with_capacity(input.len() / 4 * 3);
+    let mut acc = 0u32;
+    let mut bits = 0;
+    for &c in input {
+        if c == b'=' {
+            break;
+        }
+        if c.is_ascii_whitespace() {
+            continue;
+        }
+        acc = (acc << 6) | b64_value(c)?;
+        bits += 6;
+        if bits >= 8 {
+            bits -= 8;
+            out.push((acc >> bits) as u8);
+            acc &= (1 << bits) - 1;
+        }
+    }
+    Some(out)
+}
+
+/// gunzip (RFC 1952) with a size limit.
+pub fn gunzip(data: &[u8]) -> Option<Vec<u8>> {
+    if data.get(..3)? != [0x1f, 0x8b, 0x08] {
+        return None;
+    }
+    let flags = *data.get(3)?;
+    let mut i = 10;
+    if flags & 0x04 != 0 {
+        let xlen = u16::from_le_bytes([*data.get(i)?, *data.get(i + 1)?]) as usize;
+        i += 2 + xlen;
+    }
+    for bit in [0x08, 0x10] {
+        if flags & bit != 0 {
+            i += data.get(i..)?.iter().position(|b| *b == 0)? + 1;
+        }
+    }
+    if flags & 0x02 != 0 {
+        i += 2;
+    }
+    miniz_oxide::inflate::decompress_to_vec_with_limit(data.get(i..)?, MAX_RELEASE_BYTES).ok()
+}
+
+/// Decode a release record. `Err` says why it could not be read (the caller lists it as skipped);
+/// `Ok(None)` is a release that is not deployed (superseded, failed, uninstalling...).
+pub fn decode(doc: &Node) -> Result<Option<Release>, String> {
+    let is_secret = doc.get("kind").as_str() == Some("Secret");
+    let raw = doc.at(&["data", "release"]).as_str().ok_or("no data.release")?;
+    let mut bytes = base64_decode(raw.as_bytes()).ok_or("data.release is not base64")?;
+    if is_secret {
+        // The Secret's own base64 layer, over Helm's.
+        bytes = base64_decode(&bytes).ok_or("data.release is not base64 inside")?;
+    }
+    if bytes.starts_with(&[0x1f, 0x8b, 0x08]) {
+        bytes = gunzip(&bytes).ok_or("the release is not valid gzip")?;
+    }
+    let text = std::str::from_utf8(&bytes).map_err(|_| "the release is not UTF-8 JSON")?;
+    let rel = parse_json("release", text).map_err(|e| format!("the release JSON does not parse: {e}"))?;
+    let status = rel.at(&["info", "status"]).as_str().unwrap_or_default().to_owned();
+    if status != "deployed" {
+        return Ok(None);
+    }
+    let manifest = rel.get("manifest").as_str().unwrap_or_default();
+    let documents =
+        parse_yaml_documents("manifest", manifest).map_err(|e| format!("its manifest does not parse: {e}"))?;
+    let meta = rel.at(&["chart", "metadata"]);
+    Ok(Some(Release {
+        name: rel.get("name").as_str().unwrap_or_default().to_owned(),
+        namespace: rel.get("namespace").as_str().unwrap_or_default().to_owned(),
+        revision: rel.get("version").as_i64().unwrap_or(0),
+        chart: format!(
+            "{}-{}",
+            meta.get("name").as_str().unwrap_or("?"),
+            meta.get("version").as_str().unwrap_or("?")
+        ),
+        status,
+        documents,
+    }))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn base64_round_trips() {
+        assert_eq!(base64_decode(b"aGVsbG8=").unwrap(), b"hello");
+        assert_eq!(base64_decode(b"aGVsbG8").unwrap(), b"hello");
+        assert_eq!(base64_decode(b"aGVs\nbG8h").unwrap(), b"hello!");
+        assert!(base64_decode(b"a*b").is_none());
+    }
+
+    #[test]
+    fn gunzip_reads_gzip_and_refuses_junk() {
+        // `printf 'hi\n' | gzip -n | base64`
+        let gz = base64_decode(b"H4sIAAAAAAAAA8vI5AIAenpv7QMAAAA=").unwrap();
+        assert_eq!(gunzip(&gz).unwrap(), b"hi\n");
+        assert!(gunzip(b"\x1f\x8b\x08\x00").is_none());
+        assert!(gunzip(b"plain").is_none());
+    }
+}

@@ -13,6 +13,7 @@
 //! and column; odd cluster data is a finding.
 
 pub mod apis;
+pub mod budget;
 pub mod helm;
 pub mod ingest;
 pub mod model;

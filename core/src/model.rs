@@ -160,6 +160,8 @@ pub enum VolumeKind {
 pub struct Volume {
     pub name: String,
     pub kind: VolumeKind,
+    /// `persistentVolumeClaim.claimName`.
+    pub claim: Option<String>,
 }
 
 /// Requests or allocatable capacity.
@@ -248,6 +250,7 @@ impl PodSpec {
                     } else {
                         VolumeKind::Other
                     },
+                    claim: v.at(&["persistentVolumeClaim", "claimName"]).as_string(),
                 })
                 .collect(),
         }
@@ -264,6 +267,8 @@ pub struct NodeInfo {
     pub kube_proxy_version: Option<String>,
     pub allocatable: Resources,
     pub creation_timestamp: Option<String>,
+    /// `spec.providerID` (`aws:///eu-west-1a/i-0abc...`): tells the cloud, which some defaults depend on.
+    pub provider_id: Option<String>,
 }
 
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -298,12 +303,22 @@ pub struct PdbInfo {
     pub status: Option<PdbStatus>,
 }
 
+/// A PersistentVolume: is it bound to one node, and to which claim?
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct PvInfo {
+    /// `spec.local`, `spec.hostPath`, or a required node affinity: the data lives on particular nodes.
+    pub node_bound: bool,
+    /// `spec.claimRef` namespace and name.
+    pub claim: Option<(String, String)>,
+}
+
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Body {
     Node(NodeInfo),
     Pod(PodInfo),
     Workload(WorkloadInfo),
     Pdb(PdbInfo),
+    Pv(PvInfo),
     Other,
 }
 
@@ -374,11 +389,26 @@ impl Object {
                     }
                 },
                 creation_timestamp: meta.get("creationTimestamp").as_string(),
+                provider_id: spec.get("providerID").as_string(),
             }),
             ("Pod", "v1" | "") => Body::Pod(PodInfo {
                 spec: PodSpec::from_node(spec),
                 phase: status.get("phase").as_string(),
                 ready: ready_condition(status),
+            }),
+            ("PersistentVolume", "v1" | "") => Body::Pv(PvInfo {
+                node_bound: !spec.get("local").is_null()
+                    || !spec.get("hostPath").is_null()
+                    || spec.at(&["nodeAffinity", "required"]).is_map(),
+                claim: spec.get("claimRef").get("name").as_string().map(|n| {
+                    (
+                        spec.at(&["claimRef", "namespace"])
+                            .as_str()
+                            .unwrap_or_default()
+                            .to_owned(),
+                        n,
+                    )
+                }),
             }),
             (k, _) if WORKLOAD_KINDS.contains(&k) => {
                 let template = if k == "CronJob" {

@@ -95,6 +95,39 @@ impl<'a> Context<'a> {
         self.options.profile
     }
 
+    /// The pools the profile budgets over.
+    pub fn pools(&self) -> Vec<crate::budget::Pool> {
+        crate::budget::pools(self.profile(), &self.nodes)
+    }
+
+    /// Do the nodes run on AWS (by `spec.providerID`)? kOps defaults its surge to 1 there.
+    pub fn on_aws(&self) -> bool {
+        self.nodes
+            .iter()
+            .any(|n| n.info.provider_id.as_deref().is_some_and(|p| p.starts_with("aws://")))
+    }
+
+    /// A pool's resolved budget.
+    pub fn limit(&self, pool: &crate::budget::Pool) -> crate::budget::Limit {
+        crate::budget::resolve(self.profile(), pool.role, pool.nodes.len(), self.options, self.on_aws())
+    }
+
+    /// Does this upgrade drain nodes (evict pods) before upgrading them? RKE only with `drain: true`;
+    /// RKE < 1.1 never; the others always, unless `drain: false` is given.
+    pub fn drains(&self) -> bool {
+        match self.profile() {
+            Profile::Rke => self.options.drain.unwrap_or(false),
+            Profile::RkeLegacy => false,
+            _ => self.options.drain.unwrap_or(true),
+        }
+    }
+
+    /// Does the drain honour PodDisruptionBudgets and wait on them (rather than proceed regardless)?
+    /// GKE on Bare Metal gives up after 20 minutes and proceeds.
+    pub fn drain_honours_pdbs(&self) -> bool {
+        self.drains() && self.profile() != Profile::GkeBaremetal
+    }
+
     pub fn node(&self, name: &str) -> Option<&NodeView<'a>> {
         self.nodes.iter().find(|n| n.name() == name)
     }

@@ -4,6 +4,7 @@
 //! severity, title, Markdown docs) and a `pub fn check(&Context, &mut Vec<Finding>)`.
 
 pub mod api;
+pub mod budget;
 pub mod context;
 pub mod skew;
 pub mod version;
@@ -34,36 +35,27 @@ pub struct Rule {
     pub check: CheckFn,
 }
 
-/// Every rule, in code order.
-pub static RULES: &[Rule] = &[
-    Rule {
-        info: &api::deprecated::INFO,
-        check: api::deprecated::check,
-    },
-    Rule {
-        info: &api::removed::INFO,
-        check: api::removed::check,
-    },
-    Rule {
-        info: &skew::control_plane_spread::INFO,
-        check: skew::control_plane_spread::check,
-    },
-    Rule {
-        info: &skew::kubelet_newer::INFO,
-        check: skew::kubelet_newer::check,
-    },
-    Rule {
-        info: &skew::kubelet_too_old::INFO,
-        check: skew::kubelet_too_old::check,
-    },
-    Rule {
-        info: &version::downgrade::INFO,
-        check: version::downgrade::check,
-    },
-    Rule {
-        info: &version::minor_skip::INFO,
-        check: version::minor_skip::check,
-    },
+/// `registry![category::rule, ...]`: each rule module's `INFO` and `check`.
+macro_rules! registry {
+    ($($category:ident :: $rule:ident),* $(,)?) => {
+        &[$(Rule { info: &$category::$rule::INFO, check: $category::$rule::check }),*]
+    };
+}
+
+/// Every rule. The one place a rule is registered.
+pub static RULES: &[Rule] = registry![
+    api::deprecated,
+    api::removed,
+    budget::etcd_member_unavailable,
+    budget::etcd_no_fault_tolerance,
+    budget::limit_covers_pool,
+    budget::single_control_plane,
+    budget::unavailable_exceeds_limit,
+    skew::control_plane_spread,
+    skew::kubelet_newer,
+    skew::kubelet_too_old,
+    version::downgrade,
+    version::minor_skip,
 ];
 
 /// The documentation of every rule, in code order.

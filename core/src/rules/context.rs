@@ -212,6 +212,59 @@ impl<'a> Context<'a> {
         Some(key)
     }
 
+    /// The object of a workload, if the snapshot has it.
+    pub fn workload_object(&self, key: &WorkloadKey) -> Option<&'a Object> {
+        self.live_objects().find(|o| {
+            o.r.kind == key.kind
+                && o.r.name == key.name
+                && o.r.namespace.as_deref().unwrap_or_default() == key.namespace
+        })
+    }
+
+    /// Group pods by their top controller (`None`: pods with no controller, each alone), in a stable order.
+    pub fn group_by_controller<T>(
+        &self,
+        pods: Vec<(&'a Object, T)>,
+    ) -> Vec<(Option<WorkloadKey>, Vec<(&'a Object, T)>)> {
+        let mut groups: BTreeMap<(Option<WorkloadKey>, String), Vec<(&'a Object, T)>> = BTreeMap::new();
+        for (o, t) in pods {
+            let key = self.controller_of(o);
+            let solo = if key.is_none() {
+                display_ref(&o.r)
+            } else {
+                String::new()
+            };
+            groups.entry((key, solo)).or_default().push((o, t));
+        }
+        groups.into_iter().map(|((k, _), v)| (k, v)).collect()
+    }
+
+    /// A workload template or an unmanaged pod: the specs a selector lives in, without the copies that
+    /// ReplicaSets of Deployments and Jobs of CronJobs repeat. A pod whose controller is not in the inputs
+    /// stands for it (one pod per controller).
+    pub fn pod_specs(&self) -> Vec<(&'a Object, &'a PodSpec)> {
+        let mut out = Vec::new();
+        for (o, w) in self.workloads() {
+            let owned = (o.r.kind == "ReplicaSet" && o.owners.iter().any(|x| x.kind == "Deployment"))
+                || (o.r.kind == "Job" && o.owners.iter().any(|x| x.kind == "CronJob"));
+            if !owned {
+                out.push((o, &w.template));
+            }
+        }
+        let mut seen = std::collections::BTreeSet::new();
+        for (o, p) in self.pods() {
+            match self.controller_of(o) {
+                None => out.push((o, &p.spec)),
+                Some(k) => {
+                    if self.workload_object(&k).is_none() && seen.insert(k) {
+                        out.push((o, &p.spec));
+                    }
+                }
+            }
+        }
+        out
+    }
+
     /// Running pods grouped by their top controller.
     pub fn pods_by_controller(&self) -> BTreeMap<WorkloadKey, Vec<(&'a Object, &'a PodInfo, &'a str)>> {
         let mut m: BTreeMap<WorkloadKey, Vec<_>> = BTreeMap::new();
@@ -282,6 +335,22 @@ pub fn untolerated_taints<'n>(spec: &PodSpec, node: &'n NodeInfo) -> Vec<&'n cra
         .filter(|t| t.effect == "NoSchedule" || t.effect == "NoExecute")
         .filter(|t| !spec.tolerations.iter().any(|tol| tol.tolerates(t)))
         .collect()
+}
+
+impl WorkloadKey {
+    pub fn display(&self) -> String {
+        format!("{} {}/{}", self.kind, self.namespace, self.name)
+    }
+}
+
+/// Names for a message: up to `max` of them, then "and N more".
+pub fn name_list(names: &[String], max: usize) -> String {
+    let shown: Vec<&str> = names.iter().take(max).map(String::as_str).collect();
+    if names.len() > max {
+        format!("{} and {} more", shown.join(", "), names.len() - max)
+    } else {
+        shown.join(", ")
+    }
 }
 
 /// A reference for messages: `Kind namespace/name` or `Kind name`.

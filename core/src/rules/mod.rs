@@ -6,7 +6,9 @@
 pub mod api;
 pub mod budget;
 pub mod context;
+pub mod scheduling;
 pub mod skew;
+pub mod tolerations;
 pub mod version;
 
 use serde::Serialize;
@@ -51,9 +53,14 @@ pub static RULES: &[Rule] = registry![
     budget::limit_covers_pool,
     budget::single_control_plane,
     budget::unavailable_exceeds_limit,
+    scheduling::legacy_node_label,
+    scheduling::no_eligible_node,
+    scheduling::node_selector_mismatch,
     skew::control_plane_spread,
     skew::kubelet_newer,
     skew::kubelet_too_old,
+    tolerations::legacy_master_taint,
+    tolerations::missing_eviction_toleration,
     version::downgrade,
     version::minor_skip,
 ];

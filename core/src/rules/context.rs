@@ -269,6 +269,9 @@ impl<'a> Context<'a> {
     pub fn pods_by_controller(&self) -> BTreeMap<WorkloadKey, Vec<(&'a Object, &'a PodInfo, &'a str)>> {
         let mut m: BTreeMap<WorkloadKey, Vec<_>> = BTreeMap::new();
         for p in self.running_pods() {
+            if crate::rules::disruption::is_mirror(p.0) {
+                continue;
+            }
             if let Some(k) = self.controller_of(p.0) {
                 m.entry(k).or_default().push(p);
             }

@@ -5,7 +5,9 @@
 
 pub mod api;
 pub mod budget;
+pub mod capacity;
 pub mod context;
+pub mod disruption;
 pub mod scheduling;
 pub mod skew;
 pub mod tolerations;
@@ -53,6 +55,12 @@ pub static RULES: &[Rule] = registry![
     budget::limit_covers_pool,
     budget::single_control_plane,
     budget::unavailable_exceeds_limit,
+    capacity::insufficient_headroom,
+    disruption::local_storage,
+    disruption::pdb_blocks_drain,
+    disruption::replicas_in_one_window,
+    disruption::single_replica,
+    disruption::unmanaged_pod,
     scheduling::legacy_node_label,
     scheduling::no_eligible_node,
     scheduling::node_selector_mismatch,

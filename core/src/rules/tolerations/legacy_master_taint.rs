@@ -21,6 +21,9 @@ control-plane one (the upgrade strips the master taint). A pod tolerating only `
 control-plane nodes from 1.25; one tolerating only `control-plane` cannot land on 1.24 nodes. After the
 drain such pods stay Pending; CoreDNS itself dropped its master toleration in 1.26.
 
+A toleration of only `master` is reported when the target is 1.25 or later; one of only
+`control-plane` while the control plane is still on 1.24 or older.
+
 ## Example
 A DaemonSet for log shipping with `tolerations: [{key: node-role.kubernetes.io/master, effect: NoSchedule}]`,
 upgrading to 1.25: warning.
@@ -52,20 +55,29 @@ fn check_spec(ctx: &Context<'_>, o: &Object, spec: &PodSpec, out: &mut Vec<Findi
     if m == cp {
         return;
     }
+    // Only the master taint: broken once control-plane nodes reach 1.25. Only the control-plane taint:
+    // broken while control-plane nodes are still on 1.24 or older (they carry the master taint).
+    let still_old = match &ctx.from {
+        Some(f) => f.minor <= 24,
+        None => ctx.to.minor <= 24,
+    };
     let (has, lacks, when) = if m {
-        (
-            MASTER,
-            CONTROL_PLANE,
-            format!(
-                "from 1.25 (the target is {}) control-plane nodes carry only the {CONTROL_PLANE} taint",
-                ctx.to
-            ),
-        )
+        if ctx.to.minor < 25 {
+            return;
+        }
+        let when = format!(
+            "from 1.25 (the target is {}) control-plane nodes carry only the {CONTROL_PLANE} taint",
+            ctx.to
+        );
+        (MASTER, CONTROL_PLANE, when)
     } else {
+        if !still_old {
+            return;
+        }
         (
             CONTROL_PLANE,
             MASTER,
-            "1.24 control-plane nodes carry both taints".to_owned(),
+            "control-plane nodes on 1.24 and older carry the master taint".to_owned(),
         )
     };
     out.push(

@@ -44,6 +44,9 @@ pub fn check(ctx: &Context<'_>, out: &mut Vec<Finding>) {
     let crosses_1_13 = ctx.from.as_ref().is_some_and(|f| f.minor < 13) && ctx.to.minor >= 13;
     let mut lacking = Vec::new();
     for (o, p, node) in ctx.running_pods() {
+        if crate::rules::disruption::is_mirror(o) {
+            continue;
+        }
         let missing: Vec<&str> = ["node.kubernetes.io/not-ready", "node.kubernetes.io/unreachable"]
             .into_iter()
             .filter(|key| {

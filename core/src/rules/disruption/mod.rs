@@ -1,0 +1,15 @@
+//! disruption/: what the drains do to workloads: budgets that stall them, replicas that all go at once,
+//! pods that are deleted for good or lose their data.
+
+pub mod local_storage;
+pub mod pdb_blocks_drain;
+pub mod replicas_in_one_window;
+pub mod single_replica;
+pub mod unmanaged_pod;
+
+use crate::model::Object;
+
+/// A static pod's mirror: the kubelet owns it; drains skip it.
+pub fn is_mirror(o: &Object) -> bool {
+    o.annotations.contains_key("kubernetes.io/config.mirror")
+}

@@ -1,0 +1,146 @@
+//! `disruption/pdb-blocks-drain`: a PodDisruptionBudget allows no disruption.
+
+use crate::model::{Body, Object, PdbInfo};
+use crate::options::Profile;
+use crate::quantity::IntOrPercent;
+use crate::report::{Finding, Severity};
+use crate::rules::context::display_ref;
+use crate::rules::{Context, RuleInfo};
+
+pub const INFO: RuleInfo = RuleInfo {
+    code: "disruption/pdb-blocks-drain",
+    severity: Severity::Blocker,
+    title: "A PodDisruptionBudget allows no disruption: drains stall on it",
+    needs_from: false,
+    docs: r#"## What it checks
+For every PodDisruptionBudget: `disruptionsAllowed` from its status when the snapshot has it, else
+computed from the spec and the matching pods (same namespace, selector): with `maxUnavailable`,
+desiredHealthy = expected - maxUnavailable (a percentage rounds up); with `minAvailable`, desiredHealthy =
+the value (a percentage of expected, rounded up); disruptionsAllowed = max(0, currentHealthy -
+desiredHealthy). A budget that covers pods and allows 0 is reported, saying whether it can never allow one
+(`maxUnavailable: 0`, `minAvailable` >= the replicas, `100%`) or allows none now (unhealthy pods).
+Blocker when the profile drains through the Eviction API and waits on budgets (kubeadm's `kubectl drain`,
+kOps, OpenShift, RKE with `drain: true`); warning where it does not (GKE on Bare Metal gives up after 20
+minutes, RKE without drain, RKE < 1.1).
+
+## Why it matters for an upgrade
+An eviction that would break a budget is refused (HTTP 429) and retried: kOps fails the rolling update
+after its 15-minute drain timeout, the Machine Config Operator retries for ever (and alerts after an
+hour), RKE with `drain: true` fails the host, `kubectl drain` waits until its timeout, and GKE on Bare
+Metal proceeds after 20 minutes and takes the outage.
+
+## Example
+`minAvailable: 3` over a 3-replica Deployment: blocker, it can never allow an eviction.
+
+## How to fix
+Make the budget allow at least one disruption (`maxUnavailable: 1`, or `minAvailable` below the replica
+count), add replicas, or fix the unhealthy pods; consider `unhealthyPodEvictionPolicy: AlwaysAllow`.
+
+## References
+- Specifying a disruption budget: <https://kubernetes.io/docs/tasks/run-application/configure-pdb/>
+- kOps rolling update, drain timeout: <https://kops.sigs.k8s.io/operations/rolling-update/>
+"#,
+};
+
+/// The budget's numbers.
+pub struct Budget {
+    pub expected: i64,
+    pub healthy: i64,
+    pub desired: i64,
+    pub allowed: i64,
+    /// Could it ever allow a disruption with every pod healthy?
+    pub never: bool,
+    pub from_status: bool,
+}
+
+fn desired_for(pdb: &PdbInfo, expected: i64) -> i64 {
+    match (pdb.max_unavailable, pdb.min_available) {
+        (Some(mu), _) => expected - mu.scaled_ceil(expected).min(expected),
+        (None, Some(IntOrPercent::Int(n))) => n,
+        (None, Some(p)) => p.scaled_ceil(expected),
+        // Neither given: the API server defaults to minAvailable 1.
+        (None, None) => 1,
+    }
+}
+
+/// Evaluate a PDB against the snapshot (DOMAIN section 6).
+pub fn evaluate(ctx: &Context<'_>, o: &Object, pdb: &PdbInfo) -> Budget {
+    let ns = o.r.namespace.as_deref().unwrap_or("default");
+    let pods: Vec<_> = ctx
+        .running_pods()
+        .filter(|(p, _, _)| p.r.namespace.as_deref().unwrap_or("default") == ns && pdb.selector.matches(&p.labels))
+        .collect();
+    let counted_expected = i64::try_from(pods.len()).unwrap_or(i64::MAX);
+    let counted_healthy =
+        i64::try_from(pods.iter().filter(|(_, p, _)| p.ready == Some(true)).count()).unwrap_or(i64::MAX);
+    let st = pdb.status.as_ref();
+    let expected = st.and_then(|s| s.expected_pods).unwrap_or(counted_expected);
+    let healthy = st.and_then(|s| s.current_healthy).unwrap_or(counted_healthy);
+    let desired = st
+        .and_then(|s| s.desired_healthy)
+        .unwrap_or_else(|| desired_for(pdb, expected));
+    let allowed = st
+        .and_then(|s| s.disruptions_allowed)
+        .unwrap_or((healthy - desired).max(0));
+    let never = expected > 0 && expected - desired_for(pdb, expected) <= 0;
+    Budget {
+        expected,
+        healthy,
+        desired,
+        allowed,
+        never,
+        from_status: st.and_then(|s| s.disruptions_allowed).is_some(),
+    }
+}
+
+pub fn check(ctx: &Context<'_>, out: &mut Vec<Finding>) {
+    let honours = ctx.drain_honours_pdbs();
+    let consequence = match (ctx.profile(), ctx.drains()) {
+        (_, false) => "this profile does not drain, so it only matters for manual drains".to_owned(),
+        (Profile::Kops, _) => "kops fails the rolling update after its 15-minute drain timeout".to_owned(),
+        (Profile::Openshift, _) => {
+            "the Machine Config Operator retries the drain for ever (and alerts after an hour)".to_owned()
+        }
+        (Profile::Rke, _) => "RKE (drain: true) fails the host when the drain times out".to_owned(),
+        (Profile::GkeBaremetal, _) => {
+            "bmctl gives up on the drain after 20 minutes and upgrades the node anyway, taking the outage".to_owned()
+        }
+        _ => "`kubectl drain` waits on it until its timeout".to_owned(),
+    };
+    for o in ctx.live_objects() {
+        let Body::Pdb(pdb) = &o.body else { continue };
+        let b = evaluate(ctx, o, pdb);
+        if b.expected <= 0 || b.allowed > 0 {
+            continue;
+        }
+        let spec = match (pdb.max_unavailable, pdb.min_available) {
+            (Some(mu), _) => format!("maxUnavailable {mu}"),
+            (None, Some(ma)) => format!("minAvailable {ma}"),
+            _ => "no limit given (minAvailable 1)".to_owned(),
+        };
+        let why = if b.never {
+            format!("with {spec} over {} pod(s) it can never allow an eviction", b.expected)
+        } else {
+            format!(
+                "{} of {} pod(s) are healthy and {} must stay ({spec})",
+                b.healthy, b.expected, b.desired
+            )
+        };
+        let f = Finding::new(
+            &INFO,
+            format!("{} allows no disruption: {why}; {consequence}", display_ref(&o.r)),
+            if b.never {
+                "Let the budget allow at least one disruption (maxUnavailable: 1, or minAvailable below the replica count), or add replicas."
+            } else {
+                "Fix the unhealthy pods first, or set unhealthyPodEvictionPolicy: AlwaysAllow so they may be evicted."
+            },
+        )
+        .object(o)
+        .data("expectedPods", b.expected)
+        .data("currentHealthy", b.healthy)
+        .data("desiredHealthy", b.desired)
+        .data("disruptionsAllowed", b.allowed)
+        .data("fromStatus", b.from_status);
+        out.push(if honours { f } else { f.severity(Severity::Warning) });
+    }
+}

@@ -182,6 +182,8 @@ pub struct PodSpec {
     pub tolerations: Vec<Toleration>,
     pub requests: Resources,
     pub volumes: Vec<Volume>,
+    /// `terminationGracePeriodSeconds` (the API server's default is 30).
+    pub termination_grace_seconds: Option<i64>,
 }
 
 impl PodSpec {
@@ -219,6 +221,7 @@ impl PodSpec {
                 .collect()
         });
         PodSpec {
+            termination_grace_seconds: spec.get("terminationGracePeriodSeconds").as_i64(),
             node_name: spec.get("nodeName").as_string(),
             node_selector: spec.get("nodeSelector").string_map(),
             required_affinity,

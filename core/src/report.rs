@@ -169,6 +169,8 @@ pub struct Plan {
     pub phases: Vec<Phase>,
     pub steps: Vec<Step>,
     pub total_seconds: u64,
+    /// Every time the simulation used, by name, after overrides (an addition to the contract's fields).
+    pub timings: BTreeMap<&'static str, u64>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize)]

@@ -58,6 +58,8 @@ pub struct Context<'a> {
     /// Each hop's target, in order (empty when there is nothing to upgrade or `from` is unknown).
     pub path: Vec<Version>,
     pub nodes: Vec<NodeView<'a>>,
+    /// Each workload's outcome in the plan's simulation (`None` when there is no plan).
+    pub workload_outcomes: Option<Vec<crate::plan::downtime::WorkloadOutcome>>,
 }
 
 impl<'a> Context<'a> {
@@ -88,6 +90,7 @@ impl<'a> Context<'a> {
             from,
             path,
             nodes,
+            workload_outcomes: None,
         }
     }
 

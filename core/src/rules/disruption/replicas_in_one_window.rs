@@ -7,17 +7,19 @@ pub const INFO: RuleInfo = RuleInfo {
     code: "disruption/replicas-in-one-window",
     severity: Severity::Warning,
     title: "All replicas of a workload are drained at the same time",
-    needs_from: false,
+    needs_from: true,
     docs: r#"## What it checks
-Workloads with two replicas or more (DaemonSets left out) whose running pods all sit on one node, so that
-one drain takes every replica at once.
+Workloads with two replicas or more (DaemonSets left out) that the plan's simulation shows with every
+replica down at the same moment: all on one node, or on nodes drained in the same window (a pool's
+concurrency lets them go together). The seconds are the same as in `downtime.workloads`.
 
 ## Why it matters for an upgrade
 Replicas only help if some keep serving while the others move. When they share a node, the drain evicts
 them together and the workload is down until the replacements are ready, as if it had one replica.
 
 ## Example
-`Deployment shop/cart` with 2 replicas, both on `worker-a2`: warning.
+`Deployment shop/cart` with 2 replicas, both on `worker-a2`: warning. Two replicas on `w-1` and `w-2`
+with RKE's `max_unavailable_worker: 50%` over 4 workers: both drained together, warning.
 
 ## How to fix
 Spread the replicas with `topologySpreadConstraints` or pod anti-affinity on `kubernetes.io/hostname`,
@@ -29,26 +31,27 @@ and roll the workload out before the upgrade.
 };
 
 pub fn check(ctx: &Context<'_>, out: &mut Vec<Finding>) {
-    if !ctx.drains() {
-        return;
-    }
-    for (key, pods) in ctx.pods_by_controller() {
-        if key.kind == "DaemonSet" || pods.len() < 2 {
-            continue;
+    let Some(outcomes) = &ctx.workload_outcomes else { return };
+    for w in outcomes.iter().filter(|w| w.same_window) {
+        let mut f = Finding::new(
+            &INFO,
+            format!(
+                "{}: all {} replicas are on nodes that are out at the same time ({}): down for about {}",
+                w.key.display(),
+                w.replicas,
+                w.nodes.join(", "),
+                crate::render::text::duration(w.seconds)
+            ),
+            "Spread the replicas over nodes that are not upgraded together (topologySpreadConstraints or pod anti-affinity on kubernetes.io/hostname), or lower the pool's concurrency.",
+        )
+        .data("replicas", w.replicas)
+        .data("nodes", w.nodes.clone())
+        .data("seconds", w.seconds);
+        if let Some(o) = ctx.workload_object(&w.key) {
+            f = f.object(o);
+        } else if let Some((p, _, _)) = ctx.pods_by_controller().get(&w.key).and_then(|v| v.first()) {
+            f = f.object(p);
         }
-        let Some((first, _, node)) = pods.first() else { continue };
-        if pods.iter().any(|(_, _, n)| n != node) {
-            continue;
-        }
-        out.push(
-            Finding::new(
-                &INFO,
-                format!("{}: all {} replicas run on {node}, so its drain takes every replica at once", key.display(), pods.len()),
-                "Spread the replicas over nodes (topologySpreadConstraints or pod anti-affinity on kubernetes.io/hostname).",
-            )
-            .object(ctx.workload_object(&key).unwrap_or(first))
-            .data("replicas", pods.len())
-            .data("nodes", vec![(*node).to_owned()]),
-        );
+        out.push(f);
     }
 }

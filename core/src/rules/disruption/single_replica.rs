@@ -7,10 +7,11 @@ pub const INFO: RuleInfo = RuleInfo {
     code: "disruption/single-replica",
     severity: Severity::Warning,
     title: "A single-replica workload goes down when its node is drained",
-    needs_from: false,
+    needs_from: true,
     docs: r#"## What it checks
 Controller-managed workloads (Deployments, StatefulSets, ReplicaSets...; DaemonSets stay with their node)
-with exactly one running pod, when the profile drains nodes before upgrading them.
+with exactly one running pod that the plan's simulation shows going down: its node is drained (not
+upgraded in place). The seconds are the same as in `downtime.workloads`.
 
 ## Why it matters for an upgrade
 The drain evicts the only pod: the workload is down from the eviction until the replacement is scheduled,
@@ -30,26 +31,26 @@ gap.
 };
 
 pub fn check(ctx: &Context<'_>, out: &mut Vec<Finding>) {
-    if !ctx.drains() {
-        return;
-    }
-    for (key, pods) in ctx.pods_by_controller() {
-        if key.kind == "DaemonSet" || key.kind == "Node" {
-            continue;
+    let Some(outcomes) = &ctx.workload_outcomes else { return };
+    for w in outcomes.iter().filter(|w| w.replicas == 1 && w.seconds > 0) {
+        let node = w.nodes.first().cloned().unwrap_or_default();
+        let mut f = Finding::new(
+            &INFO,
+            format!(
+                "{} runs a single replica, on {node}: it is down for about {} while {node} is drained ({})",
+                w.key.display(),
+                crate::render::text::duration(w.seconds),
+                w.reason
+            ),
+            "Run at least two replicas, spread over nodes, with a PodDisruptionBudget of maxUnavailable: 1.",
+        )
+        .data("node", node)
+        .data("seconds", w.seconds);
+        if let Some(o) = ctx.workload_object(&w.key) {
+            f = f.object(o);
+        } else if let Some((p, _, _)) = ctx.pods_by_controller().get(&w.key).and_then(|v| v.first()) {
+            f = f.object(p);
         }
-        let [(pod, _, node)] = pods.as_slice() else { continue };
-        out.push(
-            Finding::new(
-                &INFO,
-                format!(
-                    "{} runs a single replica ({} on {node}): it is down from the drain of {node} until its replacement is ready",
-                    key.display(),
-                    pod.r.name
-                ),
-                "Run at least two replicas, spread over nodes, with a PodDisruptionBudget of maxUnavailable: 1.",
-            )
-            .object(ctx.workload_object(&key).unwrap_or(pod))
-            .data("node", *node),
-        );
+        out.push(f);
     }
 }

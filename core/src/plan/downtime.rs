@@ -1,0 +1,231 @@
+//! Expected downtime, from the plan's simulation (DOMAIN section 7).
+//!
+//! Components: what the distribution itself takes down (the GKE on Bare Metal table; the API for a single
+//! control-plane node or etcd member; RKE < 1.1's iptables flush). Workloads: for each controller, the
+//! seconds during which none of its replicas is Ready, given where its pods run and when each node is out.
+
+use std::collections::BTreeMap;
+
+use super::{NodeWindow, Outcome, Timings};
+use crate::model::{PodInfo, VolumeKind};
+use crate::options::Profile;
+use crate::render::text::duration;
+use crate::report::{ComponentDowntime, Downtime, WorkloadDowntime};
+use crate::rules::context::{Context, WorkloadKey};
+use crate::rules::scheduling::{fits, node_after};
+
+/// One workload's outcome, kept for the rules that read it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct WorkloadOutcome {
+    pub key: WorkloadKey,
+    pub replicas: usize,
+    pub seconds: u64,
+    pub reason: String,
+    /// Were all replicas on nodes out at the same time (two or more replicas)?
+    pub same_window: bool,
+    pub nodes: Vec<String>,
+}
+
+fn merge(mut v: Vec<(u64, u64)>) -> Vec<(u64, u64)> {
+    v.sort_unstable();
+    let mut out: Vec<(u64, u64)> = Vec::new();
+    for (s, e) in v {
+        match out.last_mut() {
+            Some(last) if s <= last.1 => last.1 = last.1.max(e),
+            _ => out.push((s, e)),
+        }
+    }
+    out
+}
+
+/// Seconds during which every replica is down at once.
+fn all_down(replicas: &[Vec<(u64, u64)>]) -> (u64, Option<u64>) {
+    let mut events: Vec<(u64, i64)> = Vec::new();
+    for r in replicas {
+        for (s, e) in merge(r.clone()) {
+            events.push((s, 1));
+            events.push((e, -1));
+        }
+    }
+    events.sort_unstable();
+    let n = i64::try_from(replicas.len()).unwrap_or(i64::MAX);
+    let (mut down, mut total, mut since, mut first) = (0i64, 0u64, 0u64, None);
+    for (t, d) in events {
+        if down == n && n > 0 {
+            total += t - since;
+        }
+        down += d;
+        if down == n && n > 0 {
+            since = t;
+            first.get_or_insert(t);
+        }
+    }
+    (total, first)
+}
+
+/// Why a pod cannot move when its node is drained, if it cannot.
+fn stuck_reason(ctx: &Context<'_>, pod: &PodInfo, node: usize, after: &[crate::model::Object]) -> Option<String> {
+    if let Some(v) = pod.spec.volumes.iter().find(|v| v.kind == VolumeKind::HostPath) {
+        return Some(format!("its hostPath volume {} ties it to the node", v.name));
+    }
+    let elsewhere = ctx
+        .nodes
+        .iter()
+        .enumerate()
+        .any(|(i, n)| i != node && after.get(i).is_some_and(|a| fits(&pod.spec, n, a)));
+    (!elsewhere).then(|| "no other node satisfies its selector, affinity and taints".to_owned())
+}
+
+pub fn compute(ctx: &Context<'_>, outcome: &Outcome, t: &Timings) -> (Downtime, Vec<WorkloadOutcome>) {
+    let mut components = Vec::new();
+    let cps: Vec<_> = ctx.nodes.iter().filter(|n| n.is_control_plane()).collect();
+    let cp_step: Vec<&NodeWindow> = outcome.windows.iter().filter(|w| w.phase == "control-plane").collect();
+    if cps.len() == 1 {
+        let secs: u64 = cp_step.iter().map(|w| w.end - w.start).sum();
+        components.push(ComponentDowntime {
+            component: "kube-apiserver (single control-plane node)".into(),
+            expected: format!(
+                "down for the whole control-plane step, about {} per hop",
+                duration(secs / ctx.path.len().max(1) as u64)
+            ),
+            when: "while the control-plane node upgrades".into(),
+        });
+    }
+    let etcd = crate::rules::budget::etcd_members(ctx);
+    if etcd.len() == 1 {
+        components.push(ComponentDowntime {
+            component: "etcd (single member)".into(),
+            expected: format!(
+                "the API cannot read or write while the member restarts, about {}",
+                duration(t.etcd_member)
+            ),
+            when: "during the etcd step".into(),
+        });
+    }
+    match ctx.profile() {
+        Profile::GkeBaremetal => {
+            let after_cp = "after the control-plane nodes are upgraded";
+            for (c, e, w) in [
+                ("kube-apiserver, etcd, scheduler", "none (HA control plane)", ""),
+                ("lifecycle controllers, ansible-runner job (admin clusters)", "none", ""),
+                ("control-plane load balancer (haproxy, keepalived)", "brief, under 1-2 min, while the load balancer moves traffic", "at the start of the upgrade"),
+                ("observability (log pipeline, metrics-server)", "operator drained and upgraded, under 5 min; DaemonSets keep running", after_cp),
+                ("CNI", "none for existing routes; operator under 5 min", after_cp),
+                ("MetalLB (user clusters)", "operator under 5 min; existing services keep working", after_cp),
+                ("CoreDNS and DNS autoscaling (user clusters)", "usually none (several replicas, autoscaled)", after_cp),
+                ("local volume provisioner", "none for existing PVs; operator up to 5 min", after_cp),
+                ("Istio / ingress", "operator about 5 min; configured ingress keeps working", after_cp),
+                ("other operators", "5 min while drained and upgraded", after_cp),
+                ("user workloads", "depends on their setup (replicas, PDBs): see the workloads below", "while worker nodes upgrade"),
+            ] {
+                components.push(ComponentDowntime { component: c.into(), expected: e.into(), when: w.into() });
+            }
+        }
+        Profile::RkeLegacy => components.push(ComponentDowntime {
+            component: "kube-proxy (iptables flush)".into(),
+            expected: format!("every pod on a worker is unreachable for about {} while kube-proxy restarts and flushes iptables", duration(t.iptables_flush)),
+            when: "as each worker batch upgrades".into(),
+        }),
+        Profile::Openshift => components.push(ComponentDowntime {
+            component: "cluster operators".into(),
+            expected: format!("Progressing for about {} (60-120 min) while the CVO applies the release; the API stays up with an HA control plane", duration(t.cluster_operators)),
+            when: "before the machine config pools update".into(),
+        }),
+        _ => {}
+    }
+
+    // Workloads.
+    let after: Vec<crate::model::Object> = ctx.nodes.iter().map(|n| node_after(ctx, n.obj)).collect();
+    let mut results = Vec::new();
+    for (key, pods) in ctx.pods_by_controller() {
+        if key.kind == "DaemonSet" || key.kind == "Node" {
+            continue;
+        }
+        let mut replicas: Vec<Vec<(u64, u64)>> = Vec::new();
+        let mut reasons: BTreeMap<String, ()> = BTreeMap::new();
+        let mut nodes: Vec<String> = Vec::new();
+        for (pod_obj, pod, node_name) in &pods {
+            let Some(ni) = ctx.nodes.iter().position(|n| n.name() == *node_name) else {
+                replicas.push(Vec::new());
+                continue;
+            };
+            nodes.push((*node_name).to_owned());
+            let mut down = Vec::new();
+            for w in outcome.windows.iter().filter(|w| w.node == ni) {
+                if w.drained {
+                    let evicted = w.start + w.blocked_until.unwrap_or(t.cordon);
+                    match stuck_reason(ctx, pod, ni, &after) {
+                        Some(why) => {
+                            down.push((evicted, w.end + t.pod_start));
+                            reasons.insert(format!("{} cannot move: {why}", pod_obj.r.name), ());
+                        }
+                        None => down.push((evicted, evicted + t.pod_start)),
+                    }
+                } else if t.iptables_flush > 0 && w.phase == "workers" {
+                    down.push((w.start, w.start + t.iptables_flush));
+                    reasons.insert("kube-proxy flushes iptables on its node".into(), ());
+                }
+            }
+            replicas.push(down);
+        }
+        let (seconds, first) = all_down(&replicas);
+        nodes.sort();
+        nodes.dedup();
+        let same_window = replicas.len() >= 2 && seconds > 0;
+        let mut reason = if replicas.len() == 1 {
+            format!("a single replica, on {}", nodes.join(", "))
+        } else if same_window {
+            format!(
+                "all {} replicas are on nodes out at the same time ({})",
+                replicas.len(),
+                nodes.join(", ")
+            )
+        } else {
+            String::new()
+        };
+        for r in reasons.keys() {
+            if !reason.is_empty() {
+                reason.push_str("; ");
+            }
+            reason.push_str(r);
+        }
+        if let Some(at) = first {
+            reason.push_str(&format!("; first down at {}", duration(at)));
+        }
+        results.push(WorkloadOutcome {
+            key,
+            replicas: replicas.len(),
+            seconds,
+            reason,
+            same_window,
+            nodes,
+        });
+    }
+    let mut workloads: Vec<WorkloadDowntime> = results
+        .iter()
+        .filter(|r| r.seconds > 0)
+        .map(|r| WorkloadDowntime {
+            kind: r.key.kind.clone(),
+            namespace: r.key.namespace.clone(),
+            name: r.key.name.clone(),
+            seconds: r.seconds,
+            reason: r.reason.clone(),
+        })
+        .collect();
+    workloads
+        .sort_by(|a, b| (b.seconds, &a.namespace, &a.kind, &a.name).cmp(&(a.seconds, &b.namespace, &b.kind, &b.name)));
+    (Downtime { components, workloads }, results)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn down_only_while_every_replica_is() {
+        assert_eq!(all_down(&[vec![(0, 10)], vec![(5, 20)]]), (5, Some(5)));
+        assert_eq!(all_down(&[vec![(0, 10)], vec![(10, 20)]]), (0, None));
+        assert_eq!(all_down(&[vec![(0, 10), (30, 40)]]), (20, Some(0)));
+        assert_eq!(all_down(&[vec![(0, 10)], vec![]]), (0, None));
+    }
+}

@@ -1,0 +1,561 @@
+//! The upgrade plan: hop by hop, phase by phase, node by node, in the order and with the concurrency each
+//! distribution really uses (DOMAIN section 5 and the seeds), as a simulation: a sliding window releases
+//! its slot when a node finishes, batches wait for the whole batch.
+//!
+//! A node's step = drain (the longest pod shutdown, plus the drain timeout when a PodDisruptionBudget allows
+//! nothing) + the upgrade or replacement + readiness + the profile's intervals. Every time comes from
+//! [`Timings`]. The same simulation feeds the expected downtime ([`downtime`]).
+
+pub mod downtime;
+pub mod timings;
+
+use std::collections::BTreeSet;
+
+use crate::budget::{Pool, PoolRole};
+use crate::model::Object;
+use crate::options::Profile;
+use crate::report::{Phase, Plan, Step};
+use crate::rules::context::{Context, NodeView};
+use crate::rules::disruption::is_mirror;
+use crate::version::Version;
+
+pub use timings::Timings;
+
+/// What happens to a node in a step.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Work {
+    /// The first control-plane node (kubeadm `upgrade apply`, and the like).
+    ControlPlaneFirst,
+    ControlPlane,
+    /// RKE: the etcd plane only.
+    Etcd,
+    Worker,
+}
+
+/// When a node was out, and how.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct NodeWindow {
+    pub node: usize,
+    pub hop: String,
+    pub phase: &'static str,
+    pub start: u64,
+    pub end: u64,
+    /// Were its pods evicted (a drain), or did they stay through an in-place upgrade?
+    pub drained: bool,
+    /// Seconds into the step at which PDB-blocked pods finally go (the drain timeout), if any.
+    pub blocked_until: Option<u64>,
+}
+
+/// The simulation's outcome.
+#[derive(Debug, Clone, Default)]
+pub struct Outcome {
+    pub plan: Plan,
+    pub windows: Vec<NodeWindow>,
+}
+
+/// How nodes of a phase are scheduled.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Mode {
+    /// A sliding window: a slot is released when a node finishes.
+    Sliding,
+    /// Fixed batches: the next batch waits for the whole batch (RKE < 1.1).
+    Batch,
+    /// kOps: one node alone first (validated), then the sliding window.
+    StartWithOne,
+}
+
+/// Schedule `durations` (in order) with `concurrency` slots from `start`; returns (start, end) per node.
+pub fn schedule(durations: &[u64], concurrency: u32, mode: Mode, start: u64) -> Vec<(u64, u64)> {
+    let c = concurrency.max(1) as usize;
+    let mut out = Vec::with_capacity(durations.len());
+    match mode {
+        Mode::Batch => {
+            let mut t = start;
+            for chunk in durations.chunks(c) {
+                let end = chunk.iter().map(|d| t + d).max().unwrap_or(t);
+                out.extend(chunk.iter().map(|d| (t, t + d)));
+                t = end;
+            }
+        }
+        Mode::Sliding | Mode::StartWithOne => {
+            let (rest, t0) = match (mode, durations.split_first()) {
+                (Mode::StartWithOne, Some((d, rest))) => {
+                    out.push((start, start + d));
+                    (rest, start + d)
+                }
+                _ => (durations, start),
+            };
+            let mut free = vec![t0; c];
+            for d in rest {
+                // The slot that frees first (the lowest index on a tie: deterministic).
+                let (slot, t) = free
+                    .iter()
+                    .enumerate()
+                    .min_by_key(|(i, t)| (**t, *i))
+                    .map(|(i, t)| (i, *t))
+                    .unwrap_or((0, t0));
+                out.push((t, t + d));
+                if let Some(f) = free.get_mut(slot) {
+                    *f = t + d;
+                }
+            }
+        }
+    }
+    out
+}
+
+struct Builder<'c, 'a> {
+    ctx: &'c Context<'a>,
+    t: Timings,
+    drains: bool,
+    /// Pods whose PodDisruptionBudget allows no disruption: (namespace, name).
+    blocked: BTreeSet<(String, String)>,
+    out: Outcome,
+}
+
+impl<'c, 'a> Builder<'c, 'a> {
+    fn node(&self, i: usize) -> Option<&'c NodeView<'a>> {
+        self.ctx.nodes.get(i)
+    }
+
+    /// Pods a drain of node `i` evicts.
+    fn evictable(&self, i: usize) -> Vec<(&'a Object, &'a crate::model::PodInfo)> {
+        let Some(n) = self.node(i) else { return Vec::new() };
+        self.ctx
+            .running_pods()
+            .filter(|(o, _, node)| {
+                *node == n.name() && !is_mirror(o) && !o.owners.iter().any(|w| w.kind == "DaemonSet")
+            })
+            .map(|(o, p, _)| (o, p))
+            .collect()
+    }
+
+    /// (drain seconds, seconds into the step when PDB-blocked pods go).
+    fn drain(&self, i: usize) -> (u64, Option<u64>) {
+        if !self.drains {
+            return (self.t.cordon, None);
+        }
+        let pods = self.evictable(i);
+        if pods.is_empty() {
+            return (self.t.cordon, None);
+        }
+        let grace = pods
+            .iter()
+            .map(|(_, p)| {
+                p.spec
+                    .termination_grace_seconds
+                    .map_or(self.t.pod_eviction, |g| g.max(0).unsigned_abs())
+            })
+            .max()
+            .unwrap_or(self.t.pod_eviction);
+        let blocked = pods.iter().any(|(o, _)| {
+            self.blocked.contains(&(
+                o.r.namespace.clone().unwrap_or_else(|| "default".into()),
+                o.r.name.clone(),
+            ))
+        });
+        if blocked {
+            (
+                self.t.cordon + self.t.drain_timeout + grace,
+                Some(self.t.cordon + self.t.drain_timeout),
+            )
+        } else {
+            (self.t.cordon + grace, None)
+        }
+    }
+
+    fn duration(&self, i: usize, work: Work) -> (u64, Option<u64>, bool) {
+        let t = &self.t;
+        match work {
+            Work::Etcd => (t.etcd_member, None, false),
+            _ => {
+                let (drain, blocked) = self.drain(i);
+                let upgrade = match work {
+                    Work::ControlPlaneFirst => t.control_plane_first,
+                    Work::ControlPlane => t.control_plane_node,
+                    _ => t.node_upgrade,
+                };
+                (
+                    drain + t.post_drain_delay + upgrade + t.node_interval + t.node_ready + t.validate,
+                    blocked,
+                    self.drains,
+                )
+            }
+        }
+    }
+
+    /// A phase of nodes; returns its end.
+    #[allow(clippy::too_many_arguments)]
+    fn nodes_phase(
+        &mut self,
+        name: &'static str,
+        pool: Option<String>,
+        hop: &Version,
+        nodes: &[usize],
+        concurrency: u32,
+        mode: Mode,
+        first: Work,
+        rest: Work,
+        start: u64,
+    ) -> u64 {
+        if nodes.is_empty() {
+            return start;
+        }
+        let durs: Vec<(u64, Option<u64>, bool)> = nodes
+            .iter()
+            .enumerate()
+            .map(|(k, i)| self.duration(*i, if k == 0 { first } else { rest }))
+            .collect();
+        let times = schedule(&durs.iter().map(|d| d.0).collect::<Vec<_>>(), concurrency, mode, start);
+        let hop_s = hop.to_string();
+        let mut end = start;
+        for ((i, (s, e)), (_, blocked, drained)) in nodes.iter().zip(times).zip(durs) {
+            let Some(n) = self.node(*i) else { continue };
+            end = end.max(e);
+            self.out.plan.steps.push(Step {
+                node: n.name().to_owned(),
+                phase: name,
+                pool: pool.clone(),
+                hop: Some(hop_s.clone()),
+                start_seconds: s,
+                end_seconds: e,
+            });
+            self.out.windows.push(NodeWindow {
+                node: *i,
+                hop: hop_s.clone(),
+                phase: name,
+                start: s,
+                end: e,
+                drained,
+                blocked_until: blocked,
+            });
+        }
+        self.out.plan.phases.push(Phase {
+            name,
+            pool,
+            hop: Some(hop_s),
+            concurrency: concurrency.max(1),
+            nodes: nodes
+                .iter()
+                .filter_map(|i| self.node(*i))
+                .map(|n| n.name().to_owned())
+                .collect(),
+            start_seconds: start,
+            end_seconds: end,
+        });
+        end
+    }
+
+    /// A phase with no node of its own (add-ons, the CVO's manifests, load balancers); returns its end.
+    fn fixed_phase(&mut self, name: &'static str, pool: &str, hop: &Version, seconds: u64, start: u64) -> u64 {
+        self.out.plan.phases.push(Phase {
+            name,
+            pool: Some(pool.to_owned()),
+            hop: Some(hop.to_string()),
+            concurrency: 1,
+            nodes: Vec::new(),
+            start_seconds: start,
+            end_seconds: start + seconds,
+        });
+        start + seconds
+    }
+
+    fn sorted_by_name(&self, nodes: &[usize]) -> Vec<usize> {
+        let mut v = nodes.to_vec();
+        v.sort_by(|a, b| self.node(*a).map(|n| n.name()).cmp(&self.node(*b).map(|n| n.name())));
+        v
+    }
+
+    fn pool_nodes<'p>(pools: &'p [Pool], role: PoolRole) -> impl Iterator<Item = &'p Pool> + 'p {
+        pools.iter().filter(move |p| p.role == role)
+    }
+
+    fn hop(&mut self, hop: &Version, start: u64) -> u64 {
+        let ctx = self.ctx;
+        let pools = ctx.pools();
+        let mut t = start;
+        match ctx.profile() {
+            Profile::Kubeadm => {
+                for p in Self::pool_nodes(&pools, PoolRole::ControlPlane) {
+                    let order = self.sorted_by_name(&p.nodes);
+                    t = self.nodes_phase(
+                        "control-plane",
+                        None,
+                        hop,
+                        &order,
+                        1,
+                        Mode::Sliding,
+                        Work::ControlPlaneFirst,
+                        Work::ControlPlane,
+                        t,
+                    );
+                }
+                for p in Self::pool_nodes(&pools, PoolRole::Worker) {
+                    let order = self.sorted_by_name(&p.nodes);
+                    let c = ctx.limit(p).concurrency;
+                    t = self.nodes_phase(
+                        "workers",
+                        None,
+                        hop,
+                        &order,
+                        c,
+                        Mode::Sliding,
+                        Work::Worker,
+                        Work::Worker,
+                        t,
+                    );
+                }
+            }
+            Profile::Rke | Profile::RkeLegacy => {
+                let legacy = ctx.profile() == Profile::RkeLegacy;
+                let mode = if legacy { Mode::Batch } else { Mode::Sliding };
+                let etcd: Vec<usize> = Self::pool_nodes(&pools, PoolRole::Etcd)
+                    .flat_map(|p| p.nodes.clone())
+                    .collect();
+                let etcd = self.sorted_by_name(&etcd);
+                t = self.nodes_phase("etcd", None, hop, &etcd, 1, Mode::Sliding, Work::Etcd, Work::Etcd, t);
+                for p in Self::pool_nodes(&pools, PoolRole::ControlPlane) {
+                    // NotReady control-plane hosts go first, whatever the limit.
+                    let mut order = self.sorted_by_name(&p.nodes);
+                    order.sort_by_key(|i| self.node(*i).is_some_and(|n| n.ready()));
+                    let c = ctx.limit(p).concurrency;
+                    t = self.nodes_phase(
+                        "control-plane",
+                        None,
+                        hop,
+                        &order,
+                        c,
+                        mode,
+                        Work::ControlPlane,
+                        Work::ControlPlane,
+                        t,
+                    );
+                }
+                // Then the worker plane of etcd hosts (not control plane), one by one.
+                let etcd_workers: Vec<usize> = etcd
+                    .iter()
+                    .copied()
+                    .filter(|i| self.node(*i).is_some_and(|n| !n.is_control_plane()))
+                    .collect();
+                if !legacy {
+                    t = self.nodes_phase(
+                        "workers",
+                        Some("etcd".into()),
+                        hop,
+                        &etcd_workers,
+                        1,
+                        Mode::Sliding,
+                        Work::Worker,
+                        Work::Worker,
+                        t,
+                    );
+                }
+                for p in Self::pool_nodes(&pools, PoolRole::Worker) {
+                    let nodes: Vec<usize> = p
+                        .nodes
+                        .iter()
+                        .copied()
+                        .filter(|i| legacy || !etcd_workers.contains(i))
+                        .collect();
+                    let order = self.sorted_by_name(&nodes);
+                    let c = ctx.limit(p).concurrency;
+                    t = self.nodes_phase("workers", None, hop, &order, c, mode, Work::Worker, Work::Worker, t);
+                }
+                t = self.fixed_phase(
+                    "addons",
+                    "network, dns, ingress, metrics-server",
+                    hop,
+                    4 * self.t.addon,
+                    t,
+                );
+            }
+            Profile::Kops => {
+                // Control-plane groups serially, then node groups alphabetically; validation before each.
+                for role in [PoolRole::ControlPlane, PoolRole::Worker] {
+                    for p in Self::pool_nodes(&pools, role) {
+                        let order = self.sorted_by_name(&p.nodes);
+                        let c = ctx.limit(p).concurrency;
+                        t += self.t.validate;
+                        let (name, work) = if role == PoolRole::ControlPlane {
+                            ("control-plane", Work::ControlPlane)
+                        } else {
+                            ("workers", Work::Worker)
+                        };
+                        t = self.nodes_phase(
+                            name,
+                            Some(p.name.clone()),
+                            hop,
+                            &order,
+                            c,
+                            Mode::StartWithOne,
+                            work,
+                            work,
+                            t,
+                        );
+                    }
+                }
+            }
+            Profile::Openshift => {
+                // The CVO applies the manifests runlevel by runlevel; the MCO updates the pools at the end,
+                // all pools in parallel, nodes sorted by zone then age.
+                t = self.fixed_phase(
+                    "control-plane",
+                    "cluster-version-operator",
+                    hop,
+                    self.t.cluster_operators,
+                    t,
+                );
+                let mut end = t;
+                for p in &pools {
+                    let mut order = p.nodes.clone();
+                    order.sort_by(|a, b| {
+                        let key = |i: &usize| {
+                            self.node(*i).map(|n| {
+                                (
+                                    n.obj
+                                        .labels
+                                        .get("topology.kubernetes.io/zone")
+                                        .cloned()
+                                        .unwrap_or_default(),
+                                    n.info.creation_timestamp.clone().unwrap_or_default(),
+                                    n.name().to_owned(),
+                                )
+                            })
+                        };
+                        key(a).cmp(&key(b))
+                    });
+                    let c = ctx.limit(p).concurrency;
+                    let (name, work) = if p.role == PoolRole::ControlPlane {
+                        ("control-plane", Work::ControlPlane)
+                    } else {
+                        ("workers", Work::Worker)
+                    };
+                    end = end.max(self.nodes_phase(
+                        name,
+                        Some(p.name.clone()),
+                        hop,
+                        &order,
+                        c,
+                        Mode::Sliding,
+                        work,
+                        work,
+                        t,
+                    ));
+                }
+                t = end;
+            }
+            Profile::GkeBaremetal => {
+                // Control-plane load balancers, the control-plane node pool, then in parallel GKE Connect
+                // and the add-ons beside the node pools (worker pools one after another).
+                t = self.fixed_phase(
+                    "load-balancers",
+                    "control-plane load balancers",
+                    hop,
+                    self.t.load_balancer,
+                    t,
+                );
+                for p in Self::pool_nodes(&pools, PoolRole::ControlPlane) {
+                    let order = self.sorted_by_name(&p.nodes);
+                    t = self.nodes_phase(
+                        "control-plane",
+                        Some(p.name.clone()),
+                        hop,
+                        &order,
+                        1,
+                        Mode::Sliding,
+                        Work::ControlPlane,
+                        Work::ControlPlane,
+                        t,
+                    );
+                }
+                let addons_end = self.fixed_phase(
+                    "addons",
+                    "GKE Connect and cluster add-ons",
+                    hop,
+                    self.t.addons_upgrade,
+                    t,
+                );
+                let mut w = t;
+                for p in Self::pool_nodes(&pools, PoolRole::Worker) {
+                    let order = self.sorted_by_name(&p.nodes);
+                    let c = ctx.limit(p).concurrency;
+                    w = self.nodes_phase(
+                        "workers",
+                        Some(p.name.clone()),
+                        hop,
+                        &order,
+                        c,
+                        Mode::Sliding,
+                        Work::Worker,
+                        Work::Worker,
+                        w,
+                    );
+                }
+                t = w.max(addons_end);
+            }
+        }
+        t
+    }
+}
+
+/// Plan every hop of the path. Empty when there is nothing to upgrade.
+pub fn build(ctx: &Context<'_>, timings: Timings) -> Outcome {
+    let mut blocked = BTreeSet::new();
+    for o in ctx.live_objects() {
+        let crate::model::Body::Pdb(pdb) = &o.body else {
+            continue;
+        };
+        let b = crate::rules::disruption::pdb_blocks_drain::evaluate(ctx, o, pdb);
+        if b.expected > 0 && b.allowed == 0 {
+            let ns = o.r.namespace.clone().unwrap_or_else(|| "default".into());
+            for (p, _, _) in ctx.running_pods() {
+                if p.r.namespace.as_deref().unwrap_or("default") == ns && pdb.selector.matches(&p.labels) {
+                    blocked.insert((ns.clone(), p.r.name.clone()));
+                }
+            }
+        }
+    }
+    let mut b = Builder {
+        ctx,
+        t: timings,
+        drains: ctx.drains(),
+        blocked,
+        out: Outcome::default(),
+    };
+    let mut t = 0;
+    for hop in &ctx.path {
+        t = b.hop(hop, t);
+    }
+    b.out.plan.total_seconds = t;
+    b.out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sliding_window_releases_slots_as_nodes_finish() {
+        // The MCO seed: 5 nodes, maxUnavailable 3; node 2 finishes first, then 1, then 3; 5 before 4.
+        let d = [100, 50, 130, 120, 60];
+        let s = schedule(&d, 3, Mode::Sliding, 0);
+        assert_eq!(s, vec![(0, 100), (0, 50), (0, 130), (50, 170), (100, 160)]);
+    }
+
+    #[test]
+    fn batches_wait_for_the_whole_batch() {
+        assert_eq!(
+            schedule(&[10, 30, 20], 2, Mode::Batch, 5),
+            vec![(5, 15), (5, 35), (35, 55)]
+        );
+    }
+
+    #[test]
+    fn start_with_one_then_the_window() {
+        assert_eq!(
+            schedule(&[10, 10, 10, 10], 3, Mode::StartWithOne, 0),
+            vec![(0, 10), (10, 20), (10, 20), (10, 20)]
+        );
+        assert!(schedule(&[], 3, Mode::StartWithOne, 0).is_empty());
+    }
+}

@@ -93,10 +93,7 @@ mod tests {
         // In a checkout with ../shared beside it (as in CI), the copy must not drift.
         let shared = concat!(env!("CARGO_MANIFEST_DIR"), "/../../shared/domain/removed-apis.tsv");
         if let Ok(text) = std::fs::read_to_string(shared) {
-            assert_eq!(
-                text, TABLE_TSV,
-                "core/data/removed-apis.tsv differs from shared/domain/removed-apis.tsv"
-            );
+            assert_eq!(text, TABLE_TSV, "core/data/removed-apis.tsv differs from shared/domain/removed-apis.tsv");
         }
     }
 
@@ -104,28 +101,13 @@ mod tests {
     fn where_pluto_is_wrong_the_table_is_right() {
         let rows = table();
         let at = |gv: &str, k: &str, m: u32| lookup(&rows, gv, k).unwrap().status_at(m);
-        assert_eq!(
-            at("flowcontrol.apiserver.k8s.io/v1beta1", "FlowSchema", 26),
-            Status::Removed
-        );
-        assert_eq!(
-            at("flowcontrol.apiserver.k8s.io/v1beta1", "FlowSchema", 25),
-            Status::Deprecated
-        );
-        assert_eq!(
-            at("authorization.k8s.io/v1beta1", "SubjectAccessReview", 22),
-            Status::Removed
-        );
+        assert_eq!(at("flowcontrol.apiserver.k8s.io/v1beta1", "FlowSchema", 26), Status::Removed);
+        assert_eq!(at("flowcontrol.apiserver.k8s.io/v1beta1", "FlowSchema", 25), Status::Deprecated);
+        assert_eq!(at("authorization.k8s.io/v1beta1", "SubjectAccessReview", 22), Status::Removed);
         assert_eq!(at("resource.k8s.io/v1beta1", "ResourceClaim", 36), Status::Deprecated);
         assert_eq!(at("resource.k8s.io/v1beta1", "ResourceClaim", 37), Status::Deprecated);
         assert_eq!(at("resource.k8s.io/v1beta1", "ResourceClaim", 38), Status::Removed);
-        assert_eq!(
-            at("admissionregistration.k8s.io/v1alpha1", "ValidatingAdmissionPolicy", 32),
-            Status::Removed
-        );
-        assert_eq!(
-            at("admissionregistration.k8s.io/v1alpha1", "ValidatingAdmissionPolicy", 31),
-            Status::Deprecated
-        );
+        assert_eq!(at("admissionregistration.k8s.io/v1alpha1", "ValidatingAdmissionPolicy", 32), Status::Removed);
+        assert_eq!(at("admissionregistration.k8s.io/v1alpha1", "ValidatingAdmissionPolicy", 31), Status::Deprecated);
     }
 }

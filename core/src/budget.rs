@@ -58,11 +58,7 @@ pub fn pools(profile: Profile, nodes: &[NodeView<'_>]) -> Vec<Pool> {
     let mut add =
         |name: String, role: PoolRole, i: usize| match pools.iter_mut().find(|p| p.name == name && p.role == role) {
             Some(p) => p.nodes.push(i),
-            None => pools.push(Pool {
-                name,
-                role,
-                nodes: vec![i],
-            }),
+            None => pools.push(Pool { name, role, nodes: vec![i] }),
         };
     for (i, n) in nodes.iter().enumerate() {
         let cp = n.is_control_plane();
@@ -101,11 +97,7 @@ pub fn pools(profile: Profile, nodes: &[NodeView<'_>]) -> Vec<Pool> {
                     add("control-plane".into(), PoolRole::ControlPlane, i);
                 } else {
                     add(
-                        n.obj
-                            .labels
-                            .get(GKE_POOL_LABEL)
-                            .cloned()
-                            .unwrap_or_else(|| "workers".into()),
+                        n.obj.labels.get(GKE_POOL_LABEL).cloned().unwrap_or_else(|| "workers".into()),
                         PoolRole::Worker,
                         i,
                     );
@@ -156,11 +148,7 @@ pub fn resolve(profile: Profile, role: PoolRole, size: usize, o: &UpgradeOptions
             };
             limit(floor_at_least_one(v, size_i).min(RKE_MAX_BATCH), 0, how)
         }
-        (Profile::RkeLegacy, _) => limit(
-            size_i.clamp(1, RKE_MAX_BATCH),
-            0,
-            "RKE < 1.1: batches of min(50, count)",
-        ),
+        (Profile::RkeLegacy, _) => limit(size_i.clamp(1, RKE_MAX_BATCH), 0, "RKE < 1.1: batches of min(50, count)"),
         (Profile::Kops, PoolRole::ControlPlane) => {
             // Control-plane groups never surge.
             let mu = match option {
@@ -182,11 +170,7 @@ pub fn resolve(profile: Profile, role: PoolRole, size: usize, o: &UpgradeOptions
                 None if surge == 0 => 1,
                 None => 0,
             };
-            limit(
-                mu,
-                surge,
-                "maxUnavailable rounded down (a percent giving 0 is 1), maxSurge rounded up",
-            )
+            limit(mu, surge, "maxUnavailable rounded down (a percent giving 0 is 1), maxSurge rounded up")
         }
         (Profile::Openshift, _) => {
             let v = option.unwrap_or(IntOrPercent::Int(1));
@@ -208,10 +192,7 @@ pub fn resolve(profile: Profile, role: PoolRole, size: usize, o: &UpgradeOptions
 }
 
 fn bad(field: &str, message: String) -> Result<(), OptionsError> {
-    Err(OptionsError {
-        field: field.to_owned(),
-        message,
-    })
+    Err(OptionsError { field: field.to_owned(), message })
 }
 
 /// Refuse limits the chosen distribution refuses (CONTRACT section 3: an options error naming the field).
@@ -227,26 +208,17 @@ pub fn validate(o: &UpgradeOptions) -> Result<(), OptionsError> {
                 Profile::Rke | Profile::RkeLegacy | Profile::Kubeadm | Profile::GkeBaremetal,
                 Some(IntOrPercent::Int(0)),
             ) => {
-                return bad(
-                    field,
-                    format!("0 nodes at a time would never finish: {p} needs at least 1"),
-                );
+                return bad(field, format!("0 nodes at a time would never finish: {p} needs at least 1"));
             }
             (Profile::GkeBaremetal, Some(IntOrPercent::Percent(_))) => {
-                return bad(
-                    field,
-                    "GKE on Bare Metal takes a node count (concurrentNodes), not a percentage".into(),
-                );
+                return bad(field, "GKE on Bare Metal takes a node count (concurrentNodes), not a percentage".into());
             }
             _ => {}
         }
     }
     if let Some(s) = o.max_surge {
         if p != Profile::Kops {
-            return bad(
-                "maxSurge",
-                format!("{p} does not surge: only kops creates extra nodes (remove maxSurge)"),
-            );
+            return bad("maxSurge", format!("{p} does not surge: only kops creates extra nodes (remove maxSurge)"));
         }
         if s.scaled_ceil(100) == 0 && o.max_unavailable_worker == Some(IntOrPercent::Int(0)) {
             return bad(
@@ -276,93 +248,34 @@ mod tests {
     fn rke_seed_facts() {
         // 11 workers at 25% -> 2; 3 workers at 1% -> 1; 9 control-plane at 25% -> 2.
         assert_eq!(
-            resolve(
-                Profile::Rke,
-                PoolRole::Worker,
-                11,
-                &opts(Some(Percent(25)), None, None),
-                false
-            )
-            .concurrency,
+            resolve(Profile::Rke, PoolRole::Worker, 11, &opts(Some(Percent(25)), None, None), false).concurrency,
             2
         );
         assert_eq!(
-            resolve(
-                Profile::Rke,
-                PoolRole::Worker,
-                3,
-                &opts(Some(Percent(1)), None, None),
-                false
-            )
-            .concurrency,
+            resolve(Profile::Rke, PoolRole::Worker, 3, &opts(Some(Percent(1)), None, None), false).concurrency,
             1
         );
         assert_eq!(
-            resolve(
-                Profile::Rke,
-                PoolRole::ControlPlane,
-                9,
-                &opts(None, Some(Percent(25)), None),
-                false
-            )
-            .concurrency,
+            resolve(Profile::Rke, PoolRole::ControlPlane, 9, &opts(None, Some(Percent(25)), None), false).concurrency,
             2
         );
         // Defaults: 10% of workers, 1 control plane; capped at 50.
+        assert_eq!(resolve(Profile::Rke, PoolRole::Worker, 35, &opts(None, None, None), false).concurrency, 3);
+        assert_eq!(resolve(Profile::Rke, PoolRole::ControlPlane, 5, &opts(None, None, None), false).concurrency, 1);
         assert_eq!(
-            resolve(Profile::Rke, PoolRole::Worker, 35, &opts(None, None, None), false).concurrency,
-            3
-        );
-        assert_eq!(
-            resolve(Profile::Rke, PoolRole::ControlPlane, 5, &opts(None, None, None), false).concurrency,
-            1
-        );
-        assert_eq!(
-            resolve(
-                Profile::Rke,
-                PoolRole::Worker,
-                400,
-                &opts(Some(Percent(50)), None, None),
-                false
-            )
-            .concurrency,
+            resolve(Profile::Rke, PoolRole::Worker, 400, &opts(Some(Percent(50)), None, None), false).concurrency,
             50
         );
-        assert_eq!(
-            resolve(
-                Profile::RkeLegacy,
-                PoolRole::Worker,
-                120,
-                &opts(None, None, None),
-                false
-            )
-            .concurrency,
-            50
-        );
-        assert_eq!(
-            resolve(Profile::RkeLegacy, PoolRole::Worker, 7, &opts(None, None, None), false).concurrency,
-            7
-        );
+        assert_eq!(resolve(Profile::RkeLegacy, PoolRole::Worker, 120, &opts(None, None, None), false).concurrency, 50);
+        assert_eq!(resolve(Profile::RkeLegacy, PoolRole::Worker, 7, &opts(None, None, None), false).concurrency, 7);
     }
 
     #[test]
     fn kops_peer_facts() {
         // 10 nodes at 39% -> 3; maxSurge 31% of 10 -> 4.
-        let l = resolve(
-            Profile::Kops,
-            PoolRole::Worker,
-            10,
-            &opts(Some(Percent(39)), None, None),
-            false,
-        );
+        let l = resolve(Profile::Kops, PoolRole::Worker, 10, &opts(Some(Percent(39)), None, None), false);
         assert_eq!((l.max_unavailable, l.max_surge, l.concurrency), (3, 0, 3));
-        let l = resolve(
-            Profile::Kops,
-            PoolRole::Worker,
-            10,
-            &opts(None, None, Some(Percent(31))),
-            false,
-        );
+        let l = resolve(Profile::Kops, PoolRole::Worker, 10, &opts(None, None, Some(Percent(31))), false);
         assert_eq!((l.max_unavailable, l.max_surge, l.concurrency), (0, 4, 4));
         // Defaults: surge 1 on AWS (unavailable then 0), else unavailable 1.
         let l = resolve(Profile::Kops, PoolRole::Worker, 10, &opts(None, None, None), true);
@@ -370,46 +283,16 @@ mod tests {
         let l = resolve(Profile::Kops, PoolRole::Worker, 10, &opts(None, None, None), false);
         assert_eq!((l.max_unavailable, l.max_surge), (1, 0));
         // An explicit 0 stays 0; a percent giving 0 is 1; surge is capped at the group size.
-        let l = resolve(
-            Profile::Kops,
-            PoolRole::Worker,
-            10,
-            &opts(Some(Int(0)), None, Some(Int(2))),
-            false,
-        );
+        let l = resolve(Profile::Kops, PoolRole::Worker, 10, &opts(Some(Int(0)), None, Some(Int(2))), false);
         assert_eq!((l.max_unavailable, l.concurrency), (0, 2));
         assert_eq!(
-            resolve(
-                Profile::Kops,
-                PoolRole::Worker,
-                10,
-                &opts(Some(Percent(5)), None, None),
-                false
-            )
-            .max_unavailable,
+            resolve(Profile::Kops, PoolRole::Worker, 10, &opts(Some(Percent(5)), None, None), false).max_unavailable,
             1
         );
-        assert_eq!(
-            resolve(
-                Profile::Kops,
-                PoolRole::Worker,
-                3,
-                &opts(None, None, Some(Int(10))),
-                false
-            )
-            .max_surge,
-            3
-        );
+        assert_eq!(resolve(Profile::Kops, PoolRole::Worker, 3, &opts(None, None, Some(Int(10))), false).max_surge, 3);
         // Control-plane groups never surge.
         assert_eq!(
-            resolve(
-                Profile::Kops,
-                PoolRole::ControlPlane,
-                3,
-                &opts(None, None, Some(Int(2))),
-                true
-            )
-            .concurrency,
+            resolve(Profile::Kops, PoolRole::ControlPlane, 3, &opts(None, None, Some(Int(2))), true).concurrency,
             1
         );
     }
@@ -418,47 +301,19 @@ mod tests {
     fn mco_peer_facts() {
         // 4 nodes at 50% -> 2, 60% -> 2, 0 -> 1.
         assert_eq!(
-            resolve(
-                Profile::Openshift,
-                PoolRole::Worker,
-                4,
-                &opts(Some(Percent(50)), None, None),
-                false
-            )
-            .concurrency,
+            resolve(Profile::Openshift, PoolRole::Worker, 4, &opts(Some(Percent(50)), None, None), false).concurrency,
             2
         );
         assert_eq!(
-            resolve(
-                Profile::Openshift,
-                PoolRole::Worker,
-                4,
-                &opts(Some(Percent(60)), None, None),
-                false
-            )
-            .concurrency,
+            resolve(Profile::Openshift, PoolRole::Worker, 4, &opts(Some(Percent(60)), None, None), false).concurrency,
             2
         );
         assert_eq!(
-            resolve(
-                Profile::Openshift,
-                PoolRole::Worker,
-                4,
-                &opts(Some(Int(0)), None, None),
-                false
-            )
-            .concurrency,
+            resolve(Profile::Openshift, PoolRole::Worker, 4, &opts(Some(Int(0)), None, None), false).concurrency,
             1
         );
         assert_eq!(
-            resolve(
-                Profile::Openshift,
-                PoolRole::ControlPlane,
-                3,
-                &opts(None, None, None),
-                false
-            )
-            .concurrency,
+            resolve(Profile::Openshift, PoolRole::ControlPlane, 3, &opts(None, None, None), false).concurrency,
             1
         );
     }

@@ -23,10 +23,7 @@ pub struct Release {
 pub fn is_release_record(doc: &Node) -> bool {
     let kind = doc.get("kind").as_str().unwrap_or_default();
     let labels = doc.at(&["metadata", "labels"]);
-    let named = doc
-        .at(&["metadata", "name"])
-        .as_str()
-        .is_some_and(|n| n.starts_with("sh.helm.release.v1."));
+    let named = doc.at(&["metadata", "name"]).as_str().is_some_and(|n| n.starts_with("sh.helm.release.v1."));
     match kind {
         "Secret" => {
             doc.get("type").as_str() == Some("helm.sh/release.v1")
@@ -120,11 +117,7 @@ pub fn decode(doc: &Node) -> Result<Option<Release>, String> {
         name: rel.get("name").as_str().unwrap_or_default().to_owned(),
         namespace: rel.get("namespace").as_str().unwrap_or_default().to_owned(),
         revision: rel.get("version").as_i64().unwrap_or(0),
-        chart: format!(
-            "{}-{}",
-            meta.get("name").as_str().unwrap_or("?"),
-            meta.get("version").as_str().unwrap_or("?")
-        ),
+        chart: format!("{}-{}", meta.get("name").as_str().unwrap_or("?"), meta.get("version").as_str().unwrap_or("?")),
         status,
         documents,
     }))

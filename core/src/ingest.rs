@@ -26,11 +26,7 @@ pub struct Input {
 
 impl Input {
     pub fn new(name: impl Into<String>, content: impl Into<Vec<u8>>) -> Input {
-        Input {
-            name: name.into(),
-            content: content.into(),
-            discovered: false,
-        }
+        Input { name: name.into(), content: content.into(), discovered: false }
     }
 
     pub fn discovered(mut self) -> Input {
@@ -52,16 +48,8 @@ pub fn decode_utf8<'a>(name: &str, bytes: &'a [u8]) -> Result<&'a str, ParseErro
         let good = bytes.get(..e.valid_up_to()).unwrap_or_default();
         let line = good.iter().filter(|b| **b == b'\n').count() as u32 + 1;
         let line_start = good.iter().rposition(|b| *b == b'\n').map_or(0, |p| p + 1);
-        let col = String::from_utf8_lossy(good.get(line_start..).unwrap_or_default())
-            .chars()
-            .count() as u32
-            + 1;
-        ParseError {
-            file: name.to_owned(),
-            line: Some(line),
-            col: Some(col),
-            message: "not UTF-8 text".to_owned(),
-        }
+        let col = String::from_utf8_lossy(good.get(line_start..).unwrap_or_default()).chars().count() as u32 + 1;
+        ParseError { file: name.to_owned(), line: Some(line), col: Some(col), message: "not UTF-8 text".to_owned() }
     })
 }
 
@@ -73,10 +61,9 @@ pub fn ingest(inputs: &[Input]) -> Result<Ingested, ParseError> {
         let docs = match docs {
             Ok(d) => d,
             Err(e) if input.discovered => {
-                out.inventory.skipped.push(Skipped {
-                    file: input.name.clone(),
-                    reason: format!("not Kubernetes YAML or JSON: {e}"),
-                });
+                out.inventory
+                    .skipped
+                    .push(Skipped { file: input.name.clone(), reason: format!("not Kubernetes YAML or JSON: {e}") });
                 continue;
             }
             Err(e) => return Err(e),
@@ -87,24 +74,15 @@ pub fn ingest(inputs: &[Input]) -> Result<Ingested, ParseError> {
             add_document(&input.name, doc, &mut out, &mut not_objects);
         }
         if docs.is_empty() {
-            out.inventory.skipped.push(Skipped {
-                file: input.name.clone(),
-                reason: "empty: no documents".into(),
-            });
+            out.inventory.skipped.push(Skipped { file: input.name.clone(), reason: "empty: no documents".into() });
         } else if out.objects.len() == before {
             out.inventory.skipped.push(Skipped {
                 file: input.name.clone(),
-                reason: format!(
-                    "no Kubernetes objects ({}; a Helm template or values file?)",
-                    not_objects.join("; ")
-                ),
+                reason: format!("no Kubernetes objects ({}; a Helm template or values file?)", not_objects.join("; ")),
             });
         } else {
             for why in not_objects {
-                out.inventory.skipped.push(Skipped {
-                    file: input.name.clone(),
-                    reason: why,
-                });
+                out.inventory.skipped.push(Skipped { file: input.name.clone(), reason: why });
             }
         }
     }
@@ -129,11 +107,7 @@ fn describe(doc: &Node) -> String {
 }
 
 fn add_object(file: &str, doc: &Node, out: &mut Ingested) {
-    let source = Source {
-        file: file.to_owned(),
-        line: Some(doc.line()),
-        via: Some(Via::Manifest),
-    };
+    let source = Source { file: file.to_owned(), line: Some(doc.line()), via: Some(Via::Manifest) };
     if helm::is_release_record(doc) {
         let record = doc.at(&["metadata", "name"]).as_str().unwrap_or_default().to_owned();
         match helm::decode(doc) {
@@ -143,23 +117,13 @@ fn add_object(file: &str, doc: &Node, out: &mut Ingested) {
                     if !d.is_map() || d.get("kind").as_str().is_none_or(str::is_empty) {
                         continue;
                     }
-                    let mut o = Object::from_node(
-                        d,
-                        Source {
-                            via: Some(Via::HelmRelease),
-                            ..source.clone()
-                        },
-                    );
+                    let mut o = Object::from_node(d, Source { via: Some(Via::HelmRelease), ..source.clone() });
                     if o.r.namespace.is_none() && !rel.namespace.is_empty() {
                         o.r.namespace = Some(rel.namespace.clone());
                     }
                     // What Helm itself stamps on the live objects it owns.
-                    o.annotations
-                        .entry(HELM_RELEASE_NAME.to_owned())
-                        .or_insert_with(|| rel.name.clone());
-                    o.annotations
-                        .entry(HELM_RELEASE_NAMESPACE.to_owned())
-                        .or_insert_with(|| rel.namespace.clone());
+                    o.annotations.entry(HELM_RELEASE_NAME.to_owned()).or_insert_with(|| rel.name.clone());
+                    o.annotations.entry(HELM_RELEASE_NAMESPACE.to_owned()).or_insert_with(|| rel.namespace.clone());
                     out.objects.push(o);
                     count += 1;
                 }
@@ -219,15 +183,9 @@ fn add_document(file: &str, doc: &Node, out: &mut Ingested, not_objects: &mut Ve
 fn with_kind(item: &Node, kind: &str, api_version: &str) -> Node {
     use crate::parse::{ScalarKind, Value};
     let mut entries = item.as_map().to_vec();
-    entries.push((
-        "kind".into(),
-        Node::new(item.pos, Value::Scalar(kind.into(), ScalarKind::Str)),
-    ));
+    entries.push(("kind".into(), Node::new(item.pos, Value::Scalar(kind.into(), ScalarKind::Str))));
     if item.get("apiVersion").is_null() && !api_version.is_empty() {
-        entries.push((
-            "apiVersion".into(),
-            Node::new(item.pos, Value::Scalar(api_version.into(), ScalarKind::Str)),
-        ));
+        entries.push(("apiVersion".into(), Node::new(item.pos, Value::Scalar(api_version.into(), ScalarKind::Str))));
     }
     Node::new(item.pos, Value::Map(entries))
 }
@@ -244,14 +202,8 @@ mod tests {
                 r#"{"kind":"List","items":[{"apiVersion":"v1","kind":"Node","metadata":{"name":"a"}},
 {"apiVersion":"v1","kind":"Pod","metadata":{"name":"p","namespace":"x"}}]}"#,
             ),
-            Input::new(
-                "m.yaml",
-                "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: d}\n---\nfoo: bar\n",
-            ),
-            Input::new(
-                "pods.yaml",
-                "apiVersion: v1\nkind: PodList\nitems:\n- metadata: {name: q}\n",
-            ),
+            Input::new("m.yaml", "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: d}\n---\nfoo: bar\n"),
+            Input::new("pods.yaml", "apiVersion: v1\nkind: PodList\nitems:\n- metadata: {name: q}\n"),
             Input::new("values.yaml", "replicaCount: 3\n").discovered(),
             Input::new("tpl.yaml", "kind: {{ .Values.kind }}\n  x: [\n").discovered(),
         ];
@@ -262,22 +214,11 @@ mod tests {
         assert_eq!(got.objects[1].source.line, Some(2));
         assert_eq!(got.objects[3].r.kind, "Pod");
         assert_eq!(got.objects[3].r.api_version, "v1");
-        let reasons: Vec<String> = got
-            .inventory
-            .skipped
-            .iter()
-            .map(|s| format!("{}: {}", s.file, s.reason))
-            .collect();
+        let reasons: Vec<String> = got.inventory.skipped.iter().map(|s| format!("{}: {}", s.file, s.reason)).collect();
         assert_eq!(reasons.len(), 3, "{reasons:?}");
         assert!(reasons[0].starts_with("m.yaml: document at line 5"), "{reasons:?}");
-        assert!(
-            reasons[1].starts_with("values.yaml: no Kubernetes objects"),
-            "{reasons:?}"
-        );
-        assert!(
-            reasons[2].starts_with("tpl.yaml: not Kubernetes YAML or JSON: tpl.yaml:"),
-            "{reasons:?}"
-        );
+        assert!(reasons[1].starts_with("values.yaml: no Kubernetes objects"), "{reasons:?}");
+        assert!(reasons[2].starts_with("tpl.yaml: not Kubernetes YAML or JSON: tpl.yaml:"), "{reasons:?}");
     }
 
     #[test]

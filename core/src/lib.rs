@@ -86,12 +86,7 @@ pub fn infer_from(objects: &[Object]) -> Option<Version> {
     objects
         .iter()
         .filter(|o| o.node_roles().control_plane)
-        .filter_map(|o| {
-            o.node()?
-                .kubelet_version
-                .as_deref()
-                .and_then(|v| Version::parse(v).ok())
-        })
+        .filter_map(|o| o.node()?.kubelet_version.as_deref().and_then(|v| Version::parse(v).ok()))
         .min()
 }
 
@@ -117,10 +112,7 @@ fn build_report(
             None => (None, None),
         },
     };
-    let path = from
-        .as_ref()
-        .map(|f| version::hop_path(f, &resolved.to))
-        .unwrap_or_default();
+    let path = from.as_ref().map(|f| version::hop_path(f, &resolved.to)).unwrap_or_default();
     let mut ctx = rules::Context::new(&objects, options, resolved.to.clone(), from.clone(), path);
     let (mut plan, downtime) = if ctx.path.is_empty() || ctx.nodes.is_empty() {
         (report::Plan::default(), report::Downtime::default())
@@ -152,10 +144,7 @@ fn build_report(
                 .to_owned(),
         });
     } else if ctx.nodes.is_empty() {
-        not_run.push(NotRun {
-            code: "plan",
-            reason: "there are no nodes in the inputs to plan for".to_owned(),
-        });
+        not_run.push(NotRun { code: "plan", reason: "there are no nodes in the inputs to plan for".to_owned() });
     } else if ctx.path.is_empty() {
         not_run.push(NotRun {
             code: "plan",
@@ -165,10 +154,7 @@ fn build_report(
     let summary = report::finish_findings(&mut findings);
     Report {
         schema_version: report::SCHEMA_VERSION,
-        tool: Tool {
-            name: report::TOOL_NAME,
-            version: report::TOOL_VERSION,
-        },
+        tool: Tool { name: report::TOOL_NAME, version: report::TOOL_VERSION },
         upgrade: Upgrade {
             from: from.as_ref().map(ToString::to_string),
             to: resolved.to.to_string(),

@@ -131,12 +131,7 @@ fn requirements(n: &Node) -> Vec<Requirement> {
         .map(|e| Requirement {
             key: e.get("key").as_str().unwrap_or_default().to_owned(),
             operator: e.get("operator").as_str().unwrap_or_default().to_owned(),
-            values: e
-                .get("values")
-                .as_seq()
-                .iter()
-                .filter_map(|v| v.as_str().map(str::to_owned))
-                .collect(),
+            values: e.get("values").as_seq().iter().filter_map(|v| v.as_str().map(str::to_owned)).collect(),
         })
         .collect()
 }
@@ -197,19 +192,11 @@ impl PodSpec {
         // Init containers run before the others: the pod needs the larger of the two.
         for c in spec.get("initContainers").as_seq() {
             let r = c.at(&["resources", "requests"]);
-            requests.cpu_millis = requests
-                .cpu_millis
-                .max(r.get("cpu").as_str().and_then(cpu_millis).unwrap_or(0));
-            requests.memory_bytes = requests
-                .memory_bytes
-                .max(r.get("memory").as_str().and_then(bytes).unwrap_or(0));
+            requests.cpu_millis = requests.cpu_millis.max(r.get("cpu").as_str().and_then(cpu_millis).unwrap_or(0));
+            requests.memory_bytes = requests.memory_bytes.max(r.get("memory").as_str().and_then(bytes).unwrap_or(0));
         }
         requests.pods = 1;
-        let req = spec.at(&[
-            "affinity",
-            "nodeAffinity",
-            "requiredDuringSchedulingIgnoredDuringExecution",
-        ]);
+        let req = spec.at(&["affinity", "nodeAffinity", "requiredDuringSchedulingIgnoredDuringExecution"]);
         let required_affinity = req.is_map().then(|| {
             req.get("nodeSelectorTerms")
                 .as_seq()
@@ -339,15 +326,8 @@ pub struct Object {
 }
 
 /// Workload kinds whose `spec.template` is a pod template.
-pub const WORKLOAD_KINDS: &[&str] = &[
-    "Deployment",
-    "StatefulSet",
-    "DaemonSet",
-    "ReplicaSet",
-    "ReplicationController",
-    "Job",
-    "CronJob",
-];
+pub const WORKLOAD_KINDS: &[&str] =
+    &["Deployment", "StatefulSet", "DaemonSet", "ReplicaSet", "ReplicationController", "Job", "CronJob"];
 
 fn ready_condition(status: &Node) -> Option<bool> {
     status
@@ -403,22 +383,15 @@ impl Object {
                 node_bound: !spec.get("local").is_null()
                     || !spec.get("hostPath").is_null()
                     || spec.at(&["nodeAffinity", "required"]).is_map(),
-                claim: spec.get("claimRef").get("name").as_string().map(|n| {
-                    (
-                        spec.at(&["claimRef", "namespace"])
-                            .as_str()
-                            .unwrap_or_default()
-                            .to_owned(),
-                        n,
-                    )
-                }),
+                claim: spec
+                    .get("claimRef")
+                    .get("name")
+                    .as_string()
+                    .map(|n| (spec.at(&["claimRef", "namespace"]).as_str().unwrap_or_default().to_owned(), n)),
             }),
             (k, _) if WORKLOAD_KINDS.contains(&k) => {
-                let template = if k == "CronJob" {
-                    spec.at(&["jobTemplate", "spec", "template"])
-                } else {
-                    spec.get("template")
-                };
+                let template =
+                    if k == "CronJob" { spec.at(&["jobTemplate", "spec", "template"]) } else { spec.get("template") };
                 Body::Workload(WorkloadInfo {
                     replicas: spec.get("replicas").as_i64(),
                     selector: LabelSelector::from_node(spec.get("selector")),
@@ -495,9 +468,7 @@ impl Object {
     /// `controlplane`/`etcd`/`worker`).
     pub fn node_roles(&self) -> NodeRoles {
         let has = |role: &str| {
-            self.labels
-                .get(&format!("node-role.kubernetes.io/{role}"))
-                .is_some_and(|v| v.is_empty() || v == "true")
+            self.labels.get(&format!("node-role.kubernetes.io/{role}")).is_some_and(|v| v.is_empty() || v == "true")
         };
         NodeRoles {
             control_plane: has("control-plane") || has("master") || has("controlplane"),
@@ -521,14 +492,7 @@ mod tests {
 
     fn obj(yaml: &str) -> Object {
         let docs = parse_yaml_documents("t.yaml", yaml).unwrap();
-        Object::from_node(
-            &docs[0],
-            Source {
-                file: "t.yaml".into(),
-                line: Some(1),
-                via: None,
-            },
-        )
+        Object::from_node(&docs[0], Source { file: "t.yaml".into(), line: Some(1), via: None })
     }
 
     #[test]
@@ -538,14 +502,7 @@ mod tests {
         assert!(o.node_roles().control_plane);
         assert_eq!(n.ready, Some(true));
         assert_eq!(n.kubelet_version.as_deref(), Some("v1.28.4"));
-        assert_eq!(
-            n.allocatable,
-            Resources {
-                cpu_millis: 4000,
-                memory_bytes: 16 << 30,
-                pods: 110
-            }
-        );
+        assert_eq!(n.allocatable, Resources { cpu_millis: 4000, memory_bytes: 16 << 30, pods: 110 });
         assert_eq!(n.taints[0].effect, "NoSchedule");
     }
 
@@ -571,11 +528,7 @@ mod tests {
             effect: effect.into(),
             toleration_seconds: None,
         };
-        let taint = Taint {
-            key: "k".into(),
-            value: "v".into(),
-            effect: "NoSchedule".into(),
-        };
+        let taint = Taint { key: "k".into(), value: "v".into(), effect: "NoSchedule".into() };
         assert!(t("k", "Equal", "v", "NoSchedule").tolerates(&taint));
         assert!(t("k", "Exists", "", "").tolerates(&taint));
         assert!(t("", "Exists", "", "").tolerates(&taint));

@@ -22,14 +22,8 @@ pub enum Profile {
 }
 
 impl Profile {
-    pub const ALL: [Profile; 6] = [
-        Profile::Kubeadm,
-        Profile::Rke,
-        Profile::RkeLegacy,
-        Profile::Kops,
-        Profile::Openshift,
-        Profile::GkeBaremetal,
-    ];
+    pub const ALL: [Profile; 6] =
+        [Profile::Kubeadm, Profile::Rke, Profile::RkeLegacy, Profile::Kops, Profile::Openshift, Profile::GkeBaremetal];
 
     pub fn name(self) -> &'static str {
         match self {
@@ -67,10 +61,7 @@ impl fmt::Display for OptionsError {
 }
 
 fn opt_err(field: &str, message: impl Into<String>) -> OptionsError {
-    OptionsError {
-        field: field.to_owned(),
-        message: message.into(),
-    }
+    OptionsError { field: field.to_owned(), message: message.into() }
 }
 
 /// The user's request. Build it with [`UpgradeOptions::new`] or [`UpgradeOptions::from_node`].
@@ -94,25 +85,13 @@ pub struct Resolved {
     pub from: Option<Version>,
 }
 
-const FIELDS: &[&str] = &[
-    "to",
-    "from",
-    "profile",
-    "maxUnavailableWorker",
-    "maxUnavailableControlPlane",
-    "maxSurge",
-    "drain",
-    "timings",
-];
+const FIELDS: &[&str] =
+    &["to", "from", "profile", "maxUnavailableWorker", "maxUnavailableControlPlane", "maxSurge", "drain", "timings"];
 
 /// Parse an IntOrPercent limit: a count >= 0 or a percentage 0..=100.
 pub fn parse_limit(field: &str, raw: &str) -> Result<IntOrPercent, OptionsError> {
-    let v = IntOrPercent::parse(raw).ok_or_else(|| {
-        opt_err(
-            field,
-            format!("{raw:?} is neither a whole number nor a percentage like \"25%\""),
-        )
-    })?;
+    let v = IntOrPercent::parse(raw)
+        .ok_or_else(|| opt_err(field, format!("{raw:?} is neither a whole number nor a percentage like \"25%\"")))?;
     match v {
         IntOrPercent::Int(n) if n < 0 => Err(opt_err(field, format!("{n} is negative"))),
         IntOrPercent::Percent(p) if !(0..=100).contains(&p) => {
@@ -124,10 +103,7 @@ pub fn parse_limit(field: &str, raw: &str) -> Result<IntOrPercent, OptionsError>
 
 impl UpgradeOptions {
     pub fn new(to: &str) -> UpgradeOptions {
-        UpgradeOptions {
-            to: to.to_owned(),
-            ..UpgradeOptions::default()
-        }
+        UpgradeOptions { to: to.to_owned(), ..UpgradeOptions::default() }
     }
 
     /// Read options from a JSON/YAML object (the JS API's `options`, or a `--config` file).
@@ -152,11 +128,8 @@ impl UpgradeOptions {
         let limit = |field: &str| -> Result<Option<IntOrPercent>, OptionsError> {
             string(field)?.map(|s| parse_limit(field, &s)).transpose()
         };
-        let mut o = UpgradeOptions {
-            to: string("to")?.unwrap_or_default(),
-            from: string("from")?,
-            ..Default::default()
-        };
+        let mut o =
+            UpgradeOptions { to: string("to")?.unwrap_or_default(), from: string("from")?, ..Default::default() };
         if let Some(p) = string("profile")? {
             o.profile = Profile::parse(&p).ok_or_else(|| {
                 let names: Vec<&str> = Profile::ALL.iter().map(|p| p.name()).collect();
@@ -200,9 +173,7 @@ impl UpgradeOptions {
             self.profile = over.profile;
         }
         self.max_unavailable_worker = over.max_unavailable_worker.or(self.max_unavailable_worker);
-        self.max_unavailable_control_plane = over
-            .max_unavailable_control_plane
-            .or(self.max_unavailable_control_plane);
+        self.max_unavailable_control_plane = over.max_unavailable_control_plane.or(self.max_unavailable_control_plane);
         self.max_surge = over.max_surge.or(self.max_surge);
         self.drain = over.drain.or(self.drain);
         for (k, v) in &over.timings {
@@ -217,12 +188,7 @@ impl UpgradeOptions {
             return Err(opt_err("to", "the target version is required (e.g. \"1.29.2\")"));
         }
         let to = Version::parse(&self.to).map_err(|e| opt_err("to", e))?;
-        let from = self
-            .from
-            .as_deref()
-            .map(Version::parse)
-            .transpose()
-            .map_err(|e| opt_err("from", e))?;
+        let from = self.from.as_deref().map(Version::parse).transpose().map_err(|e| opt_err("from", e))?;
         Ok(Resolved { to, from })
     }
 }
@@ -252,10 +218,7 @@ mod tests {
         for (json, field) in [
             (r#"{"to":"1.29","maxUnavailableWorker":-1}"#, "maxUnavailableWorker"),
             (r#"{"to":"1.29","maxSurge":"150%"}"#, "maxSurge"),
-            (
-                r#"{"to":"1.29","maxUnavailableControlPlane":"ten"}"#,
-                "maxUnavailableControlPlane",
-            ),
+            (r#"{"to":"1.29","maxUnavailableControlPlane":"ten"}"#, "maxUnavailableControlPlane"),
             (r#"{"to":"1.29","profile":"eks"}"#, "profile"),
             (r#"{"to":"1.29","drian":true}"#, "drian"),
             (r#"{"to":"1.29","drain":"yes"}"#, "drain"),

@@ -6,9 +6,7 @@ pub fn parse_quantity(raw: &str) -> Option<f64> {
     if s.is_empty() {
         return None;
     }
-    let split = s
-        .find(|c: char| !(c.is_ascii_digit() || c == '.' || c == '+' || c == '-'))
-        .unwrap_or(s.len());
+    let split = s.find(|c: char| !(c.is_ascii_digit() || c == '.' || c == '+' || c == '-')).unwrap_or(s.len());
     let (num, suffix) = s.split_at(split);
     let (num, suffix) = if let Some(exp) = suffix.strip_prefix(['e', 'E']) {
         // `1e3` is a decimal exponent, `1E` would be exa: an exponent must be followed by digits.

@@ -72,14 +72,10 @@ impl Version {
                 return Err(bad("empty suffix"));
             }
             let lower = d.to_ascii_lowercase();
-            let kind = [("alpha", PreKind::Alpha), ("beta", PreKind::Beta), ("rc", PreKind::Rc)]
-                .into_iter()
-                .find(|(w, _)| {
+            let kind =
+                [("alpha", PreKind::Alpha), ("beta", PreKind::Beta), ("rc", PreKind::Rc)].into_iter().find(|(w, _)| {
                     lower.starts_with(w)
-                        && lower[w.len()..]
-                            .chars()
-                            .next()
-                            .is_none_or(|c| c == '.' || c.is_ascii_digit())
+                        && lower[w.len()..].chars().next().is_none_or(|c| c == '.' || c.is_ascii_digit())
                 });
             match kind {
                 Some((w, k)) => {
@@ -96,26 +92,12 @@ impl Version {
             }
             vendor.push(m.to_owned());
         }
-        let vendor = if vendor.is_empty() {
-            None
-        } else {
-            Some(vendor.join("+"))
-        };
+        let vendor = if vendor.is_empty() { None } else { Some(vendor.join("+")) };
         match major {
-            1 => Ok(Version {
-                minor,
-                patch,
-                pre,
-                vendor,
-                openshift_minor: None,
-            }),
-            4 => Ok(Version {
-                minor: minor + OPENSHIFT_MINOR_OFFSET,
-                patch,
-                pre,
-                vendor,
-                openshift_minor: Some(minor),
-            }),
+            1 => Ok(Version { minor, patch, pre, vendor, openshift_minor: None }),
+            4 => {
+                Ok(Version { minor: minor + OPENSHIFT_MINOR_OFFSET, patch, pre, vendor, openshift_minor: Some(minor) })
+            }
             _ => Err(bad("Kubernetes versions start with 1, OpenShift versions with 4")),
         }
     }
@@ -132,9 +114,7 @@ impl Version {
             patch: None,
             pre: None,
             vendor: None,
-            openshift_minor: like
-                .openshift_minor
-                .map(|_| minor.saturating_sub(OPENSHIFT_MINOR_OFFSET)),
+            openshift_minor: like.openshift_minor.map(|_| minor.saturating_sub(OPENSHIFT_MINOR_OFFSET)),
         }
     }
 
@@ -240,9 +220,7 @@ mod tests {
 
     #[test]
     fn rejects_nonsense_quoting_the_value() {
-        for bad in [
-            "1.x", "latest", "1.2.3.4", "", "v", "2.1.0", "1.29.2-", "1..2", "1.29.2+", "-1.2",
-        ] {
+        for bad in ["1.x", "latest", "1.2.3.4", "", "v", "2.1.0", "1.29.2-", "1..2", "1.29.2+", "-1.2"] {
             let e = Version::parse(bad).unwrap_err();
             assert!(e.contains(&format!("{bad:?}")), "{e}");
         }
@@ -250,12 +228,7 @@ mod tests {
 
     #[test]
     fn hop_paths() {
-        let names = |a: &str, b: &str| {
-            hop_path(&v(a), &v(b))
-                .iter()
-                .map(ToString::to_string)
-                .collect::<Vec<_>>()
-        };
+        let names = |a: &str, b: &str| hop_path(&v(a), &v(b)).iter().map(ToString::to_string).collect::<Vec<_>>();
         assert_eq!(names("1.27.3", "1.29.2"), ["1.28", "1.29.2"]);
         assert_eq!(names("1.28.1", "1.29.2"), ["1.29.2"]);
         assert_eq!(names("1.29.1", "1.29.2"), ["1.29.2"]);

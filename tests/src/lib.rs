@@ -40,11 +40,7 @@ pub fn inputs(dir: &Path) -> Vec<Input> {
                 && p.extension().is_some_and(|e| e == "yaml" || e == "yml" || e == "json")
             {
                 let name = p.strip_prefix(base).unwrap().to_string_lossy().into_owned();
-                out.push(Input {
-                    name,
-                    content: std::fs::read(&p).unwrap(),
-                    discovered: true,
-                });
+                out.push(Input { name, content: std::fs::read(&p).unwrap(), discovered: true });
             }
         }
     }
@@ -95,20 +91,11 @@ pub struct Case {
 pub fn run_case(dir: &Path) -> Case {
     let spec_text = std::fs::read_to_string(dir.join("case.yaml"))
         .unwrap_or_else(|e| panic!("{}: no case.yaml: {e}", dir.display()));
-    let spec = parse_documents("case.yaml", &spec_text)
-        .unwrap()
-        .into_iter()
-        .next()
-        .unwrap();
+    let spec = parse_documents("case.yaml", &spec_text).unwrap().into_iter().next().unwrap();
     let options = UpgradeOptions::from_node(spec.get("options")).unwrap_or_else(|e| panic!("{}: {e}", dir.display()));
     let report = check(&inputs(dir), &options).unwrap_or_else(|e| panic!("{}: {e}", dir.display()));
     let json: Json = serde_json::from_str(&report.to_json()).unwrap();
-    Case {
-        dir: dir.to_path_buf(),
-        spec,
-        report,
-        json,
-    }
+    Case { dir: dir.to_path_buf(), spec, report, json }
 }
 
 impl Case {
@@ -137,10 +124,7 @@ impl Case {
             out.push(format!("the report does not contain {}", to_json(report_part)));
         }
         if !out.is_empty() {
-            out.push(format!(
-                "findings were:\n{}",
-                serde_json::to_string_pretty(&findings).unwrap()
-            ));
+            out.push(format!("findings were:\n{}", serde_json::to_string_pretty(&findings).unwrap()));
         }
         out
     }

@@ -6,11 +6,7 @@ use kube_preflight::{check, Input, UpgradeOptions};
 
 fn codes_at(gv: &str, kind: &str, minor: u32) -> Vec<&'static str> {
     let manifest = format!("apiVersion: {gv}\nkind: {kind}\nmetadata:\n  name: probe\n  namespace: default\n");
-    let report = check(
-        &[Input::new("probe.yaml", manifest)],
-        &UpgradeOptions::new(&format!("1.{minor}.0")),
-    )
-    .unwrap();
+    let report = check(&[Input::new("probe.yaml", manifest)], &UpgradeOptions::new(&format!("1.{minor}.0"))).unwrap();
     report.findings.iter().map(|f| f.code).collect()
 }
 
@@ -23,10 +19,7 @@ fn every_row_is_honoured() {
         let mut expect = |minor: u32, want: &[&str]| {
             let got = codes_at(r.group_version, r.kind, minor);
             if got != want {
-                wrong.push(format!(
-                    "{} {} at 1.{minor}: got {got:?}, want {want:?}",
-                    r.group_version, r.kind
-                ));
+                wrong.push(format!("{} {} at 1.{minor}: got {got:?}, want {want:?}", r.group_version, r.kind));
             }
         };
         match (r.deprecated_in, r.removed_in) {

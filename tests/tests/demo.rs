@@ -30,14 +30,6 @@ fn same_input_same_output() {
     assert_eq!(a, b);
     // Input order changes the sources' order in the inventory but not the findings.
     let c = check(&reversed, &UpgradeOptions::new("1.29.2")).unwrap();
-    let codes = |r: &kube_preflight::Report| {
-        r.findings
-            .iter()
-            .map(|f| (f.code, f.message.clone()))
-            .collect::<Vec<_>>()
-    };
-    assert_eq!(
-        codes(&c),
-        codes(&check(&inputs(&dir), &UpgradeOptions::new("1.29.2")).unwrap())
-    );
+    let codes = |r: &kube_preflight::Report| r.findings.iter().map(|f| (f.code, f.message.clone())).collect::<Vec<_>>();
+    assert_eq!(codes(&c), codes(&check(&inputs(&dir), &UpgradeOptions::new("1.29.2")).unwrap()));
 }

@@ -31,12 +31,7 @@ fn rule_fixtures() {
             failures.push(format!("{}:\n  {}", rel.display(), problems.join("\n  ")));
         }
     }
-    assert!(
-        failures.is_empty(),
-        "{} case(s) failed:\n{}",
-        failures.len(),
-        failures.join("\n")
-    );
+    assert!(failures.is_empty(), "{} case(s) failed:\n{}", failures.len(), failures.join("\n"));
 }
 
 #[test]
@@ -46,11 +41,7 @@ fn every_rule_has_a_failing_and_a_passing_fixture() {
     for info in kube_preflight::rules() {
         let dir = root.join(info.code);
         let cases: Vec<String> = std::fs::read_dir(&dir)
-            .map(|d| {
-                d.filter_map(Result::ok)
-                    .map(|e| e.file_name().to_string_lossy().into_owned())
-                    .collect()
-            })
+            .map(|d| d.filter_map(Result::ok).map(|e| e.file_name().to_string_lossy().into_owned()).collect())
             .unwrap_or_default();
         for kind in ["fail-", "pass-"] {
             if !cases.iter().any(|c| c.starts_with(kind)) {

@@ -47,9 +47,7 @@ fn options_error(message: &str) -> JsValue {
 
 /// `files`: `Array<{ name, content: string | Uint8Array }>`.
 fn read_files(files: &JsValue) -> Result<Vec<Input>, JsValue> {
-    let arr: &Array = files
-        .dyn_ref()
-        .ok_or_else(|| options_error("files: expected an array of { name, content }"))?;
+    let arr: &Array = files.dyn_ref().ok_or_else(|| options_error("files: expected an array of { name, content }"))?;
     let mut inputs = Vec::with_capacity(arr.length() as usize);
     for (i, f) in arr.iter().enumerate() {
         let name = Reflect::get(&f, &JsValue::from_str("name"))
@@ -62,19 +60,11 @@ fn read_files(files: &JsValue) -> Result<Vec<Input>, JsValue> {
         } else if let Some(u) = content.dyn_ref::<Uint8Array>() {
             u.to_vec()
         } else {
-            return Err(options_error(&format!(
-                "files[{i}].content: expected a string or a Uint8Array"
-            )));
+            return Err(options_error(&format!("files[{i}].content: expected a string or a Uint8Array")));
         };
-        let discovered = Reflect::get(&f, &JsValue::from_str("discovered"))
-            .ok()
-            .and_then(|d| d.as_bool())
-            .unwrap_or(false);
-        inputs.push(Input {
-            name,
-            content: bytes,
-            discovered,
-        });
+        let discovered =
+            Reflect::get(&f, &JsValue::from_str("discovered")).ok().and_then(|d| d.as_bool()).unwrap_or(false);
+        inputs.push(Input { name, content: bytes, discovered });
     }
     Ok(inputs)
 }
@@ -149,8 +139,6 @@ pub fn render_rules(format: &str) -> Result<String, JsValue> {
     match format {
         "json" => Ok(kube_preflight::render::rules_json(&rules)),
         "markdown" | "md" => Ok(kube_preflight::render::rules_markdown(&rules)),
-        other => Err(options_error(&format!(
-            "--format: {other:?} is not one of json, markdown"
-        ))),
+        other => Err(options_error(&format!("--format: {other:?} is not one of json, markdown"))),
     }
 }

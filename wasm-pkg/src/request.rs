@@ -22,10 +22,7 @@ pub struct CliOutput {
 }
 
 fn opt_err(field: &str, message: String) -> Error {
-    Error::Options(OptionsError {
-        field: field.to_owned(),
-        message,
-    })
+    Error::Options(OptionsError { field: field.to_owned(), message })
 }
 
 pub fn options_from_json(json: &str) -> Result<UpgradeOptions, Error> {
@@ -37,18 +34,11 @@ pub fn options_from_json(json: &str) -> Result<UpgradeOptions, Error> {
 pub fn options_from_config(config: &Input) -> Result<UpgradeOptions, Error> {
     let text = kube_preflight::ingest::decode_utf8(&config.name, &config.content)?;
     let docs = parse_documents(&config.name, text)?;
-    let doc = docs
-        .first()
-        .ok_or_else(|| opt_err("config", format!("{}: no options in the file", config.name)))?;
+    let doc = docs.first().ok_or_else(|| opt_err("config", format!("{}: no options in the file", config.name)))?;
     UpgradeOptions::from_node(doc).map_err(|e| {
         opt_err(
             &e.field,
-            format!(
-                "{} (in {} line {})",
-                e.message,
-                config.name,
-                doc.get(&e.field).line().max(doc.line())
-            ),
+            format!("{} (in {} line {})", e.message, config.name, doc.get(&e.field).line().max(doc.line())),
         )
     })
 }
@@ -58,10 +48,7 @@ pub fn fail_threshold(fail_on: &str) -> Result<Option<Severity>, Error> {
         "blocker" => Ok(Some(Severity::Blocker)),
         "warning" => Ok(Some(Severity::Warning)),
         "never" => Ok(None),
-        other => Err(opt_err(
-            "fail-on",
-            format!("{other:?} is not one of blocker, warning, never"),
-        )),
+        other => Err(opt_err("fail-on", format!("{other:?} is not one of blocker, warning, never"))),
     }
 }
 
@@ -77,10 +64,7 @@ pub fn run(inputs: &[Input], req: &CliRequest) -> Result<CliOutput, Error> {
     };
     let report = kube_preflight::check(inputs, &options)?;
     let failing = threshold.is_some_and(|t| report.count_at_or_above(t) > 0);
-    Ok(CliOutput {
-        output: render(&report, format, RenderOptions { color: req.color }),
-        exit_code: u8::from(failing),
-    })
+    Ok(CliOutput { output: render(&report, format, RenderOptions { color: req.color }), exit_code: u8::from(failing) })
 }
 
 #[cfg(test)]
@@ -104,50 +88,21 @@ mod tests {
     fn exit_codes_follow_fail_on() {
         let inputs = [Input::new("nodes.json", NODES)];
         // 1.28 -> 1.27: a blocker.
-        assert_eq!(
-            run(&inputs, &req(r#"{"to":"1.27.1"}"#, "blocker", None))
-                .unwrap()
-                .exit_code,
-            1
-        );
-        assert_eq!(
-            run(&inputs, &req(r#"{"to":"1.27.1"}"#, "never", None))
-                .unwrap()
-                .exit_code,
-            0
-        );
+        assert_eq!(run(&inputs, &req(r#"{"to":"1.27.1"}"#, "blocker", None)).unwrap().exit_code, 1);
+        assert_eq!(run(&inputs, &req(r#"{"to":"1.27.1"}"#, "never", None)).unwrap().exit_code, 0);
         // 1.28 -> 1.30: a warning only.
-        assert_eq!(
-            run(&inputs, &req(r#"{"to":"1.30.1"}"#, "blocker", None))
-                .unwrap()
-                .exit_code,
-            0
-        );
-        assert_eq!(
-            run(&inputs, &req(r#"{"to":"1.30.1"}"#, "warning", None))
-                .unwrap()
-                .exit_code,
-            1
-        );
-        assert!(matches!(
-            run(&inputs, &req(r#"{"to":"1.30.1"}"#, "sometimes", None)),
-            Err(Error::Options(_))
-        ));
+        assert_eq!(run(&inputs, &req(r#"{"to":"1.30.1"}"#, "blocker", None)).unwrap().exit_code, 0);
+        assert_eq!(run(&inputs, &req(r#"{"to":"1.30.1"}"#, "warning", None)).unwrap().exit_code, 1);
+        assert!(matches!(run(&inputs, &req(r#"{"to":"1.30.1"}"#, "sometimes", None)), Err(Error::Options(_))));
     }
 
     #[test]
     fn flags_override_the_config_file() {
         let inputs = [Input::new("nodes.json", NODES)];
-        let out = run(
-            &inputs,
-            &req(r#"{"to":"1.29.0"}"#, "blocker", Some("to: 1.27.0\nprofile: rke\n")),
-        )
-        .unwrap();
+        let out = run(&inputs, &req(r#"{"to":"1.29.0"}"#, "blocker", Some("to: 1.27.0\nprofile: rke\n"))).unwrap();
         assert!(out.output.contains("\"to\": \"1.29.0\""), "{}", out.output);
         assert!(out.output.contains("\"profile\": \"rke\""), "{}", out.output);
-        let e = run(&inputs, &req("{}", "blocker", Some("to: 1.29.0\nmaxSurge: 150%\n")))
-            .err()
-            .unwrap();
+        let e = run(&inputs, &req("{}", "blocker", Some("to: 1.29.0\nmaxSurge: 150%\n"))).err().unwrap();
         assert!(e.to_string().contains("maxSurge"), "{e}");
     }
 }

@@ -14,8 +14,7 @@ fn file(name: &str, content: JsValue) -> JsValue {
 }
 
 fn get(v: &JsValue, path: &str) -> JsValue {
-    path.split('.')
-        .fold(v.clone(), |v, k| Reflect::get(&v, &k.into()).unwrap())
+    path.split('.').fold(v.clone(), |v, k| Reflect::get(&v, &k.into()).unwrap())
 }
 
 const NODES: &str = "kind: List\nitems:\n- apiVersion: v1\n  kind: Node\n  metadata:\n    name: cp-1\n    labels: {node-role.kubernetes.io/control-plane: \"\"}\n  status:\n    nodeInfo: {kubeletVersion: v1.27.3}\n";
@@ -27,35 +26,22 @@ fn check_returns_a_report_object() {
     let report = check(files.into(), opts).unwrap();
     assert_eq!(get(&report, "schemaVersion").as_f64(), Some(1.0));
     assert_eq!(get(&report, "upgrade.from").as_string().as_deref(), Some("1.27.3"));
-    assert_eq!(
-        JSON::stringify(&get(&report, "upgrade.path"))
-            .unwrap()
-            .as_string()
-            .unwrap(),
-        r#"["1.28","1.29.2"]"#
-    );
+    assert_eq!(JSON::stringify(&get(&report, "upgrade.path")).unwrap().as_string().unwrap(), r#"["1.28","1.29.2"]"#);
     assert_eq!(get(&report, "summary.verdict").as_string().as_deref(), Some("ready"));
 }
 
 #[wasm_bindgen_test]
 fn bytes_are_accepted_and_errors_carry_code_and_position() {
     let bytes = Uint8Array::from(b"kind: Pod\nmetadata: [\n".as_slice());
-    let err = check(
-        Array::of1(&file("bad.yaml", bytes.into())).into(),
-        JSON::parse(r#"{"to":"1.29"}"#).unwrap(),
-    )
-    .unwrap_err();
+    let err = check(Array::of1(&file("bad.yaml", bytes.into())).into(), JSON::parse(r#"{"to":"1.29"}"#).unwrap())
+        .unwrap_err();
     assert_eq!(get(&err, "code").as_string().as_deref(), Some("input"));
     assert_eq!(get(&err, "file").as_string().as_deref(), Some("bad.yaml"));
     assert!(get(&err, "line").as_f64().is_some());
     let msg = get(&err, "message").as_string().unwrap();
     assert!(msg.starts_with("bad.yaml:"), "{msg}");
 
-    let err = check(
-        Array::new().into(),
-        JSON::parse(r#"{"to":"1.29","maxSurge":"150%"}"#).unwrap(),
-    )
-    .unwrap_err();
+    let err = check(Array::new().into(), JSON::parse(r#"{"to":"1.29","maxSurge":"150%"}"#).unwrap()).unwrap_err();
     assert_eq!(get(&err, "code").as_string().as_deref(), Some("options"));
     assert_eq!(get(&err, "field").as_string().as_deref(), Some("maxSurge"));
 }

@@ -169,10 +169,7 @@ mod tests {
         let b = parse(md);
         assert_eq!(b[0], Block::Heading(2, "What it checks".into()));
         assert_eq!(b[1], Block::Paragraph("Line one continues `here`.".into()));
-        assert_eq!(
-            b[2],
-            Block::List(vec!["a <https://k8s.io/x>".into(), "b wrapped".into()])
-        );
+        assert_eq!(b[2], Block::List(vec!["a <https://k8s.io/x>".into(), "b wrapped".into()]));
         assert_eq!(b[3], Block::Code("code".into()));
         assert_eq!(
             inlines("x `y` <https://a.b> z"),

@@ -68,11 +68,7 @@ impl State {
     }
 
     fn recheck(&mut self) {
-        let inputs: Vec<Input> = self
-            .files
-            .iter()
-            .map(|f| Input::new(f.name.clone(), f.content.as_bytes()))
-            .collect();
+        let inputs: Vec<Input> = self.files.iter().map(|f| Input::new(f.name.clone(), f.content.as_bytes())).collect();
         self.result = check(&inputs, &self.options()).map(Rc::new).map_err(|e| e.to_string());
     }
 }
@@ -89,12 +85,7 @@ impl Reducible for State {
     fn reduce(self: Rc<Self>, action: Action) -> Rc<Self> {
         let mut s = (*self).clone();
         match action {
-            Action::LoadDemo => {
-                return Rc::new(State {
-                    tab: s.tab,
-                    ..State::demo()
-                })
-            }
+            Action::LoadDemo => return Rc::new(State { tab: s.tab, ..State::demo() }),
             Action::SetFiles(files) => {
                 s.files = files;
                 s.using_demo = false;
@@ -127,10 +118,7 @@ mod tests {
     #[test]
     fn user_files_replace_the_demo_and_errors_are_shown() {
         let s = Rc::new(State::demo());
-        let s = s.reduce(Action::SetFiles(vec![LoadedFile {
-            name: "bad.yaml".into(),
-            content: "a: [1\n".into(),
-        }]));
+        let s = s.reduce(Action::SetFiles(vec![LoadedFile { name: "bad.yaml".into(), content: "a: [1\n".into() }]));
         assert!(!s.using_demo);
         assert!(s.result.as_ref().unwrap_err().starts_with("bad.yaml:"));
         let s = s.reduce(Action::SetTo("latest".into()));

@@ -9,9 +9,7 @@ wasm_bindgen_test_configure!(run_in_browser);
 
 async fn tick() {
     let promise = js_sys::Promise::new(&mut |resolve, _| {
-        let _ = web_sys::window()
-            .unwrap()
-            .set_timeout_with_callback_and_timeout_and_arguments_0(&resolve, 50);
+        let _ = web_sys::window().unwrap().set_timeout_with_callback_and_timeout_and_arguments_0(&resolve, 50);
     });
     let _ = wasm_bindgen_futures::JsFuture::from(promise).await;
 }
@@ -26,11 +24,7 @@ async fn the_demo_report_renders() {
     let verdict = document.get_element_by_id("verdict").expect("a verdict");
     let text = verdict.text_content().unwrap_or_default();
     assert!(text == "READY" || text == "BLOCKED", "{text}");
-    let path = document
-        .get_element_by_id("summary")
-        .unwrap()
-        .text_content()
-        .unwrap_or_default();
+    let path = document.get_element_by_id("summary").unwrap().text_content().unwrap_or_default();
     assert!(path.contains("1.27.6") && path.contains("1.29.2"), "{path}");
 
     // The Rules tab shows every rule's docs.

@@ -99,11 +99,7 @@ pub fn npm(root: &Path, env: &setup::Env) -> Result<(), Failure> {
     // The package's version is the workspace's.
     let manifest = pkg.join("package.json");
     let text = util::read(&manifest)?;
-    let text = text.replacen(
-        "\"version\": \"0.0.0\"",
-        &format!("\"version\": \"{}\"", env!("CARGO_PKG_VERSION")),
-        1,
-    );
+    let text = text.replacen("\"version\": \"0.0.0\"", &format!("\"version\": \"{}\"", env!("CARGO_PKG_VERSION")), 1);
     util::write(&manifest, &text)?;
     println!("npm package ready in {}", pkg.display());
     Ok(())
@@ -120,15 +116,7 @@ fn serve() -> Result<(), Failure> {
     let env = setup::setup(&root)?;
     web(&root, &env)?;
     step("dashboard: serving on http://127.0.0.1:8080 (Ctrl-C to stop)");
-    run(cmd("trunk", &root, &env).args([
-        "serve",
-        "--release",
-        "--offline",
-        "--address",
-        "127.0.0.1",
-        "--port",
-        "8080",
-    ]))
+    run(cmd("trunk", &root, &env).args(["serve", "--release", "--offline", "--address", "127.0.0.1", "--port", "8080"]))
 }
 
 fn test() -> Result<(), Failure> {
@@ -138,13 +126,7 @@ fn test() -> Result<(), Failure> {
     run(cmd("cargo", &root, &env).args(["test", "--workspace"]))?;
 
     step("tests 2/5: wasm in Node (wasm-bindgen-test, kube-preflight-wasm)");
-    run(cmd("cargo", &root, &env).args([
-        "test",
-        "--target",
-        "wasm32-unknown-unknown",
-        "-p",
-        "kube-preflight-wasm",
-    ]))?;
+    run(cmd("cargo", &root, &env).args(["test", "--target", "wasm32-unknown-unknown", "-p", "kube-preflight-wasm"]))?;
 
     step("tests 3/5: wasm in headless Chromium (wasm-bindgen-test, kube-preflight-web)");
     run(cmd("cargo", &root, &env)
@@ -154,9 +136,7 @@ fn test() -> Result<(), Failure> {
 
     step("tests 4/5: the npm package and its CLI (node --test)");
     npm(&root, &env)?;
-    run(cmd("node", &root, &env)
-        .arg("--test")
-        .args(util::test_files(&root.join("wasm-pkg/test"))?))?;
+    run(cmd("node", &root, &env).arg("--test").args(util::test_files(&root.join("wasm-pkg/test"))?))?;
 
     step("tests 5/5: the dashboard end to end in Chromium (playwright-core)");
     web(&root, &env)?;

@@ -58,11 +58,7 @@ pub fn setup(root: &Path) -> Result<Env, Failure> {
     npm_tools(root, &path)?;
     let (chromium, chromedriver) = chromium(&path)?;
     say("everything is installed");
-    Ok(Env {
-        path,
-        chromium,
-        chromedriver,
-    })
+    Ok(Env { path, chromium, chromedriver })
 }
 
 fn check_prerequisites(path: &OsString) -> Result<(), Failure> {
@@ -73,9 +69,7 @@ fn check_prerequisites(path: &OsString) -> Result<(), Failure> {
         ("npm", "install npm"),
     ] {
         if quiet(tool, &["--version"], path).is_none() {
-            return Err(Failure::new(format!(
-                "`{tool}` is not on PATH: {hint}, then run this again"
-            )));
+            return Err(Failure::new(format!("`{tool}` is not on PATH: {hint}, then run this again")));
         }
     }
     Ok(())
@@ -105,9 +99,7 @@ fn wasm_target(path: &OsString) -> Result<(), Failure> {
         return Ok(());
     }
     say("installing the wasm32-unknown-unknown target (a few seconds)");
-    run(Command::new("rustup")
-        .args(["target", "add", "wasm32-unknown-unknown"])
-        .env("PATH", path))
+    run(Command::new("rustup").args(["target", "add", "wasm32-unknown-unknown"]).env("PATH", path))
 }
 
 fn wasm_bindgen(path: &OsString) -> Result<(), Failure> {
@@ -118,19 +110,10 @@ fn wasm_bindgen(path: &OsString) -> Result<(), Failure> {
         say(&format!("{want}: present"));
         return Ok(());
     }
-    say(&format!(
-        "installing wasm-bindgen-cli {WASM_BINDGEN} from crates.io (about 4 minutes on 2 cores)"
-    ));
+    say(&format!("installing wasm-bindgen-cli {WASM_BINDGEN} from crates.io (about 4 minutes on 2 cores)"));
     let version = format!("={WASM_BINDGEN}");
     let locked = run(Command::new("cargo")
-        .args([
-            "install",
-            "--locked",
-            "wasm-bindgen-cli",
-            "--version",
-            &version,
-            "--force",
-        ])
+        .args(["install", "--locked", "wasm-bindgen-cli", "--version", &version, "--force"])
         .env("PATH", path));
     if locked.is_err() {
         // Its lock file pins a crate version the registry no longer serves: fall back to a fresh resolve.
@@ -149,9 +132,7 @@ fn trunk(path: &OsString) -> Result<(), Failure> {
         say(&format!("{want}: present"));
         return Ok(());
     }
-    say(&format!(
-        "installing trunk {TRUNK} from crates.io (about 6 minutes on 2 cores)"
-    ));
+    say(&format!("installing trunk {TRUNK} from crates.io (about 6 minutes on 2 cores)"));
     run(Command::new("cargo")
         .args([
             "install",
@@ -173,17 +154,11 @@ fn trunk(path: &OsString) -> Result<(), Failure> {
 }
 
 fn npm_tools(root: &Path, path: &OsString) -> Result<(), Failure> {
-    let wasm_opt = quiet(
-        &root.join("node_modules/.bin/wasm-opt").to_string_lossy(),
-        &["--version"],
-        path,
-    );
+    let wasm_opt = quiet(&root.join("node_modules/.bin/wasm-opt").to_string_lossy(), &["--version"], path);
     let pw = std::fs::read_to_string(root.join("node_modules/playwright-core/package.json")).unwrap_or_default();
     let pw_ok = pw.contains(&format!("\"version\": \"{PLAYWRIGHT_CORE}\""));
     if wasm_opt.as_deref().is_some_and(|v| v.contains(WASM_OPT)) && pw_ok {
-        say(&format!(
-            "wasm-opt ({WASM_OPT}) and playwright-core {PLAYWRIGHT_CORE}: present"
-        ));
+        say(&format!("wasm-opt ({WASM_OPT}) and playwright-core {PLAYWRIGHT_CORE}: present"));
         return Ok(());
     }
     say("installing the npm tools (binaryen's wasm-opt, playwright-core) with npm ci");
@@ -224,8 +199,6 @@ fn chromium(path: &OsString) -> Result<(PathBuf, PathBuf), Failure> {
     if works(&chromium) && works(&driver) {
         Ok((chromium, driver))
     } else {
-        Err(Failure::new(
-            "chromium was installed but `/usr/bin/chromium --version` still fails",
-        ))
+        Err(Failure::new("chromium was installed but `/usr/bin/chromium --version` still fails"))
     }
 }

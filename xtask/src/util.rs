@@ -42,9 +42,7 @@ fn describe(c: &Command) -> String {
 pub fn run(c: &mut Command) -> Result<(), Failure> {
     let shown = describe(c);
     println!("$ {shown}");
-    let status = c
-        .status()
-        .map_err(|e| Failure::new(format!("could not start `{shown}`: {e}")))?;
+    let status = c.status().map_err(|e| Failure::new(format!("could not start `{shown}`: {e}")))?;
     if status.success() {
         Ok(())
     } else {
@@ -55,9 +53,7 @@ pub fn run(c: &mut Command) -> Result<(), Failure> {
 /// Run quietly and return stdout (trimmed), or `None` when the program is missing or fails.
 pub fn output(c: &mut Command) -> Option<String> {
     let out = c.stderr(Stdio::null()).output().ok()?;
-    out.status
-        .success()
-        .then(|| String::from_utf8_lossy(&out.stdout).trim().to_owned())
+    out.status.success().then(|| String::from_utf8_lossy(&out.stdout).trim().to_owned())
 }
 
 pub fn read(p: &Path) -> Result<String, Failure> {

@@ -3,14 +3,7 @@
 use super::{Node, ParseError, Pos, ScalarKind, Value, MAX_DEPTH};
 
 pub fn parse_json(file: &str, text: &str) -> Result<Node, ParseError> {
-    let mut p = Parser {
-        file,
-        bytes: text.as_bytes(),
-        text,
-        i: 0,
-        line: 1,
-        line_start: 0,
-    };
+    let mut p = Parser { file, bytes: text.as_bytes(), text, i: 0, line: 1, line_start: 0 };
     p.skip_ws();
     let node = p.value(0)?;
     p.skip_ws();
@@ -33,20 +26,12 @@ impl Parser<'_> {
     fn pos(&self) -> Pos {
         // Columns count characters, not bytes.
         let col = self.text.get(self.line_start..self.i).map_or(0, |s| s.chars().count());
-        Pos {
-            line: self.line,
-            col: col as u32 + 1,
-        }
+        Pos { line: self.line, col: col as u32 + 1 }
     }
 
     fn error(&self, message: &str) -> ParseError {
         let pos = self.pos();
-        ParseError {
-            file: self.file.to_owned(),
-            line: Some(pos.line),
-            col: Some(pos.col),
-            message: message.to_owned(),
-        }
+        ParseError { file: self.file.to_owned(), line: Some(pos.line), col: Some(pos.col), message: message.to_owned() }
     }
 
     fn peek(&self) -> Option<u8> {
@@ -194,10 +179,7 @@ impl Parser<'_> {
     }
 
     fn hex4(&mut self) -> Result<u32, ParseError> {
-        let s = self
-            .text
-            .get(self.i..self.i + 4)
-            .ok_or_else(|| self.error("short \\u escape"))?;
+        let s = self.text.get(self.i..self.i + 4).ok_or_else(|| self.error("short \\u escape"))?;
         let v = u32::from_str_radix(s, 16).map_err(|_| self.error("bad \\u escape"))?;
         self.i += 4;
         Ok(v)
@@ -269,11 +251,8 @@ mod tests {
 
     #[test]
     fn reads_positions_and_values() {
-        let n = parse_json(
-            "a.json",
-            "{\n  \"items\": [\n    {\"kind\": \"Pod\", \"n\": -1.5e3},\n    null\n  ]\n}",
-        )
-        .unwrap();
+        let n = parse_json("a.json", "{\n  \"items\": [\n    {\"kind\": \"Pod\", \"n\": -1.5e3},\n    null\n  ]\n}")
+            .unwrap();
         let items = n.get("items").as_seq();
         assert_eq!(items.len(), 2);
         assert_eq!(items[0].pos, Pos { line: 3, col: 5 });
@@ -298,20 +277,9 @@ mod tests {
 
     #[test]
     fn hostile_input_is_an_error_not_a_panic() {
-        for bad in [
-            "",
-            "{",
-            "[1,",
-            "\"abc",
-            "\"\\u12",
-            "[\"\\ud800\\u",
-            "-",
-            "1.",
-            "1e",
-            "tru",
-            "{\"a\"",
-            &"[".repeat(10_000),
-        ] {
+        for bad in
+            ["", "{", "[1,", "\"abc", "\"\\u12", "[\"\\ud800\\u", "-", "1.", "1e", "tru", "{\"a\"", &"[".repeat(10_000)]
+        {
             assert!(parse_json("x", bad).is_err(), "{bad:?}");
         }
     }

@@ -64,10 +64,7 @@ pub struct Node {
     pub value: Value,
 }
 
-static NULL_NODE: Node = Node {
-    pos: Pos { line: 0, col: 0 },
-    value: Value::Null,
-};
+static NULL_NODE: Node = Node { pos: Pos { line: 0, col: 0 }, value: Value::Null };
 
 impl Node {
     pub fn new(pos: Pos, value: Value) -> Self {
@@ -82,11 +79,7 @@ impl Node {
     /// The value under `key` in a mapping (the last one wins, as in the API server), else a null node.
     pub fn get(&self, key: &str) -> &Node {
         match &self.value {
-            Value::Map(entries) => entries
-                .iter()
-                .rev()
-                .find(|(k, _)| k == key)
-                .map_or(&NULL_NODE, |(_, v)| v),
+            Value::Map(entries) => entries.iter().rev().find(|(k, _)| k == key).map_or(&NULL_NODE, |(_, v)| v),
             _ => &NULL_NODE,
         }
     }
@@ -169,19 +162,13 @@ impl Node {
 
     /// A map of string to string (labels, annotations, nodeSelector); other values are read as their text.
     pub fn string_map(&self) -> std::collections::BTreeMap<String, String> {
-        self.as_map()
-            .iter()
-            .map(|(k, v)| (k.clone(), v.as_str().unwrap_or_default().to_owned()))
-            .collect()
+        self.as_map().iter().map(|(k, v)| (k.clone(), v.as_str().unwrap_or_default().to_owned())).collect()
     }
 }
 
 /// Does the text look like JSON (first non-blank character is `{` or `[`)?
 pub fn looks_like_json(text: &str) -> bool {
-    matches!(
-        text.trim_start_matches('\u{feff}').trim_start().chars().next(),
-        Some('{') | Some('[')
-    )
+    matches!(text.trim_start_matches('\u{feff}').trim_start().chars().next(), Some('{') | Some('['))
 }
 
 /// Read a whole input as a list of documents: JSON gives one, YAML one per `---` document.

@@ -11,24 +11,12 @@ use super::{Node, ParseError, Pos, ScalarKind, Value, MAX_DEPTH};
 const MAX_ALIAS_NODES: usize = 1_000_000;
 
 enum Frame {
-    Seq {
-        pos: Pos,
-        anchor: usize,
-        items: Vec<Node>,
-    },
-    Map {
-        pos: Pos,
-        anchor: usize,
-        entries: Vec<(String, Node)>,
-        key: Option<String>,
-    },
+    Seq { pos: Pos, anchor: usize, items: Vec<Node> },
+    Map { pos: Pos, anchor: usize, entries: Vec<(String, Node)>, key: Option<String> },
 }
 
 fn pos(m: &Marker) -> Pos {
-    Pos {
-        line: m.line() as u32,
-        col: m.col() as u32 + 1,
-    }
+    Pos { line: m.line() as u32, col: m.col() as u32 + 1 }
 }
 
 fn count_nodes(n: &Node) -> usize {
@@ -59,12 +47,7 @@ fn key_text(n: &Node) -> String {
 pub fn parse_yaml_documents(file: &str, text: &str) -> Result<Vec<Node>, ParseError> {
     let err = |m: &Marker, msg: &str| {
         let p = pos(m);
-        ParseError {
-            file: file.to_owned(),
-            line: Some(p.line),
-            col: Some(p.col),
-            message: msg.to_owned(),
-        }
+        ParseError { file: file.to_owned(), line: Some(p.line), col: Some(p.col), message: msg.to_owned() }
     };
     let mut parser = Parser::new_from_str(text);
     let mut docs = Vec::new();
@@ -79,21 +62,10 @@ pub fn parse_yaml_documents(file: &str, text: &str) -> Result<Vec<Node>, ParseEr
             Event::StreamStart | Event::Nothing | Event::DocumentEnd => {}
             Event::DocumentStart => anchors.clear(),
             Event::Alias(id) => {
-                let node = anchors
-                    .get(&id)
-                    .cloned()
-                    .ok_or_else(|| err(&mark, "alias to an unknown anchor"))?;
+                let node = anchors.get(&id).cloned().ok_or_else(|| err(&mark, "alias to an unknown anchor"))?;
                 let n = count_nodes(&node);
-                alias_budget = alias_budget
-                    .checked_sub(n)
-                    .ok_or_else(|| err(&mark, "too many alias expansions"))?;
-                done = Some((
-                    Node {
-                        pos: pos(&mark),
-                        value: node.value,
-                    },
-                    0,
-                ));
+                alias_budget = alias_budget.checked_sub(n).ok_or_else(|| err(&mark, "too many alias expansions"))?;
+                done = Some((Node { pos: pos(&mark), value: node.value }, 0));
             }
             Event::Scalar(s, style, anchor, _tag) => {
                 let value = if style == TScalarStyle::Plain {
@@ -110,31 +82,17 @@ pub fn parse_yaml_documents(file: &str, text: &str) -> Result<Vec<Node>, ParseEr
                 if stack.len() >= MAX_DEPTH {
                     return Err(err(&mark, "nested too deeply"));
                 }
-                stack.push(Frame::Seq {
-                    pos: pos(&mark),
-                    anchor,
-                    items: Vec::new(),
-                });
+                stack.push(Frame::Seq { pos: pos(&mark), anchor, items: Vec::new() });
             }
             Event::MappingStart(anchor, _) => {
                 if stack.len() >= MAX_DEPTH {
                     return Err(err(&mark, "nested too deeply"));
                 }
-                stack.push(Frame::Map {
-                    pos: pos(&mark),
-                    anchor,
-                    entries: Vec::new(),
-                    key: None,
-                });
+                stack.push(Frame::Map { pos: pos(&mark), anchor, entries: Vec::new(), key: None });
             }
             Event::SequenceEnd | Event::MappingEnd => match stack.pop() {
                 Some(Frame::Seq { pos, anchor, items }) => done = Some((Node::new(pos, Value::Seq(items)), anchor)),
-                Some(Frame::Map {
-                    pos,
-                    anchor,
-                    mut entries,
-                    key,
-                }) => {
+                Some(Frame::Map { pos, anchor, mut entries, key }) => {
                     if let Some(k) = key {
                         entries.push((k, Node::new(pos, Value::Null)));
                     }
@@ -176,10 +134,7 @@ fn apply_merge_keys(entries: Vec<(String, Node)>) -> Vec<(String, Node)> {
         if k == "<<" {
             let sources: Vec<Node> = match v.value {
                 Value::Seq(items) => items,
-                other => vec![Node {
-                    pos: v.pos,
-                    value: other,
-                }],
+                other => vec![Node { pos: v.pos, value: other }],
             };
             for src in sources {
                 if let Value::Map(es) = src.value {
@@ -212,10 +167,7 @@ mod tests {
         assert_eq!(items[0].line(), 6);
         assert_eq!(items[1].line(), 8);
         assert_eq!(items[0].at(&["metadata", "name"]).as_str(), Some("a"));
-        assert_eq!(
-            items[1].get("replicas").value,
-            Value::Scalar("3".into(), ScalarKind::Str)
-        );
+        assert_eq!(items[1].get("replicas").value, Value::Scalar("3".into(), ScalarKind::Str));
         assert_eq!(docs[1].get("kind").as_str(), Some("Node"));
         assert_eq!(docs[1].line(), 12);
     }

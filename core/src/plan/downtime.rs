@@ -24,6 +24,9 @@ pub struct WorkloadOutcome {
     /// Were all replicas on nodes out at the same time (two or more replicas)?
     pub same_window: bool,
     pub nodes: Vec<String>,
+    /// Why pods could not simply move (`cannot move: ...`, the iptables flush).
+    pub causes: Vec<String>,
+    pub first_down: Option<u64>,
 }
 
 fn merge(mut v: Vec<(u64, u64)>) -> Vec<(u64, u64)> {
@@ -68,11 +71,8 @@ fn stuck_reason(ctx: &Context<'_>, pod: &PodInfo, node: usize, after: &[crate::m
     if let Some(v) = pod.spec.volumes.iter().find(|v| v.kind == VolumeKind::HostPath) {
         return Some(format!("its hostPath volume {} ties it to the node", v.name));
     }
-    let elsewhere = ctx
-        .nodes
-        .iter()
-        .enumerate()
-        .any(|(i, n)| i != node && after.get(i).is_some_and(|a| fits(&pod.spec, n, a)));
+    let elsewhere =
+        ctx.nodes.iter().enumerate().any(|(i, n)| i != node && after.get(i).is_some_and(|a| fits(&pod.spec, n, a)));
     (!elsewhere).then(|| "no other node satisfies its selector, affinity and taints".to_owned())
 }
 
@@ -175,15 +175,12 @@ pub fn compute(ctx: &Context<'_>, outcome: &Outcome, t: &Timings) -> (Downtime, 
         let mut reason = if replicas.len() == 1 {
             format!("a single replica, on {}", nodes.join(", "))
         } else if same_window {
-            format!(
-                "all {} replicas are on nodes out at the same time ({})",
-                replicas.len(),
-                nodes.join(", ")
-            )
+            format!("all {} replicas are on nodes out at the same time ({})", replicas.len(), nodes.join(", "))
         } else {
             String::new()
         };
-        for r in reasons.keys() {
+        let causes: Vec<String> = reasons.into_keys().collect();
+        for r in &causes {
             if !reason.is_empty() {
                 reason.push_str("; ");
             }
@@ -192,14 +189,8 @@ pub fn compute(ctx: &Context<'_>, outcome: &Outcome, t: &Timings) -> (Downtime, 
         if let Some(at) = first {
             reason.push_str(&format!("; first down at {}", duration(at)));
         }
-        results.push(WorkloadOutcome {
-            key,
-            replicas: replicas.len(),
-            seconds,
-            reason,
-            same_window,
-            nodes,
-        });
+        let replicas = replicas.len();
+        results.push(WorkloadOutcome { key, replicas, seconds, reason, same_window, nodes, causes, first_down: first });
     }
     let mut workloads: Vec<WorkloadDowntime> = results
         .iter()

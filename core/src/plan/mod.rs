@@ -88,12 +88,8 @@ pub fn schedule(durations: &[u64], concurrency: u32, mode: Mode, start: u64) -> 
             let mut free = vec![t0; c];
             for d in rest {
                 // The slot that frees first (the lowest index on a tie: deterministic).
-                let (slot, t) = free
-                    .iter()
-                    .enumerate()
-                    .min_by_key(|(i, t)| (**t, *i))
-                    .map(|(i, t)| (i, *t))
-                    .unwrap_or((0, t0));
+                let (slot, t) =
+                    free.iter().enumerate().min_by_key(|(i, t)| (**t, *i)).map(|(i, t)| (i, *t)).unwrap_or((0, t0));
                 out.push((t, t + d));
                 if let Some(f) = free.get_mut(slot) {
                     *f = t + d;
@@ -141,24 +137,14 @@ impl<'c, 'a> Builder<'c, 'a> {
         }
         let grace = pods
             .iter()
-            .map(|(_, p)| {
-                p.spec
-                    .termination_grace_seconds
-                    .map_or(self.t.pod_eviction, |g| g.max(0).unsigned_abs())
-            })
+            .map(|(_, p)| p.spec.termination_grace_seconds.map_or(self.t.pod_eviction, |g| g.max(0).unsigned_abs()))
             .max()
             .unwrap_or(self.t.pod_eviction);
         let blocked = pods.iter().any(|(o, _)| {
-            self.blocked.contains(&(
-                o.r.namespace.clone().unwrap_or_else(|| "default".into()),
-                o.r.name.clone(),
-            ))
+            self.blocked.contains(&(o.r.namespace.clone().unwrap_or_else(|| "default".into()), o.r.name.clone()))
         });
         if blocked {
-            (
-                self.t.cordon + self.t.drain_timeout + grace,
-                Some(self.t.cordon + self.t.drain_timeout),
-            )
+            (self.t.cordon + self.t.drain_timeout + grace, Some(self.t.cordon + self.t.drain_timeout))
         } else {
             (self.t.cordon + grace, None)
         }
@@ -201,11 +187,8 @@ impl<'c, 'a> Builder<'c, 'a> {
         if nodes.is_empty() {
             return start;
         }
-        let durs: Vec<(u64, Option<u64>, bool)> = nodes
-            .iter()
-            .enumerate()
-            .map(|(k, i)| self.duration(*i, if k == 0 { first } else { rest }))
-            .collect();
+        let durs: Vec<(u64, Option<u64>, bool)> =
+            nodes.iter().enumerate().map(|(k, i)| self.duration(*i, if k == 0 { first } else { rest })).collect();
         let times = schedule(&durs.iter().map(|d| d.0).collect::<Vec<_>>(), concurrency, mode, start);
         let hop_s = hop.to_string();
         let mut end = start;
@@ -235,11 +218,7 @@ impl<'c, 'a> Builder<'c, 'a> {
             pool,
             hop: Some(hop_s),
             concurrency: concurrency.max(1),
-            nodes: nodes
-                .iter()
-                .filter_map(|i| self.node(*i))
-                .map(|n| n.name().to_owned())
-                .collect(),
+            nodes: nodes.iter().filter_map(|i| self.node(*i)).map(|n| n.name().to_owned()).collect(),
             start_seconds: start,
             end_seconds: end,
         });
@@ -293,25 +272,13 @@ impl<'c, 'a> Builder<'c, 'a> {
                 for p in Self::pool_nodes(&pools, PoolRole::Worker) {
                     let order = self.sorted_by_name(&p.nodes);
                     let c = ctx.limit(p).concurrency;
-                    t = self.nodes_phase(
-                        "workers",
-                        None,
-                        hop,
-                        &order,
-                        c,
-                        Mode::Sliding,
-                        Work::Worker,
-                        Work::Worker,
-                        t,
-                    );
+                    t = self.nodes_phase("workers", None, hop, &order, c, Mode::Sliding, Work::Worker, Work::Worker, t);
                 }
             }
             Profile::Rke | Profile::RkeLegacy => {
                 let legacy = ctx.profile() == Profile::RkeLegacy;
                 let mode = if legacy { Mode::Batch } else { Mode::Sliding };
-                let etcd: Vec<usize> = Self::pool_nodes(&pools, PoolRole::Etcd)
-                    .flat_map(|p| p.nodes.clone())
-                    .collect();
+                let etcd: Vec<usize> = Self::pool_nodes(&pools, PoolRole::Etcd).flat_map(|p| p.nodes.clone()).collect();
                 let etcd = self.sorted_by_name(&etcd);
                 t = self.nodes_phase("etcd", None, hop, &etcd, 1, Mode::Sliding, Work::Etcd, Work::Etcd, t);
                 for p in Self::pool_nodes(&pools, PoolRole::ControlPlane) {
@@ -332,11 +299,8 @@ impl<'c, 'a> Builder<'c, 'a> {
                     );
                 }
                 // Then the worker plane of etcd hosts (not control plane), one by one.
-                let etcd_workers: Vec<usize> = etcd
-                    .iter()
-                    .copied()
-                    .filter(|i| self.node(*i).is_some_and(|n| !n.is_control_plane()))
-                    .collect();
+                let etcd_workers: Vec<usize> =
+                    etcd.iter().copied().filter(|i| self.node(*i).is_some_and(|n| !n.is_control_plane())).collect();
                 if !legacy {
                     t = self.nodes_phase(
                         "workers",
@@ -351,23 +315,13 @@ impl<'c, 'a> Builder<'c, 'a> {
                     );
                 }
                 for p in Self::pool_nodes(&pools, PoolRole::Worker) {
-                    let nodes: Vec<usize> = p
-                        .nodes
-                        .iter()
-                        .copied()
-                        .filter(|i| legacy || !etcd_workers.contains(i))
-                        .collect();
+                    let nodes: Vec<usize> =
+                        p.nodes.iter().copied().filter(|i| legacy || !etcd_workers.contains(i)).collect();
                     let order = self.sorted_by_name(&nodes);
                     let c = ctx.limit(p).concurrency;
                     t = self.nodes_phase("workers", None, hop, &order, c, mode, Work::Worker, Work::Worker, t);
                 }
-                t = self.fixed_phase(
-                    "addons",
-                    "network, dns, ingress, metrics-server",
-                    hop,
-                    4 * self.t.addon,
-                    t,
-                );
+                t = self.fixed_phase("addons", "network, dns, ingress, metrics-server", hop, 4 * self.t.addon, t);
             }
             Profile::Kops => {
                 // Control-plane groups serially, then node groups alphabetically; validation before each.
@@ -398,13 +352,7 @@ impl<'c, 'a> Builder<'c, 'a> {
             Profile::Openshift => {
                 // The CVO applies the manifests runlevel by runlevel; the MCO updates the pools at the end,
                 // all pools in parallel, nodes sorted by zone then age.
-                t = self.fixed_phase(
-                    "control-plane",
-                    "cluster-version-operator",
-                    hop,
-                    self.t.cluster_operators,
-                    t,
-                );
+                t = self.fixed_phase("control-plane", "cluster-version-operator", hop, self.t.cluster_operators, t);
                 let mut end = t;
                 for p in &pools {
                     let mut order = p.nodes.clone();
@@ -412,11 +360,7 @@ impl<'c, 'a> Builder<'c, 'a> {
                         let key = |i: &usize| {
                             self.node(*i).map(|n| {
                                 (
-                                    n.obj
-                                        .labels
-                                        .get("topology.kubernetes.io/zone")
-                                        .cloned()
-                                        .unwrap_or_default(),
+                                    n.obj.labels.get("topology.kubernetes.io/zone").cloned().unwrap_or_default(),
                                     n.info.creation_timestamp.clone().unwrap_or_default(),
                                     n.name().to_owned(),
                                 )
@@ -447,13 +391,7 @@ impl<'c, 'a> Builder<'c, 'a> {
             Profile::GkeBaremetal => {
                 // Control-plane load balancers, the control-plane node pool, then in parallel GKE Connect
                 // and the add-ons beside the node pools (worker pools one after another).
-                t = self.fixed_phase(
-                    "load-balancers",
-                    "control-plane load balancers",
-                    hop,
-                    self.t.load_balancer,
-                    t,
-                );
+                t = self.fixed_phase("load-balancers", "control-plane load balancers", hop, self.t.load_balancer, t);
                 for p in Self::pool_nodes(&pools, PoolRole::ControlPlane) {
                     let order = self.sorted_by_name(&p.nodes);
                     t = self.nodes_phase(
@@ -468,13 +406,8 @@ impl<'c, 'a> Builder<'c, 'a> {
                         t,
                     );
                 }
-                let addons_end = self.fixed_phase(
-                    "addons",
-                    "GKE Connect and cluster add-ons",
-                    hop,
-                    self.t.addons_upgrade,
-                    t,
-                );
+                let addons_end =
+                    self.fixed_phase("addons", "GKE Connect and cluster add-ons", hop, self.t.addons_upgrade, t);
                 let mut w = t;
                 for p in Self::pool_nodes(&pools, PoolRole::Worker) {
                     let order = self.sorted_by_name(&p.nodes);
@@ -515,13 +448,7 @@ pub fn build(ctx: &Context<'_>, timings: Timings) -> Outcome {
             }
         }
     }
-    let mut b = Builder {
-        ctx,
-        t: timings,
-        drains: ctx.drains(),
-        blocked,
-        out: Outcome::default(),
-    };
+    let mut b = Builder { ctx, t: timings, drains: ctx.drains(), blocked, out: Outcome::default() };
     let mut t = 0;
     for hop in &ctx.path {
         t = b.hop(hop, t);
@@ -544,18 +471,12 @@ mod tests {
 
     #[test]
     fn batches_wait_for_the_whole_batch() {
-        assert_eq!(
-            schedule(&[10, 30, 20], 2, Mode::Batch, 5),
-            vec![(5, 15), (5, 35), (35, 55)]
-        );
+        assert_eq!(schedule(&[10, 30, 20], 2, Mode::Batch, 5), vec![(5, 15), (5, 35), (35, 55)]);
     }
 
     #[test]
     fn start_with_one_then_the_window() {
-        assert_eq!(
-            schedule(&[10, 10, 10, 10], 3, Mode::StartWithOne, 0),
-            vec![(0, 10), (10, 20), (10, 20), (10, 20)]
-        );
+        assert_eq!(schedule(&[10, 10, 10, 10], 3, Mode::StartWithOne, 0), vec![(0, 10), (10, 20), (10, 20), (10, 20)]);
         assert!(schedule(&[], 3, Mode::StartWithOne, 0).is_empty());
     }
 }

@@ -139,10 +139,7 @@ mod tests {
         o.profile = Profile::Kops;
         o.timings.insert("podStartSeconds".into(), 90);
         let t = Timings::resolve(&o).unwrap();
-        assert_eq!(
-            (t.pod_start, t.post_drain_delay, t.node_interval, t.drain_timeout),
-            (90, 5, 15, 900)
-        );
+        assert_eq!((t.pod_start, t.post_drain_delay, t.node_interval, t.drain_timeout), (90, 5, 15, 900));
         assert_eq!(t.to_map().len(), TIMING_DOCS.len());
         o.timings.insert("podStart".into(), 1);
         assert_eq!(Timings::resolve(&o).unwrap_err().field, "timings.podStart");

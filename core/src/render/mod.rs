@@ -43,12 +43,7 @@ pub fn rules_markdown(rules: &[&RuleInfo]) -> String {
         s.push_str(&format!("| `{}` | {} | {} |\n", r.code, r.severity.name(), r.title));
     }
     for r in rules {
-        s.push_str(&format!(
-            "\n---\n\n# `{}` ({})\n\n{}\n\n",
-            r.code,
-            r.severity.name(),
-            r.title
-        ));
+        s.push_str(&format!("\n---\n\n# `{}` ({})\n\n{}\n\n", r.code, r.severity.name(), r.title));
         // Rule docs use `##` headings already; keep them under the rule's own heading.
         s.push_str(r.docs.trim_end());
         s.push('\n');

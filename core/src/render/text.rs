@@ -46,13 +46,7 @@ pub fn render_text(r: &Report, opts: RenderOptions) -> String {
     let mut s = String::new();
     let u = &r.upgrade;
     let from = u.from.as_deref().unwrap_or("unknown");
-    let _ = writeln!(
-        s,
-        "{} {from} -> {} (profile {})",
-        p.bold("kube-preflight:"),
-        u.to,
-        u.profile
-    );
+    let _ = writeln!(s, "{} {from} -> {} (profile {})", p.bold("kube-preflight:"), u.to, u.profile);
     if u.path.len() > 1 {
         let _ = writeln!(s, "  path: {}", u.path.join(" -> "));
     }
@@ -63,11 +57,7 @@ pub fn render_text(r: &Report, opts: RenderOptions) -> String {
         "  read {} file(s), {} object(s){}",
         inv.files,
         inv.objects,
-        if kinds.is_empty() {
-            String::new()
-        } else {
-            format!(": {}", kinds.join(", "))
-        }
+        if kinds.is_empty() { String::new() } else { format!(": {}", kinds.join(", ")) }
     );
     for sk in &inv.skipped {
         let _ = writeln!(s, "  {} {}: {}", p.dim("skipped"), sk.file, sk.reason);
@@ -124,28 +114,12 @@ pub fn render_text(r: &Report, opts: RenderOptions) -> String {
             let _ = writeln!(s, "  {}: {} ({})", c.component, c.expected, c.when);
         }
         for w in &r.downtime.workloads {
-            let _ = writeln!(
-                s,
-                "  {} {}/{}: {} ({})",
-                w.kind,
-                w.namespace,
-                w.name,
-                duration(w.seconds),
-                w.reason
-            );
+            let _ = writeln!(s, "  {} {}/{}: {} ({})", w.kind, w.namespace, w.name, duration(w.seconds), w.reason);
         }
         s.push('\n');
     }
     let sm = &r.summary;
-    let verdict = if sm.verdict == "blocked" {
-        p.wrap("1;31", "BLOCKED")
-    } else {
-        p.wrap("1;32", "READY")
-    };
-    let _ = writeln!(
-        s,
-        "{verdict}: {} blocker(s), {} warning(s), {} info",
-        sm.blocker, sm.warning, sm.info
-    );
+    let verdict = if sm.verdict == "blocked" { p.wrap("1;31", "BLOCKED") } else { p.wrap("1;32", "READY") };
+    let _ = writeln!(s, "{verdict}: {} blocker(s), {} warning(s), {} info", sm.blocker, sm.warning, sm.info);
     s
 }

@@ -83,15 +83,7 @@ impl<'a> Context<'a> {
                 })
             })
             .collect();
-        Context {
-            objects,
-            options,
-            to,
-            from,
-            path,
-            nodes,
-            workload_outcomes: None,
-        }
+        Context { objects, options, to, from, path, nodes, workload_outcomes: None }
     }
 
     pub fn profile(&self) -> Profile {
@@ -105,9 +97,7 @@ impl<'a> Context<'a> {
 
     /// Do the nodes run on AWS (by `spec.providerID`)? kOps defaults its surge to 1 there.
     pub fn on_aws(&self) -> bool {
-        self.nodes
-            .iter()
-            .any(|n| n.info.provider_id.as_deref().is_some_and(|p| p.starts_with("aws://")))
+        self.nodes.iter().any(|n| n.info.provider_id.as_deref().is_some_and(|p| p.starts_with("aws://")))
     }
 
     /// A pool's resolved budget.
@@ -167,23 +157,11 @@ impl<'a> Context<'a> {
     /// The top controller of a pod: a ReplicaSet's Deployment, a Job's CronJob, else the owner itself.
     /// `None` for a pod with no controller.
     pub fn controller_of(&self, pod: &Object) -> Option<WorkloadKey> {
-        let owner = pod
-            .owners
-            .iter()
-            .find(|o| o.controller)
-            .or_else(|| pod.owners.first())?;
+        let owner = pod.owners.iter().find(|o| o.controller).or_else(|| pod.owners.first())?;
         let ns = pod.r.namespace.clone().unwrap_or_default();
-        let mut key = WorkloadKey {
-            kind: owner.kind.clone(),
-            namespace: ns,
-            name: owner.name.clone(),
-        };
+        let mut key = WorkloadKey { kind: owner.kind.clone(), namespace: ns, name: owner.name.clone() };
         if matches!(key.kind.as_str(), "ReplicaSet" | "Job") {
-            let parent_kind = if key.kind == "ReplicaSet" {
-                "Deployment"
-            } else {
-                "CronJob"
-            };
+            let parent_kind = if key.kind == "ReplicaSet" { "Deployment" } else { "CronJob" };
             let found = self.live_objects().find(|o| {
                 o.r.kind == key.kind
                     && o.r.name == key.name
@@ -191,11 +169,8 @@ impl<'a> Context<'a> {
             });
             match found.and_then(|o| o.owners.iter().find(|w| w.kind == parent_kind)) {
                 Some(parent) => {
-                    key = WorkloadKey {
-                        kind: parent.kind.clone(),
-                        namespace: key.namespace,
-                        name: parent.name.clone(),
-                    };
+                    key =
+                        WorkloadKey { kind: parent.kind.clone(), namespace: key.namespace, name: parent.name.clone() };
                 }
                 None if found.is_none() && key.kind == "ReplicaSet" => {
                     // The ReplicaSet is not in the snapshot: its name is `<deployment>-<pod-template-hash>`.
@@ -232,11 +207,7 @@ impl<'a> Context<'a> {
         let mut groups: BTreeMap<(Option<WorkloadKey>, String), Vec<(&'a Object, T)>> = BTreeMap::new();
         for (o, t) in pods {
             let key = self.controller_of(o);
-            let solo = if key.is_none() {
-                display_ref(&o.r)
-            } else {
-                String::new()
-            };
+            let solo = if key.is_none() { display_ref(&o.r) } else { String::new() };
             groups.entry((key, solo)).or_default().push((o, t));
         }
         groups.into_iter().map(|((k, _), v)| (k, v)).collect()
@@ -295,10 +266,9 @@ fn requirement_matches(r: &Requirement, value: Option<&str>) -> bool {
         "Exists" => value.is_some(),
         "DoesNotExist" => value.is_none(),
         "Gt" | "Lt" => {
-            let (Some(v), Some(bound)) = (
-                value.and_then(|v| v.parse::<i64>().ok()),
-                r.values.first().and_then(|b| b.parse::<i64>().ok()),
-            ) else {
+            let (Some(v), Some(bound)) =
+                (value.and_then(|v| v.parse::<i64>().ok()), r.values.first().and_then(|b| b.parse::<i64>().ok()))
+            else {
                 return false;
             };
             if r.operator == "Gt" {
@@ -316,12 +286,8 @@ fn term_matches(t: &NodeSelectorTerm, node: &Object) -> bool {
         // An empty term selects no node (Kubernetes semantics).
         return false;
     }
-    t.match_expressions
-        .iter()
-        .all(|r| requirement_matches(r, node.labels.get(&r.key).map(String::as_str)))
-        && t.match_fields
-            .iter()
-            .all(|r| r.key == "metadata.name" && requirement_matches(r, Some(&node.r.name)))
+    t.match_expressions.iter().all(|r| requirement_matches(r, node.labels.get(&r.key).map(String::as_str)))
+        && t.match_fields.iter().all(|r| r.key == "metadata.name" && requirement_matches(r, Some(&node.r.name)))
 }
 
 /// Does the node satisfy the pod's `nodeSelector` and required node affinity?
@@ -375,14 +341,7 @@ mod tests {
 
     fn obj(yaml: &str) -> Object {
         let d = parse_yaml_documents("t", yaml).unwrap();
-        Object::from_node(
-            &d[0],
-            Source {
-                file: "t".into(),
-                line: None,
-                via: None,
-            },
-        )
+        Object::from_node(&d[0], Source { file: "t".into(), line: None, via: None })
     }
 
     #[test]
@@ -393,30 +352,12 @@ mod tests {
             let p = obj(&format!("kind: Pod\napiVersion: v1\nmetadata: {{name: p}}\nspec:\n  affinity:\n    nodeAffinity:\n      requiredDuringSchedulingIgnoredDuringExecution:\n        nodeSelectorTerms: {aff}\n"));
             p.pod().unwrap().spec.clone()
         };
-        assert!(selector_matches(
-            &pod("[{matchExpressions: [{key: zone, operator: In, values: [a, b]}]}]"),
-            &node
-        ));
-        assert!(!selector_matches(
-            &pod("[{matchExpressions: [{key: zone, operator: NotIn, values: [a]}]}]"),
-            &node
-        ));
-        assert!(selector_matches(
-            &pod("[{matchExpressions: [{key: ssd, operator: DoesNotExist}]}]"),
-            &node
-        ));
-        assert!(selector_matches(
-            &pod("[{matchExpressions: [{key: cores, operator: Gt, values: ['8']}]}]"),
-            &node
-        ));
-        assert!(!selector_matches(
-            &pod("[{matchExpressions: [{key: cores, operator: Lt, values: ['8']}]}]"),
-            &node
-        ));
-        assert!(selector_matches(
-            &pod("[{matchFields: [{key: metadata.name, operator: In, values: [n1]}]}]"),
-            &node
-        ));
+        assert!(selector_matches(&pod("[{matchExpressions: [{key: zone, operator: In, values: [a, b]}]}]"), &node));
+        assert!(!selector_matches(&pod("[{matchExpressions: [{key: zone, operator: NotIn, values: [a]}]}]"), &node));
+        assert!(selector_matches(&pod("[{matchExpressions: [{key: ssd, operator: DoesNotExist}]}]"), &node));
+        assert!(selector_matches(&pod("[{matchExpressions: [{key: cores, operator: Gt, values: ['8']}]}]"), &node));
+        assert!(!selector_matches(&pod("[{matchExpressions: [{key: cores, operator: Lt, values: ['8']}]}]"), &node));
+        assert!(selector_matches(&pod("[{matchFields: [{key: metadata.name, operator: In, values: [n1]}]}]"), &node));
         // Terms are OR-ed; expressions in a term AND-ed.
         assert!(selector_matches(&pod("[{matchExpressions: [{key: zone, operator: In, values: [x]}]}, {matchExpressions: [{key: gpu, operator: Exists}]}]"), &node));
         assert!(!selector_matches(

@@ -92,13 +92,7 @@ mod tests {
         }
         for i in infos {
             assert!(i.code.contains('/'), "{}", i.code);
-            for section in [
-                "## What it checks",
-                "## Why it matters",
-                "## Example",
-                "## How to fix",
-                "## References",
-            ] {
+            for section in ["## What it checks", "## Why it matters", "## Example", "## How to fix", "## References"] {
                 assert!(i.docs.contains(section), "{} docs lack {section}", i.code);
             }
         }

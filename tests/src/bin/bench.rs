@@ -32,10 +32,7 @@ fn snapshot(nodes: usize, pods_per_node: usize) -> String {
 }
 
 fn main() {
-    println!(
-        "{:>7} {:>7} {:>10} {:>12} {:>14}",
-        "nodes", "pods", "input MB", "check ms", "objects/s"
-    );
+    println!("{:>7} {:>7} {:>10} {:>12} {:>14}", "nodes", "pods", "input MB", "check ms", "objects/s");
     for (nodes, per) in [(50, 20), (200, 25), (1000, 30)] {
         let text = snapshot(nodes, per);
         let inputs = [Input::new("snapshot.json", text.as_bytes())];

@@ -18,15 +18,8 @@ async fn read_all(files: Vec<web_sys::File>) -> Vec<LoadedFile> {
     let mut out = Vec::new();
     for f in files {
         let text: Promise = f.text();
-        let content = JsFuture::from(text)
-            .await
-            .ok()
-            .and_then(|v| v.as_string())
-            .unwrap_or_default();
-        out.push(LoadedFile {
-            name: f.name(),
-            content,
-        });
+        let content = JsFuture::from(text).await.ok().and_then(|v| v.as_string()).unwrap_or_default();
+        out.push(LoadedFile { name: f.name(), content });
     }
     out.sort_by(|a, b| a.name.cmp(&b.name));
     out

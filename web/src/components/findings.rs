@@ -40,10 +40,7 @@ fn finding_row(f: &Finding) -> Html {
 #[component]
 pub fn Findings(props: &FindingsProps) -> Html {
     let r = &props.report;
-    let not_run = r
-        .not_run
-        .iter()
-        .map(|n| html! { <li><code>{ n.code }</code>{ ": " }{ n.reason.clone() }</li> });
+    let not_run = r.not_run.iter().map(|n| html! { <li><code>{ n.code }</code>{ ": " }{ n.reason.clone() }</li> });
     html! {
         <div id="findings">
             if r.findings.is_empty() {

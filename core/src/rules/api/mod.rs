@@ -35,22 +35,14 @@ pub fn usages<'a>(ctx: &Context<'a>) -> Vec<Usage<'a>> {
     for o in ctx.objects {
         let base = o.source.via.unwrap_or(Via::Manifest);
         let mut seen: Vec<String> = vec![o.r.api_version.clone()];
-        out.push(Usage {
-            obj: o,
-            api_version: o.r.api_version.clone(),
-            via: base,
-        });
+        out.push(Usage { obj: o, api_version: o.r.api_version.clone(), via: base });
         if base == Via::HelmRelease {
             continue;
         }
         let mut extra = |v: String, via: Via, out: &mut Vec<Usage<'a>>| {
             if !v.is_empty() && !seen.contains(&v) {
                 seen.push(v.clone());
-                out.push(Usage {
-                    obj: o,
-                    api_version: v,
-                    via,
-                });
+                out.push(Usage { obj: o, api_version: v, via });
             }
         };
         if let Some(v) = last_applied(o) {
@@ -73,10 +65,7 @@ fn via_text(u: &Usage<'_>) -> String {
 }
 
 fn release_name(o: &Object) -> String {
-    let name = o
-        .annotations
-        .get(crate::ingest::HELM_RELEASE_NAME)
-        .map_or("?", String::as_str);
+    let name = o.annotations.get(crate::ingest::HELM_RELEASE_NAME).map_or("?", String::as_str);
     match o.annotations.get(crate::ingest::HELM_RELEASE_NAMESPACE) {
         Some(ns) if !ns.is_empty() => format!("{ns}/{name}"),
         _ => name.to_owned(),
@@ -93,11 +82,7 @@ pub fn report(ctx: &Context<'_>, out: &mut Vec<Finding>, want: Status, info: &Ru
         if row.status_at(ctx.to.minor) != want {
             continue;
         }
-        let hop = ctx
-            .path
-            .iter()
-            .find(|h| row.status_at(h.minor) == want)
-            .map(ToString::to_string);
+        let hop = ctx.path.iter().find(|h| row.status_at(h.minor) == want).map(ToString::to_string);
         out.push(finding(ctx, &u, row, want, info, hop));
     }
 }
@@ -111,11 +96,8 @@ fn finding(
     hop: Option<String>,
 ) -> Finding {
     let what = display_ref(&u.obj.r);
-    let replacement = if row.replacement.is_empty() {
-        "no direct replacement".to_owned()
-    } else {
-        row.replacement.to_owned()
-    };
+    let replacement =
+        if row.replacement.is_empty() { "no direct replacement".to_owned() } else { row.replacement.to_owned() };
     let message = match want {
         Status::Removed => format!(
             "{what} uses {}{}, which Kubernetes {} no longer serves (removed in 1.{})",
@@ -125,17 +107,11 @@ fn finding(
             row.removed_in.unwrap_or(0)
         ),
         _ => match (row.deprecated_in, row.removed_in) {
-            (Some(d), Some(r)) => format!(
-                "{what} uses {}{}, deprecated since 1.{d} and removed in 1.{r}",
-                u.api_version,
-                via_text(u)
-            ),
+            (Some(d), Some(r)) => {
+                format!("{what} uses {}{}, deprecated since 1.{d} and removed in 1.{r}", u.api_version, via_text(u))
+            }
             (None, Some(r)) => format!("{what} uses {}{}, removed in 1.{r}", u.api_version, via_text(u)),
-            _ => format!(
-                "{what} uses {}{}, deprecated by its provider",
-                u.api_version,
-                via_text(u)
-            ),
+            _ => format!("{what} uses {}{}, deprecated by its provider", u.api_version, via_text(u)),
         },
     };
     let help = match u.via {
@@ -149,14 +125,9 @@ fn finding(
             u.api_version
         ),
     };
-    let mut f = Finding::new(info, message, help)
-        .object(u.obj)
-        .data("apiVersion", u.api_version.clone());
+    let mut f = Finding::new(info, message, help).object(u.obj).data("apiVersion", u.api_version.clone());
     if u.via != Via::Manifest {
-        f.source = Some(Source {
-            via: Some(u.via),
-            ..u.obj.source.clone()
-        });
+        f.source = Some(Source { via: Some(u.via), ..u.obj.source.clone() });
     }
     if u.via == Via::HelmRelease {
         f = f.data("helmRelease", release_name(u.obj));

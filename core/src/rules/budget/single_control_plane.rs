@@ -35,10 +35,7 @@ pub fn check(ctx: &Context<'_>, out: &mut Vec<Finding>) {
     out.push(
         Finding::new(
             &INFO,
-            format!(
-                "{} is the only control-plane node: the Kubernetes API is down while it upgrades",
-                only.name()
-            ),
+            format!("{} is the only control-plane node: the Kubernetes API is down while it upgrades", only.name()),
             "Add control-plane nodes (3 for etcd quorum), or plan a maintenance window for the control-plane step.",
         )
         .object(only.obj)

@@ -39,12 +39,7 @@ upgrading; uncordon nodes left cordoned by earlier maintenance.
 
 pub fn check(ctx: &Context<'_>, out: &mut Vec<Finding>) {
     for pool in ctx.pools() {
-        let down: Vec<_> = pool
-            .nodes
-            .iter()
-            .filter_map(|i| ctx.nodes.get(*i))
-            .filter(|n| n.unavailable())
-            .collect();
+        let down: Vec<_> = pool.nodes.iter().filter_map(|i| ctx.nodes.get(*i)).filter(|n| n.unavailable()).collect();
         let Some(first) = down.first() else { continue };
         let limit = ctx.limit(&pool);
         let kops = ctx.profile() == Profile::Kops;

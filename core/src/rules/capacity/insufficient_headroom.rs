@@ -63,13 +63,8 @@ pub fn check(ctx: &Context<'_>, out: &mut Vec<Finding>) {
             }
         }
     }
-    let workers: Vec<usize> = (0..n)
-        .filter(|i| {
-            ctx.nodes
-                .get(*i)
-                .is_some_and(|v| v.is_worker() && !v.is_control_plane())
-        })
-        .collect();
+    let workers: Vec<usize> =
+        (0..n).filter(|i| ctx.nodes.get(*i).is_some_and(|v| v.is_worker() && !v.is_control_plane())).collect();
     for pool in ctx.pools() {
         if pool.role != PoolRole::Worker || pool.nodes.is_empty() {
             continue;
@@ -80,10 +75,7 @@ pub fn check(ctx: &Context<'_>, out: &mut Vec<Finding>) {
         let mut by_load = pool.nodes.clone();
         by_load.sort_by_key(|i| std::cmp::Reverse(evictable.get(*i).map(|e| (e.1, e.0)).unwrap_or_default()));
         let drained: Vec<usize> = by_load.into_iter().take(out_at_once).collect();
-        let need = drained
-            .iter()
-            .filter_map(|i| evictable.get(*i))
-            .fold((0, 0), |a, e| (a.0 + e.0, a.1 + e.1));
+        let need = drained.iter().filter_map(|i| evictable.get(*i)).fold((0, 0), |a, e| (a.0 + e.0, a.1 + e.1));
         if need == (0, 0) {
             continue;
         }
@@ -112,11 +104,7 @@ pub fn check(ctx: &Context<'_>, out: &mut Vec<Finding>) {
         if need.0 <= free.0 && need.1 <= free.1 {
             continue;
         }
-        let names: Vec<&str> = drained
-            .iter()
-            .filter_map(|i| ctx.nodes.get(*i))
-            .map(|v| v.name())
-            .collect();
+        let names: Vec<&str> = drained.iter().filter_map(|i| ctx.nodes.get(*i)).map(|v| v.name()).collect();
         let Some(first) = drained.first().and_then(|i| ctx.nodes.get(*i)) else {
             continue;
         };

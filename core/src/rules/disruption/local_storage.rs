@@ -59,10 +59,7 @@ pub fn check(ctx: &Context<'_>, out: &mut Vec<Finding>) {
                 VolumeKind::EmptyDir => lost.push(v.name.clone()),
                 VolumeKind::HostPath => bound.push(v.name.clone()),
                 VolumeKind::PersistentVolumeClaim => {
-                    if v.claim
-                        .as_ref()
-                        .is_some_and(|c| node_bound_claims.contains(&(ns.clone(), c.clone())))
-                    {
+                    if v.claim.as_ref().is_some_and(|c| node_bound_claims.contains(&(ns.clone(), c.clone()))) {
                         bound.push(v.name.clone());
                     }
                 }
@@ -77,28 +74,19 @@ pub fn check(ctx: &Context<'_>, out: &mut Vec<Finding>) {
         let Some((first, (node, lost, bound))) = pods.first() else {
             continue;
         };
-        let subject = key
-            .as_ref()
-            .map_or_else(|| format!("Pod {}", display_ref(&first.r)), |k| k.display());
+        let subject = key.as_ref().map_or_else(|| format!("Pod {}", display_ref(&first.r)), |k| k.display());
         let mut parts = Vec::new();
         if !lost.is_empty() {
             parts.push(format!("emptyDir {} is lost when the pod is evicted", lost.join(", ")));
         }
         if !bound.is_empty() {
-            parts.push(format!(
-                "{} is bound to {node}, so the pod cannot move while {node} upgrades",
-                bound.join(", ")
-            ));
+            parts
+                .push(format!("{} is bound to {node}, so the pod cannot move while {node} upgrades", bound.join(", ")));
         }
         out.push(
             Finding::new(
                 &INFO,
-                format!(
-                    "{subject} ({} on {node}, {} pod(s) in all): {}",
-                    first.r.name,
-                    pods.len(),
-                    parts.join("; ")
-                ),
+                format!("{subject} ({} on {node}, {} pod(s) in all): {}", first.r.name, pods.len(), parts.join("; ")),
                 "Keep data that matters on network-backed PersistentVolumes; for node-bound storage, plan the pause.",
             )
             .object(key.as_ref().and_then(|k| ctx.workload_object(k)).unwrap_or(first))

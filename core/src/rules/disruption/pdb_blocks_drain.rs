@@ -76,21 +76,10 @@ pub fn evaluate(ctx: &Context<'_>, o: &Object, pdb: &PdbInfo) -> Budget {
     let st = pdb.status.as_ref();
     let expected = st.and_then(|s| s.expected_pods).unwrap_or(counted_expected);
     let healthy = st.and_then(|s| s.current_healthy).unwrap_or(counted_healthy);
-    let desired = st
-        .and_then(|s| s.desired_healthy)
-        .unwrap_or_else(|| desired_for(pdb, expected));
-    let allowed = st
-        .and_then(|s| s.disruptions_allowed)
-        .unwrap_or((healthy - desired).max(0));
+    let desired = st.and_then(|s| s.desired_healthy).unwrap_or_else(|| desired_for(pdb, expected));
+    let allowed = st.and_then(|s| s.disruptions_allowed).unwrap_or((healthy - desired).max(0));
     let never = expected > 0 && expected - desired_for(pdb, expected) <= 0;
-    Budget {
-        expected,
-        healthy,
-        desired,
-        allowed,
-        never,
-        from_status: st.and_then(|s| s.disruptions_allowed).is_some(),
-    }
+    Budget { expected, healthy, desired, allowed, never, from_status: st.and_then(|s| s.disruptions_allowed).is_some() }
 }
 
 pub fn check(ctx: &Context<'_>, out: &mut Vec<Finding>) {
@@ -121,10 +110,7 @@ pub fn check(ctx: &Context<'_>, out: &mut Vec<Finding>) {
         let why = if b.never {
             format!("with {spec} over {} pod(s) it can never allow an eviction", b.expected)
         } else {
-            format!(
-                "{} of {} pod(s) are healthy and {} must stay ({spec})",
-                b.healthy, b.expected, b.desired
-            )
+            format!("{} of {} pod(s) are healthy and {} must stay ({spec})", b.healthy, b.expected, b.desired)
         };
         let f = Finding::new(
             &INFO,

@@ -37,10 +37,10 @@ pub fn check(ctx: &Context<'_>, out: &mut Vec<Finding>) {
         let mut f = Finding::new(
             &INFO,
             format!(
-                "{} runs a single replica, on {node}: it is down for about {} while {node} is drained ({})",
+                "{} runs a single replica, on {node}: it is down for about {} in all while {node} is drained{}",
                 w.key.display(),
                 crate::render::text::duration(w.seconds),
-                w.reason
+                w.causes.iter().map(|c| format!("; {c}")).collect::<String>()
             ),
             "Run at least two replicas, spread over nodes, with a PodDisruptionBudget of maxUnavailable: 1.",
         )

@@ -63,10 +63,7 @@ pub fn check(ctx: &Context<'_>, out: &mut Vec<Finding>) {
                 Finding::new(
                     &INFO,
                     format!("{} selects nodes by {}: {}.{state}", display_ref(&o.r), l.label, l.what),
-                    format!(
-                        "Select {} instead and roll the workload out before the upgrade.",
-                        l.replacement
-                    ),
+                    format!("Select {} instead and roll the workload out before the upgrade.", l.replacement),
                 )
                 .object(o)
                 .data("label", l.label)

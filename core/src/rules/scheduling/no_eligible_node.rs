@@ -40,12 +40,7 @@ pub fn check(ctx: &Context<'_>, out: &mut Vec<Finding>) {
     let after: Vec<Object> = ctx.nodes.iter().map(|n| node_after(ctx, n.obj)).collect();
     let eligible = |spec: &crate::model::PodSpec| -> Vec<usize> {
         (0..ctx.nodes.len())
-            .filter(|i| {
-                ctx.nodes
-                    .get(*i)
-                    .zip(after.get(*i))
-                    .is_some_and(|(n, a)| fits(spec, n, a))
-            })
+            .filter(|i| ctx.nodes.get(*i).zip(after.get(*i)).is_some_and(|(n, a)| fits(spec, n, a)))
             .collect()
     };
     let mut with_pods = std::collections::BTreeSet::new();
@@ -64,11 +59,8 @@ pub fn check(ctx: &Context<'_>, out: &mut Vec<Finding>) {
         if stuck.is_empty() {
             continue;
         }
-        let fit_names: Vec<String> = fit
-            .iter()
-            .filter_map(|i| ctx.nodes.get(*i))
-            .map(|n| n.name().to_owned())
-            .collect();
+        let fit_names: Vec<String> =
+            fit.iter().filter_map(|i| ctx.nodes.get(*i)).map(|n| n.name().to_owned()).collect();
         out.push(
             Finding::new(
                 &INFO,

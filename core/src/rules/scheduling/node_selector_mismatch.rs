@@ -54,19 +54,12 @@ pub fn check(ctx: &Context<'_>, out: &mut Vec<Finding>) {
             continue;
         };
         let by_upgrade = *by_upgrade;
-        let subject = key.as_ref().map_or_else(
-            || format!("Pod {}", crate::rules::context::display_ref(&first.r)),
-            |k| k.display(),
-        );
-        let names: Vec<String> = pods
-            .iter()
-            .map(|(o, (node, _))| format!("{} on {node}", o.r.name))
-            .collect();
+        let subject = key
+            .as_ref()
+            .map_or_else(|| format!("Pod {}", crate::rules::context::display_ref(&first.r)), |k| k.display());
+        let names: Vec<String> = pods.iter().map(|(o, (node, _))| format!("{} on {node}", o.r.name)).collect();
         let why = if by_upgrade {
-            format!(
-                "the upgrade removes {MASTER_LABEL} from the node at hop {}",
-                dropped.clone().unwrap_or_default()
-            )
+            format!("the upgrade removes {MASTER_LABEL} from the node at hop {}", dropped.clone().unwrap_or_default())
         } else {
             "the node's labels no longer satisfy it".to_owned()
         };

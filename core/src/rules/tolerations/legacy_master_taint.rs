@@ -42,11 +42,7 @@ const MASTER: &str = "node-role.kubernetes.io/master";
 const CONTROL_PLANE: &str = "node-role.kubernetes.io/control-plane";
 
 fn tolerates(spec: &PodSpec, key: &str) -> bool {
-    let taint = Taint {
-        key: key.to_owned(),
-        value: String::new(),
-        effect: "NoSchedule".to_owned(),
-    };
+    let taint = Taint { key: key.to_owned(), value: String::new(), effect: "NoSchedule".to_owned() };
     spec.tolerations.iter().any(|t| t.tolerates(&taint))
 }
 
@@ -65,20 +61,14 @@ fn check_spec(ctx: &Context<'_>, o: &Object, spec: &PodSpec, out: &mut Vec<Findi
         if ctx.to.minor < 25 {
             return;
         }
-        let when = format!(
-            "from 1.25 (the target is {}) control-plane nodes carry only the {CONTROL_PLANE} taint",
-            ctx.to
-        );
+        let when =
+            format!("from 1.25 (the target is {}) control-plane nodes carry only the {CONTROL_PLANE} taint", ctx.to);
         (MASTER, CONTROL_PLANE, when)
     } else {
         if !still_old {
             return;
         }
-        (
-            CONTROL_PLANE,
-            MASTER,
-            "control-plane nodes on 1.24 and older carry the master taint".to_owned(),
-        )
+        (CONTROL_PLANE, MASTER, "control-plane nodes on 1.24 and older carry the master taint".to_owned())
     };
     out.push(
         Finding::new(

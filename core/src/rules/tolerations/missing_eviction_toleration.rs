@@ -50,11 +50,7 @@ pub fn check(ctx: &Context<'_>, out: &mut Vec<Finding>) {
         let missing: Vec<&str> = ["node.kubernetes.io/not-ready", "node.kubernetes.io/unreachable"]
             .into_iter()
             .filter(|key| {
-                let taint = Taint {
-                    key: (*key).to_owned(),
-                    value: String::new(),
-                    effect: "NoExecute".to_owned(),
-                };
+                let taint = Taint { key: (*key).to_owned(), value: String::new(), effect: "NoExecute".to_owned() };
                 !p.spec
                     .tolerations
                     .iter()
@@ -69,14 +65,10 @@ pub fn check(ctx: &Context<'_>, out: &mut Vec<Finding>) {
         let Some((first, (_, missing))) = pods.first() else {
             continue;
         };
-        let names: Vec<String> = pods
-            .iter()
-            .map(|(o, (node, _))| format!("{} on {node}", o.r.name))
-            .collect();
-        let subject = key.as_ref().map_or_else(
-            || format!("Pod {}", crate::rules::context::display_ref(&first.r)),
-            |k| k.display(),
-        );
+        let names: Vec<String> = pods.iter().map(|(o, (node, _))| format!("{} on {node}", o.r.name)).collect();
+        let subject = key
+            .as_ref()
+            .map_or_else(|| format!("Pod {}", crate::rules::context::display_ref(&first.r)), |k| k.display());
         let object = key.as_ref().and_then(|k| ctx.workload_object(k)).unwrap_or(first);
         let f = Finding::new(
             &INFO,

@@ -5,6 +5,8 @@
 //! Bare Metal). The resolved limit is the number of nodes allowed out at once, with each distribution's
 //! own rounding.
 
+use crate::distro::{KopsRole, RollingUpdate};
+use crate::model::{Body, Object};
 use crate::options::{OptionsError, Profile, UpgradeOptions};
 use crate::quantity::IntOrPercent;
 use crate::rules::context::NodeView;
@@ -14,29 +16,33 @@ pub const GKE_POOL_LABEL: &str = "baremetal.cluster.gke.io/node-pool";
 /// RKE caps the nodes upgraded at once.
 pub const RKE_MAX_BATCH: i64 = 50;
 
+/// What a pool is for, in upgrade order.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 pub enum PoolRole {
+    /// kOps bastion groups (not nodes of the cluster).
+    Bastion,
     Etcd,
     ControlPlane,
+    /// kOps APIServer groups.
+    ApiServer,
+    /// GKE on Bare Metal's load-balancer node pool.
+    LoadBalancer,
     Worker,
 }
 
-impl PoolRole {
-    pub fn phase(self) -> &'static str {
-        match self {
-            PoolRole::Etcd => "etcd",
-            PoolRole::ControlPlane => "control-plane",
-            PoolRole::Worker => "workers",
-        }
-    }
-}
-
-/// A pool: indices into `Context::nodes`, in the context's node order.
+/// A pool: indices into `Context::nodes`, in the context's node order, and its own settings from the
+/// distribution's config (an instance group's `rollingUpdate`, a machine config pool's `maxUnavailable`,
+/// a node pool's `concurrentNodes`).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Pool {
     pub name: String,
     pub role: PoolRole,
     pub nodes: Vec<usize>,
+    pub settings: RollingUpdate,
+    /// A paused machine config pool is not updated.
+    pub paused: bool,
+    /// Instances that are not nodes (kOps bastions).
+    pub instances: usize,
 }
 
 /// A pool's resolved budget.
@@ -52,62 +58,155 @@ pub struct Limit {
     pub how: &'static str,
 }
 
-/// The pools of the cluster for a profile.
-pub fn pools(profile: Profile, nodes: &[NodeView<'_>]) -> Vec<Pool> {
+/// The pools of the cluster for a profile, from the nodes' roles and labels and the distribution's
+/// objects among the inputs.
+pub fn pools(profile: Profile, nodes: &[NodeView<'_>], objects: &[Object]) -> Vec<Pool> {
     let mut pools: Vec<Pool> = Vec::new();
-    let mut add =
-        |name: String, role: PoolRole, i: usize| match pools.iter_mut().find(|p| p.name == name && p.role == role) {
-            Some(p) => p.nodes.push(i),
-            None => pools.push(Pool { name, role, nodes: vec![i] }),
+    fn add(pools: &mut Vec<Pool>, name: String, role: PoolRole, i: Option<usize>) {
+        let p = match pools.iter().position(|p| p.name == name && p.role == role) {
+            Some(k) => pools.get_mut(k),
+            None => {
+                pools.push(Pool {
+                    name,
+                    role,
+                    nodes: Vec::new(),
+                    settings: RollingUpdate::default(),
+                    paused: false,
+                    instances: 0,
+                });
+                pools.last_mut()
+            }
         };
-    for (i, n) in nodes.iter().enumerate() {
-        let cp = n.is_control_plane();
-        match profile {
-            Profile::Rke | Profile::RkeLegacy => {
+        if let (Some(p), Some(i)) = (p, i) {
+            p.nodes.push(i);
+        }
+    }
+    let named = |kind: fn(&Body) -> bool| objects.iter().filter(move |o| kind(&o.body));
+    match profile {
+        Profile::Rke | Profile::RkeLegacy => {
+            for (i, n) in nodes.iter().enumerate() {
+                let cp = n.is_control_plane();
                 if n.roles.etcd {
-                    add("etcd".into(), PoolRole::Etcd, i);
+                    add(&mut pools, "etcd".into(), PoolRole::Etcd, Some(i));
                 }
                 if cp {
-                    add("control-plane".into(), PoolRole::ControlPlane, i);
+                    add(&mut pools, "control-plane".into(), PoolRole::ControlPlane, Some(i));
                 }
                 if n.roles.worker || !(cp || n.roles.etcd) {
-                    add("workers".into(), PoolRole::Worker, i);
+                    add(&mut pools, "workers".into(), PoolRole::Worker, Some(i));
                 }
             }
-            Profile::Kops => {
-                let role = if cp { PoolRole::ControlPlane } else { PoolRole::Worker };
-                let group = n.obj.labels.get(KOPS_GROUP_LABEL).cloned().unwrap_or_else(|| {
-                    if cp {
-                        "control-plane".into()
-                    } else {
-                        "nodes".into()
+        }
+        Profile::Kops => {
+            let groups: Vec<(&Object, &crate::distro::KopsGroup)> = objects
+                .iter()
+                .filter_map(|o| match &o.body {
+                    Body::KopsGroup(g) => Some((o, g)),
+                    _ => None,
+                })
+                .collect();
+            let cluster = objects.iter().find_map(|o| match &o.body {
+                Body::KopsCluster(r) => Some(*r),
+                _ => None,
+            });
+            let role_of = |g: &crate::distro::KopsGroup| match g.role {
+                KopsRole::Bastion => PoolRole::Bastion,
+                KopsRole::ControlPlane => PoolRole::ControlPlane,
+                KopsRole::ApiServer => PoolRole::ApiServer,
+                KopsRole::Node => PoolRole::Worker,
+            };
+            for (i, n) in nodes.iter().enumerate() {
+                let label = n.obj.labels.get(KOPS_GROUP_LABEL).cloned();
+                let group = label.as_ref().and_then(|l| groups.iter().find(|(o, _)| &o.r.name == l));
+                let role = match group {
+                    Some((_, g)) => role_of(g),
+                    None if n.is_control_plane() => PoolRole::ControlPlane,
+                    None => PoolRole::Worker,
+                };
+                let name =
+                    label.unwrap_or_else(|| if n.is_control_plane() { "control-plane".into() } else { "nodes".into() });
+                add(&mut pools, name, role, Some(i));
+            }
+            for (o, g) in &groups {
+                let role = role_of(g);
+                add(&mut pools, o.r.name.clone(), role, None);
+                if let Some(p) = pools.iter_mut().find(|p| p.name == o.r.name && p.role == role) {
+                    // The group's own rollingUpdate, else the cluster's (never for control-plane groups).
+                    let mut s = g.rolling;
+                    if role != PoolRole::ControlPlane {
+                        if let Some(c) = cluster {
+                            s.max_unavailable = s.max_unavailable.or(c.max_unavailable);
+                            s.max_surge = s.max_surge.or(c.max_surge);
+                            s.drain_and_terminate = s.drain_and_terminate.or(c.drain_and_terminate);
+                        }
                     }
+                    p.settings = s;
+                    if role == PoolRole::Bastion {
+                        p.instances = usize::try_from(g.min_size.max(0)).unwrap_or(0);
+                    }
+                }
+            }
+            pools.retain(|p| !p.nodes.is_empty() || p.instances > 0);
+        }
+        Profile::Openshift => {
+            let mcps: Vec<(&Object, &crate::distro::Mcp)> = named(|b| matches!(b, Body::Mcp(_)))
+                .filter_map(|o| match &o.body {
+                    Body::Mcp(m) => Some((o, m)),
+                    _ => None,
+                })
+                .collect();
+            for (i, n) in nodes.iter().enumerate() {
+                // A node in a custom pool (infra) leaves the worker pool; master nodes stay in master.
+                let matching: Vec<&(&Object, &crate::distro::Mcp)> =
+                    mcps.iter().filter(|(_, m)| m.node_selector.matches(&n.obj.labels)).collect();
+                let chosen = matching
+                    .iter()
+                    .find(|(o, _)| o.r.name == "master")
+                    .or_else(|| matching.iter().find(|(o, _)| o.r.name != "worker"))
+                    .or_else(|| matching.first());
+                let (name, role) = match chosen {
+                    Some((o, _)) if o.r.name == "master" || n.is_control_plane() => {
+                        (o.r.name.clone(), PoolRole::ControlPlane)
+                    }
+                    Some((o, _)) => (o.r.name.clone(), PoolRole::Worker),
+                    None if n.is_control_plane() => ("master".into(), PoolRole::ControlPlane),
+                    None => ("worker".into(), PoolRole::Worker),
+                };
+                add(&mut pools, name, role, Some(i));
+            }
+            for p in &mut pools {
+                if let Some((_, m)) = mcps.iter().find(|(o, _)| o.r.name == p.name) {
+                    p.settings.max_unavailable = m.max_unavailable;
+                    p.paused = m.paused;
+                }
+            }
+        }
+        Profile::GkeBaremetal => {
+            for (i, n) in nodes.iter().enumerate() {
+                if n.is_control_plane() {
+                    add(&mut pools, "control-plane".into(), PoolRole::ControlPlane, Some(i));
+                } else {
+                    let name = n.obj.labels.get(GKE_POOL_LABEL).cloned().unwrap_or_else(|| "workers".into());
+                    let role = if name.ends_with("-lb") { PoolRole::LoadBalancer } else { PoolRole::Worker };
+                    add(&mut pools, name, role, Some(i));
+                }
+            }
+            for p in &mut pools {
+                let found = objects.iter().find_map(|o| match &o.body {
+                    Body::GkePool(g) if o.r.name == p.name => Some(g),
+                    _ => None,
                 });
-                add(group, role, i);
-            }
-            Profile::Openshift => {
-                if cp {
-                    add("master".into(), PoolRole::ControlPlane, i);
-                } else {
-                    add("worker".into(), PoolRole::Worker, i);
+                if let Some(g) = found {
+                    p.settings.max_unavailable = g.concurrent_nodes.map(IntOrPercent::Int);
                 }
             }
-            Profile::GkeBaremetal => {
-                if cp {
-                    add("control-plane".into(), PoolRole::ControlPlane, i);
+        }
+        Profile::Kubeadm => {
+            for (i, n) in nodes.iter().enumerate() {
+                if n.is_control_plane() {
+                    add(&mut pools, "control-plane".into(), PoolRole::ControlPlane, Some(i));
                 } else {
-                    add(
-                        n.obj.labels.get(GKE_POOL_LABEL).cloned().unwrap_or_else(|| "workers".into()),
-                        PoolRole::Worker,
-                        i,
-                    );
-                }
-            }
-            Profile::Kubeadm => {
-                if cp {
-                    add("control-plane".into(), PoolRole::ControlPlane, i);
-                } else {
-                    add("workers".into(), PoolRole::Worker, i);
+                    add(&mut pools, "workers".into(), PoolRole::Worker, Some(i));
                 }
             }
         }
@@ -124,8 +223,16 @@ fn to_u32(v: i64) -> u32 {
     u32::try_from(v.max(0)).unwrap_or(u32::MAX)
 }
 
-/// Resolve a pool's budget. `aws` says the nodes run on AWS (kOps defaults maxSurge to 1 there).
-pub fn resolve(profile: Profile, role: PoolRole, size: usize, o: &UpgradeOptions, aws: bool) -> Limit {
+/// Resolve a pool's budget: the options (flags) win over the pool's own settings, which win over the
+/// distribution's defaults. `aws` says the nodes run on AWS (kOps defaults maxSurge to 1 there).
+pub fn resolve(
+    profile: Profile,
+    role: PoolRole,
+    size: usize,
+    o: &UpgradeOptions,
+    pool: &RollingUpdate,
+    aws: bool,
+) -> Limit {
     let size_i = i64::try_from(size).unwrap_or(i64::MAX);
     let limit = |mu: i64, surge: i64, how| Limit {
         max_unavailable: to_u32(mu),
@@ -134,11 +241,14 @@ pub fn resolve(profile: Profile, role: PoolRole, size: usize, o: &UpgradeOptions
         how,
     };
     let option = match role {
-        PoolRole::Worker => o.max_unavailable_worker,
-        PoolRole::ControlPlane => o.max_unavailable_control_plane,
-        PoolRole::Etcd => None,
-    };
+        PoolRole::Worker | PoolRole::LoadBalancer => o.max_unavailable_worker,
+        PoolRole::ControlPlane | PoolRole::ApiServer => o.max_unavailable_control_plane,
+        PoolRole::Etcd | PoolRole::Bastion => None,
+    }
+    .or(pool.max_unavailable);
+    let surge_option = o.max_surge.or(pool.max_surge);
     match (profile, role) {
+        (_, PoolRole::Bastion) => limit(1, 0, "bastions one at a time"),
         (Profile::Rke | Profile::RkeLegacy, PoolRole::Etcd) => limit(1, 0, "etcd hosts one by one"),
         (Profile::Rke, _) => {
             let (v, how) = match (option, role) {
@@ -149,7 +259,7 @@ pub fn resolve(profile: Profile, role: PoolRole, size: usize, o: &UpgradeOptions
             limit(floor_at_least_one(v, size_i).min(RKE_MAX_BATCH), 0, how)
         }
         (Profile::RkeLegacy, _) => limit(size_i.clamp(1, RKE_MAX_BATCH), 0, "RKE < 1.1: batches of min(50, count)"),
-        (Profile::Kops, PoolRole::ControlPlane) => {
+        (Profile::Kops, PoolRole::ControlPlane | PoolRole::ApiServer) => {
             // Control-plane groups never surge.
             let mu = match option {
                 Some(IntOrPercent::Int(n)) => n,
@@ -159,7 +269,7 @@ pub fn resolve(profile: Profile, role: PoolRole, size: usize, o: &UpgradeOptions
             limit(mu, 0, "control-plane groups never surge")
         }
         (Profile::Kops, _) => {
-            let surge = match o.max_surge {
+            let surge = match surge_option {
                 Some(v) => v.scaled_ceil(size_i),
                 None => i64::from(aws),
             }
@@ -176,7 +286,7 @@ pub fn resolve(profile: Profile, role: PoolRole, size: usize, o: &UpgradeOptions
             let v = option.unwrap_or(IntOrPercent::Int(1));
             limit(floor_at_least_one(v, size_i), 0, "rounded down, at least 1")
         }
-        (Profile::GkeBaremetal, PoolRole::Worker) => {
+        (Profile::GkeBaremetal, PoolRole::Worker | PoolRole::LoadBalancer) => {
             let n = match option {
                 Some(IntOrPercent::Int(n)) => n.max(1),
                 _ => 1,
@@ -244,78 +354,64 @@ mod tests {
     }
     use IntOrPercent::{Int, Percent};
 
+    fn r(profile: Profile, role: PoolRole, size: usize, o: &UpgradeOptions, aws: bool) -> Limit {
+        resolve(profile, role, size, o, &RollingUpdate::default(), aws)
+    }
+
     #[test]
     fn rke_seed_facts() {
         // 11 workers at 25% -> 2; 3 workers at 1% -> 1; 9 control-plane at 25% -> 2.
+        assert_eq!(r(Profile::Rke, PoolRole::Worker, 11, &opts(Some(Percent(25)), None, None), false).concurrency, 2);
+        assert_eq!(r(Profile::Rke, PoolRole::Worker, 3, &opts(Some(Percent(1)), None, None), false).concurrency, 1);
         assert_eq!(
-            resolve(Profile::Rke, PoolRole::Worker, 11, &opts(Some(Percent(25)), None, None), false).concurrency,
-            2
-        );
-        assert_eq!(
-            resolve(Profile::Rke, PoolRole::Worker, 3, &opts(Some(Percent(1)), None, None), false).concurrency,
-            1
-        );
-        assert_eq!(
-            resolve(Profile::Rke, PoolRole::ControlPlane, 9, &opts(None, Some(Percent(25)), None), false).concurrency,
+            r(Profile::Rke, PoolRole::ControlPlane, 9, &opts(None, Some(Percent(25)), None), false).concurrency,
             2
         );
         // Defaults: 10% of workers, 1 control plane; capped at 50.
-        assert_eq!(resolve(Profile::Rke, PoolRole::Worker, 35, &opts(None, None, None), false).concurrency, 3);
-        assert_eq!(resolve(Profile::Rke, PoolRole::ControlPlane, 5, &opts(None, None, None), false).concurrency, 1);
-        assert_eq!(
-            resolve(Profile::Rke, PoolRole::Worker, 400, &opts(Some(Percent(50)), None, None), false).concurrency,
-            50
-        );
-        assert_eq!(resolve(Profile::RkeLegacy, PoolRole::Worker, 120, &opts(None, None, None), false).concurrency, 50);
-        assert_eq!(resolve(Profile::RkeLegacy, PoolRole::Worker, 7, &opts(None, None, None), false).concurrency, 7);
+        assert_eq!(r(Profile::Rke, PoolRole::Worker, 35, &opts(None, None, None), false).concurrency, 3);
+        assert_eq!(r(Profile::Rke, PoolRole::ControlPlane, 5, &opts(None, None, None), false).concurrency, 1);
+        assert_eq!(r(Profile::Rke, PoolRole::Worker, 400, &opts(Some(Percent(50)), None, None), false).concurrency, 50);
+        assert_eq!(r(Profile::RkeLegacy, PoolRole::Worker, 120, &opts(None, None, None), false).concurrency, 50);
+        assert_eq!(r(Profile::RkeLegacy, PoolRole::Worker, 7, &opts(None, None, None), false).concurrency, 7);
     }
 
     #[test]
     fn kops_peer_facts() {
         // 10 nodes at 39% -> 3; maxSurge 31% of 10 -> 4.
-        let l = resolve(Profile::Kops, PoolRole::Worker, 10, &opts(Some(Percent(39)), None, None), false);
+        let l = r(Profile::Kops, PoolRole::Worker, 10, &opts(Some(Percent(39)), None, None), false);
         assert_eq!((l.max_unavailable, l.max_surge, l.concurrency), (3, 0, 3));
-        let l = resolve(Profile::Kops, PoolRole::Worker, 10, &opts(None, None, Some(Percent(31))), false);
+        let l = r(Profile::Kops, PoolRole::Worker, 10, &opts(None, None, Some(Percent(31))), false);
         assert_eq!((l.max_unavailable, l.max_surge, l.concurrency), (0, 4, 4));
         // Defaults: surge 1 on AWS (unavailable then 0), else unavailable 1.
-        let l = resolve(Profile::Kops, PoolRole::Worker, 10, &opts(None, None, None), true);
+        let l = r(Profile::Kops, PoolRole::Worker, 10, &opts(None, None, None), true);
         assert_eq!((l.max_unavailable, l.max_surge), (0, 1));
-        let l = resolve(Profile::Kops, PoolRole::Worker, 10, &opts(None, None, None), false);
+        let l = r(Profile::Kops, PoolRole::Worker, 10, &opts(None, None, None), false);
         assert_eq!((l.max_unavailable, l.max_surge), (1, 0));
         // An explicit 0 stays 0; a percent giving 0 is 1; surge is capped at the group size.
-        let l = resolve(Profile::Kops, PoolRole::Worker, 10, &opts(Some(Int(0)), None, Some(Int(2))), false);
+        let l = r(Profile::Kops, PoolRole::Worker, 10, &opts(Some(Int(0)), None, Some(Int(2))), false);
         assert_eq!((l.max_unavailable, l.concurrency), (0, 2));
         assert_eq!(
-            resolve(Profile::Kops, PoolRole::Worker, 10, &opts(Some(Percent(5)), None, None), false).max_unavailable,
+            r(Profile::Kops, PoolRole::Worker, 10, &opts(Some(Percent(5)), None, None), false).max_unavailable,
             1
         );
-        assert_eq!(resolve(Profile::Kops, PoolRole::Worker, 3, &opts(None, None, Some(Int(10))), false).max_surge, 3);
+        assert_eq!(r(Profile::Kops, PoolRole::Worker, 3, &opts(None, None, Some(Int(10))), false).max_surge, 3);
         // Control-plane groups never surge.
-        assert_eq!(
-            resolve(Profile::Kops, PoolRole::ControlPlane, 3, &opts(None, None, Some(Int(2))), true).concurrency,
-            1
-        );
+        assert_eq!(r(Profile::Kops, PoolRole::ControlPlane, 3, &opts(None, None, Some(Int(2))), true).concurrency, 1);
     }
 
     #[test]
     fn mco_peer_facts() {
         // 4 nodes at 50% -> 2, 60% -> 2, 0 -> 1.
         assert_eq!(
-            resolve(Profile::Openshift, PoolRole::Worker, 4, &opts(Some(Percent(50)), None, None), false).concurrency,
+            r(Profile::Openshift, PoolRole::Worker, 4, &opts(Some(Percent(50)), None, None), false).concurrency,
             2
         );
         assert_eq!(
-            resolve(Profile::Openshift, PoolRole::Worker, 4, &opts(Some(Percent(60)), None, None), false).concurrency,
+            r(Profile::Openshift, PoolRole::Worker, 4, &opts(Some(Percent(60)), None, None), false).concurrency,
             2
         );
-        assert_eq!(
-            resolve(Profile::Openshift, PoolRole::Worker, 4, &opts(Some(Int(0)), None, None), false).concurrency,
-            1
-        );
-        assert_eq!(
-            resolve(Profile::Openshift, PoolRole::ControlPlane, 3, &opts(None, None, None), false).concurrency,
-            1
-        );
+        assert_eq!(r(Profile::Openshift, PoolRole::Worker, 4, &opts(Some(Int(0)), None, None), false).concurrency, 1);
+        assert_eq!(r(Profile::Openshift, PoolRole::ControlPlane, 3, &opts(None, None, None), false).concurrency, 1);
     }
 
     #[test]

@@ -8,7 +8,7 @@ use std::collections::BTreeMap;
 use crate::helm;
 use crate::model::{Object, Source, Via};
 use crate::parse::{parse_documents, Node, ParseError};
-use crate::report::{HelmRelease, Inventory, Skipped};
+use crate::report::{DistributionConfig, HelmRelease, Inventory, Skipped};
 
 /// The annotations Helm puts on the objects of a release.
 pub const HELM_RELEASE_NAME: &str = "meta.helm.sh/release-name";
@@ -40,6 +40,8 @@ impl Input {
 pub struct Ingested {
     pub objects: Vec<Object>,
     pub inventory: Inventory,
+    /// The first RKE `cluster.yml` among the inputs.
+    pub rke: Option<crate::distro::RkeConfig>,
 }
 
 /// Decode UTF-8, naming the line and column of the first bad byte.
@@ -68,14 +70,14 @@ pub fn ingest(inputs: &[Input]) -> Result<Ingested, ParseError> {
             }
             Err(e) => return Err(e),
         };
-        let before = out.objects.len();
+        let before = out.objects.len() + out.inventory.distribution_configs.len();
         let mut not_objects: Vec<String> = Vec::new();
         for doc in &docs {
             add_document(&input.name, doc, &mut out, &mut not_objects);
         }
         if docs.is_empty() {
             out.inventory.skipped.push(Skipped { file: input.name.clone(), reason: "empty: no documents".into() });
-        } else if out.objects.len() == before {
+        } else if out.objects.len() + out.inventory.distribution_configs.len() == before {
             out.inventory.skipped.push(Skipped {
                 file: input.name.clone(),
                 reason: format!("no Kubernetes objects ({}; a Helm template or values file?)", not_objects.join("; ")),
@@ -148,6 +150,24 @@ fn add_object(file: &str, doc: &Node, out: &mut Ingested) {
 
 fn add_document(file: &str, doc: &Node, out: &mut Ingested, not_objects: &mut Vec<String>) {
     let kind = doc.get("kind").as_str().unwrap_or_default();
+    if crate::distro::is_rke_cluster_yml(doc) {
+        let cfg = crate::distro::RkeConfig::from_node(doc);
+        out.inventory.distribution_configs.push(DistributionConfig {
+            file: file.to_owned(),
+            line: doc.line(),
+            kind: "rke-cluster-yml",
+            note: if out.rke.is_some() {
+                "ignored: an earlier cluster.yml was read first".to_owned()
+            } else {
+                format!(
+                    "{} host(s); upgrade_strategy read as options (flags win) with --profile rke or rke-legacy",
+                    cfg.nodes
+                )
+            },
+        });
+        out.rke.get_or_insert(cfg);
+        return;
+    }
     if !doc.is_map() || kind.is_empty() {
         not_objects.push(describe(doc));
         return;

@@ -14,6 +14,7 @@
 
 pub mod apis;
 pub mod budget;
+pub mod distro;
 pub mod helm;
 pub mod ingest;
 pub mod model;
@@ -92,10 +93,28 @@ pub fn infer_from(objects: &[Object]) -> Option<Version> {
 
 /// Check inputs against the options and build the report.
 pub fn check(inputs: &[Input], options: &UpgradeOptions) -> Result<Report, Error> {
+    // Options first, so that bad options are reported before any input is read.
+    options.resolve()?;
+    plan::Timings::resolve(options)?;
+    let ingested = ingest::ingest(inputs)?;
+    let options = &with_distribution_config(options, ingested.rke.as_ref());
     let resolved = options.resolve()?;
     let timings = plan::Timings::resolve(options)?;
-    let ingested = ingest::ingest(inputs)?;
     Ok(build_report(ingested, options, resolved, timings))
+}
+
+/// An RKE `cluster.yml`'s upgrade strategy fills what the options leave open (flags win).
+fn with_distribution_config(options: &UpgradeOptions, rke: Option<&distro::RkeConfig>) -> UpgradeOptions {
+    let mut o = options.clone();
+    if let (Some(r), Profile::Rke | Profile::RkeLegacy) = (rke, o.profile) {
+        o.max_unavailable_worker = o.max_unavailable_worker.or(r.max_unavailable_worker);
+        o.max_unavailable_control_plane = o.max_unavailable_control_plane.or(r.max_unavailable_control_plane);
+        o.drain = o.drain.or(r.drain);
+        if let Some(t) = r.drain_timeout {
+            o.timings.entry("drainTimeoutSeconds".to_owned()).or_insert(t);
+        }
+    }
+    o
 }
 
 fn build_report(

@@ -309,6 +309,10 @@ pub enum Body {
     Workload(WorkloadInfo),
     Pdb(PdbInfo),
     Pv(PvInfo),
+    KopsGroup(crate::distro::KopsGroup),
+    KopsCluster(crate::distro::RollingUpdate),
+    Mcp(crate::distro::Mcp),
+    GkePool(crate::distro::GkePool),
     Other,
 }
 
@@ -379,6 +383,18 @@ impl Object {
                 phase: status.get("phase").as_string(),
                 ready: ready_condition(status),
             }),
+            ("InstanceGroup", v) if v.starts_with("kops.k8s.io/") => {
+                Body::KopsGroup(crate::distro::KopsGroup::from_node(n))
+            }
+            ("Cluster", v) if v.starts_with("kops.k8s.io/") => {
+                Body::KopsCluster(crate::distro::RollingUpdate::from_node(spec.get("rollingUpdate")))
+            }
+            ("MachineConfigPool", v) if v.starts_with("machineconfiguration.openshift.io/") => {
+                Body::Mcp(crate::distro::Mcp::from_node(n))
+            }
+            ("NodePool", v) if v.starts_with("baremetal.cluster.gke.io/") => {
+                Body::GkePool(crate::distro::GkePool::from_node(n))
+            }
             ("PersistentVolume", "v1" | "") => Body::Pv(PvInfo {
                 node_bound: !spec.get("local").is_null()
                     || !spec.get("hostPath").is_null()

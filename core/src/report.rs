@@ -126,6 +126,16 @@ pub struct Inventory {
     pub skipped: Vec<Skipped>,
     /// Deployed Helm releases found among the inputs (an addition to the contract's fields).
     pub helm_releases: Vec<HelmRelease>,
+    /// Distribution config files that are not Kubernetes objects (an RKE `cluster.yml`), read as options.
+    pub distribution_configs: Vec<DistributionConfig>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct DistributionConfig {
+    pub file: String,
+    pub line: u32,
+    pub kind: &'static str,
+    pub note: String,
 }
 
 #[derive(Debug, Clone, Default, PartialEq, Serialize)]

@@ -11,7 +11,8 @@
 //!   object: cp-1                           # the object's name (optional)
 //!   data: {from: 1.30.1}                   # a subset of the finding's data (optional)
 //! absent: [version/minor-skip]             # codes that must not fire
-//! report: {upgrade: {path: [1.29.2]}}      # a subset of the report JSON (optional)
+//! report: {upgrade: {path: [1.29.2]}}      # a subset of the report JSON (optional; an array whose
+//!                                          # first element is "..." matches a prefix)
 //! ```
 
 use std::path::{Path, PathBuf};
@@ -69,11 +70,16 @@ pub fn to_json(n: &Node) -> Json {
     }
 }
 
-/// Does `actual` contain `expected` (objects: every expected key, recursively; arrays and scalars: equal,
-/// numbers and strings compared by their text)?
+/// Does `actual` contain `expected` (objects: every expected key, recursively; arrays: element by element
+/// and of the same length, or a prefix when the expected array starts with `"..."`; scalars: equal, numbers
+/// and strings compared by their text)?
 pub fn contains(actual: &Json, expected: &Json) -> bool {
     match (actual, expected) {
         (Json::Object(a), Json::Object(e)) => e.iter().all(|(k, v)| a.get(k).is_some_and(|av| contains(av, v))),
+        (Json::Array(a), Json::Array(e)) if e.first().is_some_and(|f| f == "...") => {
+            let e = e.get(1..).unwrap_or_default();
+            a.len() >= e.len() && a.iter().zip(e).all(|(x, y)| contains(x, y))
+        }
         (Json::Array(a), Json::Array(e)) => a.len() == e.len() && a.iter().zip(e).all(|(x, y)| contains(x, y)),
         (Json::Number(a), Json::String(e)) | (Json::String(e), Json::Number(a)) => a.to_string() == *e,
         _ => actual == expected,

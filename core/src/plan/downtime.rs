@@ -7,7 +7,7 @@
 use std::collections::BTreeMap;
 
 use super::{NodeWindow, Outcome, Timings};
-use crate::model::{PodInfo, VolumeKind};
+use crate::model::{Body, Object, PodInfo, VolumeKind};
 use crate::options::Profile;
 use crate::render::text::duration;
 use crate::report::{ComponentDowntime, Downtime, WorkloadDowntime};
@@ -76,6 +76,21 @@ fn stuck_reason(ctx: &Context<'_>, pod: &PodInfo, node: usize, after: &[crate::m
     (!elsewhere).then(|| "no other node satisfies its selector, affinity and taints".to_owned())
 }
 
+/// How many of these pods a PodDisruptionBudget lets be evicted at once (`None`: no budget covers them).
+fn pdb_allowance(ctx: &Context<'_>, pods: &[(&Object, &PodInfo, &str)]) -> Option<usize> {
+    let (first, _, _) = pods.first()?;
+    let ns = first.r.namespace.as_deref().unwrap_or("default");
+    ctx.live_objects().find_map(|o| match &o.body {
+        Body::Pdb(pdb)
+            if o.r.namespace.as_deref().unwrap_or("default") == ns && pdb.selector.matches(&first.labels) =>
+        {
+            let b = crate::rules::disruption::pdb_blocks_drain::evaluate(ctx, o, pdb);
+            usize::try_from(b.allowed).ok().filter(|a| *a > 0)
+        }
+        _ => None,
+    })
+}
+
 pub fn compute(ctx: &Context<'_>, outcome: &Outcome, t: &Timings) -> (Downtime, Vec<WorkloadOutcome>) {
     let mut components = Vec::new();
     let cps: Vec<_> = ctx.nodes.iter().filter(|n| n.is_control_plane()).collect();
@@ -142,31 +157,52 @@ pub fn compute(ctx: &Context<'_>, outcome: &Outcome, t: &Timings) -> (Downtime, 
             continue;
         }
         let mut replicas: Vec<Vec<(u64, u64)>> = Vec::new();
+        // Evictions (start, length, replica): a PodDisruptionBudget may hold them back.
+        let mut evictions: Vec<(u64, u64, usize)> = Vec::new();
         let mut reasons: BTreeMap<String, ()> = BTreeMap::new();
         let mut nodes: Vec<String> = Vec::new();
-        for (pod_obj, pod, node_name) in &pods {
-            let Some(ni) = ctx.nodes.iter().position(|n| n.name() == *node_name) else {
-                replicas.push(Vec::new());
-                continue;
-            };
-            nodes.push((*node_name).to_owned());
+        for (r, (pod_obj, pod, node_name)) in pods.iter().enumerate() {
             let mut down = Vec::new();
-            for w in outcome.windows.iter().filter(|w| w.node == ni) {
-                if w.drained {
-                    let evicted = w.start + w.blocked_until.unwrap_or(t.cordon);
-                    match stuck_reason(ctx, pod, ni, &after) {
-                        Some(why) => {
-                            down.push((evicted, w.end + t.pod_start));
-                            reasons.insert(format!("{} cannot move: {why}", pod_obj.r.name), ());
+            if let Some(ni) = ctx.nodes.iter().position(|n| n.name() == *node_name) {
+                nodes.push((*node_name).to_owned());
+                for w in outcome.windows.iter().filter(|w| w.node == ni) {
+                    if w.drained {
+                        let evicted = w.start + w.blocked_until.unwrap_or(t.cordon);
+                        match stuck_reason(ctx, pod, ni, &after) {
+                            Some(why) => {
+                                evictions.push((evicted, w.end + t.pod_start - evicted, r));
+                                reasons.insert(format!("{} cannot move: {why}", pod_obj.r.name), ());
+                            }
+                            None => evictions.push((evicted, t.pod_start, r)),
                         }
-                        None => down.push((evicted, evicted + t.pod_start)),
+                    } else if t.iptables_flush > 0 && w.phase == "workers" {
+                        down.push((w.start, w.start + t.iptables_flush));
+                        reasons.insert("kube-proxy flushes iptables on its node".into(), ());
                     }
-                } else if t.iptables_flush > 0 && w.phase == "workers" {
-                    down.push((w.start, w.start + t.iptables_flush));
-                    reasons.insert("kube-proxy flushes iptables on its node".into(), ());
                 }
             }
             replicas.push(down);
+        }
+        // A drain that honours budgets evicts no more replicas at once than the budget allows: a later
+        // eviction waits until an earlier replica is back (the node's drain takes that much longer).
+        let budget = pdb_allowance(ctx, &pods).filter(|_| ctx.drain_honours_pdbs());
+        evictions.sort_unstable();
+        let mut active: Vec<u64> = Vec::new();
+        for (start, len, r) in evictions {
+            let mut s = start;
+            if let Some(allowed) = budget {
+                loop {
+                    active.retain(|end| *end > s);
+                    if active.len() < allowed {
+                        break;
+                    }
+                    s = active.iter().copied().min().unwrap_or(s);
+                }
+            }
+            active.push(s + len);
+            if let Some(d) = replicas.get_mut(r) {
+                d.push((s, s + len));
+            }
         }
         let (seconds, first) = all_down(&replicas);
         nodes.sort();

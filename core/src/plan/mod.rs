@@ -17,7 +17,6 @@ use crate::options::Profile;
 use crate::report::{Phase, Plan, Step};
 use crate::rules::context::{Context, NodeView};
 use crate::rules::disruption::is_mirror;
-use crate::version::Version;
 
 pub use timings::Timings;
 
@@ -107,6 +106,9 @@ struct Builder<'c, 'a> {
     /// Pods whose PodDisruptionBudget allows no disruption: (namespace, name).
     blocked: BTreeSet<(String, String)>,
     out: Outcome,
+    /// The hop being planned.
+    hop: String,
+    pool_names: bool,
 }
 
 impl<'c, 'a> Builder<'c, 'a> {
@@ -171,42 +173,30 @@ impl<'c, 'a> Builder<'c, 'a> {
     }
 
     /// A phase of nodes; returns its end.
-    #[allow(clippy::too_many_arguments)]
-    fn nodes_phase(
-        &mut self,
-        name: &'static str,
-        pool: Option<String>,
-        hop: &Version,
-        nodes: &[usize],
-        concurrency: u32,
-        mode: Mode,
-        first: Work,
-        rest: Work,
-        start: u64,
-    ) -> u64 {
+    fn nodes_phase(&mut self, ph: PhaseSpec, nodes: &[usize], start: u64) -> u64 {
         if nodes.is_empty() {
             return start;
         }
         let durs: Vec<(u64, Option<u64>, bool)> =
-            nodes.iter().enumerate().map(|(k, i)| self.duration(*i, if k == 0 { first } else { rest })).collect();
-        let times = schedule(&durs.iter().map(|d| d.0).collect::<Vec<_>>(), concurrency, mode, start);
-        let hop_s = hop.to_string();
+            nodes.iter().enumerate().map(|(k, i)| self.duration(*i, if k == 0 { ph.first } else { ph.rest })).collect();
+        let times = schedule(&durs.iter().map(|d| d.0).collect::<Vec<_>>(), ph.concurrency, ph.mode, start);
+        let hop = self.hop.clone();
         let mut end = start;
         for ((i, (s, e)), (_, blocked, drained)) in nodes.iter().zip(times).zip(durs) {
             let Some(n) = self.node(*i) else { continue };
             end = end.max(e);
             self.out.plan.steps.push(Step {
                 node: n.name().to_owned(),
-                phase: name,
-                pool: pool.clone(),
-                hop: Some(hop_s.clone()),
+                phase: ph.name,
+                pool: ph.pool.clone(),
+                hop: Some(hop.clone()),
                 start_seconds: s,
                 end_seconds: e,
             });
             self.out.windows.push(NodeWindow {
                 node: *i,
-                hop: hop_s.clone(),
-                phase: name,
+                hop: hop.clone(),
+                phase: ph.name,
                 start: s,
                 end: e,
                 drained,
@@ -214,10 +204,10 @@ impl<'c, 'a> Builder<'c, 'a> {
             });
         }
         self.out.plan.phases.push(Phase {
-            name,
-            pool,
-            hop: Some(hop_s),
-            concurrency: concurrency.max(1),
+            name: ph.name,
+            pool: ph.pool,
+            hop: Some(hop),
+            concurrency: ph.concurrency.max(1),
             nodes: nodes.iter().filter_map(|i| self.node(*i)).map(|n| n.name().to_owned()).collect(),
             start_seconds: start,
             end_seconds: end,
@@ -225,12 +215,42 @@ impl<'c, 'a> Builder<'c, 'a> {
         end
     }
 
-    /// A phase with no node of its own (add-ons, the CVO's manifests, load balancers); returns its end.
-    fn fixed_phase(&mut self, name: &'static str, pool: &str, hop: &Version, seconds: u64, start: u64) -> u64 {
+    /// Instances that are not nodes (kOps bastions): replaced one at a time, nothing to drain.
+    fn instances_phase(&mut self, name: &'static str, pool: &str, count: usize, start: u64) -> u64 {
+        let each = self.t.node_upgrade + self.t.node_interval;
+        let mut t = start;
+        let mut names = Vec::new();
+        for k in 1..=count {
+            let node = format!("{pool}-{k}");
+            self.out.plan.steps.push(Step {
+                node: node.clone(),
+                phase: name,
+                pool: Some(pool.to_owned()),
+                hop: Some(self.hop.clone()),
+                start_seconds: t,
+                end_seconds: t + each,
+            });
+            names.push(node);
+            t += each;
+        }
         self.out.plan.phases.push(Phase {
             name,
             pool: Some(pool.to_owned()),
-            hop: Some(hop.to_string()),
+            hop: Some(self.hop.clone()),
+            concurrency: 1,
+            nodes: names,
+            start_seconds: start,
+            end_seconds: t,
+        });
+        t
+    }
+
+    /// A phase with no node of its own (add-ons, the CVO's manifests, load balancers); returns its end.
+    fn fixed_phase(&mut self, name: &'static str, pool: &str, seconds: u64, start: u64) -> u64 {
+        self.out.plan.phases.push(Phase {
+            name,
+            pool: Some(pool.to_owned()),
+            hop: Some(self.hop.clone()),
             concurrency: 1,
             nodes: Vec::new(),
             start_seconds: start,
@@ -245,190 +265,196 @@ impl<'c, 'a> Builder<'c, 'a> {
         v
     }
 
-    fn pool_nodes<'p>(pools: &'p [Pool], role: PoolRole) -> impl Iterator<Item = &'p Pool> + 'p {
-        pools.iter().filter(move |p| p.role == role)
+    /// A pool's nodes by name, with its resolved concurrency.
+    fn pool_phase(&mut self, p: &Pool, name: &'static str, work: Work, mode: Mode, start: u64) -> u64 {
+        let order = self.sorted_by_name(&p.nodes);
+        let concurrency = self.ctx.limit(p).concurrency;
+        let pool = self.pool_names.then(|| p.name.clone());
+        self.nodes_phase(PhaseSpec { name, pool, concurrency, mode, first: work, rest: work }, &order, start)
     }
 
-    fn hop(&mut self, hop: &Version, start: u64) -> u64 {
+    fn hop(&mut self, start: u64) -> u64 {
         let ctx = self.ctx;
         let pools = ctx.pools();
+        let of = |role: PoolRole| pools.iter().filter(move |p| p.role == role && !p.paused);
         let mut t = start;
         match ctx.profile() {
             Profile::Kubeadm => {
-                for p in Self::pool_nodes(&pools, PoolRole::ControlPlane) {
+                // `kubeadm upgrade apply` on the first control-plane node, `upgrade node` on the others.
+                for p in of(PoolRole::ControlPlane) {
                     let order = self.sorted_by_name(&p.nodes);
-                    t = self.nodes_phase(
-                        "control-plane",
-                        None,
-                        hop,
-                        &order,
-                        1,
-                        Mode::Sliding,
-                        Work::ControlPlaneFirst,
-                        Work::ControlPlane,
-                        t,
-                    );
+                    let ph = PhaseSpec {
+                        name: "control-plane",
+                        pool: None,
+                        concurrency: 1,
+                        mode: Mode::Sliding,
+                        first: Work::ControlPlaneFirst,
+                        rest: Work::ControlPlane,
+                    };
+                    t = self.nodes_phase(ph, &order, t);
                 }
-                for p in Self::pool_nodes(&pools, PoolRole::Worker) {
-                    let order = self.sorted_by_name(&p.nodes);
-                    let c = ctx.limit(p).concurrency;
-                    t = self.nodes_phase("workers", None, hop, &order, c, Mode::Sliding, Work::Worker, Work::Worker, t);
+                for p in of(PoolRole::Worker) {
+                    t = self.pool_phase(p, "workers", Work::Worker, Mode::Sliding, t);
                 }
             }
             Profile::Rke | Profile::RkeLegacy => {
                 let legacy = ctx.profile() == Profile::RkeLegacy;
                 let mode = if legacy { Mode::Batch } else { Mode::Sliding };
-                let etcd: Vec<usize> = Self::pool_nodes(&pools, PoolRole::Etcd).flat_map(|p| p.nodes.clone()).collect();
+                // etcd hosts one by one.
+                let etcd: Vec<usize> = of(PoolRole::Etcd).flat_map(|p| p.nodes.clone()).collect();
                 let etcd = self.sorted_by_name(&etcd);
-                t = self.nodes_phase("etcd", None, hop, &etcd, 1, Mode::Sliding, Work::Etcd, Work::Etcd, t);
-                for p in Self::pool_nodes(&pools, PoolRole::ControlPlane) {
-                    // NotReady control-plane hosts go first, whatever the limit.
+                let ph = PhaseSpec {
+                    name: "etcd",
+                    pool: None,
+                    concurrency: 1,
+                    mode: Mode::Sliding,
+                    first: Work::Etcd,
+                    rest: Work::Etcd,
+                };
+                t = self.nodes_phase(ph, &etcd, t);
+                // Control-plane hosts, NotReady ones first (RKE >= 1.1), in the limit's window.
+                for p in of(PoolRole::ControlPlane) {
                     let mut order = self.sorted_by_name(&p.nodes);
-                    order.sort_by_key(|i| self.node(*i).is_some_and(|n| n.ready()));
-                    let c = ctx.limit(p).concurrency;
-                    t = self.nodes_phase(
-                        "control-plane",
-                        None,
-                        hop,
-                        &order,
-                        c,
+                    if !legacy {
+                        order.sort_by_key(|i| self.node(*i).is_some_and(|n| n.ready()));
+                    }
+                    let concurrency = ctx.limit(p).concurrency;
+                    let ph = PhaseSpec {
+                        name: "control-plane",
+                        pool: None,
+                        concurrency,
                         mode,
-                        Work::ControlPlane,
-                        Work::ControlPlane,
-                        t,
-                    );
+                        first: Work::ControlPlane,
+                        rest: Work::ControlPlane,
+                    };
+                    t = self.nodes_phase(ph, &order, t);
                 }
-                // Then the worker plane of etcd hosts (not control plane), one by one.
+                // RKE >= 1.1: the worker plane of etcd hosts, one by one, then worker-only hosts.
                 let etcd_workers: Vec<usize> =
                     etcd.iter().copied().filter(|i| self.node(*i).is_some_and(|n| !n.is_control_plane())).collect();
                 if !legacy {
-                    t = self.nodes_phase(
-                        "workers",
-                        Some("etcd".into()),
-                        hop,
-                        &etcd_workers,
-                        1,
-                        Mode::Sliding,
-                        Work::Worker,
-                        Work::Worker,
-                        t,
-                    );
+                    let ph = PhaseSpec {
+                        name: "workers",
+                        pool: Some("etcd".into()),
+                        concurrency: 1,
+                        mode,
+                        first: Work::Worker,
+                        rest: Work::Worker,
+                    };
+                    t = self.nodes_phase(ph, &etcd_workers, t);
                 }
-                for p in Self::pool_nodes(&pools, PoolRole::Worker) {
+                for p in of(PoolRole::Worker) {
                     let nodes: Vec<usize> =
                         p.nodes.iter().copied().filter(|i| legacy || !etcd_workers.contains(i)).collect();
                     let order = self.sorted_by_name(&nodes);
-                    let c = ctx.limit(p).concurrency;
-                    t = self.nodes_phase("workers", None, hop, &order, c, mode, Work::Worker, Work::Worker, t);
+                    let concurrency = ctx.limit(p).concurrency;
+                    let ph = PhaseSpec {
+                        name: "workers",
+                        pool: None,
+                        concurrency,
+                        mode,
+                        first: Work::Worker,
+                        rest: Work::Worker,
+                    };
+                    t = self.nodes_phase(ph, &order, t);
                 }
-                t = self.fixed_phase("addons", "network, dns, ingress, metrics-server", hop, 4 * self.t.addon, t);
+                // Add-ons one by one.
+                t = self.fixed_phase("addons", "network, dns, ingress, metrics-server", 4 * self.t.addon, t);
             }
             Profile::Kops => {
-                // Control-plane groups serially, then node groups alphabetically; validation before each.
-                for role in [PoolRole::ControlPlane, PoolRole::Worker] {
-                    for p in Self::pool_nodes(&pools, role) {
-                        let order = self.sorted_by_name(&p.nodes);
-                        let c = ctx.limit(p).concurrency;
+                // Bastions, control-plane groups (serially), apiserver groups, node groups; alphabetical
+                // within a role; validation before each group; each group starts with one instance.
+                for p in of(PoolRole::Bastion) {
+                    t = self.instances_phase("bastions", &p.name, p.instances, t);
+                }
+                for (role, name, work) in [
+                    (PoolRole::ControlPlane, "control-plane", Work::ControlPlane),
+                    (PoolRole::ApiServer, "control-plane", Work::ControlPlane),
+                    (PoolRole::Worker, "workers", Work::Worker),
+                ] {
+                    for p in of(role) {
+                        if p.settings.drain_and_terminate == Some(false) {
+                            continue;
+                        }
                         t += self.t.validate;
-                        let (name, work) = if role == PoolRole::ControlPlane {
-                            ("control-plane", Work::ControlPlane)
-                        } else {
-                            ("workers", Work::Worker)
-                        };
-                        t = self.nodes_phase(
-                            name,
-                            Some(p.name.clone()),
-                            hop,
-                            &order,
-                            c,
-                            Mode::StartWithOne,
-                            work,
-                            work,
-                            t,
-                        );
+                        t = self.pool_phase(p, name, work, Mode::StartWithOne, t);
                     }
                 }
             }
             Profile::Openshift => {
                 // The CVO applies the manifests runlevel by runlevel; the MCO updates the pools at the end,
-                // all pools in parallel, nodes sorted by zone then age.
-                t = self.fixed_phase("control-plane", "cluster-version-operator", hop, self.t.cluster_operators, t);
+                // all pools in parallel, nodes sorted by zone then age (oldest first).
+                t = self.fixed_phase("control-plane", "cluster-version-operator", self.t.cluster_operators, t);
                 let mut end = t;
-                for p in &pools {
+                for p in pools.iter().filter(|p| !p.paused) {
                     let mut order = p.nodes.clone();
-                    order.sort_by(|a, b| {
-                        let key = |i: &usize| {
-                            self.node(*i).map(|n| {
-                                (
-                                    n.obj.labels.get("topology.kubernetes.io/zone").cloned().unwrap_or_default(),
-                                    n.info.creation_timestamp.clone().unwrap_or_default(),
-                                    n.name().to_owned(),
-                                )
-                            })
-                        };
-                        key(a).cmp(&key(b))
+                    order.sort_by_key(|i| {
+                        self.node(*i).map(|n| {
+                            (
+                                n.obj.labels.get("topology.kubernetes.io/zone").cloned().unwrap_or_default(),
+                                n.info.creation_timestamp.clone().unwrap_or_default(),
+                                n.name().to_owned(),
+                            )
+                        })
                     });
-                    let c = ctx.limit(p).concurrency;
+                    let concurrency = ctx.limit(p).concurrency;
                     let (name, work) = if p.role == PoolRole::ControlPlane {
                         ("control-plane", Work::ControlPlane)
                     } else {
                         ("workers", Work::Worker)
                     };
-                    end = end.max(self.nodes_phase(
+                    let ph = PhaseSpec {
                         name,
-                        Some(p.name.clone()),
-                        hop,
-                        &order,
-                        c,
-                        Mode::Sliding,
-                        work,
-                        work,
-                        t,
-                    ));
+                        pool: Some(p.name.clone()),
+                        concurrency,
+                        mode: Mode::Sliding,
+                        first: work,
+                        rest: work,
+                    };
+                    end = end.max(self.nodes_phase(ph, &order, t));
                 }
                 t = end;
             }
             Profile::GkeBaremetal => {
-                // Control-plane load balancers, the control-plane node pool, then in parallel GKE Connect
-                // and the add-ons beside the node pools (worker pools one after another).
-                t = self.fixed_phase("load-balancers", "control-plane load balancers", hop, self.t.load_balancer, t);
-                for p in Self::pool_nodes(&pools, PoolRole::ControlPlane) {
+                // Control-plane load balancers, the control-plane node pool; then in parallel GKE Connect
+                // and the add-ons, and the load-balancer node pool; worker pools after the LB pool.
+                t = self.fixed_phase("load-balancers", "control-plane load balancers", self.t.load_balancer, t);
+                for p in of(PoolRole::ControlPlane) {
                     let order = self.sorted_by_name(&p.nodes);
-                    t = self.nodes_phase(
-                        "control-plane",
-                        Some(p.name.clone()),
-                        hop,
-                        &order,
-                        1,
-                        Mode::Sliding,
-                        Work::ControlPlane,
-                        Work::ControlPlane,
-                        t,
-                    );
+                    let ph = PhaseSpec {
+                        name: "control-plane",
+                        pool: Some(p.name.clone()),
+                        concurrency: 1,
+                        mode: Mode::Sliding,
+                        first: Work::ControlPlane,
+                        rest: Work::ControlPlane,
+                    };
+                    t = self.nodes_phase(ph, &order, t);
                 }
                 let addons_end =
-                    self.fixed_phase("addons", "GKE Connect and cluster add-ons", hop, self.t.addons_upgrade, t);
+                    self.fixed_phase("addons", "GKE Connect and cluster add-ons", self.t.addons_upgrade, t);
                 let mut w = t;
-                for p in Self::pool_nodes(&pools, PoolRole::Worker) {
-                    let order = self.sorted_by_name(&p.nodes);
-                    let c = ctx.limit(p).concurrency;
-                    w = self.nodes_phase(
-                        "workers",
-                        Some(p.name.clone()),
-                        hop,
-                        &order,
-                        c,
-                        Mode::Sliding,
-                        Work::Worker,
-                        Work::Worker,
-                        w,
-                    );
+                for p in of(PoolRole::LoadBalancer) {
+                    w = self.pool_phase(p, "load-balancers", Work::Worker, Mode::Sliding, w);
+                }
+                for p in of(PoolRole::Worker) {
+                    w = self.pool_phase(p, "workers", Work::Worker, Mode::Sliding, w);
                 }
                 t = w.max(addons_end);
             }
         }
         t
     }
+}
+
+/// What a phase of nodes is.
+struct PhaseSpec {
+    name: &'static str,
+    pool: Option<String>,
+    concurrency: u32,
+    mode: Mode,
+    first: Work,
+    rest: Work,
 }
 
 /// Plan every hop of the path. Empty when there is nothing to upgrade.
@@ -448,10 +474,21 @@ pub fn build(ctx: &Context<'_>, timings: Timings) -> Outcome {
             }
         }
     }
-    let mut b = Builder { ctx, t: timings, drains: ctx.drains(), blocked, out: Outcome::default() };
+    // Pools are named where the distribution has them (instance groups, machine config pools, node pools).
+    let pool_names = matches!(ctx.profile(), Profile::Kops | Profile::Openshift | Profile::GkeBaremetal);
+    let mut b = Builder {
+        ctx,
+        t: timings,
+        drains: ctx.drains(),
+        blocked,
+        out: Outcome::default(),
+        hop: String::new(),
+        pool_names,
+    };
     let mut t = 0;
     for hop in &ctx.path {
-        t = b.hop(hop, t);
+        b.hop = hop.to_string();
+        t = b.hop(t);
     }
     b.out.plan.total_seconds = t;
     b.out

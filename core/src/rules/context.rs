@@ -92,7 +92,7 @@ impl<'a> Context<'a> {
 
     /// The pools the profile budgets over.
     pub fn pools(&self) -> Vec<crate::budget::Pool> {
-        crate::budget::pools(self.profile(), &self.nodes)
+        crate::budget::pools(self.profile(), &self.nodes, self.objects)
     }
 
     /// Do the nodes run on AWS (by `spec.providerID`)? kOps defaults its surge to 1 there.
@@ -102,7 +102,7 @@ impl<'a> Context<'a> {
 
     /// A pool's resolved budget.
     pub fn limit(&self, pool: &crate::budget::Pool) -> crate::budget::Limit {
-        crate::budget::resolve(self.profile(), pool.role, pool.nodes.len(), self.options, self.on_aws())
+        crate::budget::resolve(self.profile(), pool.role, pool.nodes.len(), self.options, &pool.settings, self.on_aws())
     }
 
     /// Does this upgrade drain nodes (evict pods) before upgrading them? RKE only with `drain: true`;

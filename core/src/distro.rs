@@ -1,0 +1,125 @@
+//! The distributions' own configuration, read from the inputs (CONTRACT section 2): RKE `cluster.yml`,
+//! kOps `InstanceGroup` and `Cluster` objects, OpenShift `MachineConfigPool` objects, GKE on Bare Metal
+//! `NodePool` objects. Flags and options always win over them.
+
+use crate::model::LabelSelector;
+use crate::parse::Node;
+use crate::quantity::IntOrPercent;
+
+/// A `rollingUpdate` / `maxUnavailable` style setting.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct RollingUpdate {
+    pub max_unavailable: Option<IntOrPercent>,
+    pub max_surge: Option<IntOrPercent>,
+    /// kOps `drainAndTerminate: false`: nodes are only tainted, not replaced.
+    pub drain_and_terminate: Option<bool>,
+}
+
+impl RollingUpdate {
+    pub fn from_node(n: &Node) -> RollingUpdate {
+        RollingUpdate {
+            max_unavailable: n.get("maxUnavailable").as_str().and_then(IntOrPercent::parse),
+            max_surge: n.get("maxSurge").as_str().and_then(IntOrPercent::parse),
+            drain_and_terminate: n.get("drainAndTerminate").as_bool(),
+        }
+    }
+}
+
+/// kOps instance group roles.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum KopsRole {
+    Bastion,
+    ControlPlane,
+    ApiServer,
+    Node,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct KopsGroup {
+    pub role: KopsRole,
+    pub rolling: RollingUpdate,
+    pub min_size: i64,
+}
+
+impl KopsGroup {
+    pub fn from_node(n: &Node) -> KopsGroup {
+        let spec = n.get("spec");
+        let role = match spec.get("role").as_str().unwrap_or("Node") {
+            "Bastion" => KopsRole::Bastion,
+            "Master" | "ControlPlane" => KopsRole::ControlPlane,
+            "APIServer" => KopsRole::ApiServer,
+            _ => KopsRole::Node,
+        };
+        KopsGroup {
+            role,
+            rolling: RollingUpdate::from_node(spec.get("rollingUpdate")),
+            min_size: spec.get("minSize").as_i64().unwrap_or(1),
+        }
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Mcp {
+    pub node_selector: LabelSelector,
+    pub max_unavailable: Option<IntOrPercent>,
+    pub paused: bool,
+}
+
+impl Mcp {
+    pub fn from_node(n: &Node) -> Mcp {
+        let spec = n.get("spec");
+        Mcp {
+            node_selector: LabelSelector::from_node(spec.get("nodeSelector")),
+            max_unavailable: spec.get("maxUnavailable").as_str().and_then(IntOrPercent::parse),
+            paused: spec.get("paused").as_bool().unwrap_or(false),
+        }
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct GkePool {
+    /// `spec.upgradeStrategy.parallelUpgrade.concurrentNodes`.
+    pub concurrent_nodes: Option<i64>,
+    pub minimum_available: Option<i64>,
+}
+
+impl GkePool {
+    pub fn from_node(n: &Node) -> GkePool {
+        let p = n.at(&["spec", "upgradeStrategy", "parallelUpgrade"]);
+        GkePool {
+            concurrent_nodes: p.get("concurrentNodes").as_i64(),
+            minimum_available: p.get("minimumAvailableNodes").as_i64(),
+        }
+    }
+}
+
+/// An RKE `cluster.yml` (it has no `kind`): its upgrade strategy.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct RkeConfig {
+    pub max_unavailable_worker: Option<IntOrPercent>,
+    pub max_unavailable_control_plane: Option<IntOrPercent>,
+    pub drain: Option<bool>,
+    /// `node_drain_input.timeout`, seconds.
+    pub drain_timeout: Option<u64>,
+    pub nodes: usize,
+}
+
+/// Does this kind-less document look like an RKE `cluster.yml` (a `nodes` list of hosts with roles)?
+pub fn is_rke_cluster_yml(doc: &Node) -> bool {
+    doc.is_map()
+        && doc.get("kind").is_null()
+        && doc.get("nodes").as_seq().first().is_some_and(|n| !n.get("role").is_null() && !n.get("address").is_null())
+}
+
+impl RkeConfig {
+    pub fn from_node(doc: &Node) -> RkeConfig {
+        let s = doc.get("upgrade_strategy");
+        RkeConfig {
+            max_unavailable_worker: s.get("max_unavailable_worker").as_str().and_then(IntOrPercent::parse),
+            max_unavailable_control_plane: s.get("max_unavailable_controlplane").as_str().and_then(IntOrPercent::parse),
+            drain: s.get("drain").as_bool(),
+            drain_timeout: s.at(&["node_drain_input", "timeout"]).as_i64().and_then(|t| u64::try_from(t).ok()),
+            nodes: doc.get("nodes").as_seq().len(),
+        }
+    }
+}

@@ -55,46 +55,87 @@ pub fn decode_utf8<'a>(name: &str, bytes: &'a [u8]) -> Result<&'a str, ParseErro
     })
 }
 
+/// One file being read (its documents may arrive in several parts: see `Session`).
+pub struct FileIngest {
+    pub name: String,
+    before: usize,
+    docs: usize,
+    not_objects: Vec<String>,
+}
+
+impl Ingested {
+    fn recognised(&self) -> usize {
+        self.objects.len() + self.inventory.distribution_configs.len()
+    }
+
+    pub fn begin_file(&mut self, name: &str) -> FileIngest {
+        self.inventory.files += 1;
+        FileIngest { name: name.to_owned(), before: self.recognised(), docs: 0, not_objects: Vec::new() }
+    }
+
+    pub fn add_documents(&mut self, f: &mut FileIngest, docs: &[Node]) {
+        f.docs += docs.len();
+        for doc in docs {
+            add_document(&f.name, doc, self, &mut f.not_objects);
+        }
+    }
+
+    /// A file that could not be read: skipped (with the reason) when it was found by walking a
+    /// directory, else the error.
+    pub fn unreadable(&mut self, e: ParseError, discovered: bool) -> Result<(), ParseError> {
+        if !discovered {
+            return Err(e);
+        }
+        self.inventory
+            .skipped
+            .push(Skipped { file: e.file.clone(), reason: format!("not Kubernetes YAML or JSON: {e}") });
+        Ok(())
+    }
+
+    pub fn end_file(&mut self, f: FileIngest) {
+        if f.docs == 0 {
+            self.inventory.skipped.push(Skipped { file: f.name, reason: "empty: no documents".into() });
+        } else if self.recognised() == f.before {
+            self.inventory.skipped.push(Skipped {
+                file: f.name,
+                reason: format!(
+                    "no Kubernetes objects ({}; a Helm template or values file?)",
+                    f.not_objects.join("; ")
+                ),
+            });
+        } else {
+            for why in f.not_objects {
+                self.inventory.skipped.push(Skipped { file: f.name.clone(), reason: why });
+            }
+        }
+    }
+
+    /// Count the objects by kind.
+    pub fn finish(mut self) -> Ingested {
+        let mut by_kind: BTreeMap<String, usize> = BTreeMap::new();
+        for o in &self.objects {
+            *by_kind.entry(o.r.kind.clone()).or_default() += 1;
+        }
+        self.inventory.objects = self.objects.len();
+        self.inventory.by_kind = by_kind;
+        self
+    }
+}
+
 pub fn ingest(inputs: &[Input]) -> Result<Ingested, ParseError> {
     let mut out = Ingested::default();
     for input in inputs {
-        out.inventory.files += 1;
+        let mut f = out.begin_file(&input.name);
         let docs = decode_utf8(&input.name, &input.content).and_then(|text| parse_documents(&input.name, text));
-        let docs = match docs {
-            Ok(d) => d,
-            Err(e) if input.discovered => {
-                out.inventory
-                    .skipped
-                    .push(Skipped { file: input.name.clone(), reason: format!("not Kubernetes YAML or JSON: {e}") });
-                continue;
+        match docs {
+            Ok(docs) => {
+                out.add_documents(&mut f, &docs);
+                out.end_file(f);
             }
-            Err(e) => return Err(e),
-        };
-        let before = out.objects.len() + out.inventory.distribution_configs.len();
-        let mut not_objects: Vec<String> = Vec::new();
-        for doc in &docs {
-            add_document(&input.name, doc, &mut out, &mut not_objects);
-        }
-        if docs.is_empty() {
-            out.inventory.skipped.push(Skipped { file: input.name.clone(), reason: "empty: no documents".into() });
-        } else if out.objects.len() + out.inventory.distribution_configs.len() == before {
-            out.inventory.skipped.push(Skipped {
-                file: input.name.clone(),
-                reason: format!("no Kubernetes objects ({}; a Helm template or values file?)", not_objects.join("; ")),
-            });
-        } else {
-            for why in not_objects {
-                out.inventory.skipped.push(Skipped { file: input.name.clone(), reason: why });
-            }
+            Err(e) => out.unreadable(e, input.discovered)?,
         }
     }
-    let mut by_kind: BTreeMap<String, usize> = BTreeMap::new();
-    for o in &out.objects {
-        *by_kind.entry(o.r.kind.clone()).or_default() += 1;
-    }
-    out.inventory.objects = out.objects.len();
-    out.inventory.by_kind = by_kind;
-    Ok(out)
+    Ok(out.finish())
 }
 
 fn describe(doc: &Node) -> String {

@@ -25,6 +25,7 @@ pub mod quantity;
 pub mod render;
 pub mod report;
 pub mod rules;
+pub mod session;
 pub mod version;
 
 use std::fmt;
@@ -34,6 +35,7 @@ pub use options::{OptionsError, Profile, UpgradeOptions};
 pub use parse::ParseError;
 pub use report::{Report, Severity};
 pub use rules::RuleInfo;
+pub use session::Session;
 
 use model::Object;
 use report::{NotRun, Tool, Upgrade};
@@ -94,9 +96,20 @@ pub fn infer_from(objects: &[Object]) -> Option<Version> {
 /// Check inputs against the options and build the report.
 pub fn check(inputs: &[Input], options: &UpgradeOptions) -> Result<Report, Error> {
     // Options first, so that bad options are reported before any input is read.
+    check_options(options)?;
+    let ingested = ingest::ingest(inputs)?;
+    report_from(ingested, options)
+}
+
+/// Refuse bad options before reading anything.
+pub fn check_options(options: &UpgradeOptions) -> Result<(), Error> {
     options.resolve()?;
     plan::Timings::resolve(options)?;
-    let ingested = ingest::ingest(inputs)?;
+    Ok(())
+}
+
+/// The report for what was read.
+pub fn report_from(ingested: ingest::Ingested, options: &UpgradeOptions) -> Result<Report, Error> {
     let options = &with_distribution_config(options, ingested.rke.as_ref());
     let resolved = options.resolve()?;
     let timings = plan::Timings::resolve(options)?;

@@ -13,6 +13,9 @@ export function check(files, options) {
   return wasm.check(files, options);
 }
 
+/** Streaming input: `new Session(options)`, `push(name, chunk)`, `finish()`. */
+export const Session = wasm.Session;
+
 export function rules() {
   return wasm.rules();
 }

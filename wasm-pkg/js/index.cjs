@@ -4,6 +4,7 @@ const wasm = require('./node/kube_preflight_wasm.js');
 
 module.exports = {
   check: wasm.check,
+  Session: wasm.Session,
   rules: wasm.rules,
   version: wasm.version,
   /** Node needs no initialisation; kept so code written for browsers runs unchanged. */

@@ -70,11 +70,33 @@ export interface Skipped {
   reason: string;
 }
 
+/** A deployed Helm release decoded from its release record (Secret or ConfigMap). */
+export interface HelmRelease {
+  name: string;
+  namespace: string;
+  revision: number;
+  chart: string;
+  /** The Secret or ConfigMap it was read from. */
+  record: string;
+  /** Objects in its manifest (counted in `objects` and `byKind` too). */
+  objects: number;
+}
+
+/** A distribution config file that is not a Kubernetes object (an RKE `cluster.yml`), read as options. */
+export interface DistributionConfig {
+  file: string;
+  line: number;
+  kind: "rke-cluster-yml";
+  note: string;
+}
+
 export interface Inventory {
   files: number;
   objects: number;
   byKind: { [kind: string]: number };
   skipped: Skipped[];
+  helmReleases: HelmRelease[];
+  distributionConfigs: DistributionConfig[];
 }
 
 export interface Summary {
@@ -107,6 +129,8 @@ export interface Plan {
   phases: Phase[];
   steps: Step[];
   totalSeconds: number;
+  /** Every time the simulation used, by name (defaults and `UpgradeOptions.timings` overrides). */
+  timings: { [name: string]: number };
 }
 
 export interface ComponentDowntime {
@@ -166,6 +190,17 @@ export interface PreflightError extends Error {
 
 /** Check the files against the options. Throws a `PreflightError` for unreadable input or bad options. */
 export function check(files: InputFile[], options: UpgradeOptions): Report;
+/**
+ * Streaming input for inputs larger than memory: push chunks (split anywhere, even inside a UTF-8
+ * character) of one or more named inputs, then finish. A new name ends the previous input.
+ */
+export class Session {
+  constructor(options: UpgradeOptions);
+  push(name: string, chunk: string | Uint8Array): void;
+  finish(): Report;
+  free(): void;
+}
+
 /** Every rule's documentation. */
 export function rules(): RuleInfo[];
 /** The package's version. */

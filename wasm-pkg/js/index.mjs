@@ -4,5 +4,5 @@ import { createRequire } from 'node:module';
 const require = createRequire(import.meta.url);
 const api = require('./index.cjs');
 
-export const { check, rules, version, init } = api;
+export const { check, Session, rules, version, init } = api;
 export default api;

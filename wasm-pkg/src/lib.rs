@@ -142,3 +142,41 @@ pub fn render_rules(format: &str) -> Result<String, JsValue> {
         other => Err(options_error(&format!("--format: {other:?} is not one of json, markdown"))),
     }
 }
+
+/// Streaming input (CONTRACT section 1): `new Session(options)`, `push(name, chunk)` any number of
+/// times, `finish()`.
+#[wasm_bindgen]
+pub struct Session {
+    inner: Option<kube_preflight::Session>,
+}
+
+#[wasm_bindgen]
+impl Session {
+    #[wasm_bindgen(constructor)]
+    pub fn new(options: JsValue) -> Result<Session, JsValue> {
+        let options_json = stringify(&options, "options")?;
+        let opts = request::options_from_json(&options_json).map_err(|e| to_js_error(&e))?;
+        let inner = kube_preflight::Session::new(opts).map_err(|e| to_js_error(&e))?;
+        Ok(Session { inner: Some(inner) })
+    }
+
+    /// Add a chunk (`string` or `Uint8Array`) of the named input; a new name ends the previous input.
+    pub fn push(&mut self, name: &str, chunk: JsValue) -> Result<(), JsValue> {
+        let bytes = if let Some(s) = chunk.as_string() {
+            s.into_bytes()
+        } else if let Some(u) = chunk.dyn_ref::<Uint8Array>() {
+            u.to_vec()
+        } else {
+            return Err(options_error("chunk: expected a string or a Uint8Array"));
+        };
+        let s = self.inner.as_mut().ok_or_else(|| options_error("this session is finished"))?;
+        s.push(name, &bytes).map_err(|e| to_js_error(&e))
+    }
+
+    /// End the input and return the report. The session cannot be used afterwards.
+    pub fn finish(&mut self) -> Result<JsValue, JsValue> {
+        let s = self.inner.take().ok_or_else(|| options_error("this session is finished"))?;
+        let report = s.finish().map_err(|e| to_js_error(&e))?;
+        parse_json_value(&report.to_json())
+    }
+}

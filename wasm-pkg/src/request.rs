@@ -53,8 +53,9 @@ pub fn fail_threshold(fail_on: &str) -> Result<Option<Severity>, Error> {
 }
 
 pub fn run(inputs: &[Input], req: &CliRequest) -> Result<CliOutput, Error> {
-    let format = Format::parse(&req.format)
-        .ok_or_else(|| opt_err("format", format!("{:?} is not one of text, json", req.format)))?;
+    let format = Format::parse(&req.format).ok_or_else(|| {
+        opt_err("format", format!("{:?} is not one of text, json, markdown, sarif, junit", req.format))
+    })?;
     let threshold = fail_threshold(&req.fail_on)?;
     let flags_node = parse_json("options", &req.options_json)?;
     let flags = UpgradeOptions::from_node(&flags_node)?;
@@ -64,7 +65,10 @@ pub fn run(inputs: &[Input], req: &CliRequest) -> Result<CliOutput, Error> {
     };
     let report = kube_preflight::check(inputs, &options)?;
     let failing = threshold.is_some_and(|t| report.count_at_or_above(t) > 0);
-    Ok(CliOutput { output: render(&report, format, RenderOptions { color: req.color }), exit_code: u8::from(failing) })
+    Ok(CliOutput {
+        output: render(&report, format, RenderOptions { color: req.color, fail_on: threshold }),
+        exit_code: u8::from(failing),
+    })
 }
 
 #[cfg(test)]

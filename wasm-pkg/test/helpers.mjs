@@ -17,3 +17,14 @@ export function cli(args, { input, cwd } = {}) {
   });
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
 }
+
+export const tools = path.join(root, 'node_modules');
+export const multitool = path.join(tools, '@microsoft/sarif-multitool-linux/Sarif.Multitool');
+
+/** Validate a SARIF file with Microsoft's SARIF multitool (schema and GitHub rules); returns the errors. */
+export function sarifErrors(file) {
+  const out = `${file}.validation.sarif`;
+  const r = spawnSync(multitool, ['validate', file, '-o', out, '--log', 'ForceOverwrite', '--rule-kind', 'Sarif;Gh', '--level', 'Error;Warning'], { encoding: 'utf8' });
+  if (r.error) throw r.error;
+  return (r.stdout + r.stderr).split('\n').filter((l) => / (error|warning) [A-Z]+\d+:/.test(l));
+}

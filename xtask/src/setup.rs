@@ -2,7 +2,8 @@
 //!
 //! Pins (see ../shared/TOOLCHAIN.md): wasm-bindgen-cli equal to the `wasm-bindgen` crate in Cargo.lock,
 //! trunk 0.21.14, wasm-opt from npm `binaryen` 132 (never Debian's binaryen: it corrupts today's wasm),
-//! Debian's chromium and chromium-driver, npm `playwright-core` driving that Chromium.
+//! Debian's chromium and chromium-driver, and the npm dev tools of the root `package.json` (playwright-core
+//! driving that Chromium, TypeScript, fast-xml-parser, Microsoft's SARIF multitool).
 
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
@@ -13,7 +14,6 @@ use crate::util::{output, run, Failure};
 pub const WASM_BINDGEN: &str = "0.2.130";
 pub const TRUNK: &str = "0.21.14";
 pub const WASM_OPT: &str = "version 132";
-pub const PLAYWRIGHT_CORE: &str = "1.65.1";
 /// The packed wasm's size budget, gzipped, checked by `cargo xtask bench`.
 pub const WASM_GZIP_BUDGET: u64 = 400 * 1024;
 
@@ -153,22 +153,66 @@ fn trunk(path: &OsString) -> Result<(), Failure> {
     .map_err(|e| Failure::new(format!("could not install trunk {TRUNK}: {e}")))
 }
 
+/// The root package.json's devDependencies, as (name, version) pairs.
+fn dev_dependencies(root: &Path) -> Vec<(String, String)> {
+    let text = std::fs::read_to_string(root.join("package.json")).unwrap_or_default();
+    let Some(start) = text.find("\"devDependencies\"") else { return Vec::new() };
+    let body = text.get(start..).and_then(|t| t.split_once('{')).map(|(_, b)| b).unwrap_or_default();
+    let body = body.split('}').next().unwrap_or_default();
+    body.split(',')
+        .filter_map(|entry| {
+            let mut parts = entry.split(':').map(|p| p.trim().trim_matches('"').to_owned());
+            Some((parts.next()?, parts.next()?)).filter(|(n, v)| !n.is_empty() && !v.is_empty())
+        })
+        .collect()
+}
+
 fn npm_tools(root: &Path, path: &OsString) -> Result<(), Failure> {
+    let wanted = dev_dependencies(root);
+    let missing: Vec<String> = wanted
+        .iter()
+        .filter(|(name, version)| {
+            let manifest =
+                std::fs::read_to_string(root.join("node_modules").join(name).join("package.json")).unwrap_or_default();
+            !manifest.contains(&format!("\"version\": \"{version}\""))
+        })
+        .map(|(n, v)| format!("{n}@{v}"))
+        .collect();
     let wasm_opt = quiet(&root.join("node_modules/.bin/wasm-opt").to_string_lossy(), &["--version"], path);
-    let pw = std::fs::read_to_string(root.join("node_modules/playwright-core/package.json")).unwrap_or_default();
-    let pw_ok = pw.contains(&format!("\"version\": \"{PLAYWRIGHT_CORE}\""));
-    if wasm_opt.as_deref().is_some_and(|v| v.contains(WASM_OPT)) && pw_ok {
-        say(&format!("wasm-opt ({WASM_OPT}) and playwright-core {PLAYWRIGHT_CORE}: present"));
-        return Ok(());
+    if missing.is_empty() && wasm_opt.as_deref().is_some_and(|v| v.contains(WASM_OPT)) {
+        say(&format!(
+            "npm tools ({}): present",
+            wanted.iter().map(|(n, v)| format!("{n}@{v}")).collect::<Vec<_>>().join(", ")
+        ));
+        return make_multitool_executable(root);
     }
-    say("installing the npm tools (binaryen's wasm-opt, playwright-core) with npm ci");
+    say(&format!(
+        "installing the npm tools with npm ci (missing: {})",
+        if missing.is_empty() { "wasm-opt".to_owned() } else { missing.join(", ") }
+    ));
     run(Command::new("npm")
         .args(["ci", "--no-audit", "--no-fund", "--loglevel=error"])
         .current_dir(root)
         .env("PATH", path)
         // playwright-core never downloads a browser; this says so to any of its install hooks.
         .env("PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD", "1"))
-    .map_err(|e| Failure::new(format!("could not install the npm tools: {e}")))
+    .map_err(|e| Failure::new(format!("could not install the npm tools: {e}")))?;
+    make_multitool_executable(root)
+}
+
+/// npm 11 holds back install scripts, among them the SARIF multitool's `chmod u+x`: do it here.
+fn make_multitool_executable(root: &Path) -> Result<(), Failure> {
+    use std::os::unix::fs::PermissionsExt;
+    let multitool = root.join("node_modules/@microsoft/sarif-multitool-linux/Sarif.Multitool");
+    if let Ok(meta) = std::fs::metadata(&multitool) {
+        let mut perms = meta.permissions();
+        if perms.mode() & 0o100 == 0 {
+            perms.set_mode(perms.mode() | 0o755);
+            std::fs::set_permissions(&multitool, perms)
+                .map_err(|e| Failure::new(format!("cannot make {} executable: {e}", multitool.display())))?;
+        }
+    }
+    Ok(())
 }
 
 fn chromium(path: &OsString) -> Result<(PathBuf, PathBuf), Failure> {

@@ -1,16 +1,25 @@
 //! Reports rendered for people and tools. Pure functions: the caller writes the string somewhere.
 
+mod junit;
+mod markdown;
+mod sarif;
 pub mod text;
 
 use crate::report::Report;
 use crate::rules::RuleInfo;
 
+pub use junit::render_junit;
+pub use markdown::render_markdown;
+pub use sarif::render_sarif;
 pub use text::render_text;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Format {
     Text,
     Json,
+    Markdown,
+    Sarif,
+    Junit,
 }
 
 impl Format {
@@ -18,6 +27,9 @@ impl Format {
         match s {
             "text" => Some(Format::Text),
             "json" => Some(Format::Json),
+            "markdown" | "md" => Some(Format::Markdown),
+            "sarif" => Some(Format::Sarif),
+            "junit" => Some(Format::Junit),
             _ => None,
         }
     }
@@ -27,12 +39,17 @@ impl Format {
 pub struct RenderOptions {
     /// ANSI colours (the CLI turns them on for a TTY without `NO_COLOR`).
     pub color: bool,
+    /// JUnit: findings at or above this are failures (`None`: never).
+    pub fail_on: Option<crate::report::Severity>,
 }
 
 pub fn render(report: &Report, format: Format, opts: RenderOptions) -> String {
     match format {
         Format::Text => render_text(report, opts),
         Format::Json => report.to_json(),
+        Format::Markdown => render_markdown(report),
+        Format::Sarif => render_sarif(report, &crate::rules()),
+        Format::Junit => render_junit(report, &crate::rules(), opts.fail_on),
     }
 }
 

@@ -90,6 +90,16 @@ impl<'a> Context<'a> {
         self.options.profile
     }
 
+    /// The control-plane node the current version was read from (the oldest), for findings about it.
+    pub fn from_node(&self) -> Option<&'a Object> {
+        self.nodes
+            .iter()
+            .filter(|n| n.is_control_plane())
+            .filter_map(|n| Some((n.kubelet.clone()?, n.obj)))
+            .min_by(|a, b| a.0.cmp(&b.0))
+            .map(|(_, o)| o)
+    }
+
     /// The pools the profile budgets over.
     pub fn pools(&self) -> Vec<crate::budget::Pool> {
         crate::budget::pools(self.profile(), &self.nodes, self.objects)

@@ -22,7 +22,7 @@ check options:
   --max-surge <n|n%>
   --drain | --no-drain
   --config <file>                         YAML or JSON UpgradeOptions; flags override it
-  --format <text|json>                    output format (default text)
+  --format <text|json|markdown|sarif|junit>  output format (default text)
   --output <file>                         write the report there (default stdout)
   --fail-on <blocker|warning|never>       exit 1 when a finding is at or above this (default blocker)
 

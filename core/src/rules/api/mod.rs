@@ -82,7 +82,14 @@ pub fn report(ctx: &Context<'_>, out: &mut Vec<Finding>, want: Status, info: &Ru
         if row.status_at(ctx.to.minor) != want {
             continue;
         }
-        let hop = ctx.path.iter().find(|h| row.status_at(h.minor) == want).map(ToString::to_string);
+        // The hop where it first bites; none when the current version already has it so (a stale
+        // annotation of an API removed long ago).
+        let already = ctx.from.as_ref().is_some_and(|f| row.status_at(f.minor) == want);
+        let hop = if already {
+            None
+        } else {
+            ctx.path.iter().find(|h| row.status_at(h.minor) == want).map(ToString::to_string)
+        };
         out.push(finding(ctx, &u, row, want, info, hop));
     }
 }
@@ -100,11 +107,16 @@ fn finding(
         if row.replacement.is_empty() { "no direct replacement".to_owned() } else { row.replacement.to_owned() };
     let message = match want {
         Status::Removed => format!(
-            "{what} uses {}{}, which Kubernetes {} no longer serves (removed in 1.{})",
+            "{what} uses {}{}, which Kubernetes {} no longer serves (removed in 1.{}{})",
             u.api_version,
             via_text(u),
             ctx.to.minor_string(),
-            row.removed_in.unwrap_or(0)
+            row.removed_in.unwrap_or(0),
+            match &ctx.from {
+                Some(f) if row.status_at(f.minor) == Status::Removed =>
+                    format!(", so not by the current {} either", f.minor_string()),
+                _ => String::new(),
+            }
         ),
         _ => match (row.deprecated_in, row.removed_in) {
             (Some(d), Some(r)) => {

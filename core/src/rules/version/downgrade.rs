@@ -56,5 +56,9 @@ pub fn check(ctx: &Context<'_>, out: &mut Vec<Finding>) {
     )
     .data("from", from.to_string())
     .data("to", to.to_string());
+    let f = match ctx.from_node() {
+        Some(o) => f.object(o),
+        None => f,
+    };
     out.push(if minor { f } else { f.severity(Severity::Warning) });
 }

@@ -38,20 +38,22 @@ pub fn check(ctx: &Context<'_>, out: &mut Vec<Finding>) {
         return;
     }
     let path = ctx.path_strings();
-    out.push(
-        Finding::new(
-            &INFO,
-            format!(
-                "Target {} is {} minors ahead of the current {from}: upgrade in {} hops: {}",
-                ctx.to,
-                ctx.to.minor - from.minor,
-                path.len(),
-                path.join(" -> ")
-            ),
-            "Upgrade one minor at a time, following upgrade.path; fix each hop's removed APIs before that hop.",
-        )
-        .data("from", from.to_string())
-        .data("to", ctx.to.to_string())
-        .data("path", path),
-    );
+    let f = Finding::new(
+        &INFO,
+        format!(
+            "Target {} is {} minors ahead of the current {from}: upgrade in {} hops: {}",
+            ctx.to,
+            ctx.to.minor - from.minor,
+            path.len(),
+            path.join(" -> ")
+        ),
+        "Upgrade one minor at a time, following upgrade.path; fix each hop's removed APIs before that hop.",
+    )
+    .data("from", from.to_string())
+    .data("to", ctx.to.to_string())
+    .data("path", path);
+    out.push(match ctx.from_node() {
+        Some(o) => f.object(o),
+        None => f,
+    });
 }

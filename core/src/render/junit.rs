@@ -1,0 +1,95 @@
+//! JUnit XML: a test suite per rule, a test case per rule and object; findings at or above `--fail-on`
+//! are failures, those below pass with their message as output; rules that did not run are skipped.
+
+use std::fmt::Write;
+
+use crate::report::{Report, Severity};
+use crate::rules::context::display_ref;
+use crate::rules::RuleInfo;
+
+fn esc(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for c in s.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&apos;"),
+            // XML 1.0 forbids most control characters.
+            c if (c as u32) < 0x20 && !matches!(c, '\t' | '\n' | '\r') => out.push('\u{fffd}'),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+pub fn render_junit(r: &Report, rules: &[&RuleInfo], fail_on: Option<Severity>) -> String {
+    let fails = |s: Severity| fail_on.is_some_and(|t| s <= t);
+    let mut suites = String::new();
+    let (mut total, mut failures, mut skipped) = (0usize, 0usize, 0usize);
+    for rule in rules {
+        let findings: Vec<_> = r.findings.iter().filter(|f| f.code == rule.code).collect();
+        let not_run = r.not_run.iter().find(|n| n.code == rule.code);
+        let mut cases = String::new();
+        let (mut t, mut f, mut k) = (0usize, 0usize, 0usize);
+        if let Some(n) = not_run {
+            t += 1;
+            k += 1;
+            let _ = writeln!(
+                cases,
+                "    <testcase classname=\"{}\" name=\"not run\">\n      <skipped message=\"{}\"/>\n    </testcase>",
+                esc(rule.code),
+                esc(&n.reason)
+            );
+        } else if findings.is_empty() {
+            t += 1;
+            let _ = writeln!(cases, "    <testcase classname=\"{}\" name=\"no findings\"/>", esc(rule.code));
+        }
+        for x in &findings {
+            t += 1;
+            let name = x.object.as_ref().map(display_ref).unwrap_or_else(|| "cluster".to_owned());
+            let name = match &x.hop {
+                Some(h) => format!("{name} (hop {h})"),
+                None => name,
+            };
+            let file = x.source.as_ref().map(|s| format!(" file=\"{}\"", esc(&s.file))).unwrap_or_default();
+            let line = x.source.as_ref().and_then(|s| s.line).map(|l| format!(" line=\"{l}\"")).unwrap_or_default();
+            let body = format!("{}\nFix: {}", x.message, x.help);
+            if fails(x.severity) {
+                f += 1;
+                let _ = writeln!(
+                    cases,
+                    "    <testcase classname=\"{}\" name=\"{}\"{file}{line}>\n      <failure type=\"{}\" message=\"{}\">{}</failure>\n    </testcase>",
+                    esc(rule.code),
+                    esc(&name),
+                    x.severity.name(),
+                    esc(&x.message),
+                    esc(&body)
+                );
+            } else {
+                let _ = writeln!(
+                    cases,
+                    "    <testcase classname=\"{}\" name=\"{}\"{file}{line}>\n      <system-out>{}: {}</system-out>\n    </testcase>",
+                    esc(rule.code),
+                    esc(&name),
+                    x.severity.name(),
+                    esc(&body)
+                );
+            }
+        }
+        total += t;
+        failures += f;
+        skipped += k;
+        let _ = write!(
+            suites,
+            "  <testsuite name=\"{}\" tests=\"{t}\" failures=\"{f}\" errors=\"0\" skipped=\"{k}\">\n{cases}  </testsuite>\n",
+            esc(rule.code)
+        );
+    }
+    format!(
+        "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"kube-preflight {} -> {}\" tests=\"{total}\" failures=\"{failures}\" errors=\"0\" skipped=\"{skipped}\">\n{suites}</testsuites>\n",
+        esc(r.upgrade.from.as_deref().unwrap_or("unknown")),
+        esc(&r.upgrade.to)
+    )
+}

@@ -1,0 +1,117 @@
+//! SARIF 2.1.0, as GitHub code scanning reads it: every rule with its help, every finding a result with
+//! its rule, level and (when it comes from a file) a physical location.
+
+use serde_json::{json, Value};
+
+use crate::report::{Report, Severity};
+use crate::rules::RuleInfo;
+
+fn level(s: Severity) -> &'static str {
+    match s {
+        Severity::Blocker => "error",
+        Severity::Warning => "warning",
+        Severity::Info => "note",
+    }
+}
+
+/// A SARIF artifact URI: relative paths with forward slashes, absolute ones as `file://` URIs.
+fn uri(file: &str) -> String {
+    let f = file.replace('\\', "/");
+    if f.starts_with('/') {
+        format!("file://{f}")
+    } else {
+        f.trim_start_matches("./").to_owned()
+    }
+}
+
+fn rule_name(code: &str) -> String {
+    code.split(['/', '-'])
+        .map(|w| {
+            let mut c = w.chars();
+            c.next().map(|f| f.to_ascii_uppercase().to_string() + c.as_str()).unwrap_or_default()
+        })
+        .collect()
+}
+
+pub fn render_sarif(r: &Report, rules: &[&RuleInfo]) -> String {
+    let rule_index = |code: &str| rules.iter().position(|x| x.code == code);
+    // GitHub wants a location on every result: a finding about the whole upgrade (a target given with
+    // --from and no node) points at the first file any finding comes from.
+    let fallback = r.findings.iter().find_map(|f| f.source.clone());
+    let driver_rules: Vec<Value> = rules
+        .iter()
+        .map(|x| {
+            json!({
+                "id": x.code,
+                "name": rule_name(x.code),
+                "shortDescription": { "text": x.title },
+                "fullDescription": { "text": x.title },
+                "help": { "text": x.docs, "markdown": x.docs },
+                "defaultConfiguration": { "level": level(x.severity) },
+                "properties": { "tags": [x.code.split('/').next().unwrap_or_default()] }
+            })
+        })
+        .collect();
+    let results: Vec<Value> = r
+        .findings
+        .iter()
+        .map(|f| {
+            let mut res = json!({
+                "ruleId": f.code,
+                "level": level(f.severity),
+                "message": { "text": format!("{} Fix: {}", f.message, f.help) },
+            });
+            if let Some(i) = rule_index(f.code) {
+                res["ruleIndex"] = json!(i);
+            }
+            if let Some(src) = f.source.as_ref().or(fallback.as_ref()) {
+                let mut loc = json!({ "physicalLocation": { "artifactLocation": { "uri": uri(&src.file) } } });
+                if !src.file.starts_with('/') {
+                    loc["physicalLocation"]["artifactLocation"]["uriBaseId"] = json!("%SRCROOT%");
+                }
+                if let Some(line) = src.line.filter(|l| *l > 0) {
+                    loc["physicalLocation"]["region"] = json!({ "startLine": line });
+                }
+                if let Some(o) = &f.object {
+                    loc["logicalLocations"] = json!([{
+                        "name": o.name,
+                        "fullyQualifiedName": crate::rules::context::display_ref(o),
+                        "kind": "object"
+                    }]);
+                }
+                res["locations"] = json!([loc]);
+            }
+            let mut props = serde_json::Map::new();
+            props.insert("severity".into(), json!(f.severity.name()));
+            if let Some(h) = &f.hop {
+                props.insert("hop".into(), json!(h));
+            }
+            if !f.data.is_empty() {
+                props.insert("data".into(), json!(f.data));
+            }
+            res["properties"] = Value::Object(props);
+            res
+        })
+        .collect();
+    let doc = json!({
+        "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
+        "version": "2.1.0",
+        "runs": [{
+            "tool": { "driver": {
+                "name": r.tool.name,
+                "version": r.tool.version,
+                "semanticVersion": r.tool.version,
+                "informationUri": "https://www.npmjs.com/package/kube-preflight",
+                "rules": driver_rules
+            } },
+            "results": results,
+            "properties": {
+                "upgrade": { "from": r.upgrade.from, "to": r.upgrade.to, "profile": r.upgrade.profile, "path": r.upgrade.path },
+                "verdict": r.summary.verdict
+            }
+        }]
+    });
+    let mut s = serde_json::to_string_pretty(&doc).unwrap_or_default();
+    s.push('\n');
+    s
+}

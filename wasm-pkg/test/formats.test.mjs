@@ -1,0 +1,87 @@
+// Every output format, checked for structure: SARIF by Microsoft's SARIF multitool (the schema and GitHub's
+// rules), JUnit by a strict XML parser, Markdown and text by their content.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { createRequire } from 'node:module';
+import { cli, fixture, sarifErrors, tools } from './helpers.mjs';
+
+const require = createRequire(import.meta.url);
+const { XMLParser, XMLValidator } = require(path.join(tools, 'fast-xml-parser'));
+const demo = ['check', fixture('demo'), '--to', '1.29.2'];
+
+test('sarif: valid SARIF 2.1.0 that GitHub code scanning accepts', () => {
+  const r = cli([...demo, '--format', 'sarif']);
+  assert.equal(r.code, 1, r.stderr);
+  const log = JSON.parse(r.stdout);
+  assert.equal(log.version, '2.1.0');
+  const run = log.runs[0];
+  const rules = run.tool.driver.rules;
+  assert.ok(rules.length >= 20);
+  for (const rule of rules) {
+    assert.ok(rule.id && rule.shortDescription.text && rule.help.text && rule.help.markdown, rule.id);
+    assert.ok(['error', 'warning', 'note'].includes(rule.defaultConfiguration.level));
+  }
+  const json = JSON.parse(cli([...demo, '--format', 'json']).stdout);
+  assert.equal(run.results.length, json.findings.length);
+  for (const [i, res] of run.results.entries()) {
+    const f = json.findings[i];
+    assert.equal(res.ruleId, f.code);
+    assert.equal(rules[res.ruleIndex].id, f.code);
+    assert.equal(res.level, { blocker: 'error', warning: 'warning', info: 'note' }[f.severity]);
+    assert.ok(res.message.text.includes(f.message));
+    if (f.source) {
+      const loc = res.locations[0].physicalLocation;
+      assert.ok(loc.artifactLocation.uri.endsWith(path.basename(f.source.file)));
+      if (f.source.line) assert.equal(loc.region.startLine, f.source.line);
+    }
+  }
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'kp-sarif-'));
+  const file = path.join(dir, 'demo.sarif');
+  fs.writeFileSync(file, r.stdout);
+  assert.deepEqual(sarifErrors(file), []);
+});
+
+test('junit: well-formed XML, a testcase per rule and object, failures at or above --fail-on', () => {
+  const r = cli([...demo, '--format', 'junit']);
+  assert.equal(XMLValidator.validate(r.stdout), true);
+  const doc = new XMLParser({ ignoreAttributes: false, isArray: (n) => ['testsuite', 'testcase'].includes(n) }).parse(r.stdout);
+  const suites = doc.testsuites.testsuite;
+  const json = JSON.parse(cli([...demo, '--format', 'json']).stdout);
+  const rules = JSON.parse(cli(['rules', '--format', 'json']).stdout);
+  assert.equal(suites.length, rules.length);
+  const failures = suites.flatMap((s) => s.testcase).filter((c) => c.failure);
+  assert.equal(failures.length, json.summary.blocker);
+  assert.equal(Number(doc.testsuites['@_failures']), json.summary.blocker);
+  const warn = new XMLParser({ ignoreAttributes: false, isArray: (n) => ['testsuite', 'testcase'].includes(n) }).parse(cli([...demo, '--format', 'junit', '--fail-on', 'warning']).stdout);
+  assert.equal(Number(warn.testsuites['@_failures']), json.summary.blocker + json.summary.warning);
+  const none = cli([...demo, '--format', 'junit', '--fail-on', 'never']);
+  assert.equal(none.code, 0);
+  assert.match(none.stdout, /failures="0"/);
+  // Rules that did not run are skipped test cases.
+  const manifests = cli(['check', fixture('cli/manifests'), '--to', '1.29.2', '--format', 'junit']);
+  assert.equal(XMLValidator.validate(manifests.stdout), true);
+  assert.match(manifests.stdout, /<skipped message="the current version is unknown/);
+});
+
+test('markdown: verdict, findings table, plan and downtime for a pull-request comment', () => {
+  const md = cli([...demo, '--format', 'markdown']).stdout;
+  assert.match(md, /^## ❌ kube-preflight: BLOCKED/);
+  assert.match(md, /\| \| Rule \| Object \| Finding \| Fix \|/);
+  assert.match(md, /`api\/removed`/);
+  assert.match(md, /### Plan \(/);
+  assert.match(md, /### Expected downtime/);
+  assert.match(md, /\*\*Deployment ml\/trainer\*\*/);
+});
+
+test('text: findings by severity, the plan and the downtime; colour only on a terminal', () => {
+  const t = cli(demo).stdout;
+  assert.match(t, /^kube-preflight: 1\.27\.6 -> 1\.29\.2 \(profile kubeadm\)/);
+  assert.ok(t.indexOf('BLOCKER (') < t.indexOf('WARNING ('));
+  assert.match(t, /PLAN \(/);
+  assert.match(t, /EXPECTED DOWNTIME/);
+  assert.match(t, /BLOCKED: \d+ blocker/);
+  assert.doesNotMatch(t, /\x1b\[/);
+});

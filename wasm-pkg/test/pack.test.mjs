@@ -1,0 +1,55 @@
+// The package as users get it: packed with `npm pack`, installed from the tarball into an empty project
+// with no network, used through require, import and `npx kube-preflight`.
+import { test, before } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { spawnSync } from 'node:child_process';
+import { fixture, pkg, sarifErrors } from './helpers.mjs';
+
+const npm = (args, cwd) => spawnSync('npm', args, { cwd, encoding: 'utf8', env: { ...process.env, npm_config_audit: 'false', npm_config_fund: 'false', npm_config_update_notifier: 'false' } });
+let project;
+let tarball;
+
+before(() => {
+  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'kp-pack-'));
+  const packed = npm(['pack', pkg, '--pack-destination', tmp, '--json'], tmp);
+  assert.equal(packed.status, 0, packed.stderr);
+  const [info] = JSON.parse(packed.stdout);
+  tarball = { path: path.join(tmp, info.filename), files: info.files.map((f) => f.path).sort(), size: info.size };
+  project = path.join(tmp, 'project');
+  fs.mkdirSync(project);
+  fs.writeFileSync(path.join(project, 'package.json'), JSON.stringify({ name: 'consumer', version: '1.0.0', private: true }));
+  const installed = npm(['install', '--offline', '--no-audit', '--no-fund', tarball.path], project);
+  assert.equal(installed.status, 0, installed.stderr);
+});
+
+test('npm pack holds only what the package needs', () => {
+  assert.deepEqual(tarball.files, [
+    'README.md', 'bin/kube-preflight.cjs', 'browser.mjs', 'index.cjs', 'index.d.ts', 'index.mjs',
+    'node/kube_preflight_wasm.js', 'node/kube_preflight_wasm_bg.wasm', 'package.json',
+    'web/kube_preflight_wasm.js', 'web/kube_preflight_wasm_bg.wasm',
+  ]);
+  const manifest = JSON.parse(fs.readFileSync(path.join(project, 'node_modules/kube-preflight/package.json'), 'utf8'));
+  assert.equal(manifest.dependencies, undefined);
+  assert.equal(manifest.bin['kube-preflight'], 'bin/kube-preflight.cjs');
+});
+
+test('require and import from the installed package', () => {
+  const req = spawnSync(process.execPath, ['-e', "const k = require('kube-preflight'); const r = k.check([{name: 'a.yaml', content: 'kind: Pod\\napiVersion: v1\\nmetadata: {name: p}\\n'}], {to: '1.29.2'}); console.log(k.version(), r.inventory.objects)"], { cwd: project, encoding: 'utf8' });
+  assert.equal(req.status, 0, req.stderr);
+  assert.match(req.stdout, /^\d+\.\d+\.\d+ 1\n$/);
+  const imp = spawnSync(process.execPath, ['--input-type=module', '-e', "import { check, rules } from 'kube-preflight'; console.log(rules().length > 20, check([], {to: '1.29.2'}).summary.verdict)"], { cwd: project, encoding: 'utf8' });
+  assert.equal(imp.status, 0, imp.stderr);
+  assert.equal(imp.stdout, 'true ready\n');
+});
+
+test('npx kube-preflight check ./manifests --format sarif, with no network', () => {
+  fs.cpSync(fixture('demo'), path.join(project, 'manifests'), { recursive: true });
+  const r = spawnSync('npx', ['--offline', '--no-install', 'kube-preflight', 'check', './manifests', '--to', '1.29.2', '--format', 'sarif', '--output', 'out.sarif'], { cwd: project, encoding: 'utf8' });
+  assert.equal(r.status, 1, r.stderr);
+  const file = path.join(project, 'out.sarif');
+  assert.equal(JSON.parse(fs.readFileSync(file, 'utf8')).version, '2.1.0');
+  assert.deepEqual(sarifErrors(file), []);
+});

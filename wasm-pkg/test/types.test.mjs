@@ -1,0 +1,60 @@
+// The TypeScript declarations, proven usable and in step with the Rust types: a usage file and real
+// reports (every optional field filled) compile with `tsc --strict`, the reports checked with
+// `satisfies Report` so that a field renamed or added in Rust breaks this test.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { spawnSync } from 'node:child_process';
+import { cli, fixture, pkg, root, tools } from './helpers.mjs';
+
+const tsc = path.join(tools, 'typescript/bin/tsc');
+
+function project(samples) {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'kp-types-'));
+  fs.writeFileSync(path.join(dir, 'package.json'), JSON.stringify({ name: 'usage', private: true, type: 'module' }));
+  fs.mkdirSync(path.join(dir, 'node_modules'));
+  fs.symlinkSync(pkg, path.join(dir, 'node_modules/kube-preflight'), 'dir');
+  for (const f of ['usage.ts', 'tsconfig.json']) fs.copyFileSync(path.join(root, 'wasm-pkg/test/types', f), path.join(dir, f));
+  const body = Object.entries(samples).map(([name, json]) => `export const ${name} = ${json.trim()} satisfies Report;\n`).join('\n');
+  fs.writeFileSync(path.join(dir, 'samples.ts'), `import type { Report } from 'kube-preflight';\n\n${body}`);
+  return dir;
+}
+
+function compile(dir) {
+  const r = spawnSync(process.execPath, [tsc, '-p', dir], { encoding: 'utf8' });
+  return { code: r.status, out: r.stdout + r.stderr };
+}
+
+function samples() {
+  // Every optional field present: Helm-release and last-applied sources, hops, data, named pools,
+  // components and workloads, skipped files, Helm releases, a cluster.yml; and a manifests-only report
+  // for notRun.
+  const full = cli(['check', fixture('demo'), fixture('rules/api/removed/fail-helm-release'), fixture('plan/rke-cluster-yml/cluster.yml'),
+    fixture('cli/manifests'), '--to', '1.29.2', '--profile', 'gke-baremetal', '--format', 'json']);
+  assert.equal(full.code, 1, full.stderr);
+  const report = JSON.parse(full.stdout);
+  assert.ok(report.plan.phases.some((p) => p.pool) && report.downtime.components.length && report.downtime.workloads.length);
+  assert.ok(report.inventory.skipped.length && report.inventory.helmReleases.length && report.inventory.distributionConfigs.length);
+  assert.ok(report.findings.some((f) => f.hop && f.data) && report.findings.some((f) => f.source?.via === 'helm-release'));
+  const manifests = cli(['check', fixture('cli/manifests'), '--to', '1.29.2', '--format', 'json']);
+  assert.ok(JSON.parse(manifests.stdout).notRun.length);
+  return { full: full.stdout, manifestsOnly: manifests.stdout };
+}
+
+test('the declarations compile with a usage file and match real reports', () => {
+  const dir = project(samples());
+  const r = compile(dir);
+  assert.equal(r.code, 0, r.out);
+});
+
+test('a report field renamed in Rust breaks the declaration test', () => {
+  const s = samples();
+  const renamed = project({ full: s.full.replace('"totalSeconds"', '"totalSecs"') });
+  const r = compile(renamed);
+  assert.notEqual(r.code, 0);
+  assert.match(r.out, /totalSecs/);
+  const severity = project({ full: s.full.replace('"severity": "blocker"', '"severity": "fatal"') });
+  assert.notEqual(compile(severity).code, 0);
+});

@@ -1,0 +1,31 @@
+// Compiled with `tsc --noEmit --strict` against the built package's declarations: the API as a portal
+// developer would use it.
+import { check, rules, version, init, Session, type Report, type Finding, type PreflightError, type UpgradeOptions, type RuleInfo } from 'kube-preflight';
+
+const options: UpgradeOptions = { to: '1.29.2', profile: 'rke', maxUnavailableWorker: '25%', maxSurge: 1, drain: true, timings: { podStartSeconds: 90 } };
+
+export async function run(files: { name: string; content: string | Uint8Array }[]): Promise<string> {
+  await init();
+  let report: Report;
+  try {
+    report = check(files, options);
+  } catch (e) {
+    const err = e as PreflightError;
+    if (err.code === 'input') return `${err.file ?? '?'}:${err.line ?? 0}:${err.column ?? 0}`;
+    return `${err.field ?? 'options'}: ${err.message}`;
+  }
+  const blockers: Finding[] = report.findings.filter((f) => f.severity === 'blocker');
+  const first = blockers[0];
+  const where = first?.source ? `${first.source.file}:${first.source.line ?? 0} (${first.source.via ?? 'manifest'})` : '';
+  const hops: string[] = report.upgrade.path;
+  const phases = report.plan.phases.map((p) => `${p.name}/${p.pool ?? '-'}@${p.hop ?? ''} x${p.concurrency}: ${p.nodes.join(',')} ${p.startSeconds}-${p.endSeconds}`);
+  const down = report.downtime.workloads.reduce((s, w) => s + w.seconds, 0);
+  const verdict: 'blocked' | 'ready' = report.summary.verdict;
+  const kinds = Object.entries(report.inventory.byKind).map(([k, n]) => `${k}=${n}`);
+  const catalogue: RuleInfo[] = rules();
+  const s = new Session(options);
+  s.push('a.yaml', new Uint8Array([0x6b]));
+  s.push('a.yaml', 'ind: Pod\n');
+  const streamed: Report = s.finish();
+  return [version(), verdict, where, hops.join('>'), phases.join(';'), down, kinds.join(','), catalogue.length, streamed.schemaVersion, report.notRun.length].join(' ');
+}

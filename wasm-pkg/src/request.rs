@@ -76,7 +76,8 @@ mod tests {
     use super::*;
 
     const NODES: &str = r#"{"kind":"List","items":[{"apiVersion":"v1","kind":"Node","metadata":{"name":"cp",
-"labels":{"node-role.kubernetes.io/control-plane":""}},"status":{"nodeInfo":{"kubeletVersion":"v1.28.3"}}}]}"#;
+"labels":{"node-role.kubernetes.io/control-plane":""}},"status":{"conditions":[{"type":"Ready","status":"True"}],
+"nodeInfo":{"kubeletVersion":"v1.28.3"}}}]}"#;
 
     fn req(options: &str, fail_on: &str, config: Option<&str>) -> CliRequest {
         CliRequest {

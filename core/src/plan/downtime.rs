@@ -12,7 +12,7 @@ use crate::options::Profile;
 use crate::render::text::duration;
 use crate::report::{ComponentDowntime, Downtime, WorkloadDowntime};
 use crate::rules::context::{Context, WorkloadKey};
-use crate::rules::scheduling::{fits, node_after};
+use crate::rules::scheduling::fits;
 
 /// One workload's outcome, kept for the rules that read it.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -66,25 +66,22 @@ fn all_down(replicas: &[Vec<(u64, u64)>]) -> (u64, Option<u64>) {
     (total, first)
 }
 
-/// Why a pod cannot move when its node is drained, if it cannot.
-fn stuck_reason(ctx: &Context<'_>, pod: &PodInfo, node: usize, after: &[crate::model::Object]) -> Option<String> {
+/// Why a pod cannot move when its node is drained, if it cannot. `fit` lists the nodes its spec fits.
+fn stuck_reason(pod: &PodInfo, node: usize, fit: &[usize]) -> Option<String> {
     if let Some(v) = pod.spec.volumes.iter().find(|v| v.kind == VolumeKind::HostPath) {
         return Some(format!("its hostPath volume {} ties it to the node", v.name));
     }
-    let elsewhere =
-        ctx.nodes.iter().enumerate().any(|(i, n)| i != node && after.get(i).is_some_and(|a| fits(&pod.spec, n, a)));
-    (!elsewhere).then(|| "no other node satisfies its selector, affinity and taints".to_owned())
+    (!fit.iter().any(|i| *i != node)).then(|| "no other node satisfies its selector, affinity and taints".to_owned())
 }
 
 /// How many of these pods a PodDisruptionBudget lets be evicted at once (`None`: no budget covers them).
 fn pdb_allowance(ctx: &Context<'_>, pods: &[(&Object, &PodInfo, &str)]) -> Option<usize> {
     let (first, _, _) = pods.first()?;
     let ns = first.r.namespace.as_deref().unwrap_or("default");
-    ctx.live_objects().find_map(|o| match &o.body {
+    ctx.budgets().iter().find_map(|(o, b)| match &o.body {
         Body::Pdb(pdb)
             if o.r.namespace.as_deref().unwrap_or("default") == ns && pdb.selector.matches(&first.labels) =>
         {
-            let b = crate::rules::disruption::pdb_blocks_drain::evaluate(ctx, o, pdb);
             usize::try_from(b.allowed).ok().filter(|a| *a > 0)
         }
         _ => None,
@@ -150,7 +147,13 @@ pub fn compute(ctx: &Context<'_>, outcome: &Outcome, t: &Timings) -> (Downtime, 
     }
 
     // Workloads.
-    let after: Vec<crate::model::Object> = ctx.nodes.iter().map(|n| node_after(ctx, n.obj)).collect();
+    let after = ctx.nodes_after();
+    let mut windows_of: Vec<Vec<&NodeWindow>> = vec![Vec::new(); ctx.nodes.len()];
+    for w in &outcome.windows {
+        if let Some(v) = windows_of.get_mut(w.node) {
+            v.push(w);
+        }
+    }
     let mut results = Vec::new();
     for (key, pods) in ctx.pods_by_controller() {
         if key.kind == "DaemonSet" || key.kind == "Node" {
@@ -161,14 +164,21 @@ pub fn compute(ctx: &Context<'_>, outcome: &Outcome, t: &Timings) -> (Downtime, 
         let mut evictions: Vec<(u64, u64, usize)> = Vec::new();
         let mut reasons: BTreeMap<String, ()> = BTreeMap::new();
         let mut nodes: Vec<String> = Vec::new();
+        // The pods of one controller share a spec: where it fits is computed once.
+        let fit: Vec<usize> = match pods.first() {
+            Some((_, p0, _)) => (0..ctx.nodes.len())
+                .filter(|i| ctx.nodes.get(*i).zip(after.get(*i)).is_some_and(|(n, a)| fits(&p0.spec, n, a)))
+                .collect(),
+            None => Vec::new(),
+        };
         for (r, (pod_obj, pod, node_name)) in pods.iter().enumerate() {
             let mut down = Vec::new();
-            if let Some(ni) = ctx.nodes.iter().position(|n| n.name() == *node_name) {
+            if let Some(ni) = ctx.node_index(node_name) {
                 nodes.push((*node_name).to_owned());
-                for w in outcome.windows.iter().filter(|w| w.node == ni) {
+                for w in windows_of.get(ni).map_or(&[][..], Vec::as_slice) {
                     if w.drained {
                         let evicted = w.start + w.blocked_until.unwrap_or(t.cordon);
-                        match stuck_reason(ctx, pod, ni, &after) {
+                        match stuck_reason(pod, ni, &fit) {
                             Some(why) => {
                                 evictions.push((evicted, w.end + t.pod_start - evicted, r));
                                 reasons.insert(format!("{} cannot move: {why}", pod_obj.r.name), ());
@@ -226,7 +236,16 @@ pub fn compute(ctx: &Context<'_>, outcome: &Outcome, t: &Timings) -> (Downtime, 
             reason.push_str(&format!("; first down at {}", duration(at)));
         }
         let replicas = replicas.len();
-        results.push(WorkloadOutcome { key, replicas, seconds, reason, same_window, nodes, causes, first_down: first });
+        results.push(WorkloadOutcome {
+            key: key.clone(),
+            replicas,
+            seconds,
+            reason,
+            same_window,
+            nodes,
+            causes,
+            first_down: first,
+        });
     }
     let mut workloads: Vec<WorkloadDowntime> = results
         .iter()

@@ -118,13 +118,11 @@ impl<'c, 'a> Builder<'c, 'a> {
 
     /// Pods a drain of node `i` evicts.
     fn evictable(&self, i: usize) -> Vec<(&'a Object, &'a crate::model::PodInfo)> {
-        let Some(n) = self.node(i) else { return Vec::new() };
         self.ctx
-            .running_pods()
-            .filter(|(o, _, node)| {
-                *node == n.name() && !is_mirror(o) && !o.owners.iter().any(|w| w.kind == "DaemonSet")
-            })
-            .map(|(o, p, _)| (o, p))
+            .running_pods_on(i)
+            .iter()
+            .filter(|(o, _, _)| !is_mirror(o) && !o.owners.iter().any(|w| w.kind == "DaemonSet"))
+            .map(|(o, p, _)| (*o, *p))
             .collect()
     }
 
@@ -460,16 +458,13 @@ struct PhaseSpec {
 /// Plan every hop of the path. Empty when there is nothing to upgrade.
 pub fn build(ctx: &Context<'_>, timings: Timings) -> Outcome {
     let mut blocked = BTreeSet::new();
-    for o in ctx.live_objects() {
-        let crate::model::Body::Pdb(pdb) = &o.body else {
-            continue;
-        };
-        let b = crate::rules::disruption::pdb_blocks_drain::evaluate(ctx, o, pdb);
+    for (o, b) in ctx.budgets() {
+        let crate::model::Body::Pdb(pdb) = &o.body else { continue };
         if b.expected > 0 && b.allowed == 0 {
-            let ns = o.r.namespace.clone().unwrap_or_else(|| "default".into());
-            for (p, _, _) in ctx.running_pods() {
-                if p.r.namespace.as_deref().unwrap_or("default") == ns && pdb.selector.matches(&p.labels) {
-                    blocked.insert((ns.clone(), p.r.name.clone()));
+            let ns = o.r.namespace.as_deref().unwrap_or("default");
+            for (p, _, _) in ctx.running_pods_in(ns) {
+                if pdb.selector.matches(&p.labels) {
+                    blocked.insert((ns.to_owned(), p.r.name.clone()));
                 }
             }
         }

@@ -1,6 +1,7 @@
 //! What every rule sees: the objects read, indexed, and the resolved request.
 
-use std::collections::BTreeMap;
+use std::cell::OnceCell;
+use std::collections::{BTreeMap, HashMap};
 
 use crate::model::{
     Body, NodeInfo, NodeRoles, NodeSelectorTerm, Object, ObjectRef, PodInfo, PodSpec, Requirement, Via, WorkloadInfo,
@@ -60,7 +61,21 @@ pub struct Context<'a> {
     pub nodes: Vec<NodeView<'a>>,
     /// Each workload's outcome in the plan's simulation (`None` when there is no plan).
     pub workload_outcomes: Option<Vec<crate::plan::downtime::WorkloadOutcome>>,
+    /// Live objects by (kind, namespace, name), and nodes by name: lookups stay O(1) on large snapshots.
+    index: HashMap<(&'a str, &'a str, &'a str), &'a Object>,
+    node_index: HashMap<&'a str, usize>,
+    by_controller: OnceCell<PodsByController<'a>>,
+    budgets: OnceCell<Vec<(&'a Object, crate::rules::disruption::pdb_blocks_drain::Budget)>>,
+    after: OnceCell<Vec<Object>>,
+    by_namespace: OnceCell<HashMap<&'a str, Vec<RunningPod<'a>>>>,
+    by_node: OnceCell<Vec<Vec<RunningPod<'a>>>>,
 }
+
+/// A running pod: the object, its pod fields, its node's name.
+pub type RunningPod<'a> = (&'a Object, &'a PodInfo, &'a str);
+
+/// Running pods by their top controller.
+pub type PodsByController<'a> = BTreeMap<WorkloadKey, Vec<(&'a Object, &'a PodInfo, &'a str)>>;
 
 impl<'a> Context<'a> {
     pub fn new(
@@ -70,7 +85,7 @@ impl<'a> Context<'a> {
         from: Option<Version>,
         path: Vec<Version>,
     ) -> Self {
-        let nodes = objects
+        let nodes: Vec<NodeView<'a>> = objects
             .iter()
             .filter(|o| live(o))
             .filter_map(|o| {
@@ -83,7 +98,28 @@ impl<'a> Context<'a> {
                 })
             })
             .collect();
-        Context { objects, options, to, from, path, nodes, workload_outcomes: None }
+        let mut index = HashMap::new();
+        for o in objects.iter().filter(|o| live(o)) {
+            index.entry((o.r.kind.as_str(), o.r.namespace.as_deref().unwrap_or(""), o.r.name.as_str())).or_insert(o);
+        }
+        let node_index =
+            nodes.iter().enumerate().map(|(i, n): (usize, &NodeView<'a>)| (n.obj.r.name.as_str(), i)).collect();
+        Context {
+            objects,
+            options,
+            to,
+            from,
+            path,
+            nodes,
+            workload_outcomes: None,
+            index,
+            node_index,
+            by_controller: OnceCell::new(),
+            budgets: OnceCell::new(),
+            after: OnceCell::new(),
+            by_namespace: OnceCell::new(),
+            by_node: OnceCell::new(),
+        }
     }
 
     pub fn profile(&self) -> Profile {
@@ -132,7 +168,63 @@ impl<'a> Context<'a> {
     }
 
     pub fn node(&self, name: &str) -> Option<&NodeView<'a>> {
-        self.nodes.iter().find(|n| n.name() == name)
+        self.nodes.get(self.node_index(name)?)
+    }
+
+    /// Running pods of a namespace (`"default"` for those with none).
+    pub fn running_pods_in(&self, namespace: &str) -> &[RunningPod<'a>] {
+        let m = self.by_namespace.get_or_init(|| {
+            let mut m: HashMap<&'a str, Vec<RunningPod<'a>>> = HashMap::new();
+            for p in self.running_pods() {
+                m.entry(p.0.r.namespace.as_deref().unwrap_or("default")).or_default().push(p);
+            }
+            m
+        });
+        m.get(namespace).map_or(&[], Vec::as_slice)
+    }
+
+    /// Running pods on the node at `index`.
+    pub fn running_pods_on(&self, index: usize) -> &[RunningPod<'a>] {
+        let v = self.by_node.get_or_init(|| {
+            let mut v: Vec<Vec<RunningPod<'a>>> = vec![Vec::new(); self.nodes.len()];
+            for p in self.running_pods() {
+                if let Some(slot) = self.node_index(p.2).and_then(|i| v.get_mut(i)) {
+                    slot.push(p);
+                }
+            }
+            v
+        });
+        v.get(index).map_or(&[], Vec::as_slice)
+    }
+
+    /// The position of a node in `nodes`.
+    pub fn node_index(&self, name: &str) -> Option<usize> {
+        self.node_index.get(name).copied()
+    }
+
+    /// A live object by kind, namespace (`""` for none) and name.
+    pub fn lookup(&self, kind: &str, namespace: &str, name: &str) -> Option<&'a Object> {
+        self.index.get(&(kind, namespace, name)).copied()
+    }
+
+    /// Every node as it will be after the upgrade (labels the upgrade removes, removed), by node index.
+    pub fn nodes_after(&self) -> &[Object] {
+        self.after
+            .get_or_init(|| self.nodes.iter().map(|n| crate::rules::scheduling::node_after(self, n.obj)).collect())
+    }
+
+    /// Every PodDisruptionBudget with its numbers (DOMAIN section 6), computed once.
+    pub fn budgets(&self) -> &[(&'a Object, crate::rules::disruption::pdb_blocks_drain::Budget)] {
+        self.budgets.get_or_init(|| {
+            self.live_objects()
+                .filter_map(|o| match &o.body {
+                    crate::model::Body::Pdb(pdb) => {
+                        Some((o, crate::rules::disruption::pdb_blocks_drain::evaluate(self, o, pdb)))
+                    }
+                    _ => None,
+                })
+                .collect()
+        })
     }
 
     /// Objects as they are in the cluster or the manifests (Helm release contents left out).
@@ -172,11 +264,7 @@ impl<'a> Context<'a> {
         let mut key = WorkloadKey { kind: owner.kind.clone(), namespace: ns, name: owner.name.clone() };
         if matches!(key.kind.as_str(), "ReplicaSet" | "Job") {
             let parent_kind = if key.kind == "ReplicaSet" { "Deployment" } else { "CronJob" };
-            let found = self.live_objects().find(|o| {
-                o.r.kind == key.kind
-                    && o.r.name == key.name
-                    && o.r.namespace.as_deref().unwrap_or_default() == key.namespace
-            });
+            let found = self.lookup(&key.kind, &key.namespace, &key.name);
             match found.and_then(|o| o.owners.iter().find(|w| w.kind == parent_kind)) {
                 Some(parent) => {
                     key =
@@ -202,11 +290,7 @@ impl<'a> Context<'a> {
 
     /// The object of a workload, if the snapshot has it.
     pub fn workload_object(&self, key: &WorkloadKey) -> Option<&'a Object> {
-        self.live_objects().find(|o| {
-            o.r.kind == key.kind
-                && o.r.name == key.name
-                && o.r.namespace.as_deref().unwrap_or_default() == key.namespace
-        })
+        self.lookup(&key.kind, &key.namespace, &key.name)
     }
 
     /// Group pods by their top controller (`None`: pods with no controller, each alone), in a stable order.
@@ -250,17 +334,19 @@ impl<'a> Context<'a> {
     }
 
     /// Running pods grouped by their top controller.
-    pub fn pods_by_controller(&self) -> BTreeMap<WorkloadKey, Vec<(&'a Object, &'a PodInfo, &'a str)>> {
-        let mut m: BTreeMap<WorkloadKey, Vec<_>> = BTreeMap::new();
-        for p in self.running_pods() {
-            if crate::rules::disruption::is_mirror(p.0) {
-                continue;
+    pub fn pods_by_controller(&self) -> &PodsByController<'a> {
+        self.by_controller.get_or_init(|| {
+            let mut m: PodsByController<'a> = BTreeMap::new();
+            for p in self.running_pods() {
+                if crate::rules::disruption::is_mirror(p.0) {
+                    continue;
+                }
+                if let Some(k) = self.controller_of(p.0) {
+                    m.entry(k).or_default().push(p);
+                }
             }
-            if let Some(k) = self.controller_of(p.0) {
-                m.entry(k).or_default().push(p);
-            }
-        }
-        m
+            m
+        })
     }
 }
 

@@ -66,10 +66,7 @@ fn desired_for(pdb: &PdbInfo, expected: i64) -> i64 {
 /// Evaluate a PDB against the snapshot (DOMAIN section 6).
 pub fn evaluate(ctx: &Context<'_>, o: &Object, pdb: &PdbInfo) -> Budget {
     let ns = o.r.namespace.as_deref().unwrap_or("default");
-    let pods: Vec<_> = ctx
-        .running_pods()
-        .filter(|(p, _, _)| p.r.namespace.as_deref().unwrap_or("default") == ns && pdb.selector.matches(&p.labels))
-        .collect();
+    let pods: Vec<_> = ctx.running_pods_in(ns).iter().filter(|(p, _, _)| pdb.selector.matches(&p.labels)).collect();
     let counted_expected = i64::try_from(pods.len()).unwrap_or(i64::MAX);
     let counted_healthy =
         i64::try_from(pods.iter().filter(|(_, p, _)| p.ready == Some(true)).count()).unwrap_or(i64::MAX);
@@ -96,9 +93,8 @@ pub fn check(ctx: &Context<'_>, out: &mut Vec<Finding>) {
         }
         _ => "`kubectl drain` waits on it until its timeout".to_owned(),
     };
-    for o in ctx.live_objects() {
+    for (o, b) in ctx.budgets() {
         let Body::Pdb(pdb) = &o.body else { continue };
-        let b = evaluate(ctx, o, pdb);
         if b.expected <= 0 || b.allowed > 0 {
             continue;
         }

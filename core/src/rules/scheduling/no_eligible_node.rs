@@ -1,7 +1,6 @@
 //! `scheduling/no-eligible-node`: once its node is drained, no other ready node fits the pod.
 
-use super::{fits, node_after};
-use crate::model::Object;
+use super::fits;
 use crate::report::{Finding, Severity};
 use crate::rules::context::{display_ref, name_list};
 use crate::rules::{Context, RuleInfo};
@@ -37,7 +36,7 @@ Add a second node that fits (or surge one), relax the selector, or accept the pa
 };
 
 pub fn check(ctx: &Context<'_>, out: &mut Vec<Finding>) {
-    let after: Vec<Object> = ctx.nodes.iter().map(|n| node_after(ctx, n.obj)).collect();
+    let after = ctx.nodes_after();
     let eligible = |spec: &crate::model::PodSpec| -> Vec<usize> {
         (0..ctx.nodes.len())
             .filter(|i| ctx.nodes.get(*i).zip(after.get(*i)).is_some_and(|(n, a)| fits(spec, n, a)))

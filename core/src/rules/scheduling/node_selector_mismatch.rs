@@ -1,6 +1,6 @@
 //! `scheduling/node-selector-mismatch`: a running pod's node no longer satisfies its selector.
 
-use super::{master_label_dropped_at, node_after, MASTER_LABEL};
+use super::{master_label_dropped_at, MASTER_LABEL};
 use crate::report::{Finding, Severity};
 use crate::rules::context::{name_list, selector_matches};
 use crate::rules::{Context, RuleInfo};
@@ -41,9 +41,9 @@ pub fn check(ctx: &Context<'_>, out: &mut Vec<Finding>) {
     let dropped = master_label_dropped_at(ctx);
     let mut bad = Vec::new();
     for (o, p, node) in ctx.running_pods() {
-        let Some(n) = ctx.node(node) else { continue };
-        let after = node_after(ctx, n.obj);
-        if selector_matches(&p.spec, &after) {
+        let Some(i) = ctx.node_index(node) else { continue };
+        let (Some(n), Some(after)) = (ctx.nodes.get(i), ctx.nodes_after().get(i)) else { continue };
+        if selector_matches(&p.spec, after) {
             continue;
         }
         let by_upgrade = selector_matches(&p.spec, n.obj);

@@ -59,6 +59,21 @@ pub fn render_text(r: &Report, opts: RenderOptions) -> String {
         inv.objects,
         if kinds.is_empty() { String::new() } else { format!(": {}", kinds.join(", ")) }
     );
+    for c in &inv.distribution_configs {
+        let _ = writeln!(s, "  {} {}:{} ({}): {}", p.dim("config"), c.file, c.line, c.kind, c.note);
+    }
+    for h in &inv.helm_releases {
+        let _ = writeln!(
+            s,
+            "  {} {}/{} revision {} ({}): {} object(s)",
+            p.dim("helm release"),
+            h.namespace,
+            h.name,
+            h.revision,
+            h.chart,
+            h.objects
+        );
+    }
     for sk in &inv.skipped {
         let _ = writeln!(s, "  {} {}: {}", p.dim("skipped"), sk.file, sk.reason);
     }

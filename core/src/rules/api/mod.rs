@@ -90,7 +90,11 @@ pub fn report(ctx: &Context<'_>, out: &mut Vec<Finding>, want: Status, info: &Ru
         } else {
             ctx.path.iter().find(|h| row.status_at(h.minor) == want).map(ToString::to_string)
         };
-        out.push(finding(ctx, &u, row, want, info, hop));
+        let f = finding(ctx, &u, row, want, info, hop);
+        // An annotation or managed field naming an API the current version already does not serve is old
+        // news, not something this upgrade breaks: a warning.
+        let stale = already && want == Status::Removed && matches!(u.via, Via::LastApplied | Via::ManagedFields);
+        out.push(if stale { f.severity(crate::report::Severity::Warning) } else { f });
     }
 }
 

@@ -14,7 +14,9 @@ Looks up every object's apiVersion and kind in the removal table (111 rows from 
 and reports those removed at or before the target. The original apiVersion is read from the manifest,
 from the `kubectl.kubernetes.io/last-applied-configuration` annotation (when its kind matches), from
 `metadata.managedFields[].apiVersion`, and from Helm 3 release records (`sh.helm.release.v1.*` Secrets,
-deployed releases only). With several hops the finding names the hop where it first breaks.
+deployed releases only). With several hops the finding names the hop where it first breaks. An
+annotation or managed field naming an API that the *current* version already does not serve is reported
+as a warning: the manifest behind it is stale, but this upgrade does not change that.
 
 ## Why it matters for an upgrade
 Once the API server stops serving a group/version, every `kubectl apply`, Helm upgrade or GitOps sync that

@@ -1,0 +1,52 @@
+//! A realistic 60-node, 1,016-pod RKE cluster (`tests/fixtures/large/`), 1.27 -> 1.29 with drains on
+//! (from its cluster.yml). Every line of its report was read; this pins what it must say.
+
+use kube_preflight::{check, Profile, Severity, UpgradeOptions};
+use kube_preflight_tests::{fixtures, inputs};
+
+#[test]
+fn the_large_cluster_report_says_what_was_read() {
+    let mut o = UpgradeOptions::new("1.29.2");
+    o.profile = Profile::Rke;
+    let r = check(&inputs(&fixtures().join("large")), &o).unwrap();
+    assert!(r.inventory.by_kind["Node"] >= 50 && r.inventory.by_kind["Pod"] >= 1000);
+    assert_eq!(r.upgrade.from.as_deref(), Some("1.27.10"));
+    assert_eq!(r.upgrade.path, ["1.28", "1.29.2"]);
+    assert_eq!(r.inventory.distribution_configs.len(), 1);
+
+    let found = |code: &str, name: &str| {
+        r.findings.iter().filter(|f| f.code == code && f.object.as_ref().is_some_and(|o| o.name == name)).count()
+    };
+    let codes: Vec<(&str, Severity)> = r.findings.iter().map(|f| (f.code, f.severity)).collect();
+    // Blockers: the PDB that never allows an eviction (RKE drains with drain: true), and the pods whose zone
+    // selector uses a label the nodes no longer carry.
+    assert_eq!(found("disruption/pdb-blocks-drain", "ledger-postgres"), 1);
+    assert_eq!(found("scheduling/node-selector-mismatch", "zone-pinned"), 1);
+    assert_eq!(r.summary.blocker, 2, "{codes:?}");
+    // The stale last-applied annotation (extensions/v1beta1, unserved since 1.16) is a warning.
+    assert!(r.findings.iter().any(|f| f.code == "api/removed" && f.severity == Severity::Warning));
+    // 57 workers at RKE's default 10% (from cluster.yml) -> 5 at a time; 2 unavailable (a NotReady and a
+    // cordoned worker) stay below it; the 1.26 straggler is within RKE's 3-minor kubelet skew.
+    let workers = r.plan.phases.iter().find(|p| p.name == "workers" && p.pool.is_none()).unwrap();
+    assert_eq!((workers.nodes.len(), workers.concurrency), (57, 5));
+    assert_eq!(found("budget/unavailable-exceeds-limit", "prod-w-41"), 0);
+    assert!(!codes.iter().any(|(c, _)| c.starts_with("skew/")), "{codes:?}");
+    // Both GPU nodes sit in the first window of 5, so the inference replicas go down together.
+    assert_eq!(found("disruption/replicas-in-one-window", "inference"), 1);
+    assert_eq!(found("disruption/replicas-in-one-window", "reviews-cache"), 1);
+    for single in ["cert-manager", "metrics-server", "search-indexer"] {
+        assert_eq!(found("disruption/single-replica", single), 1, "{single}");
+    }
+    assert_eq!(
+        found("disruption/unmanaged-pod", "debug-netshoot") + found("disruption/unmanaged-pod", "oneoff-migration"),
+        2
+    );
+    assert_eq!(found("tolerations/missing-eviction-toleration", "batch-reporter"), 1);
+    // Budgets with room (memcached at 10%, ingress at minAvailable 50%, coredns) block nothing.
+    assert_eq!(r.findings.iter().filter(|f| f.code == "disruption/pdb-blocks-drain").count(), 1);
+    // The plan: two hops of etcd, control plane, workers, add-ons; the drain timeout comes from cluster.yml.
+    assert_eq!(r.plan.phases.iter().filter(|p| p.name == "etcd").count(), 2);
+    assert_eq!(r.plan.timings["drainTimeoutSeconds"], 600);
+    assert_eq!(r.downtime.workloads.len(), 5);
+    assert!(r.downtime.workloads.iter().all(|w| w.seconds == 120));
+}

@@ -3,6 +3,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import http from 'node:http';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createRequire } from 'node:module';
@@ -13,7 +14,7 @@ const { chromium } = require('playwright-core');
 const dist = path.join(root, 'dist');
 const shots = path.join(root, 'target/e2e');
 
-const TYPES = { '.html': 'text/html', '.js': 'text/javascript', '.wasm': 'application/wasm', '.css': 'text/css' };
+const TYPES = { '.html': 'text/html', '.js': 'text/javascript', '.mjs': 'text/javascript', '.wasm': 'application/wasm', '.css': 'text/css' };
 
 let server;
 let base;
@@ -104,4 +105,39 @@ test('bad input is explained, not a blank page', async () => {
   assert.match(await page.textContent('.error'), /bad\.yaml:6:/);
   assert.deepEqual(errors, []);
   await page.close();
+});
+
+test('the embed example renders a report with the packed package', async () => {
+  // A portal's page: examples/embed with the built package where npm would install it.
+  const site = fs.mkdtempSync(path.join(os.tmpdir(), 'kp-embed-'));
+  fs.cpSync(path.join(root, 'examples/embed'), site, { recursive: true });
+  fs.cpSync(path.join(root, 'wasm-pkg/pkg'), path.join(site, 'node_modules/kube-preflight'), { recursive: true });
+  const embed = http.createServer((req, res) => {
+    const url = new URL(req.url, 'http://x');
+    const file = path.join(site, url.pathname === '/' ? 'index.html' : path.normalize(url.pathname));
+    if (!file.startsWith(site) || !fs.existsSync(file) || fs.statSync(file).isDirectory()) {
+      res.writeHead(404).end();
+      return;
+    }
+    res.writeHead(200, { 'content-type': TYPES[path.extname(file)] || 'application/octet-stream' });
+    fs.createReadStream(file).pipe(res);
+  });
+  await new Promise((resolve) => embed.listen(0, '127.0.0.1', resolve));
+  try {
+    const page = await browser.newPage({ viewport: { width: 1100, height: 800 } });
+    const errors = [];
+    page.on('pageerror', (e) => errors.push(String(e)));
+    await page.goto(`http://127.0.0.1:${embed.address().port}/`);
+    await page.waitForSelector('tr[data-code="api/removed"]');
+    assert.match(await page.textContent('#verdict'), /^BLOCKED: 1 blocker/);
+    await page.fill('#input', 'kind: Pod\nmetadata: [\n');
+    await page.click('#run');
+    await page.waitForFunction(() => document.querySelector('#verdict').textContent.startsWith('Cannot check'));
+    assert.match(await page.textContent('#verdict'), /pasted\.yaml:\d+:\d+/);
+    await page.screenshot({ path: path.join(shots, 'embed-example.png'), fullPage: true });
+    assert.deepEqual(errors, []);
+    await page.close();
+  } finally {
+    embed.close();
+  }
 });

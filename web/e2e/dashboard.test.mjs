@@ -70,6 +70,10 @@ test('the demo report is shown at once, and nothing leaves the page', async () =
   assert.match(summary, /demo cluster/);
   assert.ok((await page.locator('tr.finding').count()) >= 1);
   assert.ok(await page.locator('tr.finding[data-code="version/minor-skip"]').count());
+  await page.click('button[data-tab=plan]');
+  assert.match(await page.textContent('#plan'), /phase\(s\), \d+ node step\(s\)/);
+  assert.ok((await page.locator('tr.workload-down').count()) >= 1);
+  await page.screenshot({ path: path.join(shots, 'dashboard-plan.png'), fullPage: true });
   await page.click('button[data-tab=inventory]');
   assert.match(await page.textContent('#inventory'), /Node/);
   await page.click('button[data-tab=findings]');

@@ -8,5 +8,8 @@ fn docs_rules_md_is_current() {
     if std::env::var_os("UPDATE_EXPECT").is_some() {
         std::fs::write(&path, &md).unwrap();
     }
-    assert!(std::fs::read_to_string(&path).unwrap_or_default() == md, "docs/rules.md is stale: rerun with UPDATE_EXPECT=1");
+    assert!(
+        std::fs::read_to_string(&path).unwrap_or_default() == md,
+        "docs/rules.md is stale: rerun with UPDATE_EXPECT=1"
+    );
 }

@@ -1,4 +1,5 @@
 //! The exported API, run in Node by wasm-bindgen-test-runner (`cargo test --target wasm32-unknown-unknown`).
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic, clippy::indexing_slicing)]
 #![cfg(target_arch = "wasm32")]
 
 use js_sys::{Array, Object, Reflect, Uint8Array, JSON};

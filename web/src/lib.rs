@@ -1,5 +1,6 @@
 //! The kube-preflight dashboard: a Yew app that runs the core in the page. No request leaves the page:
 //! files are read with the File API and checked in WebAssembly.
+#![cfg_attr(test, allow(clippy::unwrap_used, clippy::expect_used, clippy::panic, clippy::indexing_slicing))]
 
 pub mod components;
 pub mod demo;

@@ -1,4 +1,5 @@
 //! The dashboard mounted in headless Chromium (wasm-bindgen-test with run_in_browser).
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic, clippy::indexing_slicing)]
 #![cfg(target_arch = "wasm32")]
 
 use kube_preflight_web::App;

@@ -195,7 +195,7 @@ pub fn compute(ctx: &Context<'_>, outcome: &Outcome, t: &Timings) -> (Downtime, 
         }
         // A drain that honours budgets evicts no more replicas at once than the budget allows: a later
         // eviction waits until an earlier replica is back (the node's drain takes that much longer).
-        let budget = pdb_allowance(ctx, &pods).filter(|_| ctx.drain_honours_pdbs());
+        let budget = pdb_allowance(ctx, pods).filter(|_| ctx.drain_honours_pdbs());
         evictions.sort_unstable();
         let mut active: Vec<u64> = Vec::new();
         for (start, len, r) in evictions {

@@ -1,7 +1,7 @@
 //! SARIF 2.1.0, as GitHub code scanning reads it: every rule with its help, every finding a result with
 //! its rule, level and (when it comes from a file) a physical location.
 
-use serde_json::{json, Value};
+use serde_json::{json, Map, Value};
 
 use crate::report::{Report, Severity};
 use crate::rules::RuleInfo;
@@ -56,32 +56,35 @@ pub fn render_sarif(r: &Report, rules: &[&RuleInfo]) -> String {
         .findings
         .iter()
         .map(|f| {
-            let mut res = json!({
-                "ruleId": f.code,
-                "level": level(f.severity),
-                "message": { "text": format!("{} Fix: {}", f.message, f.help) },
-            });
+            let mut res = Map::new();
+            res.insert("ruleId".into(), json!(f.code));
             if let Some(i) = rule_index(f.code) {
-                res["ruleIndex"] = json!(i);
+                res.insert("ruleIndex".into(), json!(i));
             }
+            res.insert("level".into(), json!(level(f.severity)));
+            res.insert("message".into(), json!({ "text": format!("{} Fix: {}", f.message, f.help) }));
             if let Some(src) = f.source.as_ref().or(fallback.as_ref()) {
-                let mut loc = json!({ "physicalLocation": { "artifactLocation": { "uri": uri(&src.file) } } });
+                let mut artifact = Map::new();
+                artifact.insert("uri".into(), json!(uri(&src.file)));
                 if !src.file.starts_with('/') {
-                    loc["physicalLocation"]["artifactLocation"]["uriBaseId"] = json!("%SRCROOT%");
+                    artifact.insert("uriBaseId".into(), json!("%SRCROOT%"));
                 }
+                let mut physical = Map::new();
+                physical.insert("artifactLocation".into(), Value::Object(artifact));
                 if let Some(line) = src.line.filter(|l| *l > 0) {
-                    loc["physicalLocation"]["region"] = json!({ "startLine": line });
+                    physical.insert("region".into(), json!({ "startLine": line }));
                 }
+                let mut loc = Map::new();
+                loc.insert("physicalLocation".into(), Value::Object(physical));
                 if let Some(o) = &f.object {
-                    loc["logicalLocations"] = json!([{
-                        "name": o.name,
-                        "fullyQualifiedName": crate::rules::context::display_ref(o),
-                        "kind": "object"
-                    }]);
+                    loc.insert(
+                        "logicalLocations".into(),
+                        json!([{ "name": o.name, "fullyQualifiedName": crate::rules::context::display_ref(o), "kind": "object" }]),
+                    );
                 }
-                res["locations"] = json!([loc]);
+                res.insert("locations".into(), json!([Value::Object(loc)]));
             }
-            let mut props = serde_json::Map::new();
+            let mut props = Map::new();
             props.insert("severity".into(), json!(f.severity.name()));
             if let Some(h) = &f.hop {
                 props.insert("hop".into(), json!(h));
@@ -89,8 +92,8 @@ pub fn render_sarif(r: &Report, rules: &[&RuleInfo]) -> String {
             if !f.data.is_empty() {
                 props.insert("data".into(), json!(f.data));
             }
-            res["properties"] = Value::Object(props);
-            res
+            res.insert("properties".into(), Value::Object(props));
+            Value::Object(res)
         })
         .collect();
     let doc = json!({

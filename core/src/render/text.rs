@@ -120,6 +120,15 @@ pub fn render_text(r: &Report, opts: RenderOptions) -> String {
                 ph.nodes.len(),
                 ph.concurrency
             );
+            for st in r.plan.steps.iter().filter(|st| st.phase == ph.name && st.pool == ph.pool && st.hop == ph.hop) {
+                let _ = writeln!(
+                    s,
+                    "  {:>8} - {:>8}    {}",
+                    p.dim(&duration(st.start_seconds)),
+                    p.dim(&duration(st.end_seconds)),
+                    st.node
+                );
+            }
         }
         s.push('\n');
     }

@@ -74,6 +74,9 @@ pub struct Context<'a> {
 /// A running pod: the object, its pod fields, its node's name.
 pub type RunningPod<'a> = (&'a Object, &'a PodInfo, &'a str);
 
+/// Pods with something attached, under their controller (`None`: a pod with no controller).
+pub type Group<'a, T> = (Option<WorkloadKey>, Vec<(&'a Object, T)>);
+
 /// Running pods by their top controller.
 pub type PodsByController<'a> = BTreeMap<WorkloadKey, Vec<(&'a Object, &'a PodInfo, &'a str)>>;
 
@@ -294,11 +297,9 @@ impl<'a> Context<'a> {
     }
 
     /// Group pods by their top controller (`None`: pods with no controller, each alone), in a stable order.
-    pub fn group_by_controller<T>(
-        &self,
-        pods: Vec<(&'a Object, T)>,
-    ) -> Vec<(Option<WorkloadKey>, Vec<(&'a Object, T)>)> {
-        let mut groups: BTreeMap<(Option<WorkloadKey>, String), Vec<(&'a Object, T)>> = BTreeMap::new();
+    pub fn group_by_controller<T>(&self, pods: Vec<(&'a Object, T)>) -> Vec<Group<'a, T>> {
+        // Keyed by controller, and by the pod itself when it has none.
+        let mut groups: BTreeMap<(Option<WorkloadKey>, String), Vec<_>> = BTreeMap::new();
         for (o, t) in pods {
             let key = self.controller_of(o);
             let solo = if key.is_none() { display_ref(&o.r) } else { String::new() };

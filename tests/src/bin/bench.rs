@@ -11,18 +11,18 @@ fn snapshot(nodes: usize, pods_per_node: usize) -> String {
     let mut s = String::from("{\"apiVersion\":\"v1\",\"kind\":\"List\",\"items\":[\n");
     for n in 0..nodes {
         let role = if n < 3 { "control-plane" } else { "worker" };
-        let _ = write!(
+        let _ = writeln!(
             s,
-            "{{\"apiVersion\":\"v1\",\"kind\":\"Node\",\"metadata\":{{\"name\":\"node-{n}\",\"labels\":{{\"node-role.kubernetes.io/{role}\":\"\",\"topology.kubernetes.io/zone\":\"zone-{}\"}}}},\"status\":{{\"conditions\":[{{\"type\":\"Ready\",\"status\":\"True\"}}],\"nodeInfo\":{{\"kubeletVersion\":\"v1.28.{}\"}},\"allocatable\":{{\"cpu\":\"8\",\"memory\":\"32Gi\",\"pods\":\"110\"}}}}}},\n",
+            "{{\"apiVersion\":\"v1\",\"kind\":\"Node\",\"metadata\":{{\"name\":\"node-{n}\",\"labels\":{{\"node-role.kubernetes.io/{role}\":\"\",\"topology.kubernetes.io/zone\":\"zone-{}\"}}}},\"status\":{{\"conditions\":[{{\"type\":\"Ready\",\"status\":\"True\"}}],\"nodeInfo\":{{\"kubeletVersion\":\"v1.28.{}\"}},\"allocatable\":{{\"cpu\":\"8\",\"memory\":\"32Gi\",\"pods\":\"110\"}}}}}},",
             n % 3,
             n % 5
         );
     }
     for n in 0..nodes {
         for p in 0..pods_per_node {
-            let _ = write!(
+            let _ = writeln!(
                 s,
-                "{{\"apiVersion\":\"v1\",\"kind\":\"Pod\",\"metadata\":{{\"name\":\"app-{p}-{n}\",\"namespace\":\"ns-{}\",\"labels\":{{\"app\":\"app-{p}\"}},\"ownerReferences\":[{{\"kind\":\"ReplicaSet\",\"name\":\"app-{p}-rs\",\"controller\":true}}]}},\"spec\":{{\"nodeName\":\"node-{n}\",\"containers\":[{{\"name\":\"c\",\"resources\":{{\"requests\":{{\"cpu\":\"100m\",\"memory\":\"128Mi\"}}}}}}],\"tolerations\":[{{\"key\":\"node.kubernetes.io/not-ready\",\"operator\":\"Exists\",\"effect\":\"NoExecute\",\"tolerationSeconds\":300}}]}},\"status\":{{\"phase\":\"Running\",\"conditions\":[{{\"type\":\"Ready\",\"status\":\"True\"}}]}}}},\n",
+                "{{\"apiVersion\":\"v1\",\"kind\":\"Pod\",\"metadata\":{{\"name\":\"app-{p}-{n}\",\"namespace\":\"ns-{}\",\"labels\":{{\"app\":\"app-{p}\"}},\"ownerReferences\":[{{\"kind\":\"ReplicaSet\",\"name\":\"app-{p}-rs\",\"controller\":true}}]}},\"spec\":{{\"nodeName\":\"node-{n}\",\"containers\":[{{\"name\":\"c\",\"resources\":{{\"requests\":{{\"cpu\":\"100m\",\"memory\":\"128Mi\"}}}}}}],\"tolerations\":[{{\"key\":\"node.kubernetes.io/not-ready\",\"operator\":\"Exists\",\"effect\":\"NoExecute\",\"tolerationSeconds\":300}}]}},\"status\":{{\"phase\":\"Running\",\"conditions\":[{{\"type\":\"Ready\",\"status\":\"True\"}}]}}}},",
                 p % 7
             );
         }

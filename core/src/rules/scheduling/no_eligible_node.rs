@@ -72,7 +72,7 @@ pub fn check(ctx: &Context<'_>, out: &mut Vec<Finding>) {
                 ),
                 "Add a node that satisfies the selector, affinity and taints (or surge one), or relax the selector, before the upgrade.",
             )
-            .object(ctx.workload_object(&key).unwrap_or(first))
+            .object(ctx.workload_object(key).unwrap_or(first))
             .data("pods", stuck.len())
             .data("eligibleNodes", fit_names),
         );

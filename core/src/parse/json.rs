@@ -52,7 +52,7 @@ impl Parser<'_> {
         }
     }
 
-    fn expect(&mut self, b: u8, what: &str) -> Result<(), ParseError> {
+    fn eat(&mut self, b: u8, what: &str) -> Result<(), ParseError> {
         if self.peek() == Some(b) {
             self.i += 1;
             Ok(())
@@ -82,7 +82,7 @@ impl Parser<'_> {
                     }
                     let key = self.string()?;
                     self.skip_ws();
-                    self.expect(b':', "':' after the key")?;
+                    self.eat(b':', "':' after the key")?;
                     self.skip_ws();
                     let v = self.value(depth + 1)?;
                     entries.push((key, v));

@@ -2,9 +2,9 @@
 //!
 //! ```
 //! use kube_preflight::{check, Input, UpgradeOptions};
+//! # fn main() -> Result<(), kube_preflight::Error> {
 //! let nodes = r#"{"kind":"List","items":[{"apiVersion":"v1","kind":"Node","metadata":{"name":"cp-1",
 //!   "labels":{"node-role.kubernetes.io/control-plane":""}},"status":{"nodeInfo":{"kubeletVersion":"v1.27.3"}}}]}"#;
-//! # fn main() -> Result<(), kube_preflight::Error> {
 //! let report = check(&[Input::new("nodes.json", nodes)], &UpgradeOptions::new("1.29.2"))?;
 //! assert_eq!(report.upgrade.path, ["1.28", "1.29.2"]);
 //! assert!(report.findings.iter().any(|f| f.code == "version/minor-skip"));

@@ -29,6 +29,16 @@ pub struct Source {
     pub via: Option<Via>,
 }
 
+impl Source {
+    /// `file:line`, or the file alone.
+    pub fn location(&self) -> String {
+        match self.line {
+            Some(l) => format!("{}:{l}", self.file),
+            None => self.file.clone(),
+        }
+    }
+}
+
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct ObjectRef {

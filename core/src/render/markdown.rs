@@ -39,14 +39,7 @@ pub fn render_markdown(r: &Report) -> String {
                 Severity::Info => "ℹ️ info",
             };
             let object = f.object.as_ref().map(display_ref).unwrap_or_default();
-            let loc = f
-                .source
-                .as_ref()
-                .map(|src| match src.line {
-                    Some(l) => format!("<br>`{}:{l}`", src.file),
-                    None => format!("<br>`{}`", src.file),
-                })
-                .unwrap_or_default();
+            let loc = f.source.as_ref().map(|src| format!("<br>`{}`", src.location())).unwrap_or_default();
             let hop = f.hop.as_ref().map(|h| format!(" (hop {h})")).unwrap_or_default();
             let _ = writeln!(
                 s,

@@ -90,13 +90,7 @@ pub fn render_text(r: &Report, opts: RenderOptions) -> String {
         for f in fs {
             let _ = writeln!(s, "  {} {}", p.bold(f.code), f.message);
             if let Some(o) = &f.object {
-                let loc = match &f.source {
-                    Some(src) => match src.line {
-                        Some(l) => format!(" ({}:{l})", src.file),
-                        None => format!(" ({})", src.file),
-                    },
-                    None => String::new(),
-                };
+                let loc = f.source.as_ref().map(|src| format!(" ({})", src.location())).unwrap_or_default();
                 let _ = writeln!(s, "      {}{}", display_ref(o), p.dim(&loc));
             }
             if let Some(h) = &f.hop {

@@ -296,6 +296,11 @@ impl<'a> Context<'a> {
         self.lookup(&key.kind, &key.namespace, &key.name)
     }
 
+    /// The object that stands for a workload in a finding: its own, else its first running pod.
+    pub fn representative(&self, key: &WorkloadKey) -> Option<&'a Object> {
+        self.workload_object(key).or_else(|| self.pods_by_controller().get(key).and_then(|v| v.first()).map(|p| p.0))
+    }
+
     /// Group pods by their top controller (`None`: pods with no controller, each alone), in a stable order.
     pub fn group_by_controller<T>(&self, pods: Vec<(&'a Object, T)>) -> Vec<Group<'a, T>> {
         // Keyed by controller, and by the pod itself when it has none.

@@ -14,14 +14,7 @@ pub struct FindingsProps {
 
 fn finding_row(f: &Finding) -> Html {
     let object = f.object.as_ref().map(display_ref).unwrap_or_default();
-    let source = f
-        .source
-        .as_ref()
-        .map(|s| match s.line {
-            Some(l) => format!("{}:{l}", s.file),
-            None => s.file.clone(),
-        })
-        .unwrap_or_default();
+    let source = f.source.as_ref().map(kube_preflight::model::Source::location).unwrap_or_default();
     html! {
         <tr class={classes!("finding", f.severity.name())} data-code={f.code}>
             <td><span class={classes!("sev", f.severity.name())}>{ f.severity.name() }</span></td>

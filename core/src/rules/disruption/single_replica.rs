@@ -46,10 +46,8 @@ pub fn check(ctx: &Context<'_>, out: &mut Vec<Finding>) {
         )
         .data("node", node)
         .data("seconds", w.seconds);
-        if let Some(o) = ctx.workload_object(&w.key) {
+        if let Some(o) = ctx.representative(&w.key) {
             f = f.object(o);
-        } else if let Some((p, _, _)) = ctx.pods_by_controller().get(&w.key).and_then(|v| v.first()) {
-            f = f.object(p);
         }
         out.push(f);
     }

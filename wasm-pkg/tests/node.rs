@@ -18,7 +18,7 @@ fn get(v: &JsValue, path: &str) -> JsValue {
     path.split('.').fold(v.clone(), |v, k| Reflect::get(&v, &k.into()).unwrap())
 }
 
-const NODES: &str = "kind: List\nitems:\n- apiVersion: v1\n  kind: Node\n  metadata:\n    name: cp-1\n    labels: {node-role.kubernetes.io/control-plane: \"\"}\n  status:\n    nodeInfo: {kubeletVersion: v1.27.3}\n";
+const NODES: &str = "kind: List\nitems:\n- apiVersion: v1\n  kind: Node\n  metadata:\n    name: cp-1\n    labels: {node-role.kubernetes.io/control-plane: \"\"}\n  status:\n    conditions: [{type: Ready, status: \"True\"}]\n    nodeInfo: {kubeletVersion: v1.27.3}\n";
 
 #[wasm_bindgen_test]
 fn check_returns_a_report_object() {
@@ -28,7 +28,9 @@ fn check_returns_a_report_object() {
     assert_eq!(get(&report, "schemaVersion").as_f64(), Some(1.0));
     assert_eq!(get(&report, "upgrade.from").as_string().as_deref(), Some("1.27.3"));
     assert_eq!(JSON::stringify(&get(&report, "upgrade.path")).unwrap().as_string().unwrap(), r#"["1.28","1.29.2"]"#);
+    // A single Ready control-plane node: warnings (no HA, no etcd quorum margin, a minor skip), no blocker.
     assert_eq!(get(&report, "summary.verdict").as_string().as_deref(), Some("ready"));
+    assert_eq!(get(&report, "summary.warning").as_f64(), Some(3.0));
 }
 
 #[wasm_bindgen_test]
@@ -50,7 +52,9 @@ fn bytes_are_accepted_and_errors_carry_code_and_position() {
 #[wasm_bindgen_test]
 fn rules_and_version() {
     let r: Array = rules().unwrap().into();
-    assert!(r.length() >= 2);
-    assert_eq!(get(&r.get(0), "code").as_string().as_deref(), Some("version/downgrade"));
+    assert!(r.length() >= 23);
+    let codes: Vec<String> = r.iter().filter_map(|x| get(&x, "code").as_string()).collect();
+    assert!(codes.iter().any(|c| c == "version/downgrade"), "{codes:?}");
+    assert!(codes.windows(2).all(|w| w[0] < w[1]), "sorted by code");
     assert!(!version().is_empty());
 }

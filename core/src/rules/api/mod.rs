@@ -131,7 +131,11 @@ fn finding(
         },
     };
     let help = match u.via {
+        Via::Manifest if row.replacement.is_empty() => {
+            "There is no direct replacement: remove the object, or move to the feature that superseded it (for PodSecurityPolicy, Pod Security Admission).".to_owned()
+        }
         Via::Manifest => format!("Change apiVersion to {replacement} (check the schema changes), or convert with `kubectl convert`."),
+
         Via::HelmRelease => format!(
             "Upgrade the chart to one that uses {replacement}; if the release must stay, rewrite it with `helm mapkubeapis {}` before the upgrade, or Helm cannot upgrade or roll it back afterwards.",
             u.obj.annotations.get(crate::ingest::HELM_RELEASE_NAME).map_or("<release>", String::as_str)

@@ -137,7 +137,8 @@ fn finding(
         Via::Manifest => format!("Change apiVersion to {replacement} (check the schema changes), or convert with `kubectl convert`."),
 
         Via::HelmRelease => format!(
-            "Upgrade the chart to one that uses {replacement}; if the release must stay, rewrite it with `helm mapkubeapis {}` before the upgrade, or Helm cannot upgrade or roll it back afterwards.",
+            "Upgrade the chart to {}; if the release must stay, rewrite it with `helm mapkubeapis {}` before the upgrade, or Helm cannot upgrade or roll it back afterwards.",
+            if row.replacement.is_empty() { "one without it".to_owned() } else { format!("one that uses {replacement}") },
             u.obj.annotations.get(crate::ingest::HELM_RELEASE_NAME).map_or("<release>", String::as_str)
         ),
         _ => format!(

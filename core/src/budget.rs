@@ -13,6 +13,8 @@ use crate::rules::context::NodeView;
 
 pub const KOPS_GROUP_LABEL: &str = "kops.k8s.io/instancegroup";
 pub const GKE_POOL_LABEL: &str = "baremetal.cluster.gke.io/node-pool";
+/// More bastions than this in one group is not a real cluster: the plan counts at most this many.
+pub const MAX_BASTIONS: i64 = 100;
 /// RKE caps the nodes upgraded at once.
 pub const RKE_MAX_BATCH: i64 = 50;
 
@@ -142,7 +144,7 @@ pub fn pools(profile: Profile, nodes: &[NodeView<'_>], objects: &[Object]) -> Ve
                     }
                     p.settings = s;
                     if role == PoolRole::Bastion {
-                        p.instances = usize::try_from(g.min_size.max(0)).unwrap_or(0);
+                        p.instances = usize::try_from(g.min_size.clamp(0, MAX_BASTIONS)).unwrap_or(0);
                     }
                 }
             }

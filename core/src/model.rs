@@ -196,8 +196,10 @@ impl PodSpec {
         let mut requests = Resources::default();
         for c in spec.get("containers").as_seq() {
             let r = c.at(&["resources", "requests"]);
-            requests.cpu_millis += r.get("cpu").as_str().and_then(cpu_millis).unwrap_or(0);
-            requests.memory_bytes += r.get("memory").as_str().and_then(bytes).unwrap_or(0);
+            requests.cpu_millis =
+                requests.cpu_millis.saturating_add(r.get("cpu").as_str().and_then(cpu_millis).unwrap_or(0));
+            requests.memory_bytes =
+                requests.memory_bytes.saturating_add(r.get("memory").as_str().and_then(bytes).unwrap_or(0));
         }
         // Init containers run before the others: the pod needs the larger of the two.
         for c in spec.get("initContainers").as_seq() {

@@ -85,7 +85,7 @@ impl IntOrPercent {
     pub fn scaled_ceil(self, total: i64) -> i64 {
         match self {
             IntOrPercent::Int(n) => n,
-            IntOrPercent::Percent(p) => (p.saturating_mul(total) + 99) / 100,
+            IntOrPercent::Percent(p) => p.saturating_mul(total).saturating_add(99) / 100,
         }
     }
 

@@ -18,7 +18,7 @@ use crate::report::{Phase, Plan, Step};
 use crate::rules::context::{Context, NodeView};
 use crate::rules::disruption::is_mirror;
 
-pub use timings::Timings;
+pub use timings::{Timings, MAX_SECONDS};
 
 /// What happens to a node in a step.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -137,7 +137,9 @@ impl<'c, 'a> Builder<'c, 'a> {
         }
         let grace = pods
             .iter()
-            .map(|(_, p)| p.spec.termination_grace_seconds.map_or(self.t.pod_eviction, |g| g.max(0).unsigned_abs()))
+            .map(|(_, p)| {
+                p.spec.termination_grace_seconds.map_or(self.t.pod_eviction, |g| g.clamp(0, MAX_SECONDS).unsigned_abs())
+            })
             .max()
             .unwrap_or(self.t.pod_eviction);
         let blocked = pods.iter().any(|(o, _)| {

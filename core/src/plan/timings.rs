@@ -10,6 +10,10 @@ use std::collections::BTreeMap;
 
 use crate::options::{OptionsError, Profile, UpgradeOptions};
 
+/// The longest time any single timing (or a pod's grace period) may take: a week. Keeps every sum of
+/// the simulation far from overflowing, whatever the input says.
+pub const MAX_SECONDS: i64 = 7 * 24 * 3600;
+
 macro_rules! timings {
     ($( $field:ident = $name:literal : $doc:literal ),* $(,)?) => {
         /// Resolved times, in seconds.
@@ -117,6 +121,12 @@ impl Timings {
     pub fn resolve(o: &UpgradeOptions) -> Result<Timings, OptionsError> {
         let mut t = Timings::defaults(o.profile);
         for (name, v) in &o.timings {
+            if *v > MAX_SECONDS.unsigned_abs() {
+                return Err(OptionsError {
+                    field: format!("timings.{name}"),
+                    message: format!("{v} seconds is more than a week ({MAX_SECONDS})"),
+                });
+            }
             if !t.set(name, *v) {
                 let known: Vec<&str> = TIMING_DOCS.iter().map(|(n, _)| *n).collect();
                 return Err(OptionsError {

@@ -52,14 +52,14 @@ pub fn check(ctx: &Context<'_>, out: &mut Vec<Finding>) {
         };
         let r = p.spec.requests;
         if let Some(slot) = placed.get_mut(i) {
-            slot.0 += r.cpu_millis;
-            slot.1 += r.memory_bytes;
+            slot.0 = slot.0.saturating_add(r.cpu_millis);
+            slot.1 = slot.1.saturating_add(r.memory_bytes);
         }
         let stays = is_mirror(o) || o.owners.iter().any(|w| w.kind == "DaemonSet");
         if !stays {
             if let Some(slot) = evictable.get_mut(i) {
-                slot.0 += r.cpu_millis;
-                slot.1 += r.memory_bytes;
+                slot.0 = slot.0.saturating_add(r.cpu_millis);
+                slot.1 = slot.1.saturating_add(r.memory_bytes);
             }
         }
     }
@@ -75,7 +75,10 @@ pub fn check(ctx: &Context<'_>, out: &mut Vec<Finding>) {
         let mut by_load = pool.nodes.clone();
         by_load.sort_by_key(|i| std::cmp::Reverse(evictable.get(*i).map(|e| (e.1, e.0)).unwrap_or_default()));
         let drained: Vec<usize> = by_load.into_iter().take(out_at_once).collect();
-        let need = drained.iter().filter_map(|i| evictable.get(*i)).fold((0, 0), |a, e| (a.0 + e.0, a.1 + e.1));
+        let need = drained
+            .iter()
+            .filter_map(|i| evictable.get(*i))
+            .fold((0i64, 0i64), |a, e| (a.0.saturating_add(e.0), a.1.saturating_add(e.1)));
         if need == (0, 0) {
             continue;
         }
@@ -86,8 +89,8 @@ pub fn check(ctx: &Context<'_>, out: &mut Vec<Finding>) {
                 continue;
             }
             let used = placed.get(*i).copied().unwrap_or_default();
-            free.0 += (v.info.allocatable.cpu_millis - used.0).max(0);
-            free.1 += (v.info.allocatable.memory_bytes - used.1).max(0);
+            free.0 = free.0.saturating_add(v.info.allocatable.cpu_millis.saturating_sub(used.0).max(0));
+            free.1 = free.1.saturating_add(v.info.allocatable.memory_bytes.saturating_sub(used.1).max(0));
         }
         if limit.max_surge > 0 {
             // A surge node is like the pool's largest node, empty.
@@ -98,8 +101,8 @@ pub fn check(ctx: &Context<'_>, out: &mut Vec<Finding>) {
                 .map(|v| v.info.allocatable)
                 .max_by_key(|a| (a.memory_bytes, a.cpu_millis))
                 .unwrap_or_default();
-            free.0 += biggest.cpu_millis * i64::from(limit.max_surge);
-            free.1 += biggest.memory_bytes * i64::from(limit.max_surge);
+            free.0 = free.0.saturating_add(biggest.cpu_millis.saturating_mul(i64::from(limit.max_surge)));
+            free.1 = free.1.saturating_add(biggest.memory_bytes.saturating_mul(i64::from(limit.max_surge)));
         }
         if need.0 <= free.0 && need.1 <= free.1 {
             continue;

@@ -55,7 +55,7 @@ pub struct Budget {
 
 fn desired_for(pdb: &PdbInfo, expected: i64) -> i64 {
     match (pdb.max_unavailable, pdb.min_available) {
-        (Some(mu), _) => expected - mu.scaled_ceil(expected).min(expected),
+        (Some(mu), _) => expected.saturating_sub(mu.scaled_ceil(expected).min(expected)),
         (None, Some(IntOrPercent::Int(n))) => n,
         (None, Some(p)) => p.scaled_ceil(expected),
         // Neither given: the API server defaults to minAvailable 1.
@@ -74,8 +74,8 @@ pub fn evaluate(ctx: &Context<'_>, o: &Object, pdb: &PdbInfo) -> Budget {
     let expected = st.and_then(|s| s.expected_pods).unwrap_or(counted_expected);
     let healthy = st.and_then(|s| s.current_healthy).unwrap_or(counted_healthy);
     let desired = st.and_then(|s| s.desired_healthy).unwrap_or_else(|| desired_for(pdb, expected));
-    let allowed = st.and_then(|s| s.disruptions_allowed).unwrap_or((healthy - desired).max(0));
-    let never = expected > 0 && expected - desired_for(pdb, expected) <= 0;
+    let allowed = st.and_then(|s| s.disruptions_allowed).unwrap_or(healthy.saturating_sub(desired).max(0));
+    let never = expected > 0 && expected.saturating_sub(desired_for(pdb, expected)) <= 0;
     Budget { expected, healthy, desired, allowed, never, from_status: st.and_then(|s| s.disruptions_allowed).is_some() }
 }
 

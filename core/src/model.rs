@@ -339,6 +339,8 @@ pub struct Object {
     /// `metadata.managedFields[].apiVersion`, deduplicated, in order of first appearance.
     pub managed_api_versions: Vec<String>,
     pub body: Body,
+    /// Values the checks read that could not be understood (`field: "value" is not ...`).
+    pub problems: Vec<String>,
 }
 
 /// Workload kinds whose `spec.template` is a pod template.
@@ -360,6 +362,7 @@ impl Object {
     pub fn from_node(n: &Node, source: Source) -> Object {
         let meta = n.get("metadata");
         let kind = n.get("kind").as_str().unwrap_or_default().to_owned();
+        let problems = problems(n, &kind);
         let api_version = n.get("apiVersion").as_str().unwrap_or_default().to_owned();
         let spec = n.get("spec");
         let status = n.get("status");
@@ -474,6 +477,7 @@ impl Object {
                 })
                 .collect(),
             managed_api_versions,
+            problems,
             body,
         }
     }
@@ -563,4 +567,76 @@ mod tests {
         assert!(!t("k", "Equal", "w", "NoSchedule").tolerates(&taint));
         assert!(!t("k", "Exists", "", "NoExecute").tolerates(&taint));
     }
+}
+
+fn check_quantity(out: &mut Vec<String>, field: &str, n: &Node) {
+    if let Some(v) = n.as_str() {
+        if crate::quantity::parse_quantity(v).is_none() {
+            out.push(format!("{field}: {v:?} is not a quantity"));
+        }
+    }
+}
+
+fn check_limit(out: &mut Vec<String>, field: &str, n: &Node) {
+    if let Some(v) = n.as_str() {
+        match IntOrPercent::parse(v) {
+            Some(IntOrPercent::Int(i)) if i < 0 => out.push(format!("{field}: {v:?} is negative")),
+            Some(IntOrPercent::Percent(p)) if !(0..=100).contains(&p) => {
+                out.push(format!("{field}: {v:?} is outside 0% to 100%"))
+            }
+            Some(_) => {}
+            None => out.push(format!("{field}: {v:?} is neither a count nor a percentage")),
+        }
+    }
+}
+
+fn check_containers(out: &mut Vec<String>, prefix: &str, spec: &Node) {
+    for list in ["containers", "initContainers"] {
+        for (i, c) in spec.get(list).as_seq().iter().enumerate() {
+            let r = c.at(&["resources", "requests"]);
+            check_quantity(out, &format!("{prefix}.{list}[{i}].resources.requests.cpu"), r.get("cpu"));
+            check_quantity(out, &format!("{prefix}.{list}[{i}].resources.requests.memory"), r.get("memory"));
+        }
+    }
+}
+
+/// Values the checks depend on that do not parse: each is reported (`input/unreadable-value`) rather than
+/// silently read as zero.
+fn problems(n: &Node, kind: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let spec = n.get("spec");
+    match kind {
+        "Node" => {
+            let v = n.at(&["status", "nodeInfo", "kubeletVersion"]);
+            if let Some(raw) = v.as_str() {
+                if let Err(e) = crate::version::Version::parse(raw) {
+                    out.push(format!("status.nodeInfo.kubeletVersion: {e}"));
+                }
+            }
+            let a = n.at(&["status", "allocatable"]);
+            check_quantity(&mut out, "status.allocatable.cpu", a.get("cpu"));
+            check_quantity(&mut out, "status.allocatable.memory", a.get("memory"));
+        }
+        "Pod" => check_containers(&mut out, "spec", spec),
+        "PodDisruptionBudget" => {
+            check_limit(&mut out, "spec.minAvailable", spec.get("minAvailable"));
+            check_limit(&mut out, "spec.maxUnavailable", spec.get("maxUnavailable"));
+        }
+        "InstanceGroup" | "Cluster" => {
+            let r = spec.get("rollingUpdate");
+            check_limit(&mut out, "spec.rollingUpdate.maxUnavailable", r.get("maxUnavailable"));
+            check_limit(&mut out, "spec.rollingUpdate.maxSurge", r.get("maxSurge"));
+        }
+        "MachineConfigPool" => check_limit(&mut out, "spec.maxUnavailable", spec.get("maxUnavailable")),
+        k if WORKLOAD_KINDS.contains(&k) => {
+            let (path, template) = if k == "CronJob" {
+                ("spec.jobTemplate.spec.template.spec", spec.at(&["jobTemplate", "spec", "template", "spec"]))
+            } else {
+                ("spec.template.spec", spec.at(&["template", "spec"]))
+            };
+            check_containers(&mut out, path, template);
+        }
+        _ => {}
+    }
+    out
 }

@@ -8,6 +8,7 @@ pub mod budget;
 pub mod capacity;
 pub mod context;
 pub mod disruption;
+pub mod input;
 pub mod scheduling;
 pub mod skew;
 pub mod tolerations;
@@ -61,6 +62,7 @@ pub static RULES: &[Rule] = registry![
     disruption::replicas_in_one_window,
     disruption::single_replica,
     disruption::unmanaged_pod,
+    input::unreadable_value,
     scheduling::legacy_node_label,
     scheduling::no_eligible_node,
     scheduling::node_selector_mismatch,

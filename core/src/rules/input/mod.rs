@@ -1,0 +1,3 @@
+//! input/: what in the inputs could not be understood (beyond outright unreadable files, which are errors).
+
+pub mod unreadable_value;

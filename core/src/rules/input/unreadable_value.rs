@@ -1,0 +1,48 @@
+//! `input/unreadable-value`: a value a check depends on does not parse.
+
+use crate::report::{Finding, Severity};
+use crate::rules::context::display_ref;
+use crate::rules::{Context, RuleInfo};
+
+pub const INFO: RuleInfo = RuleInfo {
+    code: "input/unreadable-value",
+    severity: Severity::Warning,
+    title: "A value the checks depend on could not be read",
+    needs_from: false,
+    docs: r#"## What it checks
+Fields the checks read that are present but do not parse: a node's `kubeletVersion` (`v1.x`), its
+allocatable CPU or memory, a container's CPU or memory request (`lots`), a PodDisruptionBudget's
+`minAvailable`/`maxUnavailable`, an instance group's or machine config pool's limits (`150%`, `ten`).
+The object is still counted and checked with what could be read; this says what could not.
+
+## Why it matters for an upgrade
+A value that cannot be read is a check that cannot run for that object: a node with an unreadable kubelet
+version is left out of the skew checks, unreadable requests count as zero in the capacity check, an
+unreadable budget allows nothing. Silence would read as "ready".
+
+## Example
+`status.nodeInfo.kubeletVersion: v1.x` on node `edge-3`: warning, the skew checks skipped `edge-3`.
+
+## How to fix
+Fix the value at its source (a hand-edited snapshot, a templating bug in the chart, a typo in the manifest)
+and check again.
+
+## References
+- Resource quantities: <https://kubernetes.io/docs/reference/kubernetes-api/common-definitions/quantity/>
+- Version skew policy: <https://kubernetes.io/releases/version-skew-policy/>
+"#,
+};
+
+pub fn check(ctx: &Context<'_>, out: &mut Vec<Finding>) {
+    for o in ctx.objects.iter().filter(|o| !o.problems.is_empty()) {
+        out.push(
+            Finding::new(
+                &INFO,
+                format!("{}: {}", display_ref(&o.r), o.problems.join("; ")),
+                "Fix the value at its source (snapshot, chart template, manifest) and check again: the checks that need it skipped or under-counted this object.",
+            )
+            .object(o)
+            .data("fields", o.problems.clone()),
+        );
+    }
+}

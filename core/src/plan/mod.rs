@@ -283,14 +283,7 @@ impl<'c, 'a> Builder<'c, 'a> {
                 // `kubeadm upgrade apply` on the first control-plane node, `upgrade node` on the others.
                 for p in of(PoolRole::ControlPlane) {
                     let order = self.sorted_by_name(&p.nodes);
-                    let ph = PhaseSpec {
-                        name: "control-plane",
-                        pool: None,
-                        concurrency: 1,
-                        mode: Mode::Sliding,
-                        first: Work::ControlPlaneFirst,
-                        rest: Work::ControlPlane,
-                    };
+                    let ph = PhaseSpec::serial("control-plane", Work::ControlPlaneFirst, Work::ControlPlane);
                     t = self.nodes_phase(ph, &order, t);
                 }
                 for p in of(PoolRole::Worker) {
@@ -303,14 +296,7 @@ impl<'c, 'a> Builder<'c, 'a> {
                 // etcd hosts one by one.
                 let etcd: Vec<usize> = of(PoolRole::Etcd).flat_map(|p| p.nodes.clone()).collect();
                 let etcd = self.sorted_by_name(&etcd);
-                let ph = PhaseSpec {
-                    name: "etcd",
-                    pool: None,
-                    concurrency: 1,
-                    mode: Mode::Sliding,
-                    first: Work::Etcd,
-                    rest: Work::Etcd,
-                };
+                let ph = PhaseSpec::serial("etcd", Work::Etcd, Work::Etcd);
                 t = self.nodes_phase(ph, &etcd, t);
                 // Control-plane hosts, NotReady ones first (RKE >= 1.1), in the limit's window.
                 for p in of(PoolRole::ControlPlane) {
@@ -455,6 +441,13 @@ struct PhaseSpec {
     mode: Mode,
     first: Work,
     rest: Work,
+}
+
+impl PhaseSpec {
+    /// One node at a time, no named pool.
+    fn serial(name: &'static str, first: Work, rest: Work) -> PhaseSpec {
+        PhaseSpec { name, pool: None, concurrency: 1, mode: Mode::Sliding, first, rest }
+    }
 }
 
 /// Plan every hop of the path. Empty when there is nothing to upgrade.

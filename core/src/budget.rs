@@ -5,11 +5,11 @@
 //! Bare Metal). The resolved limit is the number of nodes allowed out at once, with each distribution's
 //! own rounding.
 
-use crate::distro::{KopsRole, RollingUpdate};
+use crate::cluster::Cluster;
+use crate::model::distro::{KopsRole, RollingUpdate};
 use crate::model::{Body, Object};
 use crate::options::{OptionsError, Profile, UpgradeOptions};
 use crate::quantity::IntOrPercent;
-use crate::rules::context::NodeView;
 
 pub const KOPS_GROUP_LABEL: &str = "kops.k8s.io/instancegroup";
 pub const GKE_POOL_LABEL: &str = "baremetal.cluster.gke.io/node-pool";
@@ -32,7 +32,7 @@ pub enum PoolRole {
     Worker,
 }
 
-/// A pool: indices into `Context::nodes`, in the context's node order, and its own settings from the
+/// A pool: indices into `Cluster::nodes`, in the context's node order, and its own settings from the
 /// distribution's config (an instance group's `rollingUpdate`, a machine config pool's `maxUnavailable`,
 /// a node pool's `concurrentNodes`).
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -60,9 +60,10 @@ pub struct Limit {
     pub how: &'static str,
 }
 
-/// The pools of the cluster for a profile, from the nodes' roles and labels and the distribution's
+/// The pools of the cluster for its profile, from the nodes' roles and labels and the distribution's
 /// objects among the inputs.
-pub fn pools(profile: Profile, nodes: &[NodeView<'_>], objects: &[Object]) -> Vec<Pool> {
+pub fn pools(cluster: &Cluster<'_>) -> Vec<Pool> {
+    let (profile, nodes, objects) = (cluster.profile(), &cluster.nodes, cluster.objects);
     let mut pools: Vec<Pool> = Vec::new();
     fn add(pools: &mut Vec<Pool>, name: String, role: PoolRole, i: Option<usize>) {
         let p = match pools.iter().position(|p| p.name == name && p.role == role) {
@@ -100,7 +101,7 @@ pub fn pools(profile: Profile, nodes: &[NodeView<'_>], objects: &[Object]) -> Ve
             }
         }
         Profile::Kops => {
-            let groups: Vec<(&Object, &crate::distro::KopsGroup)> = objects
+            let groups: Vec<(&Object, &crate::model::distro::KopsGroup)> = objects
                 .iter()
                 .filter_map(|o| match &o.body {
                     Body::KopsGroup(g) => Some((o, g)),
@@ -111,7 +112,7 @@ pub fn pools(profile: Profile, nodes: &[NodeView<'_>], objects: &[Object]) -> Ve
                 Body::KopsCluster(r) => Some(*r),
                 _ => None,
             });
-            let role_of = |g: &crate::distro::KopsGroup| match g.role {
+            let role_of = |g: &crate::model::distro::KopsGroup| match g.role {
                 KopsRole::Bastion => PoolRole::Bastion,
                 KopsRole::ControlPlane => PoolRole::ControlPlane,
                 KopsRole::ApiServer => PoolRole::ApiServer,
@@ -151,7 +152,7 @@ pub fn pools(profile: Profile, nodes: &[NodeView<'_>], objects: &[Object]) -> Ve
             pools.retain(|p| !p.nodes.is_empty() || p.instances > 0);
         }
         Profile::Openshift => {
-            let mcps: Vec<(&Object, &crate::distro::Mcp)> = named(|b| matches!(b, Body::Mcp(_)))
+            let mcps: Vec<(&Object, &crate::model::distro::Mcp)> = named(|b| matches!(b, Body::Mcp(_)))
                 .filter_map(|o| match &o.body {
                     Body::Mcp(m) => Some((o, m)),
                     _ => None,
@@ -159,7 +160,7 @@ pub fn pools(profile: Profile, nodes: &[NodeView<'_>], objects: &[Object]) -> Ve
                 .collect();
             for (i, n) in nodes.iter().enumerate() {
                 // A node in a custom pool (infra) leaves the worker pool; master nodes stay in master.
-                let matching: Vec<&(&Object, &crate::distro::Mcp)> =
+                let matching: Vec<&(&Object, &crate::model::distro::Mcp)> =
                     mcps.iter().filter(|(_, m)| m.node_selector.matches(&n.obj.labels)).collect();
                 let chosen = matching
                     .iter()
@@ -223,6 +224,11 @@ fn floor_at_least_one(v: IntOrPercent, size: i64) -> i64 {
 
 fn to_u32(v: i64) -> u32 {
     u32::try_from(v.max(0)).unwrap_or(u32::MAX)
+}
+
+/// A pool's resolved budget in this cluster.
+pub fn limit(cluster: &Cluster<'_>, pool: &Pool) -> Limit {
+    resolve(cluster.profile(), pool.role, pool.nodes.len(), cluster.options, &pool.settings, cluster.on_aws())
 }
 
 /// Resolve a pool's budget: the options (flags) win over the pool's own settings, which win over the

@@ -41,7 +41,7 @@ pub struct Ingested {
     pub objects: Vec<Object>,
     pub inventory: Inventory,
     /// The first RKE `cluster.yml` among the inputs.
-    pub rke: Option<crate::distro::RkeConfig>,
+    pub rke: Option<crate::model::distro::RkeConfig>,
 }
 
 /// Decode UTF-8, naming the line and column of the first bad byte.
@@ -191,8 +191,8 @@ fn add_object(file: &str, doc: &Node, out: &mut Ingested) {
 
 fn add_document(file: &str, doc: &Node, out: &mut Ingested, not_objects: &mut Vec<String>) {
     let kind = doc.get("kind").as_str().unwrap_or_default();
-    if crate::distro::is_rke_cluster_yml(doc) {
-        let cfg = crate::distro::RkeConfig::from_node(doc);
+    if crate::model::distro::is_rke_cluster_yml(doc) {
+        let cfg = crate::model::distro::RkeConfig::from_node(doc);
         out.inventory.distribution_configs.push(DistributionConfig {
             file: file.to_owned(),
             line: doc.line(),

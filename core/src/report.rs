@@ -28,6 +28,19 @@ impl Severity {
     }
 }
 
+/// A rule's identity and documentation (the rules in `rules/` each declare one).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct RuleInfo {
+    pub code: &'static str,
+    pub severity: Severity,
+    pub title: &'static str,
+    /// Markdown: what it checks, why it matters for an upgrade, an example, how to fix, references.
+    pub docs: &'static str,
+    /// Does the rule need the current version (`from`)? Such rules are listed in `notRun` without it.
+    #[serde(skip)]
+    pub needs_from: bool,
+}
+
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Finding {
     pub code: &'static str,
@@ -46,7 +59,7 @@ pub struct Finding {
 
 impl Finding {
     /// A finding of `rule` at its default severity.
-    pub fn new(rule: &crate::rules::RuleInfo, message: impl Into<String>, help: impl Into<String>) -> Finding {
+    pub fn new(rule: &RuleInfo, message: impl Into<String>, help: impl Into<String>) -> Finding {
         Finding {
             code: rule.code,
             severity: rule.severity,

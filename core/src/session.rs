@@ -3,9 +3,12 @@
 //! and only the typed objects are kept: memory follows what the checks keep plus the largest single
 //! document, not the input's size. A JSON file is one document and is held until its end.
 
+use crate::error::Error;
 use crate::ingest::{decode_utf8, FileIngest, Ingested};
+use crate::options::UpgradeOptions;
 use crate::parse::{looks_like_json, parse_documents, parse_yaml_documents, Node, ParseError, Value};
-use crate::{report_from, Error, Report, UpgradeOptions};
+use crate::pipeline::{check_options, report_from};
+use crate::report::Report;
 
 struct Current {
     file: FileIngest,
@@ -57,7 +60,7 @@ fn last_boundary(buf: &[u8]) -> Option<usize> {
 impl Session {
     /// A new session; bad options are refused at once.
     pub fn new(options: UpgradeOptions) -> Result<Session, Error> {
-        crate::check_options(&options)?;
+        check_options(&options)?;
         Ok(Session { options, ingested: Ingested::default(), current: None, error: None })
     }
 

@@ -7,12 +7,13 @@
 use std::collections::BTreeMap;
 
 use super::{NodeWindow, Outcome, Timings};
-use crate::model::{Body, Object, PodInfo, VolumeKind};
+use crate::cluster::nodes::etcd_members;
+use crate::cluster::scheduling::fits;
+use crate::cluster::{Cluster, WorkloadKey};
+use crate::model::{PodInfo, VolumeKind};
 use crate::options::Profile;
-use crate::render::text::duration;
 use crate::report::{ComponentDowntime, Downtime, WorkloadDowntime};
-use crate::rules::context::{Context, WorkloadKey};
-use crate::rules::scheduling::fits;
+use crate::units::duration;
 
 /// One workload's outcome, kept for the rules that read it.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -74,21 +75,7 @@ fn stuck_reason(pod: &PodInfo, node: usize, fit: &[usize]) -> Option<String> {
     (!fit.iter().any(|i| *i != node)).then(|| "no other node satisfies its selector, affinity and taints".to_owned())
 }
 
-/// How many of these pods a PodDisruptionBudget lets be evicted at once (`None`: no budget covers them).
-fn pdb_allowance(ctx: &Context<'_>, pods: &[(&Object, &PodInfo, &str)]) -> Option<usize> {
-    let (first, _, _) = pods.first()?;
-    let ns = first.r.namespace.as_deref().unwrap_or("default");
-    ctx.budgets().iter().find_map(|(o, b)| match &o.body {
-        Body::Pdb(pdb)
-            if o.r.namespace.as_deref().unwrap_or("default") == ns && pdb.selector.matches(&first.labels) =>
-        {
-            usize::try_from(b.allowed).ok().filter(|a| *a > 0)
-        }
-        _ => None,
-    })
-}
-
-pub fn compute(ctx: &Context<'_>, outcome: &Outcome, t: &Timings) -> (Downtime, Vec<WorkloadOutcome>) {
+pub fn compute(ctx: &Cluster<'_>, outcome: &Outcome, t: &Timings) -> (Downtime, Vec<WorkloadOutcome>) {
     let mut components = Vec::new();
     let cps: Vec<_> = ctx.nodes.iter().filter(|n| n.is_control_plane()).collect();
     let cp_step: Vec<&NodeWindow> = outcome.windows.iter().filter(|w| w.phase == "control-plane").collect();
@@ -103,7 +90,7 @@ pub fn compute(ctx: &Context<'_>, outcome: &Outcome, t: &Timings) -> (Downtime, 
             when: "while the control-plane node upgrades".into(),
         });
     }
-    let etcd = crate::rules::budget::etcd_members(ctx);
+    let etcd = etcd_members(ctx);
     if etcd.len() == 1 {
         components.push(ComponentDowntime {
             component: "etcd (single member)".into(),
@@ -195,7 +182,7 @@ pub fn compute(ctx: &Context<'_>, outcome: &Outcome, t: &Timings) -> (Downtime, 
         }
         // A drain that honours budgets evicts no more replicas at once than the budget allows: a later
         // eviction waits until an earlier replica is back (the node's drain takes that much longer).
-        let budget = pdb_allowance(ctx, pods).filter(|_| ctx.drain_honours_pdbs());
+        let budget = ctx.pdb_allowance(pods).filter(|_| ctx.drain_honours_pdbs());
         evictions.sort_unstable();
         let mut active: Vec<u64> = Vec::new();
         for (start, len, r) in evictions {

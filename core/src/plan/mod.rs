@@ -11,12 +11,12 @@ pub mod timings;
 
 use std::collections::BTreeSet;
 
-use crate::budget::{Pool, PoolRole};
-use crate::model::Object;
+use crate::budget::{self, Pool, PoolRole};
+use crate::cluster::drain::evicted_by_drain;
+use crate::cluster::{Cluster, NodeView};
+use crate::model::{Object, PodInfo};
 use crate::options::Profile;
 use crate::report::{Phase, Plan, Step};
-use crate::rules::context::{Context, NodeView};
-use crate::rules::disruption::is_mirror;
 
 pub use timings::{Timings, MAX_SECONDS};
 
@@ -100,7 +100,7 @@ pub fn schedule(durations: &[u64], concurrency: u32, mode: Mode, start: u64) -> 
 }
 
 struct Builder<'c, 'a> {
-    ctx: &'c Context<'a>,
+    ctx: &'c Cluster<'a>,
     t: Timings,
     drains: bool,
     /// Pods whose PodDisruptionBudget allows no disruption: (namespace, name).
@@ -117,13 +117,8 @@ impl<'c, 'a> Builder<'c, 'a> {
     }
 
     /// Pods a drain of node `i` evicts.
-    fn evictable(&self, i: usize) -> Vec<(&'a Object, &'a crate::model::PodInfo)> {
-        self.ctx
-            .running_pods_on(i)
-            .iter()
-            .filter(|(o, _, _)| !is_mirror(o) && !o.owners.iter().any(|w| w.kind == "DaemonSet"))
-            .map(|(o, p, _)| (*o, *p))
-            .collect()
+    fn evictable(&self, i: usize) -> Vec<(&'a Object, &'a PodInfo)> {
+        evicted_by_drain(self.ctx.running_pods_on(i))
     }
 
     /// (drain seconds, seconds into the step when PDB-blocked pods go).
@@ -268,14 +263,14 @@ impl<'c, 'a> Builder<'c, 'a> {
     /// A pool's nodes by name, with its resolved concurrency.
     fn pool_phase(&mut self, p: &Pool, name: &'static str, work: Work, mode: Mode, start: u64) -> u64 {
         let order = self.sorted_by_name(&p.nodes);
-        let concurrency = self.ctx.limit(p).concurrency;
+        let concurrency = budget::limit(self.ctx, p).concurrency;
         let pool = self.pool_names.then(|| p.name.clone());
         self.nodes_phase(PhaseSpec { name, pool, concurrency, mode, first: work, rest: work }, &order, start)
     }
 
     fn hop(&mut self, start: u64) -> u64 {
         let ctx = self.ctx;
-        let pools = ctx.pools();
+        let pools = budget::pools(ctx);
         let of = |role: PoolRole| pools.iter().filter(move |p| p.role == role && !p.paused);
         let mut t = start;
         match ctx.profile() {
@@ -304,7 +299,7 @@ impl<'c, 'a> Builder<'c, 'a> {
                     if !legacy {
                         order.sort_by_key(|i| self.node(*i).is_some_and(|n| n.ready()));
                     }
-                    let concurrency = ctx.limit(p).concurrency;
+                    let concurrency = budget::limit(ctx, p).concurrency;
                     let ph = PhaseSpec {
                         name: "control-plane",
                         pool: None,
@@ -333,7 +328,7 @@ impl<'c, 'a> Builder<'c, 'a> {
                     let nodes: Vec<usize> =
                         p.nodes.iter().copied().filter(|i| legacy || !etcd_workers.contains(i)).collect();
                     let order = self.sorted_by_name(&nodes);
-                    let concurrency = ctx.limit(p).concurrency;
+                    let concurrency = budget::limit(ctx, p).concurrency;
                     let ph = PhaseSpec {
                         name: "workers",
                         pool: None,
@@ -383,7 +378,7 @@ impl<'c, 'a> Builder<'c, 'a> {
                             )
                         })
                     });
-                    let concurrency = ctx.limit(p).concurrency;
+                    let concurrency = budget::limit(ctx, p).concurrency;
                     let (name, work) = if p.role == PoolRole::ControlPlane {
                         ("control-plane", Work::ControlPlane)
                     } else {
@@ -451,19 +446,8 @@ impl PhaseSpec {
 }
 
 /// Plan every hop of the path. Empty when there is nothing to upgrade.
-pub fn build(ctx: &Context<'_>, timings: Timings) -> Outcome {
-    let mut blocked = BTreeSet::new();
-    for (o, b) in ctx.budgets() {
-        let crate::model::Body::Pdb(pdb) = &o.body else { continue };
-        if b.expected > 0 && b.allowed == 0 {
-            let ns = o.r.namespace.as_deref().unwrap_or("default");
-            for (p, _, _) in ctx.running_pods_in(ns) {
-                if pdb.selector.matches(&p.labels) {
-                    blocked.insert((ns.to_owned(), p.r.name.clone()));
-                }
-            }
-        }
-    }
+pub fn build(ctx: &Cluster<'_>, timings: Timings) -> Outcome {
+    let blocked = ctx.pdb_blocked_pods();
     // Pools are named where the distribution has them (instance groups, machine config pools, node pools).
     let pool_names = matches!(ctx.profile(), Profile::Kops | Profile::Openshift | Profile::GkeBaremetal);
     let mut b = Builder {

@@ -3,9 +3,9 @@
 
 use std::fmt::Write;
 
+use crate::model::display_ref;
+use crate::report::RuleInfo;
 use crate::report::{Report, Severity};
-use crate::rules::context::display_ref;
-use crate::rules::RuleInfo;
 
 fn esc(s: &str) -> String {
     let mut out = String::with_capacity(s.len());

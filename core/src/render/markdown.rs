@@ -2,9 +2,9 @@
 
 use std::fmt::Write;
 
-use super::text::duration;
+use crate::model::display_ref;
 use crate::report::{Report, Severity};
-use crate::rules::context::display_ref;
+use crate::units::duration;
 
 /// Escape what would break a table cell.
 fn cell(s: &str) -> String {

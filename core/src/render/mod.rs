@@ -6,7 +6,7 @@ mod sarif;
 pub mod text;
 
 use crate::report::Report;
-use crate::rules::RuleInfo;
+use crate::report::RuleInfo;
 
 pub use junit::render_junit;
 pub use markdown::render_markdown;
@@ -48,8 +48,8 @@ pub fn render(report: &Report, format: Format, opts: RenderOptions) -> String {
         Format::Text => render_text(report, opts),
         Format::Json => report.to_json(),
         Format::Markdown => render_markdown(report),
-        Format::Sarif => render_sarif(report, &crate::rules()),
-        Format::Junit => render_junit(report, &crate::rules(), opts.fail_on),
+        Format::Sarif => render_sarif(report, &crate::rules::rule_infos()),
+        Format::Junit => render_junit(report, &crate::rules::rule_infos(), opts.fail_on),
     }
 }
 

@@ -3,8 +3,8 @@
 
 use serde_json::{json, Map, Value};
 
+use crate::report::RuleInfo;
 use crate::report::{Report, Severity};
-use crate::rules::RuleInfo;
 
 fn level(s: Severity) -> &'static str {
     match s {
@@ -79,7 +79,7 @@ pub fn render_sarif(r: &Report, rules: &[&RuleInfo]) -> String {
                 if let Some(o) = &f.object {
                     loc.insert(
                         "logicalLocations".into(),
-                        json!([{ "name": o.name, "fullyQualifiedName": crate::rules::context::display_ref(o), "kind": "object" }]),
+                        json!([{ "name": o.name, "fullyQualifiedName": crate::model::display_ref(o), "kind": "object" }]),
                     );
                 }
                 res.insert("locations".into(), json!([Value::Object(loc)]));

@@ -3,8 +3,9 @@
 use std::fmt::Write;
 
 use super::RenderOptions;
+use crate::model::display_ref;
 use crate::report::{Report, Severity};
-use crate::rules::context::display_ref;
+use crate::units::duration;
 
 struct Paint(bool);
 
@@ -29,15 +30,6 @@ impl Paint {
     }
     fn dim(&self, s: &str) -> String {
         self.wrap("2", s)
-    }
-}
-
-pub fn duration(secs: u64) -> String {
-    let (h, m, s) = (secs / 3600, secs / 60 % 60, secs % 60);
-    match (h, m) {
-        (0, 0) => format!("{s}s"),
-        (0, _) => format!("{m}m{s:02}s"),
-        _ => format!("{h}h{m:02}m"),
     }
 }
 

@@ -14,24 +14,10 @@ pub mod skew;
 pub mod tolerations;
 pub mod version;
 
-use serde::Serialize;
-
+pub use crate::report::RuleInfo;
 pub use context::Context;
 
-use crate::report::{Finding, Severity};
-
-/// A rule's identity and documentation.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-pub struct RuleInfo {
-    pub code: &'static str,
-    pub severity: Severity,
-    pub title: &'static str,
-    /// Markdown: what it checks, why it matters for an upgrade, an example, how to fix, references.
-    pub docs: &'static str,
-    /// Does the rule need the current version (`from`)? Such rules are listed in `notRun` without it.
-    #[serde(skip)]
-    pub needs_from: bool,
-}
+use crate::report::Finding;
 
 pub type CheckFn = fn(&Context<'_>, &mut Vec<Finding>);
 

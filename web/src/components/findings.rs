@@ -2,8 +2,8 @@
 
 use std::rc::Rc;
 
+use kube_preflight::model::display_ref;
 use kube_preflight::report::Finding;
-use kube_preflight::rules::context::display_ref;
 use kube_preflight::{Report, Severity};
 use yew::prelude::*;
 

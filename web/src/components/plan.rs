@@ -3,8 +3,8 @@
 
 use std::rc::Rc;
 
-use kube_preflight::render::text::duration;
 use kube_preflight::report::Phase;
+use kube_preflight::units::duration;
 use kube_preflight::Report;
 use yew::prelude::*;
 

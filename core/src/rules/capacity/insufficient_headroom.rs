@@ -1,8 +1,8 @@
 //! `capacity/insufficient-headroom`: with the most nodes out at once, the rest cannot fit the evicted pods.
 
 use crate::budget::PoolRole;
+use crate::cluster::is_mirror;
 use crate::report::{Finding, Severity};
-use crate::rules::disruption::is_mirror;
 use crate::rules::{Context, RuleInfo};
 
 pub const INFO: RuleInfo = RuleInfo {

@@ -7,9 +7,4 @@ pub mod replicas_in_one_window;
 pub mod single_replica;
 pub mod unmanaged_pod;
 
-use crate::model::Object;
-
-/// A static pod's mirror: the kubelet owns it; drains skip it.
-pub fn is_mirror(o: &Object) -> bool {
-    o.annotations.contains_key("kubernetes.io/config.mirror")
-}
+pub use crate::cluster::is_mirror;

@@ -1,8 +1,7 @@
 //! `disruption/pdb-blocks-drain`: a PodDisruptionBudget allows no disruption.
 
-use crate::model::{Body, Object, PdbInfo};
+use crate::model::Body;
 use crate::options::Profile;
-use crate::quantity::IntOrPercent;
 use crate::report::{Finding, Severity};
 use crate::rules::context::display_ref;
 use crate::rules::{Context, RuleInfo};
@@ -41,43 +40,6 @@ count), add replicas, or fix the unhealthy pods; consider `unhealthyPodEvictionP
 - kOps rolling update, drain timeout: <https://kops.sigs.k8s.io/operations/rolling-update/>
 "#,
 };
-
-/// The budget's numbers.
-pub struct Budget {
-    pub expected: i64,
-    pub healthy: i64,
-    pub desired: i64,
-    pub allowed: i64,
-    /// Could it ever allow a disruption with every pod healthy?
-    pub never: bool,
-    pub from_status: bool,
-}
-
-fn desired_for(pdb: &PdbInfo, expected: i64) -> i64 {
-    match (pdb.max_unavailable, pdb.min_available) {
-        (Some(mu), _) => expected.saturating_sub(mu.scaled_ceil(expected).min(expected)),
-        (None, Some(IntOrPercent::Int(n))) => n,
-        (None, Some(p)) => p.scaled_ceil(expected),
-        // Neither given: the API server defaults to minAvailable 1.
-        (None, None) => 1,
-    }
-}
-
-/// Evaluate a PDB against the snapshot (DOMAIN section 6).
-pub fn evaluate(ctx: &Context<'_>, o: &Object, pdb: &PdbInfo) -> Budget {
-    let ns = o.r.namespace.as_deref().unwrap_or("default");
-    let pods: Vec<_> = ctx.running_pods_in(ns).iter().filter(|(p, _, _)| pdb.selector.matches(&p.labels)).collect();
-    let counted_expected = i64::try_from(pods.len()).unwrap_or(i64::MAX);
-    let counted_healthy =
-        i64::try_from(pods.iter().filter(|(_, p, _)| p.ready == Some(true)).count()).unwrap_or(i64::MAX);
-    let st = pdb.status.as_ref();
-    let expected = st.and_then(|s| s.expected_pods).unwrap_or(counted_expected);
-    let healthy = st.and_then(|s| s.current_healthy).unwrap_or(counted_healthy);
-    let desired = st.and_then(|s| s.desired_healthy).unwrap_or_else(|| desired_for(pdb, expected));
-    let allowed = st.and_then(|s| s.disruptions_allowed).unwrap_or(healthy.saturating_sub(desired).max(0));
-    let never = expected > 0 && expected.saturating_sub(desired_for(pdb, expected)) <= 0;
-    Budget { expected, healthy, desired, allowed, never, from_status: st.and_then(|s| s.disruptions_allowed).is_some() }
-}
 
 pub fn check(ctx: &Context<'_>, out: &mut Vec<Finding>) {
     let honours = ctx.drain_honours_pdbs();

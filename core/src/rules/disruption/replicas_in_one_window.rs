@@ -40,7 +40,7 @@ pub fn check(ctx: &Context<'_>, out: &mut Vec<Finding>) {
                 w.key.display(),
                 w.replicas,
                 w.nodes.join(", "),
-                crate::render::text::duration(w.seconds)
+                crate::units::duration(w.seconds)
             ),
             "Spread the replicas over nodes that are not upgraded together (topologySpreadConstraints or pod anti-affinity on kubernetes.io/hostname), or lower the pool's concurrency.",
         )

@@ -39,7 +39,7 @@ pub fn check(ctx: &Context<'_>, out: &mut Vec<Finding>) {
             format!(
                 "{} runs a single replica, on {node}: it is down for about {} in all while {node} is drained{}",
                 w.key.display(),
-                crate::render::text::duration(w.seconds),
+                crate::units::duration(w.seconds),
                 w.causes.iter().map(|c| format!("; {c}")).collect::<String>()
             ),
             "Run at least two replicas, spread over nodes, with a PodDisruptionBudget of maxUnavailable: 1.",

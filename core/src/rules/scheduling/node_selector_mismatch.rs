@@ -1,8 +1,9 @@
 //! `scheduling/node-selector-mismatch`: a running pod's node no longer satisfies its selector.
 
 use super::{master_label_dropped_at, MASTER_LABEL};
+use crate::cluster::scheduling::selector_matches;
 use crate::report::{Finding, Severity};
-use crate::rules::context::{name_list, selector_matches};
+use crate::rules::context::name_list;
 use crate::rules::{Context, RuleInfo};
 
 pub const INFO: RuleInfo = RuleInfo {
@@ -54,9 +55,8 @@ pub fn check(ctx: &Context<'_>, out: &mut Vec<Finding>) {
             continue;
         };
         let by_upgrade = *by_upgrade;
-        let subject = key
-            .as_ref()
-            .map_or_else(|| format!("Pod {}", crate::rules::context::display_ref(&first.r)), |k| k.display());
+        let subject =
+            key.as_ref().map_or_else(|| format!("Pod {}", crate::model::display_ref(&first.r)), |k| k.display());
         let names: Vec<String> = pods.iter().map(|(o, (node, _))| format!("{} on {node}", o.r.name)).collect();
         let why = if by_upgrade {
             format!("the upgrade removes {MASTER_LABEL} from the node at hop {}", dropped.clone().unwrap_or_default())

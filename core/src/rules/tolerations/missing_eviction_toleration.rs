@@ -44,7 +44,7 @@ pub fn check(ctx: &Context<'_>, out: &mut Vec<Finding>) {
     let crosses_1_13 = ctx.from.as_ref().is_some_and(|f| f.minor < 13) && ctx.to.minor >= 13;
     let mut lacking = Vec::new();
     for (o, p, node) in ctx.running_pods() {
-        if crate::rules::disruption::is_mirror(o) {
+        if crate::cluster::is_mirror(o) {
             continue;
         }
         let missing: Vec<&str> = ["node.kubernetes.io/not-ready", "node.kubernetes.io/unreachable"]
@@ -66,9 +66,8 @@ pub fn check(ctx: &Context<'_>, out: &mut Vec<Finding>) {
             continue;
         };
         let names: Vec<String> = pods.iter().map(|(o, (node, _))| format!("{} on {node}", o.r.name)).collect();
-        let subject = key
-            .as_ref()
-            .map_or_else(|| format!("Pod {}", crate::rules::context::display_ref(&first.r)), |k| k.display());
+        let subject =
+            key.as_ref().map_or_else(|| format!("Pod {}", crate::model::display_ref(&first.r)), |k| k.display());
         let object = key.as_ref().and_then(|k| ctx.workload_object(k)).unwrap_or(first);
         let f = Finding::new(
             &INFO,

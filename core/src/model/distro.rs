@@ -2,7 +2,7 @@
 //! kOps `InstanceGroup` and `Cluster` objects, OpenShift `MachineConfigPool` objects, GKE on Bare Metal
 //! `NodePool` objects. Flags and options always win over them.
 
-use crate::model::LabelSelector;
+use super::LabelSelector;
 use crate::parse::Node;
 use crate::quantity::IntOrPercent;
 

@@ -7,6 +7,8 @@ use std::collections::BTreeMap;
 
 use serde::Serialize;
 
+pub mod distro;
+
 use crate::parse::Node;
 use crate::quantity::{bytes, cpu_millis, IntOrPercent};
 
@@ -47,6 +49,14 @@ pub struct ObjectRef {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub namespace: Option<String>,
     pub name: String,
+}
+
+/// A reference for messages: `Kind namespace/name` or `Kind name`.
+pub fn display_ref(r: &ObjectRef) -> String {
+    match &r.namespace {
+        Some(ns) => format!("{} {ns}/{}", r.kind, r.name),
+        None => format!("{} {}", r.kind, r.name),
+    }
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -321,10 +331,10 @@ pub enum Body {
     Workload(WorkloadInfo),
     Pdb(PdbInfo),
     Pv(PvInfo),
-    KopsGroup(crate::distro::KopsGroup),
-    KopsCluster(crate::distro::RollingUpdate),
-    Mcp(crate::distro::Mcp),
-    GkePool(crate::distro::GkePool),
+    KopsGroup(distro::KopsGroup),
+    KopsCluster(distro::RollingUpdate),
+    Mcp(distro::Mcp),
+    GkePool(distro::GkePool),
     Other,
 }
 
@@ -398,17 +408,15 @@ impl Object {
                 phase: status.get("phase").as_string(),
                 ready: ready_condition(status),
             }),
-            ("InstanceGroup", v) if v.starts_with("kops.k8s.io/") => {
-                Body::KopsGroup(crate::distro::KopsGroup::from_node(n))
-            }
+            ("InstanceGroup", v) if v.starts_with("kops.k8s.io/") => Body::KopsGroup(distro::KopsGroup::from_node(n)),
             ("Cluster", v) if v.starts_with("kops.k8s.io/") => {
-                Body::KopsCluster(crate::distro::RollingUpdate::from_node(spec.get("rollingUpdate")))
+                Body::KopsCluster(distro::RollingUpdate::from_node(spec.get("rollingUpdate")))
             }
             ("MachineConfigPool", v) if v.starts_with("machineconfiguration.openshift.io/") => {
-                Body::Mcp(crate::distro::Mcp::from_node(n))
+                Body::Mcp(distro::Mcp::from_node(n))
             }
             ("NodePool", v) if v.starts_with("baremetal.cluster.gke.io/") => {
-                Body::GkePool(crate::distro::GkePool::from_node(n))
+                Body::GkePool(distro::GkePool::from_node(n))
             }
             ("PersistentVolume", "v1" | "") => Body::Pv(PvInfo {
                 node_bound: !spec.get("local").is_null()
@@ -517,58 +525,6 @@ pub struct NodeRoles {
     pub worker: bool,
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::parse::parse_yaml_documents;
-
-    fn obj(yaml: &str) -> Object {
-        let docs = parse_yaml_documents("t.yaml", yaml).unwrap();
-        Object::from_node(&docs[0], Source { file: "t.yaml".into(), line: Some(1), via: None })
-    }
-
-    #[test]
-    fn reads_a_node() {
-        let o = obj("apiVersion: v1\nkind: Node\nmetadata:\n  name: cp-1\n  labels:\n    node-role.kubernetes.io/control-plane: \"\"\nspec:\n  taints:\n  - {key: node-role.kubernetes.io/control-plane, effect: NoSchedule}\nstatus:\n  conditions:\n  - {type: Ready, status: \"True\"}\n  nodeInfo: {kubeletVersion: v1.28.4}\n  allocatable: {cpu: \"4\", memory: 16Gi, pods: \"110\"}\n");
-        let n = o.node().unwrap();
-        assert!(o.node_roles().control_plane);
-        assert_eq!(n.ready, Some(true));
-        assert_eq!(n.kubelet_version.as_deref(), Some("v1.28.4"));
-        assert_eq!(n.allocatable, Resources { cpu_millis: 4000, memory_bytes: 16 << 30, pods: 110 });
-        assert_eq!(n.taints[0].effect, "NoSchedule");
-    }
-
-    #[test]
-    fn reads_a_deployment_template_and_pdb() {
-        let o = obj("apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: web, namespace: shop}\nspec:\n  replicas: 3\n  selector: {matchLabels: {app: web}}\n  template:\n    metadata: {labels: {app: web}}\n    spec:\n      nodeSelector: {disk: ssd}\n      containers:\n      - resources: {requests: {cpu: 250m, memory: 64Mi}}\n      - resources: {requests: {cpu: 250m}}\n");
-        let Body::Workload(w) = &o.body else { panic!() };
-        assert_eq!(w.replicas, Some(3));
-        assert!(w.selector.matches(&w.template_labels));
-        assert_eq!(w.template.requests.cpu_millis, 500);
-        assert_eq!(w.template.node_selector.get("disk").map(String::as_str), Some("ssd"));
-        let p = obj("apiVersion: policy/v1\nkind: PodDisruptionBudget\nmetadata: {name: web}\nspec:\n  maxUnavailable: 25%\n  selector: {matchLabels: {app: web}}\n");
-        let Body::Pdb(p) = &p.body else { panic!() };
-        assert_eq!(p.max_unavailable, Some(IntOrPercent::Percent(25)));
-    }
-
-    #[test]
-    fn tolerations_follow_kubernetes_semantics() {
-        let t = |key: &str, op: &str, value: &str, effect: &str| Toleration {
-            key: key.into(),
-            operator: op.into(),
-            value: value.into(),
-            effect: effect.into(),
-            toleration_seconds: None,
-        };
-        let taint = Taint { key: "k".into(), value: "v".into(), effect: "NoSchedule".into() };
-        assert!(t("k", "Equal", "v", "NoSchedule").tolerates(&taint));
-        assert!(t("k", "Exists", "", "").tolerates(&taint));
-        assert!(t("", "Exists", "", "").tolerates(&taint));
-        assert!(!t("k", "Equal", "w", "NoSchedule").tolerates(&taint));
-        assert!(!t("k", "Exists", "", "NoExecute").tolerates(&taint));
-    }
-}
-
 fn check_quantity(out: &mut Vec<String>, field: &str, n: &Node) {
     if let Some(v) = n.as_str() {
         if crate::quantity::parse_quantity(v).is_none() {
@@ -639,4 +595,56 @@ fn problems(n: &Node, kind: &str) -> Vec<String> {
         _ => {}
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::parse::parse_yaml_documents;
+
+    fn obj(yaml: &str) -> Object {
+        let docs = parse_yaml_documents("t.yaml", yaml).unwrap();
+        Object::from_node(&docs[0], Source { file: "t.yaml".into(), line: Some(1), via: None })
+    }
+
+    #[test]
+    fn reads_a_node() {
+        let o = obj("apiVersion: v1\nkind: Node\nmetadata:\n  name: cp-1\n  labels:\n    node-role.kubernetes.io/control-plane: \"\"\nspec:\n  taints:\n  - {key: node-role.kubernetes.io/control-plane, effect: NoSchedule}\nstatus:\n  conditions:\n  - {type: Ready, status: \"True\"}\n  nodeInfo: {kubeletVersion: v1.28.4}\n  allocatable: {cpu: \"4\", memory: 16Gi, pods: \"110\"}\n");
+        let n = o.node().unwrap();
+        assert!(o.node_roles().control_plane);
+        assert_eq!(n.ready, Some(true));
+        assert_eq!(n.kubelet_version.as_deref(), Some("v1.28.4"));
+        assert_eq!(n.allocatable, Resources { cpu_millis: 4000, memory_bytes: 16 << 30, pods: 110 });
+        assert_eq!(n.taints[0].effect, "NoSchedule");
+    }
+
+    #[test]
+    fn reads_a_deployment_template_and_pdb() {
+        let o = obj("apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: web, namespace: shop}\nspec:\n  replicas: 3\n  selector: {matchLabels: {app: web}}\n  template:\n    metadata: {labels: {app: web}}\n    spec:\n      nodeSelector: {disk: ssd}\n      containers:\n      - resources: {requests: {cpu: 250m, memory: 64Mi}}\n      - resources: {requests: {cpu: 250m}}\n");
+        let Body::Workload(w) = &o.body else { panic!() };
+        assert_eq!(w.replicas, Some(3));
+        assert!(w.selector.matches(&w.template_labels));
+        assert_eq!(w.template.requests.cpu_millis, 500);
+        assert_eq!(w.template.node_selector.get("disk").map(String::as_str), Some("ssd"));
+        let p = obj("apiVersion: policy/v1\nkind: PodDisruptionBudget\nmetadata: {name: web}\nspec:\n  maxUnavailable: 25%\n  selector: {matchLabels: {app: web}}\n");
+        let Body::Pdb(p) = &p.body else { panic!() };
+        assert_eq!(p.max_unavailable, Some(IntOrPercent::Percent(25)));
+    }
+
+    #[test]
+    fn tolerations_follow_kubernetes_semantics() {
+        let t = |key: &str, op: &str, value: &str, effect: &str| Toleration {
+            key: key.into(),
+            operator: op.into(),
+            value: value.into(),
+            effect: effect.into(),
+            toleration_seconds: None,
+        };
+        let taint = Taint { key: "k".into(), value: "v".into(), effect: "NoSchedule".into() };
+        assert!(t("k", "Equal", "v", "NoSchedule").tolerates(&taint));
+        assert!(t("k", "Exists", "", "").tolerates(&taint));
+        assert!(t("", "Exists", "", "").tolerates(&taint));
+        assert!(!t("k", "Equal", "w", "NoSchedule").tolerates(&taint));
+        assert!(!t("k", "Exists", "", "NoExecute").tolerates(&taint));
+    }
 }

@@ -1,0 +1,182 @@
+//! The cluster: the snapshot indexed once, judged against the upgrade that was asked for, and the
+//! Kubernetes semantics every layer above asks about. One file per concern, each the one place that
+//! answers its question:
+//!
+//! | question | file |
+//! |---|---|
+//! | is this node available to the upgrade? which nodes are etcd members? | [`nodes`] |
+//! | which nodes can this pod move to (selectors, affinity, taints, tolerations)? | [`scheduling`] |
+//! | may this pod be evicted now? what does a PodDisruptionBudget allow? | [`eviction`] |
+//! | does this distribution drain, and what does its drain do with each pod? | [`drain`] |
+//! | which workload owns this pod? | [`workloads`] |
+//! | what will a node's labels be after the upgrade? | [`upgrade`] |
+//!
+//! Built on `model`, `options` and `version`; used by `budget`, `plan`, `rules`. Nothing here knows of
+//! plans, findings or rendering.
+
+pub mod drain;
+pub mod eviction;
+pub mod nodes;
+pub mod scheduling;
+pub mod upgrade;
+pub mod workloads;
+
+use std::cell::OnceCell;
+use std::collections::HashMap;
+
+use crate::model::{Body, Object, PodInfo, Via, WorkloadInfo};
+use crate::options::{Profile, UpgradeOptions};
+use crate::version::Version;
+
+pub use eviction::{is_mirror, Budget};
+pub use nodes::NodeView;
+pub use workloads::{Group, PodsByController, WorkloadKey};
+
+/// A running pod: the object, its pod fields, its node's name.
+pub type RunningPod<'a> = (&'a Object, &'a PodInfo, &'a str);
+
+/// The objects read, indexed once, with the upgrade they are judged against.
+pub struct Cluster<'a> {
+    pub objects: &'a [Object],
+    pub options: &'a UpgradeOptions,
+    pub to: Version,
+    /// The current control-plane version, when given or inferable.
+    pub from: Option<Version>,
+    /// Each hop's target, in order (empty when there is nothing to upgrade or `from` is unknown).
+    pub path: Vec<Version>,
+    pub nodes: Vec<NodeView<'a>>,
+    /// Live objects by (kind, namespace, name), and nodes by name: lookups stay O(1) on large snapshots.
+    index: HashMap<(&'a str, &'a str, &'a str), &'a Object>,
+    node_index: HashMap<&'a str, usize>,
+    by_controller: OnceCell<PodsByController<'a>>,
+    budgets: OnceCell<Vec<(&'a Object, Budget)>>,
+    after: OnceCell<Vec<Object>>,
+    by_namespace: OnceCell<HashMap<&'a str, Vec<RunningPod<'a>>>>,
+    by_node: OnceCell<Vec<Vec<RunningPod<'a>>>>,
+}
+
+impl<'a> Cluster<'a> {
+    pub fn new(
+        objects: &'a [Object],
+        options: &'a UpgradeOptions,
+        to: Version,
+        from: Option<Version>,
+        path: Vec<Version>,
+    ) -> Self {
+        let nodes: Vec<NodeView<'a>> = objects.iter().filter(|o| live(o)).filter_map(NodeView::of).collect();
+        let mut index = HashMap::new();
+        for o in objects.iter().filter(|o| live(o)) {
+            index.entry((o.r.kind.as_str(), o.r.namespace.as_deref().unwrap_or(""), o.r.name.as_str())).or_insert(o);
+        }
+        let node_index =
+            nodes.iter().enumerate().map(|(i, n): (usize, &NodeView<'a>)| (n.obj.r.name.as_str(), i)).collect();
+        Cluster {
+            objects,
+            options,
+            to,
+            from,
+            path,
+            nodes,
+            index,
+            node_index,
+            by_controller: OnceCell::new(),
+            budgets: OnceCell::new(),
+            after: OnceCell::new(),
+            by_namespace: OnceCell::new(),
+            by_node: OnceCell::new(),
+        }
+    }
+
+    pub fn profile(&self) -> Profile {
+        self.options.profile
+    }
+
+    /// The control-plane node the current version was read from (the oldest), for findings about it.
+    pub fn from_node(&self) -> Option<&'a Object> {
+        self.nodes
+            .iter()
+            .filter(|n| n.is_control_plane())
+            .filter_map(|n| Some((n.kubelet.clone()?, n.obj)))
+            .min_by(|a, b| a.0.cmp(&b.0))
+            .map(|(_, o)| o)
+    }
+
+    /// Do the nodes run on AWS (by `spec.providerID`)? kOps defaults its surge to 1 there.
+    pub fn on_aws(&self) -> bool {
+        self.nodes.iter().any(|n| n.info.provider_id.as_deref().is_some_and(|p| p.starts_with("aws://")))
+    }
+
+    pub fn node(&self, name: &str) -> Option<&NodeView<'a>> {
+        self.nodes.get(self.node_index(name)?)
+    }
+
+    /// The position of a node in `nodes`.
+    pub fn node_index(&self, name: &str) -> Option<usize> {
+        self.node_index.get(name).copied()
+    }
+
+    /// A live object by kind, namespace (`""` for none) and name.
+    pub fn lookup(&self, kind: &str, namespace: &str, name: &str) -> Option<&'a Object> {
+        self.index.get(&(kind, namespace, name)).copied()
+    }
+
+    /// Objects as they are in the cluster or the manifests (Helm release contents left out).
+    pub fn live_objects(&self) -> impl Iterator<Item = &'a Object> + 'a {
+        self.objects.iter().filter(|o| live(o))
+    }
+
+    pub fn pods(&self) -> impl Iterator<Item = (&'a Object, &'a PodInfo)> + 'a {
+        self.live_objects().filter_map(|o| Some((o, o.pod()?)))
+    }
+
+    /// Pods bound to a node and not finished.
+    pub fn running_pods(&self) -> impl Iterator<Item = RunningPod<'a>> + 'a {
+        self.pods().filter_map(|(o, p)| {
+            let node = p.spec.node_name.as_deref()?;
+            let done = matches!(p.phase.as_deref(), Some("Succeeded" | "Failed"));
+            (!done).then_some((o, p, node))
+        })
+    }
+
+    /// Running pods of a namespace (`"default"` for those with none).
+    pub fn running_pods_in(&self, namespace: &str) -> &[RunningPod<'a>] {
+        let m = self.by_namespace.get_or_init(|| {
+            let mut m: HashMap<&'a str, Vec<RunningPod<'a>>> = HashMap::new();
+            for p in self.running_pods() {
+                m.entry(p.0.r.namespace.as_deref().unwrap_or("default")).or_default().push(p);
+            }
+            m
+        });
+        m.get(namespace).map_or(&[], Vec::as_slice)
+    }
+
+    /// Running pods on the node at `index`.
+    pub fn running_pods_on(&self, index: usize) -> &[RunningPod<'a>] {
+        let v = self.by_node.get_or_init(|| {
+            let mut v: Vec<Vec<RunningPod<'a>>> = vec![Vec::new(); self.nodes.len()];
+            for p in self.running_pods() {
+                if let Some(slot) = self.node_index(p.2).and_then(|i| v.get_mut(i)) {
+                    slot.push(p);
+                }
+            }
+            v
+        });
+        v.get(index).map_or(&[], Vec::as_slice)
+    }
+
+    pub fn workloads(&self) -> impl Iterator<Item = (&'a Object, &'a WorkloadInfo)> + 'a {
+        self.live_objects().filter_map(|o| match &o.body {
+            Body::Workload(w) => Some((o, w)),
+            _ => None,
+        })
+    }
+
+    pub fn path_strings(&self) -> Vec<String> {
+        self.path.iter().map(ToString::to_string).collect()
+    }
+}
+
+/// Not read out of a Helm release record (those are manifests, not cluster state).
+pub fn live(o: &Object) -> bool {
+    o.source.via != Some(Via::HelmRelease)
+}

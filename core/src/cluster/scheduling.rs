@@ -1,0 +1,110 @@
+//! Where a pod can run: `nodeSelector`, required node affinity, taints and tolerations, as the scheduler
+//! reads them.
+
+use super::NodeView;
+use crate::model::{NodeInfo, NodeSelectorTerm, Object, PodSpec, Requirement, Taint};
+
+fn requirement_matches(r: &Requirement, value: Option<&str>) -> bool {
+    match r.operator.as_str() {
+        "In" => value.is_some_and(|v| r.values.iter().any(|x| x == v)),
+        "NotIn" => value.is_none_or(|v| !r.values.iter().any(|x| x == v)),
+        "Exists" => value.is_some(),
+        "DoesNotExist" => value.is_none(),
+        "Gt" | "Lt" => {
+            let (Some(v), Some(bound)) =
+                (value.and_then(|v| v.parse::<i64>().ok()), r.values.first().and_then(|b| b.parse::<i64>().ok()))
+            else {
+                return false;
+            };
+            if r.operator == "Gt" {
+                v > bound
+            } else {
+                v < bound
+            }
+        }
+        _ => false,
+    }
+}
+
+fn term_matches(t: &NodeSelectorTerm, node: &Object) -> bool {
+    if t.match_expressions.is_empty() && t.match_fields.is_empty() {
+        // An empty term selects no node (Kubernetes semantics).
+        return false;
+    }
+    t.match_expressions.iter().all(|r| requirement_matches(r, node.labels.get(&r.key).map(String::as_str)))
+        && t.match_fields.iter().all(|r| r.key == "metadata.name" && requirement_matches(r, Some(&node.r.name)))
+}
+
+/// Does the node satisfy the pod's `nodeSelector` and required node affinity?
+pub fn selector_matches(spec: &PodSpec, node: &Object) -> bool {
+    spec.node_selector.iter().all(|(k, v)| node.labels.get(k) == Some(v))
+        && match &spec.required_affinity {
+            None => true,
+            Some(terms) if terms.is_empty() => true,
+            Some(terms) => terms.iter().any(|t| term_matches(t, node)),
+        }
+}
+
+/// The node's `NoSchedule`/`NoExecute` taints the pod does not tolerate.
+pub fn untolerated_taints<'n>(spec: &PodSpec, node: &'n NodeInfo) -> Vec<&'n Taint> {
+    node.taints
+        .iter()
+        .filter(|t| t.effect == "NoSchedule" || t.effect == "NoExecute")
+        .filter(|t| !spec.tolerations.iter().any(|tol| tol.tolerates(t)))
+        .collect()
+}
+
+/// Can a pod with this spec be scheduled on the node after the upgrade (selector, affinity, taints)?
+/// `after` is the node as it will be ([`super::upgrade`]).
+pub fn fits(spec: &PodSpec, node: &NodeView<'_>, after: &Object) -> bool {
+    node.ready()
+        && !node.info.unschedulable
+        && selector_matches(spec, after)
+        && untolerated_taints(spec, node.info).is_empty()
+}
+
+/// The label keys a spec's selector and required affinity use.
+pub fn selector_keys(spec: &PodSpec) -> Vec<&str> {
+    let mut keys: Vec<&str> = spec.node_selector.keys().map(String::as_str).collect();
+    for t in spec.required_affinity.iter().flatten() {
+        keys.extend(t.match_expressions.iter().map(|r| r.key.as_str()));
+    }
+    keys.sort_unstable();
+    keys.dedup();
+    keys
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::Source;
+    use crate::parse::parse_yaml_documents;
+
+    fn obj(yaml: &str) -> Object {
+        let d = parse_yaml_documents("t", yaml).unwrap();
+        Object::from_node(&d[0], Source { file: "t".into(), line: None, via: None })
+    }
+
+    #[test]
+    fn node_affinity_operators() {
+        let node =
+            obj("kind: Node\napiVersion: v1\nmetadata: {name: n1, labels: {zone: a, cores: '16', gpu: 'yes'}}\n");
+        let pod = |aff: &str| {
+            let p = obj(&format!("kind: Pod\napiVersion: v1\nmetadata: {{name: p}}\nspec:\n  affinity:\n    nodeAffinity:\n      requiredDuringSchedulingIgnoredDuringExecution:\n        nodeSelectorTerms: {aff}\n"));
+            p.pod().unwrap().spec.clone()
+        };
+        assert!(selector_matches(&pod("[{matchExpressions: [{key: zone, operator: In, values: [a, b]}]}]"), &node));
+        assert!(!selector_matches(&pod("[{matchExpressions: [{key: zone, operator: NotIn, values: [a]}]}]"), &node));
+        assert!(selector_matches(&pod("[{matchExpressions: [{key: ssd, operator: DoesNotExist}]}]"), &node));
+        assert!(selector_matches(&pod("[{matchExpressions: [{key: cores, operator: Gt, values: ['8']}]}]"), &node));
+        assert!(!selector_matches(&pod("[{matchExpressions: [{key: cores, operator: Lt, values: ['8']}]}]"), &node));
+        assert!(selector_matches(&pod("[{matchFields: [{key: metadata.name, operator: In, values: [n1]}]}]"), &node));
+        // Terms are OR-ed; expressions in a term AND-ed.
+        assert!(selector_matches(&pod("[{matchExpressions: [{key: zone, operator: In, values: [x]}]}, {matchExpressions: [{key: gpu, operator: Exists}]}]"), &node));
+        assert!(!selector_matches(
+            &pod("[{matchExpressions: [{key: zone, operator: In, values: [a]}, {key: gpu, operator: DoesNotExist}]}]"),
+            &node
+        ));
+        assert!(!selector_matches(&pod("[{}]"), &node));
+    }
+}

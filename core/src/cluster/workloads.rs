@@ -1,0 +1,125 @@
+//! Which workload owns a pod: the top controller through ReplicaSets and Jobs, and the pod specs a
+//! selector lives in.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use super::{is_mirror, Cluster};
+use crate::model::{display_ref, Object, PodInfo, PodSpec};
+
+/// A workload's identity: kind, namespace, name.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct WorkloadKey {
+    pub kind: String,
+    pub namespace: String,
+    pub name: String,
+}
+
+impl WorkloadKey {
+    pub fn display(&self) -> String {
+        format!("{} {}/{}", self.kind, self.namespace, self.name)
+    }
+}
+
+/// Pods with something attached, under their controller (`None`: a pod with no controller).
+pub type Group<'a, T> = (Option<WorkloadKey>, Vec<(&'a Object, T)>);
+
+/// Running pods by their top controller.
+pub type PodsByController<'a> = BTreeMap<WorkloadKey, Vec<(&'a Object, &'a PodInfo, &'a str)>>;
+
+impl<'a> Cluster<'a> {
+    /// The top controller of a pod: a ReplicaSet's Deployment, a Job's CronJob, else the owner itself.
+    /// `None` for a pod with no controller.
+    pub fn controller_of(&self, pod: &Object) -> Option<WorkloadKey> {
+        let owner = pod.owners.iter().find(|o| o.controller).or_else(|| pod.owners.first())?;
+        let ns = pod.r.namespace.clone().unwrap_or_default();
+        let mut key = WorkloadKey { kind: owner.kind.clone(), namespace: ns, name: owner.name.clone() };
+        if matches!(key.kind.as_str(), "ReplicaSet" | "Job") {
+            let parent_kind = if key.kind == "ReplicaSet" { "Deployment" } else { "CronJob" };
+            let found = self.lookup(&key.kind, &key.namespace, &key.name);
+            match found.and_then(|o| o.owners.iter().find(|w| w.kind == parent_kind)) {
+                Some(parent) => {
+                    key =
+                        WorkloadKey { kind: parent.kind.clone(), namespace: key.namespace, name: parent.name.clone() };
+                }
+                None if found.is_none() && key.kind == "ReplicaSet" => {
+                    // The ReplicaSet is not in the snapshot: its name is `<deployment>-<pod-template-hash>`.
+                    if let Some(hash) = pod.labels.get("pod-template-hash") {
+                        if let Some(deploy) = key.name.strip_suffix(&format!("-{hash}")) {
+                            key = WorkloadKey {
+                                kind: "Deployment".into(),
+                                namespace: key.namespace,
+                                name: deploy.to_owned(),
+                            };
+                        }
+                    }
+                }
+                None => {}
+            }
+        }
+        Some(key)
+    }
+
+    /// The object of a workload, if the snapshot has it.
+    pub fn workload_object(&self, key: &WorkloadKey) -> Option<&'a Object> {
+        self.lookup(&key.kind, &key.namespace, &key.name)
+    }
+
+    /// The object that stands for a workload in a finding: its own, else its first running pod.
+    pub fn representative(&self, key: &WorkloadKey) -> Option<&'a Object> {
+        self.workload_object(key).or_else(|| self.pods_by_controller().get(key).and_then(|v| v.first()).map(|p| p.0))
+    }
+
+    /// Group pods by their top controller (`None`: pods with no controller, each alone), in a stable order.
+    pub fn group_by_controller<T>(&self, pods: Vec<(&'a Object, T)>) -> Vec<Group<'a, T>> {
+        // Keyed by controller, and by the pod itself when it has none.
+        let mut groups: BTreeMap<(Option<WorkloadKey>, String), Vec<_>> = BTreeMap::new();
+        for (o, t) in pods {
+            let key = self.controller_of(o);
+            let solo = if key.is_none() { display_ref(&o.r) } else { String::new() };
+            groups.entry((key, solo)).or_default().push((o, t));
+        }
+        groups.into_iter().map(|((k, _), v)| (k, v)).collect()
+    }
+
+    /// A workload template or an unmanaged pod: the specs a selector lives in, without the copies that
+    /// ReplicaSets of Deployments and Jobs of CronJobs repeat. A pod whose controller is not in the inputs
+    /// stands for it (one pod per controller).
+    pub fn pod_specs(&self) -> Vec<(&'a Object, &'a PodSpec)> {
+        let mut out = Vec::new();
+        for (o, w) in self.workloads() {
+            let owned = (o.r.kind == "ReplicaSet" && o.owners.iter().any(|x| x.kind == "Deployment"))
+                || (o.r.kind == "Job" && o.owners.iter().any(|x| x.kind == "CronJob"));
+            if !owned {
+                out.push((o, &w.template));
+            }
+        }
+        let mut seen = BTreeSet::new();
+        for (o, p) in self.pods() {
+            match self.controller_of(o) {
+                None => out.push((o, &p.spec)),
+                Some(k) => {
+                    if self.workload_object(&k).is_none() && seen.insert(k) {
+                        out.push((o, &p.spec));
+                    }
+                }
+            }
+        }
+        out
+    }
+
+    /// Running pods grouped by their top controller (mirror pods left out).
+    pub fn pods_by_controller(&self) -> &PodsByController<'a> {
+        self.by_controller.get_or_init(|| {
+            let mut m: PodsByController<'a> = BTreeMap::new();
+            for p in self.running_pods() {
+                if is_mirror(p.0) {
+                    continue;
+                }
+                if let Some(k) = self.controller_of(p.0) {
+                    m.entry(k).or_default().push(p);
+                }
+            }
+            m
+        })
+    }
+}

@@ -1,0 +1,144 @@
+//! The whole check, top to bottom: options, ingestion, the distribution's config, the cluster, the plan
+//! and its downtime, the rules, the report. The top layer: it uses every other and nothing uses it but
+//! `session` and the crate root.
+
+use crate::cluster::Cluster;
+use crate::error::Error;
+use crate::ingest::{self, Input};
+use crate::model::distro::RkeConfig;
+use crate::model::Object;
+use crate::options::{self, Profile, UpgradeOptions};
+use crate::plan;
+use crate::report::{self, NotRun, Report, RuleInfo, Tool, Upgrade};
+use crate::rules::{rule_infos, Context, RULES};
+use crate::version::{self, Version};
+
+/// The current version from the control-plane nodes' kubelets: the lowest one (an HA control plane
+/// mid-upgrade is only as far as its oldest member).
+pub fn infer_from(objects: &[Object]) -> Option<Version> {
+    objects
+        .iter()
+        .filter(|o| o.node_roles().control_plane)
+        .filter_map(|o| o.node()?.kubelet_version.as_deref().and_then(|v| Version::parse(v).ok()))
+        .min()
+}
+
+/// Check inputs against the options and build the report.
+pub fn check(inputs: &[Input], options: &UpgradeOptions) -> Result<Report, Error> {
+    // Options first, so that bad options are reported before any input is read.
+    check_options(options)?;
+    let ingested = ingest::ingest(inputs)?;
+    report_from(ingested, options)
+}
+
+/// Refuse bad options before reading anything.
+pub fn check_options(options: &UpgradeOptions) -> Result<(), Error> {
+    options.resolve()?;
+    plan::Timings::resolve(options)?;
+    Ok(())
+}
+
+/// The report for what was read.
+pub fn report_from(ingested: ingest::Ingested, options: &UpgradeOptions) -> Result<Report, Error> {
+    let options = &with_distribution_config(options, ingested.rke.as_ref());
+    let resolved = options.resolve()?;
+    let timings = plan::Timings::resolve(options)?;
+    Ok(build_report(ingested, options, resolved, timings))
+}
+
+/// An RKE `cluster.yml`'s upgrade strategy fills what the options leave open (flags win).
+fn with_distribution_config(options: &UpgradeOptions, rke: Option<&RkeConfig>) -> UpgradeOptions {
+    let mut o = options.clone();
+    if let (Some(r), Profile::Rke | Profile::RkeLegacy) = (rke, o.profile) {
+        o.max_unavailable_worker = o.max_unavailable_worker.or(r.max_unavailable_worker);
+        o.max_unavailable_control_plane = o.max_unavailable_control_plane.or(r.max_unavailable_control_plane);
+        o.drain = o.drain.or(r.drain);
+        if let Some(t) = r.drain_timeout {
+            o.timings.entry("drainTimeoutSeconds".to_owned()).or_insert(t);
+        }
+    }
+    o
+}
+
+fn build_report(
+    ingested: ingest::Ingested,
+    options: &UpgradeOptions,
+    resolved: options::Resolved,
+    timings: plan::Timings,
+) -> Report {
+    let objects = ingested.objects;
+    let (from, from_source) = match resolved.from {
+        Some(f) => (Some(f), Some("options")),
+        None => match infer_from(&objects) {
+            Some(f) => (Some(f), Some("control-plane nodes")),
+            None => (None, None),
+        },
+    };
+    let path = from.as_ref().map(|f| version::hop_path(f, &resolved.to)).unwrap_or_default();
+    let cluster = Cluster::new(&objects, options, resolved.to.clone(), from.clone(), path);
+    let (mut plan, downtime, workload_outcomes) = if cluster.path.is_empty() || cluster.nodes.is_empty() {
+        (report::Plan::default(), report::Downtime::default(), None)
+    } else {
+        let outcome = plan::build(&cluster, timings);
+        let (downtime, workloads) = plan::downtime::compute(&cluster, &outcome, &timings);
+        (outcome.plan, downtime, Some(workloads))
+    };
+    let ctx = Context::new(cluster, workload_outcomes);
+    plan.timings = timings.to_map();
+    let mut findings = Vec::new();
+    let mut not_run = Vec::new();
+    for rule in RULES {
+        if rule.info.needs_from && ctx.from.is_none() {
+            not_run.push(NotRun {
+                code: rule.info.code,
+                reason:
+                    "the current version is unknown: give --from, or include the control-plane nodes in the snapshot"
+                        .to_owned(),
+            });
+            continue;
+        }
+        (rule.check)(&ctx, &mut findings);
+    }
+    if ctx.from.is_none() {
+        not_run.push(NotRun {
+            code: "plan",
+            reason: "the current version is unknown: give --from, or include the control-plane nodes in the snapshot"
+                .to_owned(),
+        });
+    } else if ctx.nodes.is_empty() {
+        not_run.push(NotRun { code: "plan", reason: "there are no nodes in the inputs to plan for".to_owned() });
+    } else if ctx.path.is_empty() {
+        not_run.push(NotRun {
+            code: "plan",
+            reason: "the target is not newer than the current version: nothing to upgrade".to_owned(),
+        });
+    }
+    let summary = report::finish_findings(&mut findings);
+    Report {
+        schema_version: report::SCHEMA_VERSION,
+        tool: Tool { name: report::TOOL_NAME, version: report::TOOL_VERSION },
+        upgrade: Upgrade {
+            from: from.as_ref().map(ToString::to_string),
+            to: resolved.to.to_string(),
+            profile: options.profile,
+            path: ctx.path_strings(),
+            from_source,
+        },
+        inventory: ingested.inventory,
+        summary,
+        findings,
+        plan,
+        downtime,
+        not_run,
+    }
+}
+
+/// Every rule's documentation, in code order.
+pub fn rules() -> Vec<&'static RuleInfo> {
+    rule_infos()
+}
+
+/// The core's version.
+pub fn version() -> &'static str {
+    report::TOOL_VERSION
+}

@@ -45,6 +45,8 @@ pub struct Pool {
     pub paused: bool,
     /// Instances that are not nodes (kOps bastions).
     pub instances: usize,
+    /// GKE on Bare Metal `minimumAvailableNodes`: nodes that must stay available during the upgrade.
+    pub minimum_available: Option<i64>,
 }
 
 /// A pool's resolved budget.
@@ -76,6 +78,7 @@ pub fn pools(cluster: &Cluster<'_>) -> Vec<Pool> {
                     settings: RollingUpdate::default(),
                     paused: false,
                     instances: 0,
+                    minimum_available: None,
                 });
                 pools.last_mut()
             }
@@ -201,6 +204,7 @@ pub fn pools(cluster: &Cluster<'_>) -> Vec<Pool> {
                 });
                 if let Some(g) = found {
                     p.settings.max_unavailable = g.concurrent_nodes.map(IntOrPercent::Int);
+                    p.minimum_available = g.minimum_available;
                 }
             }
         }
@@ -226,9 +230,20 @@ fn to_u32(v: i64) -> u32 {
     u32::try_from(v.max(0)).unwrap_or(u32::MAX)
 }
 
-/// A pool's resolved budget in this cluster.
+/// A pool's resolved budget in this cluster. GKE on Bare Metal's `minimumAvailableNodes` caps how many
+/// nodes of the pool may be out at once: at most `size - minimumAvailableNodes` (0: none may go).
 pub fn limit(cluster: &Cluster<'_>, pool: &Pool) -> Limit {
-    resolve(cluster.profile(), pool.role, pool.nodes.len(), cluster.options, &pool.settings, cluster.on_aws())
+    let size = pool.nodes.len();
+    let mut l = resolve(cluster.profile(), pool.role, size, cluster.options, &pool.settings, cluster.on_aws());
+    if let Some(min) = pool.minimum_available.filter(|m| *m > 0) {
+        let cap = to_u32(i64::try_from(size).unwrap_or(i64::MAX).saturating_sub(min));
+        if cap < l.max_unavailable {
+            l.max_unavailable = cap;
+            l.concurrency = cap.max(1);
+            l.how = "capped by minimumAvailableNodes";
+        }
+    }
+    l
 }
 
 /// Resolve a pool's budget: the options (flags) win over the pool's own settings, which win over the
@@ -327,6 +342,13 @@ pub fn validate(o: &UpgradeOptions) -> Result<(), OptionsError> {
                 Some(IntOrPercent::Int(0)),
             ) => {
                 return bad(field, format!("0 nodes at a time would never finish: {p} needs at least 1"));
+            }
+            // RKE (services/node_util.go CalculateMaxUnavailable): "value must be > 0", for "0%" too.
+            (Profile::Rke | Profile::RkeLegacy, Some(IntOrPercent::Percent(0))) => {
+                return bad(
+                    field,
+                    format!("invalid input for max_unavailable: 0%, value must be > 0 ({p} refuses it)"),
+                );
             }
             (Profile::GkeBaremetal, Some(IntOrPercent::Percent(_))) => {
                 return bad(field, "GKE on Bare Metal takes a node count (concurrentNodes), not a percentage".into());

@@ -74,6 +74,10 @@ pub struct UpgradeOptions {
     pub max_unavailable_control_plane: Option<IntOrPercent>,
     pub max_surge: Option<IntOrPercent>,
     pub drain: Option<bool>,
+    /// The drain's `--force` (RKE `node_drain_input.force`): delete pods that declare no controller.
+    pub drain_force: Option<bool>,
+    /// The drain's `--delete-emptydir-data` (RKE `node_drain_input.delete_local_data`).
+    pub drain_delete_local_data: Option<bool>,
     /// Overrides of the planner's default times, in seconds, by name.
     pub timings: BTreeMap<String, u64>,
 }
@@ -85,8 +89,18 @@ pub struct Resolved {
     pub from: Option<Version>,
 }
 
-const FIELDS: &[&str] =
-    &["to", "from", "profile", "maxUnavailableWorker", "maxUnavailableControlPlane", "maxSurge", "drain", "timings"];
+const FIELDS: &[&str] = &[
+    "to",
+    "from",
+    "profile",
+    "maxUnavailableWorker",
+    "maxUnavailableControlPlane",
+    "maxSurge",
+    "drain",
+    "drainForce",
+    "drainDeleteLocalData",
+    "timings",
+];
 
 /// Parse an IntOrPercent limit: a count >= 0 or a percentage 0..=100.
 pub fn parse_limit(field: &str, raw: &str) -> Result<IntOrPercent, OptionsError> {
@@ -139,10 +153,16 @@ impl UpgradeOptions {
         o.max_unavailable_worker = limit("maxUnavailableWorker")?;
         o.max_unavailable_control_plane = limit("maxUnavailableControlPlane")?;
         o.max_surge = limit("maxSurge")?;
-        let d = n.get("drain");
-        if !d.is_null() {
-            o.drain = Some(d.as_bool().ok_or_else(|| opt_err("drain", "expected true or false"))?);
-        }
+        let flag = |field: &str| -> Result<Option<bool>, OptionsError> {
+            let d = n.get(field);
+            if d.is_null() {
+                return Ok(None);
+            }
+            d.as_bool().map(Some).ok_or_else(|| opt_err(field, "expected true or false"))
+        };
+        o.drain = flag("drain")?;
+        o.drain_force = flag("drainForce")?;
+        o.drain_delete_local_data = flag("drainDeleteLocalData")?;
         let t = n.get("timings");
         match &t.value {
             Value::Null => {}
@@ -176,6 +196,8 @@ impl UpgradeOptions {
         self.max_unavailable_control_plane = over.max_unavailable_control_plane.or(self.max_unavailable_control_plane);
         self.max_surge = over.max_surge.or(self.max_surge);
         self.drain = over.drain.or(self.drain);
+        self.drain_force = over.drain_force.or(self.drain_force);
+        self.drain_delete_local_data = over.drain_delete_local_data.or(self.drain_delete_local_data);
         for (k, v) in &over.timings {
             self.timings.insert(k.clone(), *v);
         }

@@ -2,6 +2,7 @@
 //! and its downtime, the rules, the report. The top layer: it uses every other and nothing uses it but
 //! `session` and the crate root.
 
+use crate::budget;
 use crate::cluster::Cluster;
 use crate::error::Error;
 use crate::ingest::{self, Input};
@@ -34,6 +35,7 @@ pub fn check(inputs: &[Input], options: &UpgradeOptions) -> Result<Report, Error
 /// Refuse bad options before reading anything.
 pub fn check_options(options: &UpgradeOptions) -> Result<(), Error> {
     options.resolve()?;
+    budget::validate(options)?;
     plan::Timings::resolve(options)?;
     Ok(())
 }
@@ -42,6 +44,13 @@ pub fn check_options(options: &UpgradeOptions) -> Result<(), Error> {
 pub fn report_from(ingested: ingest::Ingested, options: &UpgradeOptions) -> Result<Report, Error> {
     let options = &with_distribution_config(options, ingested.rke.as_ref());
     let resolved = options.resolve()?;
+    // The distribution's own config may carry values it refuses itself (RKE's max_unavailable: 0).
+    budget::validate(options).map_err(|mut e| {
+        if ingested.rke.is_some() && matches!(options.profile, Profile::Rke | Profile::RkeLegacy) {
+            e.message.push_str(" (from the RKE cluster.yml's upgrade_strategy, unless given as an option)");
+        }
+        e
+    })?;
     let timings = plan::Timings::resolve(options)?;
     Ok(build_report(ingested, options, resolved, timings))
 }
@@ -53,6 +62,8 @@ fn with_distribution_config(options: &UpgradeOptions, rke: Option<&RkeConfig>) -
         o.max_unavailable_worker = o.max_unavailable_worker.or(r.max_unavailable_worker);
         o.max_unavailable_control_plane = o.max_unavailable_control_plane.or(r.max_unavailable_control_plane);
         o.drain = o.drain.or(r.drain);
+        o.drain_force = o.drain_force.or(r.drain_force);
+        o.drain_delete_local_data = o.drain_delete_local_data.or(r.drain_delete_local_data);
         if let Some(t) = r.drain_timeout {
             o.timings.entry("drainTimeoutSeconds".to_owned()).or_insert(t);
         }

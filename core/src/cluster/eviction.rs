@@ -4,12 +4,28 @@
 use std::collections::BTreeSet;
 
 use super::{Cluster, RunningPod};
-use crate::model::{Body, Object, PdbInfo};
+use crate::model::{Body, Object, PdbInfo, PodInfo};
 use crate::quantity::IntOrPercent;
 
 /// A static pod's mirror: the kubelet owns it; drains skip it.
 pub fn is_mirror(o: &Object) -> bool {
     o.annotations.contains_key("kubernetes.io/config.mirror")
+}
+
+/// What the eviction subresource does with a pod.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Eviction<'a> {
+    /// Pending, Succeeded or Failed: deleted without looking at any budget.
+    NoBudgetCheck,
+    /// No budget covers it.
+    NoBudget,
+    /// Its budget lets it go now.
+    Allowed,
+    /// Its budget allows no disruption now: HTTP 429, retried.
+    HeldBack(&'a Object),
+    /// Covered by more than one budget: HTTP 500, "This pod has more than one PodDisruptionBudget, which
+    /// the eviction subresource does not support."
+    MoreThanOneBudget(Vec<&'a Object>),
 }
 
 /// A PodDisruptionBudget's numbers.
@@ -63,18 +79,59 @@ impl<'a> Cluster<'a> {
         })
     }
 
-    /// Pods whose PodDisruptionBudget allows no disruption now: (namespace, name).
+    /// The PodDisruptionBudgets that cover a pod: same namespace, a selector that matches its labels. An
+    /// empty selector matches nothing (pkg/registry/core/pod/storage/eviction.go,
+    /// getPodDisruptionBudgets).
+    pub fn pdbs_of(&self, pod: &Object) -> Vec<&(&'a Object, Budget)> {
+        let ns = pod.r.namespace.as_deref().unwrap_or("default");
+        self.budgets()
+            .iter()
+            .filter(|(o, _)| o.r.namespace.as_deref().unwrap_or("default") == ns)
+            .filter(|(o, _)| match &o.body {
+                Body::Pdb(pdb) => !pdb.selector.is_empty() && pdb.selector.matches(&pod.labels),
+                _ => false,
+            })
+            .collect()
+    }
+
+    /// What the eviction API answers for this pod now (pkg/registry/core/pod/storage/eviction.go).
+    pub fn eviction(&self, pod: &Object, info: &PodInfo) -> Eviction<'a> {
+        // canIgnorePDB: Pending, Succeeded and Failed pods are deleted without a budget check.
+        if matches!(info.phase.as_deref(), Some("Pending" | "Succeeded" | "Failed")) {
+            return Eviction::NoBudgetCheck;
+        }
+        let pdbs = self.pdbs_of(pod);
+        let (o, b) = match pdbs.as_slice() {
+            [] => return Eviction::NoBudget,
+            [one] => (one.0, &one.1),
+            _ => return Eviction::MoreThanOneBudget(pdbs.iter().map(|(o, _)| *o).collect()),
+        };
+        let policy = match &o.body {
+            Body::Pdb(pdb) => pdb.unhealthy_pod_eviction_policy.as_deref(),
+            _ => None,
+        };
+        if info.ready != Some(true) {
+            // An unhealthy pod: AlwaysAllow lets it go; IfHealthyBudget (the default) only while the budget
+            // is met (currentHealthy >= desiredHealthy > 0); else it needs a disruption like any other.
+            if policy == Some("AlwaysAllow") || (b.healthy >= b.desired && b.desired > 0) {
+                return Eviction::Allowed;
+            }
+        }
+        if b.allowed > 0 {
+            Eviction::Allowed
+        } else {
+            Eviction::HeldBack(o)
+        }
+    }
+
+    /// Pods a drain that honours budgets cannot evict now (held back by their budget, or under more than
+    /// one): (namespace, name).
     pub fn pdb_blocked_pods(&self) -> BTreeSet<(String, String)> {
         let mut blocked = BTreeSet::new();
-        for (o, b) in self.budgets() {
-            let Body::Pdb(pdb) = &o.body else { continue };
-            if b.expected > 0 && b.allowed == 0 {
-                let ns = o.r.namespace.as_deref().unwrap_or("default");
-                for (p, _, _) in self.running_pods_in(ns) {
-                    if pdb.selector.matches(&p.labels) {
-                        blocked.insert((ns.to_owned(), p.r.name.clone()));
-                    }
-                }
+        for (p, info, _) in self.running_pods() {
+            if matches!(self.eviction(p, info), Eviction::HeldBack(_) | Eviction::MoreThanOneBudget(_)) {
+                let ns = p.r.namespace.as_deref().unwrap_or("default");
+                blocked.insert((ns.to_owned(), p.r.name.clone()));
             }
         }
         blocked
@@ -84,14 +141,9 @@ impl<'a> Cluster<'a> {
     /// budget covers them, or it allows none).
     pub fn pdb_allowance(&self, pods: &[RunningPod<'_>]) -> Option<usize> {
         let (first, _, _) = pods.first()?;
-        let ns = first.r.namespace.as_deref().unwrap_or("default");
-        self.budgets().iter().find_map(|(o, b)| match &o.body {
-            Body::Pdb(pdb)
-                if o.r.namespace.as_deref().unwrap_or("default") == ns && pdb.selector.matches(&first.labels) =>
-            {
-                usize::try_from(b.allowed).ok().filter(|a| *a > 0)
-            }
+        match self.pdbs_of(first).as_slice() {
+            [(_, b)] => usize::try_from(b.allowed).ok().filter(|a| *a > 0),
             _ => None,
-        })
+        }
     }
 }

@@ -36,9 +36,58 @@ impl NodeView<'_> {
         self.info.ready == Some(true)
     }
 
-    /// Not ready, or cordoned: counts as already unavailable for an upgrade's budget.
-    pub fn unavailable(&self) -> bool {
-        !self.ready() || self.info.unschedulable
+    /// What the snapshot says of the node's health, worst first.
+    pub fn state(&self) -> NodeState {
+        if self.info.unreachable {
+            NodeState::Unreachable
+        } else if !self.ready() {
+            NodeState::NotReady
+        } else if self.info.network_unavailable {
+            NodeState::NetworkUnavailable
+        } else if self.info.unschedulable {
+            NodeState::Cordoned
+        } else {
+            NodeState::Available
+        }
+    }
+
+    /// How the distribution's upgrade treats this node as it is now (docs/semantics.md, "Unavailable").
+    pub fn treatment(&self, profile: Profile) -> Treatment {
+        use NodeState as S;
+        use Treatment as T;
+        match (profile, self.state()) {
+            (_, S::Available) => T::Fine,
+            // kubeadm's health check (cmd/kubeadm/app/phases/upgrade/health.go, controlPlaneNodesReady)
+            // reads the Ready condition of control-plane nodes only; workers are the user's to drain.
+            (Profile::Kubeadm, S::Unreachable | S::NotReady) if self.is_control_plane() => T::Stops,
+            (Profile::Kubeadm, _) => T::Warn,
+            // kOps validation (pkg/validation/node_status.go, isNodeReady): Ready and not NetworkUnavailable,
+            // before each instance group and after each node.
+            (Profile::Kops, S::Unreachable | S::NotReady | S::NetworkUnavailable) => T::Stops,
+            (Profile::Kops, S::Cordoned) => T::Warn,
+            // RKE (cluster/cluster.go, services/node_util.go ResetMaxUnavailable): only hosts it cannot reach
+            // are inactive and count against the limit; NotReady hosts are upgraded first, outside it.
+            (Profile::Rke | Profile::RkeLegacy, S::Unreachable) => T::Counts,
+            (Profile::Rke | Profile::RkeLegacy, _) => T::Warn,
+            // The MCO (pkg/controller/node/status.go, isNodeReady / getUnavailableMachines): not Ready,
+            // NetworkUnavailable or unschedulable all count against maxUnavailable; an unschedulable node is
+            // never picked as a candidate, so its pool cannot complete.
+            (Profile::Openshift, S::Cordoned) => T::Stops,
+            (Profile::Openshift, _) => T::Counts,
+            // GKE on Bare Metal: nodes that are not Ready count against the pool's concurrency.
+            (Profile::GkeBaremetal, S::Unreachable | S::NotReady) => T::Counts,
+            (Profile::GkeBaremetal, _) => T::Warn,
+        }
+    }
+
+    /// Does the node count against its pool's limit of nodes out at once under this distribution?
+    pub fn counts_against_limit(&self, profile: Profile) -> bool {
+        match self.treatment(profile) {
+            Treatment::Counts => true,
+            // The MCO counts a cordoned node too, besides never finishing its pool.
+            Treatment::Stops => profile == Profile::Openshift,
+            _ => false,
+        }
     }
 
     pub fn is_control_plane(&self) -> bool {
@@ -49,6 +98,44 @@ impl NodeView<'_> {
     pub fn is_worker(&self) -> bool {
         self.roles.worker || !(self.roles.control_plane || self.roles.etcd)
     }
+}
+
+/// A node's health as the snapshot shows it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum NodeState {
+    /// Ready `Unknown`: the kubelet has stopped reporting (a host the installer cannot reach).
+    Unreachable,
+    /// Ready `False`, or no Ready condition at all.
+    NotReady,
+    /// Ready, but `NetworkUnavailable` is `True`.
+    NetworkUnavailable,
+    /// Ready, but `spec.unschedulable` (cordoned).
+    Cordoned,
+    Available,
+}
+
+impl NodeState {
+    pub fn describe(self) -> &'static str {
+        match self {
+            NodeState::Unreachable => "unreachable (Ready Unknown)",
+            NodeState::NotReady => "NotReady",
+            NodeState::NetworkUnavailable => "NetworkUnavailable",
+            NodeState::Cordoned => "cordoned (Ready, unschedulable)",
+            NodeState::Available => "available",
+        }
+    }
+}
+
+/// What a distribution's upgrade does with a node in a given state.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Treatment {
+    Fine,
+    /// Worth knowing, but the upgrade goes on.
+    Warn,
+    /// Counts against its pool's limit of nodes out at once.
+    Counts,
+    /// The upgrade stops (or never completes) because of it, whatever the limits.
+    Stops,
 }
 
 /// The etcd members: RKE's etcd-role nodes; elsewhere etcd is stacked on the control-plane nodes.

@@ -7,6 +7,31 @@ use crate::model::Object;
 use crate::options::Profile;
 
 pub const MASTER_LABEL: &str = "node-role.kubernetes.io/master";
+/// The taint keys of control-plane nodes: the old one and kubeadm's new one (1.24+).
+pub const MASTER_TAINT: &str = "node-role.kubernetes.io/master";
+pub const CONTROL_PLANE_TAINT: &str = "node-role.kubernetes.io/control-plane";
+
+/// Which of the master and control-plane `NoSchedule` taints the control-plane nodes carry once the
+/// upgrade is through. kubeadm renames them by version (1.24 both, 1.25 and later only control-plane:
+/// `kubeadm upgrade` strips the master taint); no other distribution renames them, so what the
+/// snapshot's control-plane nodes carry now is what they will carry (an OpenShift master keeps
+/// `node-role.kubernetes.io/master`). `None` when the snapshot has no control-plane node to read.
+pub fn control_plane_taints_after(cluster: &Cluster<'_>) -> Option<Vec<&'static str>> {
+    if cluster.profile() == Profile::Kubeadm {
+        return Some(match cluster.to.minor {
+            m if m >= 25 => vec![CONTROL_PLANE_TAINT],
+            24 => vec![MASTER_TAINT, CONTROL_PLANE_TAINT],
+            _ => vec![MASTER_TAINT],
+        });
+    }
+    let cps: Vec<_> = cluster.nodes.iter().filter(|n| n.is_control_plane()).collect();
+    if cps.is_empty() {
+        return None;
+    }
+    let carried =
+        |key: &str| cps.iter().any(|n| n.info.taints.iter().any(|t| t.key == key && t.effect == "NoSchedule"));
+    Some([MASTER_TAINT, CONTROL_PLANE_TAINT].into_iter().filter(|k| carried(k)).collect())
+}
 
 /// The hop at which kubeadm drops the master label from control-plane nodes, if this upgrade crosses it.
 pub fn master_label_dropped_at(cluster: &Cluster<'_>) -> Option<String> {

@@ -101,6 +101,10 @@ pub struct RkeConfig {
     pub drain: Option<bool>,
     /// `node_drain_input.timeout`, seconds.
     pub drain_timeout: Option<u64>,
+    /// `node_drain_input.force` (RKE's default: false).
+    pub drain_force: Option<bool>,
+    /// `node_drain_input.delete_local_data` (RKE's default: false).
+    pub drain_delete_local_data: Option<bool>,
     pub nodes: usize,
 }
 
@@ -119,6 +123,8 @@ impl RkeConfig {
             max_unavailable_control_plane: s.get("max_unavailable_controlplane").as_str().and_then(IntOrPercent::parse),
             drain: s.get("drain").as_bool(),
             drain_timeout: s.at(&["node_drain_input", "timeout"]).as_i64().and_then(|t| u64::try_from(t).ok()),
+            drain_force: s.at(&["node_drain_input", "force"]).as_bool(),
+            drain_delete_local_data: s.at(&["node_drain_input", "delete_local_data"]).as_bool(),
             nodes: doc.get("nodes").as_seq().len(),
         }
     }

@@ -129,6 +129,11 @@ impl LabelSelector {
         }
     }
 
+    /// No selector, or one with no terms (`{}`).
+    pub fn is_empty(&self) -> bool {
+        !self.present || (self.match_labels.is_empty() && self.match_expressions.is_empty())
+    }
+
     pub fn matches(&self, labels: &BTreeMap<String, String>) -> bool {
         self.present
             && self.match_labels.iter().all(|(k, v)| labels.get(k) == Some(v))
@@ -275,6 +280,11 @@ pub struct NodeInfo {
     pub unschedulable: bool,
     /// `status.conditions[type=Ready].status == "True"`; `None` when the snapshot has no Ready condition.
     pub ready: Option<bool>,
+    /// The Ready condition is `Unknown`: the node controller stopped hearing from the kubelet (the
+    /// snapshot's best sign of a host that cannot be reached).
+    pub unreachable: bool,
+    /// The `NetworkUnavailable` condition is `True`.
+    pub network_unavailable: bool,
     pub kubelet_version: Option<String>,
     pub kube_proxy_version: Option<String>,
     pub allocatable: Resources,
@@ -357,14 +367,18 @@ pub struct Object {
 pub const WORKLOAD_KINDS: &[&str] =
     &["Deployment", "StatefulSet", "DaemonSet", "ReplicaSet", "ReplicationController", "Job", "CronJob"];
 
-fn ready_condition(status: &Node) -> Option<bool> {
+/// The status (`True`, `False`, `Unknown`) of a condition of this type.
+fn condition<'n>(status: &'n Node, kind: &str) -> Option<&'n str> {
     status
         .get("conditions")
         .as_seq()
         .iter()
-        .find(|c| c.get("type").as_str() == Some("Ready"))
+        .find(|c| c.get("type").as_str() == Some(kind))
         .and_then(|c| c.get("status").as_str())
-        .map(|s| s == "True")
+}
+
+fn ready_condition(status: &Node) -> Option<bool> {
+    condition(status, "Ready").map(|s| s == "True")
 }
 
 impl Object {
@@ -390,6 +404,8 @@ impl Object {
                     .collect(),
                 unschedulable: spec.get("unschedulable").as_bool().unwrap_or(false),
                 ready: ready_condition(status),
+                unreachable: condition(status, "Ready") == Some("Unknown"),
+                network_unavailable: condition(status, "NetworkUnavailable") == Some("True"),
                 kubelet_version: status.at(&["nodeInfo", "kubeletVersion"]).as_string(),
                 kube_proxy_version: status.at(&["nodeInfo", "kubeProxyVersion"]).as_string(),
                 allocatable: {

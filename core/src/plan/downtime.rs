@@ -117,6 +117,11 @@ pub fn compute(ctx: &Cluster<'_>, outcome: &Outcome, t: &Timings) -> (Downtime, 
                 ("other operators", "5 min while drained and upgraded", after_cp),
                 ("user workloads", "depends on their setup (replicas, PDBs): see the workloads below", "while worker nodes upgrade"),
             ] {
+                // The table assumes an HA control plane: with one control-plane node or one etcd member
+                // the rows above say what is down instead.
+                if c.starts_with("kube-apiserver") && (cps.len() <= 1 || etcd.len() <= 1) {
+                    continue;
+                }
                 components.push(ComponentDowntime { component: c.into(), expected: e.into(), when: w.into() });
             }
         }

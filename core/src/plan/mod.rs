@@ -293,13 +293,23 @@ impl<'c, 'a> Builder<'c, 'a> {
                 let etcd = self.sorted_by_name(&etcd);
                 let ph = PhaseSpec::serial("etcd", Work::Etcd, Work::Etcd);
                 t = self.nodes_phase(ph, &etcd, t);
-                // Control-plane hosts, NotReady ones first (RKE >= 1.1), in the limit's window.
+                // RKE (cluster/cluster.go): hosts it cannot reach are skipped and subtracted from the limit
+                // (ResetMaxUnavailable); NotReady control-plane hosts go first (RKE >= 1.1); a
+                // control-plane host's worker plane is upgraded with its control plane, never again.
+                let reachable = |i: &usize| ctx.nodes.get(*i).is_some_and(|n| !n.info.unreachable);
+                let inactive = |nodes: &[usize]| nodes.iter().filter(|i| !reachable(i)).count();
+                let window = |p: &Pool, inactive: usize| {
+                    let limit = budget::limit(ctx, p).concurrency;
+                    limit.saturating_sub(u32::try_from(inactive).unwrap_or(u32::MAX)).max(1)
+                };
                 for p in of(PoolRole::ControlPlane) {
-                    let mut order = self.sorted_by_name(&p.nodes);
+                    let mut order: Vec<usize> =
+                        self.sorted_by_name(&p.nodes).into_iter().filter(|i| legacy || reachable(i)).collect();
                     if !legacy {
                         order.sort_by_key(|i| self.node(*i).is_some_and(|n| n.ready()));
                     }
-                    let concurrency = budget::limit(ctx, p).concurrency;
+                    let concurrency =
+                        if legacy { budget::limit(ctx, p).concurrency } else { window(p, inactive(&p.nodes)) };
                     let ph = PhaseSpec {
                         name: "control-plane",
                         pool: None,
@@ -311,8 +321,11 @@ impl<'c, 'a> Builder<'c, 'a> {
                     t = self.nodes_phase(ph, &order, t);
                 }
                 // RKE >= 1.1: the worker plane of etcd hosts, one by one, then worker-only hosts.
-                let etcd_workers: Vec<usize> =
-                    etcd.iter().copied().filter(|i| self.node(*i).is_some_and(|n| !n.is_control_plane())).collect();
+                let etcd_workers: Vec<usize> = etcd
+                    .iter()
+                    .copied()
+                    .filter(|i| self.node(*i).is_some_and(|n| !n.is_control_plane()) && reachable(i))
+                    .collect();
                 if !legacy {
                     let ph = PhaseSpec {
                         name: "workers",
@@ -325,10 +338,20 @@ impl<'c, 'a> Builder<'c, 'a> {
                     t = self.nodes_phase(ph, &etcd_workers, t);
                 }
                 for p in of(PoolRole::Worker) {
-                    let nodes: Vec<usize> =
-                        p.nodes.iter().copied().filter(|i| legacy || !etcd_workers.contains(i)).collect();
+                    let (concurrency, nodes) = if legacy {
+                        (budget::limit(ctx, p).concurrency, p.nodes.clone())
+                    } else {
+                        let own: Vec<usize> = p
+                            .nodes
+                            .iter()
+                            .copied()
+                            .filter(|i| self.node(*i).is_some_and(|n| !n.is_control_plane()))
+                            .collect();
+                        let nodes =
+                            own.iter().copied().filter(|i| !etcd.contains(i) && reachable(i)).collect::<Vec<usize>>();
+                        (window(p, inactive(&own)), nodes)
+                    };
                     let order = self.sorted_by_name(&nodes);
-                    let concurrency = budget::limit(ctx, p).concurrency;
                     let ph = PhaseSpec {
                         name: "workers",
                         pool: None,
@@ -369,10 +392,14 @@ impl<'c, 'a> Builder<'c, 'a> {
                 let mut end = t;
                 for p in pools.iter().filter(|p| !p.paused) {
                     let mut order = p.nodes.clone();
+                    // The MCO (pkg/controller/node/node_controller.go) sorts candidates by zone label, then
+                    // by age; nodes with no zone label come after every labelled one.
                     order.sort_by_key(|i| {
                         self.node(*i).map(|n| {
+                            let zone = n.obj.labels.get("topology.kubernetes.io/zone");
                             (
-                                n.obj.labels.get("topology.kubernetes.io/zone").cloned().unwrap_or_default(),
+                                zone.is_none(),
+                                zone.cloned().unwrap_or_default(),
                                 n.info.creation_timestamp.clone().unwrap_or_default(),
                                 n.name().to_owned(),
                             )

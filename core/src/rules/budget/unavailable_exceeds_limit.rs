@@ -1,5 +1,7 @@
 //! `budget/unavailable-exceeds-limit`: nodes already unavailable in a pool reach its limit.
 
+use crate::budget::PoolRole;
+use crate::cluster::nodes::Treatment;
 use crate::options::Profile;
 use crate::report::{Finding, Severity};
 use crate::rules::{Context, RuleInfo};
@@ -10,66 +12,105 @@ pub const INFO: RuleInfo = RuleInfo {
     title: "Nodes already down reach the pool's unavailable limit: the upgrade halts",
     needs_from: false,
     docs: r#"## What it checks
-Counts, per pool, the nodes that are already unavailable (not `Ready`, or cordoned) and compares them with
-the pool's resolved limit: RKE's `max_unavailable_worker` / `max_unavailable_controlplane` (percentages
-rounded down, at least 1), the machine config pool's `maxUnavailable`, the node pool's concurrency. kOps
-validates the whole cluster before each instance group and after each node, so any unavailable node
-halts it.
+Counts, per pool, the nodes the distribution itself counts as unavailable (docs/semantics.md) and
+compares them with the pool's resolved limit:
+- RKE: only hosts it cannot reach are inactive (Ready `Unknown` in the snapshot); inactive hosts >= the
+  limit and RKE refuses to start that plane; control-plane hosts count for the control plane only.
+- OpenShift (MCO): not Ready, NetworkUnavailable or unschedulable nodes count against the pool's
+  `maxUnavailable`; at the limit it starts nothing.
+- GKE on Bare Metal: nodes that are not Ready, against the pool's concurrency.
+- kOps: validation (Ready and not NetworkUnavailable, every node) runs before each instance group and
+  after each node: any such node stops the rolling update.
+- kubeadm: `kubeadm upgrade apply` checks that every control-plane node is Ready; workers are not checked.
 
 ## Why it matters for an upgrade
-RKE scans for inactive hosts before it starts and aborts when they reach the limit; the Machine Config
-Operator counts unavailable nodes against `maxUnavailable` and starts nothing while the pool is at it;
-kOps stops at the first failed validation. The upgrade then hangs or fails before touching anything,
-or worse, half way through.
+The upgrade then refuses to start, or stops half way: RKE says "cannot proceed with upgrade of worker
+since N host(s) cannot be reached prior to upgrade", the MCO leaves the pool at its limit, kOps fails
+validation, kubeadm's health check fails with "there are NotReady control-planes in the cluster".
 
 ## Example
-RKE, 11 workers, `max_unavailable_worker: 25%` (2 at a time), `worker-3` and `worker-8` NotReady:
-blocker, 2 unavailable >= limit 2.
+RKE, 11 workers, `max_unavailable_worker: 25%` (2 at a time), `worker-3` and `worker-8` unreachable
+(Ready `Unknown`): blocker, 2 inactive >= limit 2.
 
 ## How to fix
 Bring the nodes back (`kubectl get nodes`, the kubelet's logs) or remove them from the cluster before
-upgrading; uncordon nodes left cordoned by earlier maintenance.
+upgrading.
 
 ## References
+- RKE `services/node_util.go` (`ResetMaxUnavailable`), `cluster/cluster.go` (`UpgradeControlPlane`, `UpgradeWorkerPlane`)
+- machine-config-operator `pkg/controller/node/status.go` (`getUnavailableMachines`)
+- kOps `pkg/validation/node_status.go`; kubeadm `cmd/kubeadm/app/phases/upgrade/health.go`
 - RKE upgrade strategy: <https://rke.docs.rancher.com/upgrades/configuring-strategy>
-- OpenShift machine config pools, `maxUnavailable`
-- kOps rolling update and cluster validation: <https://kops.sigs.k8s.io/operations/rolling-update/>
 "#,
 };
 
 pub fn check(ctx: &Context<'_>, out: &mut Vec<Finding>) {
+    let profile = ctx.profile();
     for pool in ctx.pools() {
-        let down: Vec<_> = pool.nodes.iter().filter_map(|i| ctx.nodes.get(*i)).filter(|n| n.unavailable()).collect();
-        let Some(first) = down.first() else { continue };
+        let members = pool.nodes.iter().filter_map(|i| ctx.nodes.get(*i));
+        let down: Vec<_> = match profile {
+            // Whole-cluster validation (kOps) and the control-plane health check (kubeadm) stop at any one.
+            Profile::Kops => members.filter(|n| n.treatment(profile) == Treatment::Stops).collect(),
+            Profile::Kubeadm => members.filter(|n| n.treatment(profile) == Treatment::Stops).collect(),
+            // RKE: control-plane hosts have their worker plane upgraded with the control plane, so the
+            // worker plane's inactive hosts leave them out.
+            Profile::Rke | Profile::RkeLegacy if pool.role == PoolRole::Worker => {
+                members.filter(|n| !n.is_control_plane() && n.counts_against_limit(profile)).collect()
+            }
+            _ => members.filter(|n| n.counts_against_limit(profile)).collect(),
+        };
         let limit = ctx.limit(&pool);
-        let kops = ctx.profile() == Profile::Kops;
-        if !kops && (down.len() as u64) < u64::from(limit.max_unavailable) {
+        // GKE on Bare Metal: minimumAvailableNodes as large as the pool leaves no node to upgrade.
+        if limit.max_unavailable == 0 && down.is_empty() {
+            if let Some(first) = pool.nodes.first().and_then(|i| ctx.nodes.get(*i)) {
+                out.push(
+                    Finding::new(
+                        &INFO,
+                        format!(
+                            "pool {} keeps minimumAvailableNodes {} of its {} node(s) available: no node of it can be upgraded, the upgrade waits on it",
+                            pool.name,
+                            pool.minimum_available.unwrap_or(0),
+                            pool.nodes.len()
+                        ),
+                        "Lower minimumAvailableNodes below the pool's size (or add nodes) before the upgrade.",
+                    )
+                    .object(first.obj)
+                    .data("pool", pool.name.clone())
+                    .data("limit", 0),
+                );
+            }
+            continue;
+        }
+        let Some(first) = down.first() else { continue };
+        let stops_at_one = matches!(profile, Profile::Kops | Profile::Kubeadm);
+        if !stops_at_one && (down.len() as u64) < u64::from(limit.max_unavailable) {
             continue;
         }
         let names: Vec<&str> = down.iter().map(|n| n.name()).collect();
-        let message = if kops {
-            format!(
-                "{} node(s) of instance group {} are not available ({}): kops validates the cluster before each group and after each node, so the rolling update stops",
-                down.len(),
-                pool.name,
-                names.join(", ")
-            )
-        } else {
-            format!(
-                "{} node(s) of pool {} are already unavailable ({}), at or over its limit of {} ({}): {} would not start or would halt",
-                down.len(),
-                pool.name,
-                names.join(", "),
-                limit.max_unavailable,
-                limit.how,
-                ctx.profile()
-            )
+        let list = names.join(", ");
+        let n = down.len();
+        let message = match profile {
+            Profile::Kops => format!(
+                "{n} node(s) of instance group {} are not Ready or NetworkUnavailable ({list}): kops validates the cluster before each group and after each node, so the rolling update stops",
+                pool.name
+            ),
+            Profile::Kubeadm => format!(
+                "control-plane node(s) not Ready ({list}): kubeadm upgrade apply's health check fails (\"there are NotReady control-planes in the cluster\")"
+            ),
+            Profile::Rke | Profile::RkeLegacy => format!(
+                "{n} host(s) of pool {} cannot be reached (Ready Unknown: {list}), at or over its limit of {} ({}): RKE refuses to start (\"cannot proceed with upgrade ... since {n} host(s) cannot be reached prior to upgrade\")",
+                pool.name, limit.max_unavailable, limit.how
+            ),
+            _ => format!(
+                "{n} node(s) of pool {} are already unavailable ({list}), at or over its limit of {} ({}): {profile} would start nothing in it",
+                pool.name, limit.max_unavailable, limit.how
+            ),
         };
         out.push(
             Finding::new(
                 &INFO,
                 message,
-                "Bring the nodes back to Ready (or remove them from the cluster) and uncordon them before the upgrade.",
+                "Bring the nodes back to Ready (or remove them from the cluster) before the upgrade.",
             )
             .object(first.obj)
             .data("pool", pool.name.clone())

@@ -17,6 +17,12 @@ volume (its data is lost on eviction), a `hostPath` volume, or a PersistentVolum
 node-bound PersistentVolume (`spec.local`, `spec.hostPath` or a required node affinity) in the snapshot:
 those cannot move to another node.
 
+Against the drain's flags (docs/semantics.md, "Drain flags"): kOps and the Machine Config Operator drain
+with `DeleteEmptyDirData` on (the data is lost: warning); RKE builds its drain from
+`node_drain_input.delete_local_data` (default false), and kubectl's drain helper then refuses a pod with
+an emptyDir and fails the drain: the host fails and RKE stops (blocker); under kubeadm your own
+`kubectl drain` needs `--delete-emptydir-data` (warning; `drainDeleteLocalData: true` says you use it).
+
 ## Why it matters for an upgrade
 `kubectl drain` stops at emptyDir pods unless told `--delete-emptydir-data`, which the distributions'
 drains pass: the data goes. A pod tied to a node's disk stays Pending until that node is back, so its
@@ -30,15 +36,14 @@ Move the data to a network-backed PersistentVolume, accept the loss for caches, 
 node-bound storage.
 
 ## References
+- kubectl `staging/src/k8s.io/kubectl/pkg/drain/filters.go` (`localStorageFilter`); RKE `services/node_util.go` (`getDrainHelper`)
 - Volumes, emptyDir: <https://kubernetes.io/docs/concepts/storage/volumes/#emptydir>
 - Local persistent volumes: <https://kubernetes.io/docs/concepts/storage/volumes/#local>
 "#,
 };
 
 pub fn check(ctx: &Context<'_>, out: &mut Vec<Finding>) {
-    if !ctx.drains() {
-        return;
-    }
+    let Some(flags) = ctx.drain_flags() else { return };
     let node_bound_claims: Vec<(String, String)> = ctx
         .live_objects()
         .filter_map(|o| match &o.body {
@@ -76,23 +81,41 @@ pub fn check(ctx: &Context<'_>, out: &mut Vec<Finding>) {
         };
         let subject = key.as_ref().map_or_else(|| format!("Pod {}", display_ref(&first.r)), |k| k.display());
         let mut parts = Vec::new();
-        if !lost.is_empty() {
+        let refused = !lost.is_empty() && !flags.delete_emptydir_data;
+        if refused {
+            parts.push(format!(
+                "{} runs without delete-emptydir-data, so it refuses the pod (emptyDir {}) and the drain of {node} fails{}",
+                flags.who,
+                lost.join(", "),
+                if flags.failure_stops_upgrade() { " (the host fails and the upgrade stops)" } else { "" }
+            ));
+        } else if !lost.is_empty() {
             parts.push(format!("emptyDir {} is lost when the pod is evicted", lost.join(", ")));
         }
         if !bound.is_empty() {
             parts
                 .push(format!("{} is bound to {node}, so the pod cannot move while {node} upgrades", bound.join(", ")));
         }
-        out.push(
-            Finding::new(
-                &INFO,
-                format!("{subject} ({} on {node}, {} pod(s) in all): {}", first.r.name, pods.len(), parts.join("; ")),
-                "Keep data that matters on network-backed PersistentVolumes; for node-bound storage, plan the pause.",
+        let help = if refused {
+            format!(
+                "Let the drain delete emptyDir data ({}), or move the data to a PersistentVolume.",
+                flags.set_emptydir
             )
-            .object(key.as_ref().and_then(|k| ctx.workload_object(k)).unwrap_or(first))
-            .data("emptyDir", lost.clone())
-            .data("nodeBound", bound.clone())
-            .data("node", *node),
+        } else {
+            "Keep data that matters on network-backed PersistentVolumes; for node-bound storage, plan the pause."
+                .to_owned()
+        };
+        let f = Finding::new(
+            &INFO,
+            format!("{subject} ({} on {node}, {} pod(s) in all): {}", first.r.name, pods.len(), parts.join("; ")),
+            help,
+        );
+        let f = if refused && flags.failure_stops_upgrade() { f.severity(Severity::Blocker) } else { f };
+        out.push(
+            f.object(key.as_ref().and_then(|k| ctx.workload_object(k)).unwrap_or(first))
+                .data("emptyDir", lost.clone())
+                .data("nodeBound", bound.clone())
+                .data("node", *node),
         );
     }
 }

@@ -2,6 +2,7 @@
 //! pods that are deleted for good or lose their data.
 
 pub mod local_storage;
+pub mod overlapping_pdbs;
 pub mod pdb_blocks_drain;
 pub mod replicas_in_one_window;
 pub mod single_replica;

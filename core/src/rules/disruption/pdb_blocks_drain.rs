@@ -1,5 +1,6 @@
 //! `disruption/pdb-blocks-drain`: a PodDisruptionBudget allows no disruption.
 
+use crate::cluster::eviction::Eviction;
 use crate::model::Body;
 use crate::options::Profile;
 use crate::report::{Finding, Severity};
@@ -18,6 +19,9 @@ desiredHealthy = expected - maxUnavailable (a percentage rounds up); with `minAv
 the value (a percentage of expected, rounded up); disruptionsAllowed = max(0, currentHealthy -
 desiredHealthy). A budget that covers pods and allows 0 is reported, saying whether it can never allow one
 (`maxUnavailable: 0`, `minAvailable` >= the replicas, `100%`) or allows none now (unhealthy pods).
+A budget whose pods would all go anyway is not reported: the eviction API deletes Pending and finished
+pods without a budget check, and unhealthy pods under `unhealthyPodEvictionPolicy: AlwaysAllow` (or
+while the budget is met, under the default `IfHealthyBudget`).
 Blocker when the profile drains through the Eviction API and waits on budgets (kubeadm's `kubectl drain`,
 kOps, OpenShift, RKE with `drain: true`); warning where it does not (GKE on Bare Metal gives up after 20
 minutes, RKE without drain, RKE < 1.1).
@@ -38,6 +42,7 @@ count), add replicas, or fix the unhealthy pods; consider `unhealthyPodEvictionP
 ## References
 - Specifying a disruption budget: <https://kubernetes.io/docs/tasks/run-application/configure-pdb/>
 - kOps rolling update, drain timeout: <https://kops.sigs.k8s.io/operations/rolling-update/>
+- kubernetes `pkg/registry/core/pod/storage/eviction.go` (`canIgnorePDB`, the unhealthy-pod policy)
 "#,
 };
 
@@ -58,6 +63,15 @@ pub fn check(ctx: &Context<'_>, out: &mut Vec<Finding>) {
     for (o, b) in ctx.budgets() {
         let Body::Pdb(pdb) = &o.body else { continue };
         if b.expected <= 0 || b.allowed > 0 {
+            continue;
+        }
+        // With the pods in the snapshot, report only a budget that really holds one back: unhealthy pods
+        // under AlwaysAllow go, Pending and finished pods are deleted without a budget check.
+        let ns = o.r.namespace.as_deref().unwrap_or("default");
+        let covered: Vec<_> =
+            ctx.running_pods_in(ns).iter().filter(|(p, _, _)| pdb.selector.matches(&p.labels)).collect();
+        let held = covered.iter().filter(|(p, i, _)| ctx.eviction(p, i) == Eviction::HeldBack(o)).count();
+        if !covered.is_empty() && held == 0 {
             continue;
         }
         let spec = match (pdb.max_unavailable, pdb.min_available) {

@@ -11,7 +11,12 @@ pub const INFO: RuleInfo = RuleInfo {
     title: "A pod with no controller is deleted for good by the drain",
     needs_from: false,
     docs: r#"## What it checks
-Running pods with no `ownerReferences` (static pods' mirrors left out), when the profile drains nodes.
+Running pods with no `ownerReferences` (static pods' mirrors left out), when the profile drains nodes,
+against the drain's `force` flag (docs/semantics.md, "Drain flags"): kOps and the Machine Config Operator
+drain with `Force` on, so the pod is deleted (warning); RKE builds its drain from
+`node_drain_input.force` (default false), and kubectl's drain helper then refuses the pod and fails
+the drain: the host fails and RKE stops (blocker); under kubeadm, your own `kubectl drain` needs
+`--force` (warning; `drainForce: true` says you use it).
 
 ## Why it matters for an upgrade
 Nothing recreates such a pod: `kubectl drain` refuses to go on without `--force`, and with it (as the
@@ -25,28 +30,47 @@ Delete it if it is a leftover, or run it under a Deployment, StatefulSet or Job.
 
 ## References
 - Safely drain a node: <https://kubernetes.io/docs/tasks/administer-cluster/safely-drain-node/>
+- kubectl `staging/src/k8s.io/kubectl/pkg/drain/filters.go` (`unreplicatedFilter`); RKE `services/node_util.go` (`getDrainHelper`)
 "#,
 };
 
 pub fn check(ctx: &Context<'_>, out: &mut Vec<Finding>) {
-    if !ctx.drains() {
-        return;
-    }
+    let Some(flags) = ctx.drain_flags() else { return };
     for (o, _, node) in ctx.running_pods() {
         if !o.owners.is_empty() || is_mirror(o) {
             continue;
         }
-        out.push(
+        let f = if flags.force {
             Finding::new(
                 &INFO,
                 format!(
-                    "{} on {node} has no controller: the drain deletes it and nothing brings it back",
-                    display_ref(&o.r)
+                    "{} on {node} has no controller: {} deletes it and nothing brings it back",
+                    display_ref(&o.r),
+                    flags.who
                 ),
                 "Delete it if it is a leftover, or run it under a Deployment, StatefulSet or Job.",
             )
-            .object(o)
-            .data("node", node),
-        );
+        } else {
+            let f = Finding::new(
+                &INFO,
+                format!(
+                    "{} on {node} has no controller: {} runs without force, so it refuses the pod and the drain of {node} fails{}",
+                    display_ref(&o.r),
+                    flags.who,
+                    if flags.failure_stops_upgrade() { " (the host fails and the upgrade stops)" } else { "" }
+                ),
+                format!(
+                    "Delete the pod or run it under a controller, or let the drain delete it ({}).",
+                    flags.set_force
+                ),
+            );
+            // RKE's drain failing fails the host; a user's own kubectl drain only needs its flag.
+            if flags.failure_stops_upgrade() {
+                f.severity(Severity::Blocker)
+            } else {
+                f
+            }
+        };
+        out.push(f.object(o).data("node", node).data("force", flags.force));
     }
 }

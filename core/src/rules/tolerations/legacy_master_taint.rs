@@ -1,6 +1,8 @@
 //! `tolerations/legacy-master-taint`: a pod for control-plane nodes tolerates only one of the two taints.
 
+use crate::cluster::upgrade::control_plane_taints_after;
 use crate::model::{Object, PodSpec, Taint};
+use crate::options::Profile;
 use crate::report::{Finding, Severity};
 use crate::rules::context::display_ref;
 use crate::rules::{Context, RuleInfo};
@@ -21,8 +23,10 @@ control-plane one (the upgrade strips the master taint). A pod tolerating only `
 control-plane nodes from 1.25; one tolerating only `control-plane` cannot land on 1.24 nodes. After the
 drain such pods stay Pending; CoreDNS itself dropped its master toleration in 1.26.
 
-A toleration of only `master` is reported when the target is 1.25 or later; one of only
-`control-plane` while the control plane is still on 1.24 or older.
+Under kubeadm, a toleration of only `master` is reported when the target is 1.25 or later; one of only
+`control-plane` while the control plane is still on 1.24 or older. No other distribution renames the
+taints: there the rule reads the taints the snapshot's control-plane nodes carry (an OpenShift master
+keeps `node-role.kubernetes.io/master`), and reports a pod that lacks a toleration for one of them.
 
 ## Example
 A DaemonSet for log shipping with `tolerations: [{key: node-role.kubernetes.io/master, effect: NoSchedule}]`,
@@ -51,24 +55,32 @@ fn check_spec(ctx: &Context<'_>, o: &Object, spec: &PodSpec, out: &mut Vec<Findi
     if m == cp {
         return;
     }
-    // Only the master taint: broken once control-plane nodes reach 1.25. Only the control-plane taint:
-    // broken while control-plane nodes are still on 1.24 or older (they carry the master taint).
-    let still_old = match &ctx.from {
-        Some(f) => f.minor <= 24,
-        None => ctx.to.minor <= 24,
-    };
-    let (has, lacks, when) = if m {
-        if ctx.to.minor < 25 {
-            return;
+    let (has, lacks) = if m { (MASTER, CONTROL_PLANE) } else { (CONTROL_PLANE, MASTER) };
+    let when = if ctx.profile() == Profile::Kubeadm {
+        // Only the master taint: broken once control-plane nodes reach 1.25. Only the control-plane taint:
+        // broken while control-plane nodes are still on 1.24 or older (they carry the master taint).
+        let still_old = match &ctx.from {
+            Some(f) => f.minor <= 24,
+            None => ctx.to.minor <= 24,
+        };
+        if m {
+            if ctx.to.minor < 25 {
+                return;
+            }
+            format!("from 1.25 (the target is {}) control-plane nodes carry only the {CONTROL_PLANE} taint", ctx.to)
+        } else {
+            if !still_old {
+                return;
+            }
+            "control-plane nodes on 1.24 and older carry the master taint".to_owned()
         }
-        let when =
-            format!("from 1.25 (the target is {}) control-plane nodes carry only the {CONTROL_PLANE} taint", ctx.to);
-        (MASTER, CONTROL_PLANE, when)
     } else {
-        if !still_old {
+        // The distribution does not rename the taints: what the control-plane nodes carry now stays.
+        let Some(carried) = control_plane_taints_after(ctx) else { return };
+        if !carried.contains(&lacks) {
             return;
         }
-        (CONTROL_PLANE, MASTER, "control-plane nodes on 1.24 and older carry the master taint".to_owned())
+        format!("the control-plane nodes carry the {lacks} taint ({} keeps it through the upgrade)", ctx.profile())
     };
     out.push(
         Finding::new(

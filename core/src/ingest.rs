@@ -3,12 +3,12 @@
 //! Every object read is kept with its source; every document or file that is not a Kubernetes object is
 //! listed in the inventory's `skipped` with the reason. Nothing is dropped silently.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 
 use crate::helm;
-use crate::model::{Object, Source, Via};
+use crate::model::{CopyOf, Object, Source, Via};
 use crate::parse::{parse_documents, Node, ParseError};
-use crate::report::{DistributionConfig, HelmRelease, Inventory, Skipped};
+use crate::report::{DistributionConfig, Duplicate, HelmRelease, Inventory, Skipped};
 
 /// The annotations Helm puts on the objects of a release.
 pub const HELM_RELEASE_NAME: &str = "meta.helm.sh/release-name";
@@ -22,11 +22,19 @@ pub struct Input {
     /// Found by walking a directory rather than named by the user: a file that cannot be read is then
     /// skipped with the reason instead of failing the whole run.
     pub discovered: bool,
+    /// Passed over without being read (a walked folder's file of another kind): listed in
+    /// `inventory.skipped` with this reason, so that nothing is left out in silence.
+    pub passed_over: Option<String>,
 }
 
 impl Input {
     pub fn new(name: impl Into<String>, content: impl Into<Vec<u8>>) -> Input {
-        Input { name: name.into(), content: content.into(), discovered: false }
+        Input { name: name.into(), content: content.into(), discovered: false, passed_over: None }
+    }
+
+    /// A file found but not read, with the reason (it is listed in `inventory.skipped`).
+    pub fn passed_over(name: impl Into<String>, reason: impl Into<String>) -> Input {
+        Input { name: name.into(), content: Vec::new(), discovered: true, passed_over: Some(reason.into()) }
     }
 
     pub fn discovered(mut self) -> Input {
@@ -110,8 +118,64 @@ impl Ingested {
         }
     }
 
+    /// Count every object once: copies of the same object (same kind, namespace and name, or uid) become
+    /// one, the live copy (with a uid) kept for the checks when there is one; the others are kept on it
+    /// (`Object::copies`) and listed in `inventory.duplicates`. Helm release contents are manifests of
+    /// their own and never merged.
+    fn merge_copies(&mut self) {
+        let objects = std::mem::take(&mut self.objects);
+        let mut groups: Vec<Vec<Object>> = Vec::new();
+        let mut by_key: HashMap<(String, Option<String>, String), usize> = HashMap::new();
+        let mut by_uid: HashMap<String, usize> = HashMap::new();
+        for o in objects {
+            if o.source.via == Some(Via::HelmRelease) {
+                groups.push(vec![o]);
+                continue;
+            }
+            let key = (o.r.kind.clone(), o.r.namespace.clone(), o.r.name.clone());
+            let found = o.uid.as_ref().and_then(|u| by_uid.get(u)).or_else(|| by_key.get(&key)).copied();
+            let i = found.unwrap_or(groups.len());
+            if let Some(u) = &o.uid {
+                by_uid.entry(u.clone()).or_insert(i);
+            }
+            by_key.entry(key).or_insert(i);
+            match groups.get_mut(i) {
+                Some(g) => g.push(o),
+                None => groups.push(vec![o]),
+            }
+        }
+        for mut g in groups {
+            let pick = g.iter().position(|o| o.uid.is_some()).unwrap_or(0);
+            if pick >= g.len() {
+                continue;
+            }
+            let mut kept = g.remove(pick);
+            if !g.is_empty() {
+                kept.copies = g
+                    .iter()
+                    .map(|c| CopyOf {
+                        source: c.source.clone(),
+                        api_version: c.r.api_version.clone(),
+                        differs: c.differs_from(&kept),
+                    })
+                    .collect();
+                self.inventory.duplicates.push(Duplicate {
+                    kind: kept.r.kind.clone(),
+                    namespace: kept.r.namespace.clone(),
+                    name: kept.r.name.clone(),
+                    copies: std::iter::once(kept.source.location())
+                        .chain(kept.copies.iter().map(|c| c.source.location()))
+                        .collect(),
+                    identical: kept.copies.iter().all(|c| !c.differs),
+                });
+            }
+            self.objects.push(kept);
+        }
+    }
+
     /// Count the objects by kind.
     pub fn finish(mut self) -> Ingested {
+        self.merge_copies();
         let mut by_kind: BTreeMap<String, usize> = BTreeMap::new();
         for o in &self.objects {
             *by_kind.entry(o.r.kind.clone()).or_default() += 1;
@@ -125,6 +189,10 @@ impl Ingested {
 pub fn ingest(inputs: &[Input]) -> Result<Ingested, ParseError> {
     let mut out = Ingested::default();
     for input in inputs {
+        if let Some(reason) = &input.passed_over {
+            out.inventory.skipped.push(Skipped { file: input.name.clone(), reason: reason.clone() });
+            continue;
+        }
         let mut f = out.begin_file(&input.name);
         let docs = decode_utf8(&input.name, &input.content).and_then(|text| parse_documents(&input.name, text));
         match docs {

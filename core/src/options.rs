@@ -80,6 +80,10 @@ pub struct UpgradeOptions {
     pub drain_delete_local_data: Option<bool>,
     /// Overrides of the planner's default times, in seconds, by name.
     pub timings: BTreeMap<String, u64>,
+    /// More annotations whose value is the manifest as applied (JSON or YAML), read for the apiVersion it
+    /// was written in, beside kubectl's last-applied-configuration and kapp's `kapp.k14s.io/original`
+    /// (like kubent's `--additional-annotation`).
+    pub additional_annotations: Vec<String>,
 }
 
 /// The options once checked: versions parsed.
@@ -100,6 +104,7 @@ const FIELDS: &[&str] = &[
     "drainForce",
     "drainDeleteLocalData",
     "timings",
+    "additionalAnnotations",
 ];
 
 /// Parse an IntOrPercent limit: a count >= 0 or a percentage 0..=100.
@@ -163,6 +168,19 @@ impl UpgradeOptions {
         o.drain = flag("drain")?;
         o.drain_force = flag("drainForce")?;
         o.drain_delete_local_data = flag("drainDeleteLocalData")?;
+        let a = n.get("additionalAnnotations");
+        match &a.value {
+            Value::Null => {}
+            Value::Seq(items) => {
+                for (i, item) in items.iter().enumerate() {
+                    let key = item.as_str().filter(|k| !k.is_empty()).ok_or_else(|| {
+                        opt_err(&format!("additionalAnnotations[{i}]"), "expected an annotation name")
+                    })?;
+                    o.additional_annotations.push(key.to_owned());
+                }
+            }
+            _ => return Err(opt_err("additionalAnnotations", "expected a list of annotation names")),
+        }
         let t = n.get("timings");
         match &t.value {
             Value::Null => {}
@@ -198,6 +216,11 @@ impl UpgradeOptions {
         self.drain = over.drain.or(self.drain);
         self.drain_force = over.drain_force.or(self.drain_force);
         self.drain_delete_local_data = over.drain_delete_local_data.or(self.drain_delete_local_data);
+        for a in &over.additional_annotations {
+            if !self.additional_annotations.contains(a) {
+                self.additional_annotations.push(a.clone());
+            }
+        }
         for (k, v) in &over.timings {
             self.timings.insert(k.clone(), *v);
         }

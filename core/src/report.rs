@@ -141,6 +141,23 @@ pub struct Inventory {
     pub helm_releases: Vec<HelmRelease>,
     /// Distribution config files that are not Kubernetes objects (an RKE `cluster.yml`), read as options.
     pub distribution_configs: Vec<DistributionConfig>,
+    /// Objects read more than once (same kind, namespace and name, or uid): counted once, every copy listed
+    /// (an addition to the contract's fields).
+    pub duplicates: Vec<Duplicate>,
+}
+
+/// An object read from more than one place.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Duplicate {
+    pub kind: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub namespace: Option<String>,
+    pub name: String,
+    /// Where each copy was read (`file:line`), the one the checks use first.
+    pub copies: Vec<String>,
+    /// Do all copies say the same?
+    pub identical: bool,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]

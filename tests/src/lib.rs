@@ -41,7 +41,7 @@ pub fn inputs(dir: &Path) -> Vec<Input> {
                 && p.extension().is_some_and(|e| e == "yaml" || e == "yml" || e == "json")
             {
                 let name = p.strip_prefix(base).unwrap().to_string_lossy().into_owned();
-                out.push(Input { name, content: std::fs::read(&p).unwrap(), discovered: true });
+                out.push(Input::new(name, std::fs::read(&p).unwrap()).discovered());
             }
         }
     }

@@ -41,3 +41,44 @@ fn the_same_cordon_stalls_an_openshift_pool() {
         && f.severity == kube_preflight::Severity::Blocker
         && f.object.as_ref().is_some_and(|o| o.name == "w-4")));
 }
+
+#[test]
+fn rke_refuses_a_limit_of_zero_as_rke_does() {
+    // rancher/rke services/node_util.go CalculateMaxUnavailable: an int <= 0, a negative percentage or "0%"
+    // is "invalid input for max_unavailable_<role>: ..., value must be > 0".
+    let cluster = kube_preflight::Input::new("nodes.yaml", "kind: Node\napiVersion: v1\nmetadata: {name: n1}\n");
+    for (flag, value) in [("maxUnavailableWorker", "0%"), ("maxUnavailableControlPlane", "0")] {
+        let mut o = UpgradeOptions::new("1.29.2");
+        o.profile = Profile::Rke;
+        let v = kube_preflight::options::parse_limit(flag, value).unwrap();
+        if flag == "maxUnavailableWorker" {
+            o.max_unavailable_worker = Some(v);
+        } else {
+            o.max_unavailable_control_plane = Some(v);
+        }
+        match check(std::slice::from_ref(&cluster), &o) {
+            Err(kube_preflight::Error::Options(e)) => assert_eq!(e.field, flag, "{e}"),
+            other => panic!("{flag} {value}: expected an options error, got {other:?}"),
+        }
+    }
+    // The same from the cluster's own cluster.yml: the error says where it came from.
+    let yml = kube_preflight::Input::new(
+        "cluster.yml",
+        "nodes: [{address: 10.0.0.1, role: [controlplane, etcd, worker]}]\nupgrade_strategy:\n  max_unavailable_worker: 0%\n",
+    );
+    let mut o = UpgradeOptions::new("1.29.2");
+    o.profile = Profile::Rke;
+    match check(&[cluster, yml], &o) {
+        Err(kube_preflight::Error::Options(e)) => {
+            assert_eq!(e.field, "maxUnavailableWorker");
+            assert!(e.message.contains("cluster.yml"), "{e}");
+        }
+        other => panic!("expected an options error, got {other:?}"),
+    }
+    // 1 is fine.
+    let mut o = UpgradeOptions::new("1.29.2");
+    o.profile = Profile::Rke;
+    o.max_unavailable_worker = Some(kube_preflight::options::parse_limit("maxUnavailableWorker", "1").unwrap());
+    let n = kube_preflight::Input::new("nodes.yaml", "kind: Node\napiVersion: v1\nmetadata: {name: n1}\n");
+    assert!(check(&[n], &o).is_ok());
+}

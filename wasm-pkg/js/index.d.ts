@@ -2,7 +2,7 @@
 
 export type Profile = "kubeadm" | "rke" | "rke-legacy" | "kops" | "openshift" | "gke-baremetal";
 export type Severity = "blocker" | "warning" | "info";
-export type Via = "manifest" | "last-applied" | "managed-fields" | "helm-release";
+export type Via = "manifest" | "last-applied" | "managed-fields" | "helm-release" | "annotation";
 export type PhaseName = "bastions" | "load-balancers" | "etcd" | "control-plane" | "workers" | "addons";
 
 /** One input file. */
@@ -11,6 +11,8 @@ export interface InputFile {
   content: string | Uint8Array;
   /** Found by walking a directory: an unreadable file is then skipped with the reason instead of failing. */
   discovered?: boolean;
+  /** Found but not read (a walked folder's file of another kind): listed in `inventory.skipped` with this reason. */
+  skipped?: string;
 }
 
 /** A count (`2`) or a percentage (`"25%"`). */
@@ -26,6 +28,12 @@ export interface UpgradeOptions {
   maxUnavailableControlPlane?: IntOrPercent;
   maxSurge?: IntOrPercent;
   drain?: boolean;
+  /** The drain deletes pods that declare no controller (`kubectl drain --force`; RKE `node_drain_input.force`). */
+  drainForce?: boolean;
+  /** The drain deletes emptyDir data (`--delete-emptydir-data`; RKE `node_drain_input.delete_local_data`). */
+  drainDeleteLocalData?: boolean;
+  /** More annotations holding the applied manifest (JSON or YAML), read for the apiVersion it was written in. */
+  additionalAnnotations?: string[];
   /** Overrides of the planner's default times, in seconds. */
   timings?: { [name: string]: number };
 }
@@ -97,6 +105,17 @@ export interface Inventory {
   skipped: Skipped[];
   helmReleases: HelmRelease[];
   distributionConfigs: DistributionConfig[];
+  /** Objects read more than once (same kind, namespace and name, or uid): counted once, every copy listed. */
+  duplicates: Duplicate[];
+}
+
+export interface Duplicate {
+  kind: string;
+  namespace?: string;
+  name: string;
+  /** Where each copy was read (`file:line`), the one the checks use first. */
+  copies: string[];
+  identical: boolean;
 }
 
 export interface Summary {

@@ -65,7 +65,8 @@ fn read_files(files: &JsValue) -> Result<Vec<Input>, JsValue> {
         };
         let discovered =
             Reflect::get(&f, &JsValue::from_str("discovered")).ok().and_then(|d| d.as_bool()).unwrap_or(false);
-        inputs.push(Input { name, content: bytes, discovered });
+        let passed_over = Reflect::get(&f, &JsValue::from_str("skipped")).ok().and_then(|r| r.as_string());
+        inputs.push(Input { name, content: bytes, discovered, passed_over });
     }
     Ok(inputs)
 }

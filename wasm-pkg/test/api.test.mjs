@@ -26,7 +26,7 @@ test('check() returns a report in the contract shape', () => {
   assert.equal(report.schemaVersion, 1);
   assert.deepEqual(report.tool.name, 'kube-preflight');
   assert.deepEqual(report.upgrade, { from: '1.28.4', to: '1.30.1', profile: 'kubeadm', path: ['1.29', '1.30.1'], fromSource: 'control-plane nodes' });
-  assert.deepEqual(report.inventory, { files: 1, objects: 2, byKind: { Node: 2 }, skipped: [], helmReleases: [], distributionConfigs: [] });
+  assert.deepEqual(report.inventory, { files: 1, objects: 2, byKind: { Node: 2 }, skipped: [], helmReleases: [], distributionConfigs: [], duplicates: [] });
   assert.deepEqual(report.findings.map((x) => x.code), ['budget/etcd-no-fault-tolerance', 'budget/single-control-plane', 'version/minor-skip']);
   assert.deepEqual(report.summary, { blocker: 0, warning: 3, info: 0, verdict: 'ready' });
   const f = report.findings[2];

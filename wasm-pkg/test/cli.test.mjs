@@ -55,7 +55,9 @@ test('directories are walked; what is not Kubernetes YAML is listed as skipped, 
   assert.equal(report.inventory.files, 3);
   assert.deepEqual(report.inventory.byKind, { Deployment: 1 });
   const skipped = report.inventory.skipped.map((s) => path.relative(fixture('cli/manifests'), s.file)).sort();
-  assert.deepEqual(skipped, ['chart/templates/deployment.yaml', 'chart/values.yaml']);
+  assert.deepEqual(skipped, ['README.md', 'chart/templates/deployment.yaml', 'chart/values.yaml']);
+  const readme = report.inventory.skipped.find((s) => s.file.endsWith('README.md'));
+  assert.match(readme.reason, /not \.yaml, \.yml or \.json/);
   assert.equal(report.upgrade.from, null);
   assert.ok(report.notRun.some((n) => n.code === 'version/minor-skip'));
   const text = cli(['check', fixture('cli/manifests'), '--to', '1.29.2']);
@@ -122,4 +124,21 @@ test('rules, --version and --help', () => {
 test('same input, same output, byte for byte', () => {
   const args = ['check', fixture('demo'), '--to', '1.29.2', '--format', 'json'];
   assert.equal(cli(args).stdout, cli(args).stdout);
+});
+
+test('--drain-force and --drain-delete-local-data are the drain flags RKE reads from node_drain_input', () => {
+  // RKE builds kubectl's drain helper with node_drain_input.force (default false): a pod with no controller
+  // fails that drain, and the host, so RKE stops (a blocker); with --drain-force it is deleted (a warning).
+  const dir = fixture('rules/disruption/unmanaged-pod/fail-rke-drain-without-force');
+  const base = ['check', path.join(dir, 'cluster.yaml'), '--to', '1.29.2', '--profile', 'rke', '--drain', '--format', 'json'];
+  const without = cli(base);
+  assert.equal(without.code, 1, without.stderr);
+  const f = JSON.parse(without.stdout).findings.find((x) => x.code === 'disruption/unmanaged-pod');
+  assert.equal(f.severity, 'blocker');
+  assert.match(f.help, /node_drain_input\.force: true/);
+  const withForce = cli([...base, '--drain-force']);
+  assert.equal(withForce.code, 0, withForce.stderr);
+  const g = JSON.parse(withForce.stdout).findings.find((x) => x.code === 'disruption/unmanaged-pod');
+  assert.equal(g.severity, 'warning');
+  assert.equal(cli([...base, '--drain-force=yes']).code, 2);
 });

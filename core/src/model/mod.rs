@@ -20,9 +20,12 @@ pub enum Via {
     LastApplied,
     ManagedFields,
     HelmRelease,
+    /// Another annotation that records the applied manifest: kapp's `kapp.k14s.io/original`, or one the
+    /// user names (`additionalAnnotations`).
+    Annotation,
 }
 
-#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, PartialOrd, Ord, Serialize)]
 pub struct Source {
     pub file: String,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -361,6 +364,20 @@ pub struct Object {
     pub body: Body,
     /// Values the checks read that could not be understood (`field: "value" is not ...`).
     pub problems: Vec<String>,
+    /// `metadata.uid`: set on objects read from a live cluster.
+    pub uid: Option<String>,
+    /// Other copies of this same object among the inputs (same kind, namespace and name, or uid), left
+    /// out of the checks but kept here: where they were read and what they said.
+    pub copies: Vec<CopyOf>,
+}
+
+/// Another copy of an object, read from another place.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CopyOf {
+    pub source: Source,
+    pub api_version: String,
+    /// Does it differ from the copy the checks use (anything but where it was read)?
+    pub differs: bool,
 }
 
 /// Workload kinds whose `spec.template` is a pod template.
@@ -503,7 +520,29 @@ impl Object {
             managed_api_versions,
             problems,
             body,
+            uid: meta.get("uid").as_string().filter(|u| !u.is_empty()),
+            copies: Vec::new(),
         }
+    }
+
+    /// Is `other` the same object as this one, read elsewhere: the same non-empty uid, or the same kind,
+    /// namespace and name?
+    pub fn same_object(&self, other: &Object) -> bool {
+        match (&self.uid, &other.uid) {
+            (Some(a), Some(b)) if a == b => true,
+            _ => self.r.kind == other.r.kind && self.r.namespace == other.r.namespace && self.r.name == other.r.name,
+        }
+    }
+
+    /// Does `other` say anything different from this one (where each was read aside)?
+    pub fn differs_from(&self, other: &Object) -> bool {
+        let mut a = self.clone();
+        let mut b = other.clone();
+        a.source = Source::default();
+        b.source = Source::default();
+        a.copies.clear();
+        b.copies.clear();
+        a != b
     }
 
     pub fn node(&self) -> Option<&NodeInfo> {

@@ -50,6 +50,7 @@ pub static RULES: &[Rule] = registry![
     disruption::replicas_in_one_window,
     disruption::single_replica,
     disruption::unmanaged_pod,
+    input::duplicate_object,
     input::unreadable_value,
     scheduling::legacy_node_label,
     scheduling::no_eligible_node,

@@ -21,6 +21,9 @@ check options:
   --max-unavailable-control-plane <n|n%>
   --max-surge <n|n%>
   --drain | --no-drain
+  --drain-force                           the drain deletes pods with no controller (kubectl drain --force)
+  --drain-delete-local-data               the drain deletes emptyDir data (--delete-emptydir-data)
+  --additional-annotation <key>           an annotation holding the applied manifest (repeatable)
   --config <file>                         YAML or JSON UpgradeOptions; flags override it
   --format <text|json|markdown|sarif|junit>  output format (default text)
   --output <file>                         write the report there (default stdout)
@@ -38,6 +41,7 @@ const VALUE_FLAGS = {
   '--max-unavailable-worker': 'maxUnavailableWorker',
   '--max-unavailable-control-plane': 'maxUnavailableControlPlane',
   '--max-surge': 'maxSurge',
+  '--additional-annotation': null,
   '--config': null,
   '--format': null,
   '--output': null,
@@ -67,13 +71,19 @@ function parseArgs(argv) {
       out.options.drain = arg === '--drain';
       continue;
     }
+    if (arg === '--drain-force' || arg === '--drain-delete-local-data') {
+      if (value !== undefined) throw new UsageError(`${arg} takes no value`);
+      out.options[arg === '--drain-force' ? 'drainForce' : 'drainDeleteLocalData'] = true;
+      continue;
+    }
     if (!(arg in VALUE_FLAGS)) throw new UsageError(`unknown option ${arg}`);
     if (value === undefined) {
       if (i + 1 >= argv.length) throw new UsageError(`${arg} needs a value`);
       value = argv[++i];
     }
     const field = VALUE_FLAGS[arg];
-    if (field) out.options[field] = value;
+    if (arg === '--additional-annotation') (out.options.additionalAnnotations ||= []).push(value);
+    else if (field) out.options[field] = value;
     else if (arg === '--config') out.config = value;
     else if (arg === '--format') out.format = value;
     else if (arg === '--output') out.output = value;
@@ -90,8 +100,12 @@ function walk(dir, files) {
     const full = path.join(dir, e.name);
     if (e.isDirectory()) {
       if (!e.name.startsWith('.') && e.name !== 'node_modules') walk(full, files);
+      else files.push({ name: full + path.sep, content: '', skipped: 'a hidden folder or node_modules: not walked' });
     } else if (EXTENSIONS.has(path.extname(e.name).toLowerCase())) {
       files.push({ name: full, content: fs.readFileSync(full), discovered: true });
+    } else {
+      // Nothing found is left out in silence: the report lists it (inventory.skipped).
+      files.push({ name: full, content: '', skipped: 'not .yaml, .yml or .json: not read' });
     }
   }
 }

@@ -1,7 +1,8 @@
 //! api/: objects on group/versions the target no longer serves, or has deprecated.
 //!
 //! The apiVersion an object was *written* in survives in the manifest itself, in the
-//! `kubectl.kubernetes.io/last-applied-configuration` annotation (ignored when its kind differs), in
+//! `kubectl.kubernetes.io/last-applied-configuration` annotation (ignored when its kind differs), in kapp's
+//! `kapp.k14s.io/original` and any annotation the user names (`additionalAnnotations`), in
 //! `metadata.managedFields[].apiVersion`, and in Helm 3 release records (decoded at ingestion). Each is
 //! checked against the table in `apis.rs`.
 
@@ -10,7 +11,7 @@ pub mod removed;
 
 use crate::apis::{self, ApiRow, Status};
 use crate::model::{Object, Source, Via};
-use crate::parse::parse_json;
+use crate::parse::parse_documents;
 use crate::report::Finding;
 use crate::rules::context::display_ref;
 use crate::rules::{Context, RuleInfo};
@@ -20,11 +21,21 @@ pub struct Usage<'a> {
     pub obj: &'a Object,
     pub api_version: String,
     pub via: Via,
+    /// The annotation it was read from, for `Via::Annotation`.
+    pub annotation: Option<String>,
+    /// Where it was read, when not where the object itself was (another copy of the object).
+    pub source: Option<Source>,
 }
 
-fn last_applied(o: &Object) -> Option<String> {
-    let text = o.annotations.get("kubectl.kubernetes.io/last-applied-configuration")?;
-    let doc = parse_json("last-applied-configuration", text).ok()?;
+/// kubectl's record of the applied manifest.
+pub const LAST_APPLIED: &str = "kubectl.kubernetes.io/last-applied-configuration";
+/// kapp's record of the original manifest (carvel-dev/kapp).
+pub const KAPP_ORIGINAL: &str = "kapp.k14s.io/original";
+
+/// The apiVersion of the manifest an annotation records (JSON or YAML), when it is of this object's kind.
+fn recorded_api_version(o: &Object, key: &str) -> Option<String> {
+    let text = o.annotations.get(key)?;
+    let doc = parse_documents(key, text).ok()?.into_iter().next()?;
     // A stale annotation from another kind (the name was reused) says nothing about this object.
     (doc.get("kind").as_str() == Some(o.r.kind.as_str())).then(|| doc.get("apiVersion").as_string())?
 }
@@ -35,21 +46,49 @@ pub fn usages<'a>(ctx: &Context<'a>) -> Vec<Usage<'a>> {
     for o in ctx.objects {
         let base = o.source.via.unwrap_or(Via::Manifest);
         let mut seen: Vec<String> = vec![o.r.api_version.clone()];
-        out.push(Usage { obj: o, api_version: o.r.api_version.clone(), via: base });
+        out.push(Usage { obj: o, api_version: o.r.api_version.clone(), via: base, annotation: None, source: None });
+        // Another copy of the object (a manifest beside the live object) written in another apiVersion.
+        for c in o.copies.iter().filter(|c| c.api_version != o.r.api_version) {
+            if !seen.contains(&c.api_version) {
+                seen.push(c.api_version.clone());
+                let via = c.source.via.unwrap_or(Via::Manifest);
+                out.push(Usage {
+                    obj: o,
+                    api_version: c.api_version.clone(),
+                    via,
+                    annotation: None,
+                    source: Some(c.source.clone()),
+                });
+            }
+        }
         if base == Via::HelmRelease {
             continue;
         }
-        let mut extra = |v: String, via: Via, out: &mut Vec<Usage<'a>>| {
+        let mut extra = |v: String, via: Via, annotation: Option<&str>, out: &mut Vec<Usage<'a>>| {
             if !v.is_empty() && !seen.contains(&v) {
                 seen.push(v.clone());
-                out.push(Usage { obj: o, api_version: v, via });
+                out.push(Usage {
+                    obj: o,
+                    api_version: v,
+                    via,
+                    annotation: annotation.map(str::to_owned),
+                    source: None,
+                });
             }
         };
-        if let Some(v) = last_applied(o) {
-            extra(v, Via::LastApplied, &mut out);
+        if let Some(v) = recorded_api_version(o, LAST_APPLIED) {
+            extra(v, Via::LastApplied, None, &mut out);
+        }
+        let named = ctx.options.additional_annotations.iter().map(String::as_str);
+        for key in std::iter::once(KAPP_ORIGINAL).chain(named) {
+            if key != LAST_APPLIED {
+                if let Some(v) = recorded_api_version(o, key) {
+                    extra(v, Via::Annotation, Some(key), &mut out);
+                }
+            }
         }
         for v in &o.managed_api_versions {
-            extra(v.clone(), Via::ManagedFields, &mut out);
+            extra(v.clone(), Via::ManagedFields, None, &mut out);
         }
     }
     out
@@ -61,6 +100,7 @@ fn via_text(u: &Usage<'_>) -> String {
         Via::LastApplied => " (per its last-applied-configuration)".to_owned(),
         Via::ManagedFields => " (per its managedFields)".to_owned(),
         Via::HelmRelease => format!(" (in Helm release {})", release_name(u.obj)),
+        Via::Annotation => format!(" (per its {} annotation)", u.annotation.as_deref().unwrap_or("?")),
     }
 }
 
@@ -93,7 +133,9 @@ pub fn report(ctx: &Context<'_>, out: &mut Vec<Finding>, want: Status, info: &Ru
         let f = finding(ctx, &u, row, want, info, hop);
         // An annotation or managed field naming an API the current version already does not serve is old
         // news, not something this upgrade breaks: a warning.
-        let stale = already && want == Status::Removed && matches!(u.via, Via::LastApplied | Via::ManagedFields);
+        let stale = already
+            && want == Status::Removed
+            && matches!(u.via, Via::LastApplied | Via::ManagedFields | Via::Annotation);
         out.push(if stale { f.severity(crate::report::Severity::Warning) } else { f });
     }
 }
@@ -147,11 +189,16 @@ fn finding(
         ),
     };
     let mut f = Finding::new(info, message, help).object(u.obj).data("apiVersion", u.api_version.clone());
-    if u.via != Via::Manifest {
+    if let Some(s) = &u.source {
+        f.source = Some(s.clone());
+    } else if u.via != Via::Manifest {
         f.source = Some(Source { via: Some(u.via), ..u.obj.source.clone() });
     }
     if u.via == Via::HelmRelease {
         f = f.data("helmRelease", release_name(u.obj));
+    }
+    if let Some(a) = &u.annotation {
+        f = f.data("annotation", a.clone());
     }
     if let Some(d) = row.deprecated_in {
         f = f.data("deprecatedIn", format!("1.{d}"));

@@ -1,3 +1,4 @@
 //! input/: what in the inputs could not be understood (beyond outright unreadable files, which are errors).
 
+pub mod duplicate_object;
 pub mod unreadable_value;

@@ -203,7 +203,7 @@ pub fn pools(cluster: &Cluster<'_>) -> Vec<Pool> {
                     _ => None,
                 });
                 if let Some(g) = found {
-                    p.settings.max_unavailable = g.concurrent_nodes.map(IntOrPercent::Int);
+                    p.settings.max_unavailable = g.concurrent_nodes.map(IntOrPercent::count);
                     p.minimum_available = g.minimum_available;
                 }
             }

@@ -44,6 +44,19 @@ pub fn check_options(options: &UpgradeOptions) -> Result<(), Error> {
 pub fn report_from(ingested: ingest::Ingested, options: &UpgradeOptions) -> Result<Report, Error> {
     let options = &with_distribution_config(options, ingested.rke.as_ref());
     let resolved = options.resolve()?;
+    if let Some(from) = resolved.from.clone().or_else(|| infer_from(&ingested.objects)) {
+        let hops = version::hop_count(&from, &resolved.to);
+        if hops > version::MAX_HOPS {
+            return Err(Error::Options(options::OptionsError {
+                field: "to".to_owned(),
+                message: format!(
+                    "{} is {hops} minor versions after {from}: more than the {} one upgrade may cross (a typo?)",
+                    resolved.to,
+                    version::MAX_HOPS
+                ),
+            }));
+        }
+    }
     // The distribution's own config may carry values it refuses itself (RKE's max_unavailable: 0).
     budget::validate(options).map_err(|mut e| {
         if ingested.rke.is_some() && matches!(options.profile, Profile::Rke | Profile::RkeLegacy) {

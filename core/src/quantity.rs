@@ -52,6 +52,11 @@ pub fn bytes(raw: &str) -> Option<i64> {
     parse_quantity(raw).map(|v| v.ceil().min(i64::MAX as f64) as i64)
 }
 
+/// The largest count an IntOrString is read as (`maxUnavailable: 4000000000` reads as this).
+pub const MAX_COUNT: i64 = 1_000_000;
+/// The largest percentage an IntOrString is read as.
+pub const MAX_PERCENT: i64 = 1_000_000;
+
 /// An IntOrString value as Kubernetes reads it for budgets and limits: a count or a percentage.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum IntOrPercent {
@@ -60,17 +65,31 @@ pub enum IntOrPercent {
 }
 
 impl IntOrPercent {
-    /// `2`, `"2"`, `"25%"`. Whitespace is trimmed; anything else is `None`.
+    /// `2`, `"2"`, `"25%"`. Whitespace is trimmed; anything else is `None`. Untrusted numbers are
+    /// saturated here, once: a count beyond [`MAX_COUNT`] reads as `MAX_COUNT`, a percentage beyond
+    /// [`MAX_PERCENT`] as `MAX_PERCENT` (no cluster has more nodes; a budget is never larger than its pool),
+    /// and digits too long for an i64 saturate the same way instead of being unreadable.
     pub fn parse(raw: &str) -> Option<IntOrPercent> {
         let s = raw.trim();
-        if let Some(p) = s.strip_suffix('%') {
-            let p = p.trim();
-            if p.is_empty() || !p.bytes().all(|b| b.is_ascii_digit() || b == b'-') {
-                return None;
-            }
-            return p.parse().ok().map(IntOrPercent::Percent);
+        let (digits, percent) = match s.strip_suffix('%') {
+            Some(p) => (p.trim(), true),
+            None => (s, false),
+        };
+        let body = digits.strip_prefix('-').unwrap_or(digits);
+        if body.is_empty() || !body.bytes().all(|b| b.is_ascii_digit()) {
+            return None;
         }
-        s.parse().ok().map(IntOrPercent::Int)
+        let negative = digits.starts_with('-');
+        let max = if percent { MAX_PERCENT } else { MAX_COUNT };
+        // Any run of digits parses: too long for i64 is simply larger than the cap.
+        let magnitude = body.parse::<i64>().unwrap_or(i64::MAX).min(max);
+        let v = if negative { -magnitude } else { magnitude };
+        Some(if percent { IntOrPercent::Percent(v) } else { IntOrPercent::Int(v) })
+    }
+
+    /// A count read from a number (JSON or YAML), saturated like [`IntOrPercent::parse`].
+    pub fn count(n: i64) -> IntOrPercent {
+        IntOrPercent::Int(n.clamp(-MAX_COUNT, MAX_COUNT))
     }
 
     /// `value` of `total`, percentages rounded down.

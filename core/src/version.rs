@@ -170,6 +170,15 @@ impl fmt::Display for Version {
 
 /// The hops from `from` to `to`: one per minor, the intermediate ones as bare minors, the last the target.
 /// Empty when `to` is not above `from`'s minor (a patch upgrade is one hop: `[to]`).
+/// The most minor versions one upgrade may cross. Kubernetes has had about 35 minors in ten years; a path
+/// longer than this is a typo (`--to 1.2900`), and would build a plan of millions of steps.
+pub const MAX_HOPS: u32 = 100;
+
+/// How many hops (minor versions) lie between two versions.
+pub fn hop_count(from: &Version, to: &Version) -> u32 {
+    to.minor.saturating_sub(from.minor)
+}
+
 pub fn hop_path(from: &Version, to: &Version) -> Vec<Version> {
     if to <= from {
         return Vec::new();

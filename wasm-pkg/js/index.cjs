@@ -1,16 +1,67 @@
 'use strict';
 // Node entry (require): the wasm is read synchronously from disk by the nodejs glue.
-const wasm = require('./node/kube_preflight_wasm.js');
+//
+// A trap in WebAssembly (a Rust panic, an out-of-bounds access) leaves an instance's memory in an unknown
+// state: every later call could fail too. The core is written never to trap on any input, but should one
+// happen, the call fails with an Error (code "internal") and the next call runs on a fresh instance.
+const GLUE = './node/kube_preflight_wasm.js';
+
+function load() {
+  delete require.cache[require.resolve(GLUE)];
+  return require(GLUE);
+}
+
+let wasm = load();
+
+function guarded(call) {
+  try {
+    return call(wasm);
+  } catch (e) {
+    if (e instanceof WebAssembly.RuntimeError) {
+      wasm = load();
+      throw Object.assign(new Error(`internal error: ${e.message} (the module was reloaded; please report this input)`), {
+        code: 'internal',
+      });
+    }
+    throw e;
+  }
+}
+
+/** Streaming input: `new Session(options)`, `push(name, chunk)`, `finish()`. */
+class Session {
+  constructor(options) {
+    this.instance = wasm;
+    this.inner = guarded((w) => new w.Session(options));
+  }
+
+  push(name, chunk) {
+    this.usable();
+    return guarded(() => this.inner.push(name, chunk));
+  }
+
+  finish() {
+    this.usable();
+    return guarded(() => this.inner.finish());
+  }
+
+  usable() {
+    if (this.instance !== wasm) {
+      throw Object.assign(new Error('this session was lost when the module was reloaded after an internal error'), {
+        code: 'internal',
+      });
+    }
+  }
+}
 
 module.exports = {
-  check: wasm.check,
-  Session: wasm.Session,
-  rules: wasm.rules,
-  version: wasm.version,
+  check: (files, options) => guarded((w) => w.check(files, options)),
+  Session,
+  rules: () => guarded((w) => w.rules()),
+  version: () => guarded((w) => w.version()),
   /** Node needs no initialisation; kept so code written for browsers runs unchanged. */
   init: async () => undefined,
   /** @internal used by the command line */
-  runCli: wasm.runCli,
+  runCli: (files, request) => guarded((w) => w.runCli(files, request)),
   /** @internal used by the command line */
-  renderRules: wasm.renderRules,
+  renderRules: (format) => guarded((w) => w.renderRules(format)),
 };

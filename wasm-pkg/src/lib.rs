@@ -136,9 +136,10 @@ pub fn run_cli(files: JsValue, request: JsValue) -> Result<JsValue, JsValue> {
 
 /// The CLI's `rules`: the catalogue as `json` or `markdown`.
 #[wasm_bindgen(js_name = renderRules)]
-pub fn render_rules(format: &str) -> Result<String, JsValue> {
+pub fn render_rules(format: JsValue) -> Result<String, JsValue> {
+    let format = format.as_string().ok_or_else(|| options_error("format: expected a string"))?;
     let rules = kube_preflight::rules();
-    match format {
+    match format.as_str() {
         "json" => Ok(kube_preflight::render::rules_json(&rules)),
         "markdown" | "md" => Ok(kube_preflight::render::rules_markdown(&rules)),
         other => Err(options_error(&format!("--format: {other:?} is not one of json, markdown"))),
@@ -163,7 +164,10 @@ impl Session {
     }
 
     /// Add a chunk (`string` or `Uint8Array`) of the named input; a new name ends the previous input.
-    pub fn push(&mut self, name: &str, chunk: JsValue) -> Result<(), JsValue> {
+    pub fn push(&mut self, name: JsValue, chunk: JsValue) -> Result<(), JsValue> {
+        // Checked here, not by the generated glue: a number passed where a string is expected must be an
+        // error, never a trap.
+        let name = name.as_string().ok_or_else(|| options_error("name: expected a string"))?;
         let bytes = if let Some(s) = chunk.as_string() {
             s.into_bytes()
         } else if let Some(u) = chunk.dyn_ref::<Uint8Array>() {
@@ -172,7 +176,7 @@ impl Session {
             return Err(options_error("chunk: expected a string or a Uint8Array"));
         };
         let s = self.inner.as_mut().ok_or_else(|| options_error("this session is finished"))?;
-        s.push(name, &bytes).map_err(|e| to_js_error(&e))
+        s.push(&name, &bytes).map_err(|e| to_js_error(&e))
     }
 
     /// End the input and return the report. The session cannot be used afterwards.

@@ -65,7 +65,8 @@ pub enum Mode {
 
 /// Schedule `durations` (in order) with `concurrency` slots from `start`; returns (start, end) per node.
 pub fn schedule(durations: &[u64], concurrency: u32, mode: Mode, start: u64) -> Vec<(u64, u64)> {
-    let c = concurrency.max(1) as usize;
+    // More slots than nodes change nothing: never allocate more (a budget of 4,000,000,000 is legal input).
+    let c = usize::try_from(concurrency).unwrap_or(usize::MAX).clamp(1, durations.len().max(1));
     let mut out = Vec::with_capacity(durations.len());
     match mode {
         Mode::Batch => {

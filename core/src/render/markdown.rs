@@ -6,9 +6,30 @@ use crate::model::display_ref;
 use crate::report::{Report, Severity};
 use crate::units::duration;
 
-/// Escape what would break a table cell.
-fn cell(s: &str) -> String {
-    s.replace('|', "\\|").replace('\n', " ")
+/// Text from the input as Markdown shows it literally, in a table cell or a list item: HTML-significant
+/// characters as entities (no raw HTML reaches the page), Markdown syntax backslash-escaped (no emphasis,
+/// link, image or code span can be formed), `|` escaped (no extra cell), hazardous characters (newlines,
+/// controls, bidi overrides) as visible escapes (no extra row), and URLs broken with a zero-width space
+/// after their scheme or `www` so that no autolink is formed from input.
+fn md(s: &str) -> String {
+    let text = super::printable(s);
+    let mut out = String::with_capacity(text.len() + 8);
+    for c in text.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\\' | '`' | '*' | '_' | '[' | ']' | '(' | ')' | '|' | '~' | '!' | '#' | '$' | ':' | '@' => {
+                out.push('\\');
+                out.push(c);
+            }
+            c => out.push(c),
+        }
+    }
+    // GitHub's autolinks (`www.`, `https://`, e-mail addresses) are found in the text after escapes are
+    // read; a zero-width space breaks each pattern without changing what is shown.
+    out.replace("www.", "www\u{200b}.").replace("\\:/", "\\:\u{200b}/").replace("\\@", "\u{200b}\\@")
 }
 
 pub fn render_markdown(r: &Report) -> String {
@@ -20,10 +41,10 @@ pub fn render_markdown(r: &Report) -> String {
     let _ = writeln!(
         s,
         "\n**{}** → **{}** with `{}`{} · {} blocker(s), {} warning(s), {} info\n",
-        u.from.as_deref().unwrap_or("unknown"),
-        u.to,
+        md(u.from.as_deref().unwrap_or("unknown")),
+        md(&u.to),
         u.profile,
-        if u.path.len() > 1 { format!(" (hops: {})", u.path.join(" → ")) } else { String::new() },
+        if u.path.len() > 1 { format!(" (hops: {})", md(&u.path.join(" → "))) } else { String::new() },
         sm.blocker,
         sm.warning,
         sm.info
@@ -39,17 +60,17 @@ pub fn render_markdown(r: &Report) -> String {
                 Severity::Info => "ℹ️ info",
             };
             let object = f.object.as_ref().map(display_ref).unwrap_or_default();
-            let loc = f.source.as_ref().map(|src| format!("<br>`{}`", src.location())).unwrap_or_default();
-            let hop = f.hop.as_ref().map(|h| format!(" (hop {h})")).unwrap_or_default();
+            let loc = f.source.as_ref().map(|src| format!("<br>{}", md(&src.location()))).unwrap_or_default();
+            let hop = f.hop.as_ref().map(|h| format!(" (hop {})", md(h))).unwrap_or_default();
             let _ = writeln!(
                 s,
                 "| {mark} | `{}` | {}{} | {}{} | {} |",
                 f.code,
-                cell(&object),
+                md(&object),
                 loc,
-                cell(&f.message),
+                md(&f.message),
                 hop,
-                cell(&f.help)
+                md(&f.help)
             );
         }
     }
@@ -60,9 +81,9 @@ pub fn render_markdown(r: &Report) -> String {
             let _ = writeln!(
                 s,
                 "| {} | {} | {} | {} | {} | {} | {} |",
-                p.hop.as_deref().unwrap_or(""),
+                md(p.hop.as_deref().unwrap_or("")),
                 p.name,
-                cell(p.pool.as_deref().unwrap_or("")),
+                md(p.pool.as_deref().unwrap_or("")),
                 p.concurrency,
                 p.nodes.len(),
                 duration(p.start_seconds),
@@ -76,23 +97,31 @@ pub fn render_markdown(r: &Report) -> String {
             let _ = writeln!(
                 s,
                 "- **{}**: {}{}",
-                c.component,
-                c.expected,
-                if c.when.is_empty() { String::new() } else { format!(" ({})", c.when) }
+                md(&c.component),
+                md(&c.expected),
+                if c.when.is_empty() { String::new() } else { format!(" ({})", md(&c.when)) }
             );
         }
         for w in &r.downtime.workloads {
-            let _ = writeln!(s, "- **{} {}/{}**: {} ({})", w.kind, w.namespace, w.name, duration(w.seconds), w.reason);
+            let _ = writeln!(
+                s,
+                "- **{} {}/{}**: {} ({})",
+                md(&w.kind),
+                md(&w.namespace),
+                md(&w.name),
+                duration(w.seconds),
+                md(&w.reason)
+            );
         }
     }
     let inv = &r.inventory;
     if !inv.skipped.is_empty() || !r.not_run.is_empty() {
         s.push_str("\n<details><summary>Skipped inputs and checks that did not run</summary>\n\n");
         for k in &inv.skipped {
-            let _ = writeln!(s, "- skipped `{}`: {}", k.file, k.reason);
+            let _ = writeln!(s, "- skipped {}: {}", md(&k.file), md(&k.reason));
         }
         for n in &r.not_run {
-            let _ = writeln!(s, "- not run `{}`: {}", n.code, n.reason);
+            let _ = writeln!(s, "- not run `{}`: {}", n.code, md(&n.reason));
         }
         s.push_str("\n</details>\n");
     }

@@ -5,8 +5,43 @@ mod markdown;
 mod sarif;
 pub mod text;
 
+use std::borrow::Cow;
+
 use crate::report::Report;
 use crate::report::RuleInfo;
+
+/// Characters that must never reach a terminal or a document as they are: controls (C0, DEL, C1: ANSI
+/// escapes, carriage returns, newlines inside a field), Unicode line and paragraph separators, and the
+/// bidirectional overrides that reorder what a reader sees, and Unicode noncharacters (XML forbids
+/// U+FFFE and U+FFFF).
+pub(crate) fn hazardous(c: char) -> bool {
+    c.is_control()
+        || matches!(
+            c,
+            '\u{2028}' | '\u{2029}' | '\u{200e}' | '\u{200f}' | '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}'
+                | '\u{fdd0}'..='\u{fdef}'
+        )
+        || (c as u32) & 0xfffe == 0xfffe
+}
+
+/// Text from the input as a terminal may show it: every hazardous character written as a visible escape
+/// (`\n`, `\u{1b}`), so no input can add a line, colour or move the cursor.
+pub fn printable(s: &str) -> Cow<'_, str> {
+    if !s.chars().any(hazardous) {
+        return Cow::Borrowed(s);
+    }
+    let mut out = String::with_capacity(s.len() + 8);
+    for c in s.chars() {
+        match c {
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\t' => out.push_str("\\t"),
+            c if hazardous(c) => out.push_str(&format!("\\u{{{:x}}}", c as u32)),
+            c => out.push(c),
+        }
+    }
+    Cow::Owned(out)
+}
 
 pub use junit::render_junit;
 pub use markdown::render_markdown;

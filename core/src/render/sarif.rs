@@ -18,10 +18,44 @@ fn level(s: Severity) -> &'static str {
 fn uri(file: &str) -> String {
     let f = file.replace('\\', "/");
     if f.starts_with('/') {
-        format!("file://{f}")
+        format!("file://{}", percent_encode(&f))
     } else {
-        f.trim_start_matches("./").to_owned()
+        percent_encode(f.trim_start_matches("./"))
     }
+}
+
+/// A path as a URI reference (RFC 3986): unreserved characters, `/` and the sub-delimiters that are safe in
+/// a path stay; everything else (spaces, newlines, `%`, `#`, `?`, non-ASCII) is percent-encoded as UTF-8.
+fn percent_encode(path: &str) -> String {
+    let mut out = String::with_capacity(path.len());
+    for b in path.bytes() {
+        match b {
+            b'A'..=b'Z'
+            | b'a'..=b'z'
+            | b'0'..=b'9'
+            | b'-'
+            | b'.'
+            | b'_'
+            | b'~'
+            | b'/'
+            | b'!'
+            | b'$'
+            | b'&'
+            | b'\''
+            | b'('
+            | b')'
+            | b'*'
+            | b'+'
+            | b','
+            | b';'
+            | b'='
+            | b'@' => out.push(char::from(b)),
+            // A colon in a relative path's first segment would read as a scheme.
+            b':' if out.contains('/') => out.push(':'),
+            _ => out.push_str(&format!("%{b:02X}")),
+        }
+    }
+    out
 }
 
 fn rule_name(code: &str) -> String {

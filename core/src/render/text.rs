@@ -2,7 +2,7 @@
 
 use std::fmt::Write;
 
-use super::RenderOptions;
+use super::{printable, RenderOptions};
 use crate::model::display_ref;
 use crate::report::{Report, Severity};
 use crate::units::duration;
@@ -34,16 +34,18 @@ impl Paint {
 }
 
 pub fn render_text(r: &Report, opts: RenderOptions) -> String {
+    // Everything that comes from the input goes through `t`: no input can add a line or an escape code.
+    let t = printable;
     let p = Paint(opts.color);
     let mut s = String::new();
     let u = &r.upgrade;
-    let from = u.from.as_deref().unwrap_or("unknown");
-    let _ = writeln!(s, "{} {from} -> {} (profile {})", p.bold("kube-preflight:"), u.to, u.profile);
+    let from = t(u.from.as_deref().unwrap_or("unknown"));
+    let _ = writeln!(s, "{} {from} -> {} (profile {})", p.bold("kube-preflight:"), t(&u.to), u.profile);
     if u.path.len() > 1 {
-        let _ = writeln!(s, "  path: {}", u.path.join(" -> "));
+        let _ = writeln!(s, "  path: {}", t(&u.path.join(" -> ")));
     }
     let inv = &r.inventory;
-    let kinds: Vec<String> = inv.by_kind.iter().map(|(k, n)| format!("{n} {k}")).collect();
+    let kinds: Vec<String> = inv.by_kind.iter().map(|(k, n)| format!("{n} {}", t(k))).collect();
     let _ = writeln!(
         s,
         "  read {} file(s), {} object(s){}",
@@ -52,25 +54,25 @@ pub fn render_text(r: &Report, opts: RenderOptions) -> String {
         if kinds.is_empty() { String::new() } else { format!(": {}", kinds.join(", ")) }
     );
     for c in &inv.distribution_configs {
-        let _ = writeln!(s, "  {} {}:{} ({}): {}", p.dim("config"), c.file, c.line, c.kind, c.note);
+        let _ = writeln!(s, "  {} {}:{} ({}): {}", p.dim("config"), t(&c.file), c.line, t(c.kind), t(&c.note));
     }
     for h in &inv.helm_releases {
         let _ = writeln!(
             s,
             "  {} {}/{} revision {} ({}): {} object(s)",
             p.dim("helm release"),
-            h.namespace,
-            h.name,
+            t(&h.namespace),
+            t(&h.name),
             h.revision,
-            h.chart,
+            t(&h.chart),
             h.objects
         );
     }
     for sk in &inv.skipped {
-        let _ = writeln!(s, "  {} {}: {}", p.dim("skipped"), sk.file, sk.reason);
+        let _ = writeln!(s, "  {} {}: {}", p.dim("skipped"), t(&sk.file), t(&sk.reason));
     }
     for n in &r.not_run {
-        let _ = writeln!(s, "  {} {}: {}", p.dim("not run"), n.code, n.reason);
+        let _ = writeln!(s, "  {} {}: {}", p.dim("not run"), n.code, t(&n.reason));
     }
     s.push('\n');
     for sev in [Severity::Blocker, Severity::Warning, Severity::Info] {
@@ -80,23 +82,23 @@ pub fn render_text(r: &Report, opts: RenderOptions) -> String {
         }
         let _ = writeln!(s, "{} ({})", p.sev(sev), fs.len());
         for f in fs {
-            let _ = writeln!(s, "  {} {}", p.bold(f.code), f.message);
+            let _ = writeln!(s, "  {} {}", p.bold(f.code), t(&f.message));
             if let Some(o) = &f.object {
-                let loc = f.source.as_ref().map(|src| format!(" ({})", src.location())).unwrap_or_default();
-                let _ = writeln!(s, "      {}{}", display_ref(o), p.dim(&loc));
+                let loc = f.source.as_ref().map(|src| format!(" ({})", t(&src.location()))).unwrap_or_default();
+                let _ = writeln!(s, "      {}{}", t(&display_ref(o)), p.dim(&loc));
             }
             if let Some(h) = &f.hop {
-                let _ = writeln!(s, "      at hop {h}");
+                let _ = writeln!(s, "      at hop {}", t(h));
             }
-            let _ = writeln!(s, "      {} {}", p.dim("fix:"), f.help);
+            let _ = writeln!(s, "      {} {}", p.dim("fix:"), t(&f.help));
         }
         s.push('\n');
     }
     if !r.plan.phases.is_empty() {
         let _ = writeln!(s, "{} ({} in all)", p.bold("PLAN"), duration(r.plan.total_seconds));
         for ph in &r.plan.phases {
-            let pool = ph.pool.as_deref().map(|x| format!(" [{x}]")).unwrap_or_default();
-            let hop = ph.hop.as_deref().map(|x| format!(" hop {x}")).unwrap_or_default();
+            let pool = ph.pool.as_deref().map(|x| format!(" [{}]", t(x))).unwrap_or_default();
+            let hop = ph.hop.as_deref().map(|x| format!(" hop {}", t(x))).unwrap_or_default();
             let _ = writeln!(
                 s,
                 "  {:>8} - {:>8}  {}{pool}{hop}: {} node(s), {} at a time",
@@ -112,7 +114,7 @@ pub fn render_text(r: &Report, opts: RenderOptions) -> String {
                     "  {:>8} - {:>8}    {}",
                     p.dim(&duration(st.start_seconds)),
                     p.dim(&duration(st.end_seconds)),
-                    st.node
+                    t(&st.node)
                 );
             }
         }
@@ -121,10 +123,18 @@ pub fn render_text(r: &Report, opts: RenderOptions) -> String {
     if !r.downtime.components.is_empty() || !r.downtime.workloads.is_empty() {
         let _ = writeln!(s, "{}", p.bold("EXPECTED DOWNTIME"));
         for c in &r.downtime.components {
-            let _ = writeln!(s, "  {}: {} ({})", c.component, c.expected, c.when);
+            let _ = writeln!(s, "  {}: {} ({})", t(&c.component), t(&c.expected), t(&c.when));
         }
         for w in &r.downtime.workloads {
-            let _ = writeln!(s, "  {} {}/{}: {} ({})", w.kind, w.namespace, w.name, duration(w.seconds), w.reason);
+            let _ = writeln!(
+                s,
+                "  {} {}/{}: {} ({})",
+                t(&w.kind),
+                t(&w.namespace),
+                t(&w.name),
+                duration(w.seconds),
+                t(&w.reason)
+            );
         }
         s.push('\n');
     }

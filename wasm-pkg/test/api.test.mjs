@@ -84,3 +84,22 @@ test('the browser build loads in Node through init(bytes)', async () => {
   const report = web.check([{ name: 'nodes.yaml', content: nodes }], { to: '1.29.2' });
   assert.equal(report.upgrade.from, '1.28.4');
 });
+
+test('hostile calls are answered or rejected, never trapped, and the module keeps working', () => {
+  const { check, Session } = require(pkg);
+  const files = [{ name: 'nodes.yaml', content: nodes }];
+  const baseline = check(files, { to: '1.29.2' });
+  // A budget of 4,000,000,000 (or i64::MAX, or more digits than any integer) reads as "all at once".
+  for (const v of [4000000000, '9223372036854775807', '123456789012345678901234567890']) {
+    const r = check(files, { to: '1.29.2', profile: 'rke', maxUnavailableWorker: v });
+    assert.equal(r.summary.verdict, 'ready');
+  }
+  // A number where a name is expected, a hop path of thousands of minors: errors, not traps.
+  assert.throws(() => new Session({ to: '1.29.2' }).push(3, 'kind: Node'), (e) => e.code === 'options' && /name/.test(e.message));
+  assert.throws(() => check(files, { to: '1.2900' }), (e) => e.code === 'options' && e.field === 'to');
+  // The next call gets the same report as before.
+  assert.deepEqual(check(files, { to: '1.29.2' }), baseline);
+  const s = new Session({ to: '1.29.2' });
+  s.push('nodes.yaml', nodes);
+  assert.deepEqual(s.finish(), baseline);
+});

@@ -5,8 +5,11 @@
 
 use crate::parse::{parse_json, parse_yaml_documents, Node};
 
-/// Decompressed releases larger than this are refused (a zip-bomb guard).
-const MAX_RELEASE_BYTES: usize = 64 << 20;
+/// Decompressed releases larger than this are not read (a zip-bomb guard): listed as skipped, naming it.
+pub const MAX_RELEASE_BYTES: usize = 16 << 20;
+/// Releases whose manifest holds more objects than this are not read (a 100 KB record can gunzip into
+/// hundreds of thousands of tiny documents).
+pub const MAX_RELEASE_OBJECTS: usize = 10_000;
 
 /// A decoded deployed release.
 pub struct Release {
@@ -68,8 +71,26 @@ pub fn base64_decode(input: &[u8]) -> Option<Vec<u8>> {
     Some(out)
 }
 
-/// gunzip (RFC 1952) with a size limit.
+/// gunzip (RFC 1952), at most `MAX_RELEASE_BYTES` out.
 pub fn gunzip(data: &[u8]) -> Option<Vec<u8>> {
+    gunzip_limited(data).ok()
+}
+
+/// gunzip, saying why not: not gzip, or larger than the limit.
+fn gunzip_limited(data: &[u8]) -> Result<Vec<u8>, String> {
+    let junk = || "the release is not valid gzip".to_owned();
+    let body = gzip_body(data).ok_or_else(junk)?;
+    miniz_oxide::inflate::decompress_to_vec_with_limit(body, MAX_RELEASE_BYTES).map_err(|e| {
+        if e.status == miniz_oxide::inflate::TINFLStatus::HasMoreOutput {
+            format!("the release is larger than {} MiB decompressed (MAX_RELEASE_BYTES)", MAX_RELEASE_BYTES >> 20)
+        } else {
+            junk()
+        }
+    })
+}
+
+/// The deflate stream inside a gzip member.
+fn gzip_body(data: &[u8]) -> Option<&[u8]> {
     if data.get(..3)? != [0x1f, 0x8b, 0x08] {
         return None;
     }
@@ -87,7 +108,7 @@ pub fn gunzip(data: &[u8]) -> Option<Vec<u8>> {
     if flags & 0x02 != 0 {
         i += 2;
     }
-    miniz_oxide::inflate::decompress_to_vec_with_limit(data.get(i..)?, MAX_RELEASE_BYTES).ok()
+    data.get(i..)
 }
 
 /// Decode a release record. `Err` says why it could not be read (the caller lists it as skipped);
@@ -101,7 +122,7 @@ pub fn decode(doc: &Node) -> Result<Option<Release>, String> {
         bytes = base64_decode(&bytes).ok_or("data.release is not base64 inside")?;
     }
     if bytes.starts_with(&[0x1f, 0x8b, 0x08]) {
-        bytes = gunzip(&bytes).ok_or("the release is not valid gzip")?;
+        bytes = gunzip_limited(&bytes)?;
     }
     let text = std::str::from_utf8(&bytes).map_err(|_| "the release is not UTF-8 JSON")?;
     let rel = parse_json("release", text).map_err(|e| format!("the release JSON does not parse: {e}"))?;
@@ -110,6 +131,11 @@ pub fn decode(doc: &Node) -> Result<Option<Release>, String> {
         return Ok(None);
     }
     let manifest = rel.get("manifest").as_str().unwrap_or_default();
+    // Counted before parsing: a document starts at each `---` line.
+    let separators = manifest.lines().filter(|l| l.starts_with("---")).count();
+    if separators > MAX_RELEASE_OBJECTS {
+        return Err(format!("its manifest holds more than {MAX_RELEASE_OBJECTS} documents (MAX_RELEASE_OBJECTS)"));
+    }
     let documents =
         parse_yaml_documents("manifest", manifest).map_err(|e| format!("its manifest does not parse: {e}"))?;
     let meta = rel.at(&["chart", "metadata"]);
@@ -142,5 +168,55 @@ mod tests {
         assert_eq!(gunzip(&gz).unwrap(), b"hi\n");
         assert!(gunzip(b"\x1f\x8b\x08\x00").is_none());
         assert!(gunzip(b"plain").is_none());
+    }
+
+    fn b64(bytes: &[u8]) -> String {
+        const A: &[u8] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+        let mut out = String::new();
+        for chunk in bytes.chunks(3) {
+            let n = chunk.iter().enumerate().fold(0u32, |acc, (i, b)| acc | (u32::from(*b) << (16 - 8 * i)));
+            for k in 0..4 {
+                if k <= chunk.len() {
+                    out.push(char::from(A[((n >> (18 - 6 * k)) & 63) as usize]));
+                } else {
+                    out.push('=');
+                }
+            }
+        }
+        out
+    }
+
+    fn secret_with_manifest(manifest: &str) -> Node {
+        let release = format!(
+            r#"{{"name":"r","namespace":"n","version":1,"info":{{"status":"deployed"}},"manifest":{}}}"#,
+            serde_json::to_string(manifest).unwrap()
+        );
+        let mut gz = vec![0x1f, 0x8b, 0x08, 0, 0, 0, 0, 0, 0, 0xff];
+        gz.extend_from_slice(&miniz_oxide::deflate::compress_to_vec(release.as_bytes(), 6));
+        let data = b64(b64(&gz).as_bytes());
+        let doc = format!(
+            r#"{{"apiVersion":"v1","kind":"Secret","type":"helm.sh/release.v1","metadata":{{"name":"sh.helm.release.v1.r.v1"}},"data":{{"release":"{data}"}}}}"#
+        );
+        parse_json("s.json", &doc).unwrap()
+    }
+
+    #[test]
+    fn a_release_with_too_many_objects_is_refused_naming_the_limit() {
+        let many = "---\nkind: ConfigMap\napiVersion: v1\nmetadata: {name: c}\n".repeat(MAX_RELEASE_OBJECTS + 1);
+        let e = decode(&secret_with_manifest(&many)).err().unwrap();
+        assert!(e.contains("MAX_RELEASE_OBJECTS"), "{e}");
+        let few = "---\nkind: ConfigMap\napiVersion: v1\nmetadata: {name: c}\n".repeat(3);
+        assert_eq!(decode(&secret_with_manifest(&few)).unwrap().unwrap().documents.len(), 3);
+    }
+
+    #[test]
+    fn a_release_bomb_is_refused_naming_the_limit() {
+        // 64 MiB of zeros compress to about 64 KiB.
+        let zeros = vec![0u8; 64 << 20];
+        let deflated = miniz_oxide::deflate::compress_to_vec(&zeros, 9);
+        let mut gz = vec![0x1f, 0x8b, 0x08, 0, 0, 0, 0, 0, 0, 0xff];
+        gz.extend_from_slice(&deflated);
+        let e = gunzip_limited(&gz).unwrap_err();
+        assert!(e.contains("MAX_RELEASE_BYTES"), "{e}");
     }
 }

@@ -299,7 +299,8 @@ fn add_document(file: &str, doc: &Node, out: &mut Ingested, not_objects: &mut Ve
                 continue;
             }
             if has_kind {
-                add_object(file, item, out);
+                // An item may be a List itself (`kubectl get` output concatenated into one): read it too.
+                add_document(file, item, out, not_objects);
             } else {
                 add_object(file, &with_kind(item, item_kind.unwrap_or_default(), list_api), out);
             }

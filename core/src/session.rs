@@ -6,7 +6,9 @@
 use crate::error::Error;
 use crate::ingest::{decode_utf8, FileIngest, Ingested};
 use crate::options::UpgradeOptions;
-use crate::parse::{looks_like_json, parse_documents, parse_yaml_documents, Node, ParseError, Value};
+use crate::parse::{
+    looks_like_json, parse_documents, parse_yaml_documents_budgeted, Node, ParseError, Value, MAX_ALIAS_BYTES,
+};
 use crate::pipeline::{check_options, report_from};
 use crate::report::Report;
 
@@ -17,7 +19,13 @@ struct Current {
     /// Lines before `pending` in the file.
     line_offset: u32,
     json: Option<bool>,
+    /// The file's alias budget, carried from part to part (`parse_yaml_documents_budgeted`).
+    alias_budget: usize,
+    /// Has any part of the file been parsed yet (a byte-order mark is dropped from the first)?
+    started: bool,
 }
+
+const BOM: &[u8] = b"\xef\xbb\xbf";
 
 pub struct Session {
     options: UpgradeOptions,
@@ -54,7 +62,17 @@ fn last_boundary(buf: &[u8]) -> Option<usize> {
         }
         start = end + 1;
     }
-    found
+    // Directives (`%YAML 1.2`) belong to the document after them: cut before them, not between.
+    let mut cut = found?;
+    while cut > 0 {
+        // `cut - 1` is the newline that ends the line before the cut.
+        let prev = buf.get(..cut - 1).and_then(|b| b.iter().rposition(|c| *c == b'\n')).map_or(0, |p| p + 1);
+        if !buf.get(prev..).is_some_and(|l| l.starts_with(b"%")) {
+            break;
+        }
+        cut = prev;
+    }
+    (cut > 0).then_some(cut)
 }
 
 impl Session {
@@ -69,12 +87,18 @@ impl Session {
         let rest = cur.pending.split_off(upto.min(cur.pending.len()));
         let chunk = std::mem::replace(&mut cur.pending, rest);
         let name = cur.file.name.clone();
+        // A byte-order mark starts the file, never a part of it after the first (check() drops it too).
+        let body = if cur.started { &chunk[..] } else { chunk.strip_prefix(BOM).unwrap_or(&chunk) };
+        cur.started = true;
         let text =
-            decode_utf8(&name, &chunk).map_err(|e| ParseError { line: e.line.map(|l| l + cur.line_offset), ..e })?;
+            decode_utf8(&name, body).map_err(|e| ParseError { line: e.line.map(|l| l + cur.line_offset), ..e })?;
         let lines = u32::try_from(chunk.iter().filter(|b| **b == b'\n').count()).unwrap_or(u32::MAX);
         let offset = cur.line_offset;
-        let parsed =
-            if cur.json == Some(true) { parse_documents(&name, text) } else { parse_yaml_documents(&name, text) };
+        let parsed = if cur.json == Some(true) {
+            parse_documents(&name, text)
+        } else {
+            parse_yaml_documents_budgeted(&name, text, &mut cur.alias_budget)
+        };
         let mut docs = parsed.map_err(|e| ParseError { line: e.line.map(|l| l + offset), ..e })?;
         for d in &mut docs {
             shift(d, offset);
@@ -116,15 +140,28 @@ impl Session {
         }
         if self.current.is_none() {
             let file = self.ingested.begin_file(name);
-            self.current = Some(Current { file, pending: Vec::new(), line_offset: 0, json: None });
+            self.current = Some(Current {
+                file,
+                pending: Vec::new(),
+                line_offset: 0,
+                json: None,
+                alias_budget: MAX_ALIAS_BYTES,
+                started: false,
+            });
         }
         let Some(cur) = self.current.as_mut() else { return Ok(()) };
         cur.pending.extend_from_slice(chunk);
         if cur.json.is_none() {
-            // Decide once the first non-blank byte is in.
-            if let Some(b) = cur.pending.iter().find(|b| !b.is_ascii_whitespace()) {
-                let head = String::from_utf8_lossy(&[*b]).into_owned();
-                cur.json = Some(looks_like_json(&head));
+            // Decide once the first non-blank byte after a byte-order mark is in (a mark split across
+            // chunks waits for its last byte).
+            let head = &cur.pending[..];
+            let bom_pending = !head.is_empty() && head.len() < BOM.len() && BOM.starts_with(head);
+            let body = head.strip_prefix(BOM).unwrap_or(head);
+            if !bom_pending {
+                if let Some(b) = body.iter().find(|b| !b.is_ascii_whitespace()) {
+                    let first = String::from_utf8_lossy(&[*b]).into_owned();
+                    cur.json = Some(looks_like_json(&first));
+                }
             }
         }
         if cur.json == Some(false) {

@@ -8,7 +8,7 @@
 
 pub mod request;
 
-use js_sys::{Array, Reflect, Uint8Array, JSON};
+use js_sys::{Array, JsString, Reflect, Uint8Array, JSON};
 use kube_preflight::{Error, Input};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
@@ -151,7 +151,12 @@ pub fn render_rules(format: JsValue) -> Result<String, JsValue> {
 #[wasm_bindgen]
 pub struct Session {
     inner: Option<kube_preflight::Session>,
+    /// A high surrogate that ended the last string chunk of this input: its pair is in the next chunk.
+    carry: Option<(String, u16)>,
 }
+
+/// The replacement character a lone surrogate becomes when a whole string is read (as `check` reads it).
+const REPLACEMENT: &[u8] = "\u{fffd}".as_bytes();
 
 #[wasm_bindgen]
 impl Session {
@@ -160,7 +165,7 @@ impl Session {
         let options_json = stringify(&options, "options")?;
         let opts = request::options_from_json(&options_json).map_err(|e| to_js_error(&e))?;
         let inner = kube_preflight::Session::new(opts).map_err(|e| to_js_error(&e))?;
-        Ok(Session { inner: Some(inner) })
+        Ok(Session { inner: Some(inner), carry: None })
     }
 
     /// Add a chunk (`string` or `Uint8Array`) of the named input; a new name ends the previous input.
@@ -168,20 +173,39 @@ impl Session {
         // Checked here, not by the generated glue: a number passed where a string is expected must be an
         // error, never a trap.
         let name = name.as_string().ok_or_else(|| options_error("name: expected a string"))?;
-        let bytes = if let Some(s) = chunk.as_string() {
-            s.into_bytes()
+        let s = self.inner.as_mut().ok_or_else(|| options_error("this session is finished"))?;
+        // A surrogate pair split between two string chunks of one input is joined again; a high surrogate
+        // left at the end of an input (or before another input) reads as U+FFFD, as in a whole string.
+        let mut carried = None;
+        if let Some((prev, high)) = self.carry.take() {
+            if prev == name {
+                carried = Some(high);
+            } else {
+                s.push(&prev, REPLACEMENT).map_err(|e| to_js_error(&e))?;
+            }
+        }
+        let bytes = if let Some(js) = chunk.dyn_ref::<JsString>() {
+            let mut units: Vec<u16> = carried.into_iter().chain(js.iter()).collect();
+            if units.last().is_some_and(|u| (0xd800..0xdc00).contains(u)) {
+                self.carry = units.pop().map(|h| (name.clone(), h));
+            }
+            String::from_utf16_lossy(&units).into_bytes()
         } else if let Some(u) = chunk.dyn_ref::<Uint8Array>() {
-            u.to_vec()
+            let mut b = if carried.is_some() { REPLACEMENT.to_vec() } else { Vec::new() };
+            b.extend(u.to_vec());
+            b
         } else {
             return Err(options_error("chunk: expected a string or a Uint8Array"));
         };
-        let s = self.inner.as_mut().ok_or_else(|| options_error("this session is finished"))?;
         s.push(&name, &bytes).map_err(|e| to_js_error(&e))
     }
 
     /// End the input and return the report. The session cannot be used afterwards.
     pub fn finish(&mut self) -> Result<JsValue, JsValue> {
-        let s = self.inner.take().ok_or_else(|| options_error("this session is finished"))?;
+        let mut s = self.inner.take().ok_or_else(|| options_error("this session is finished"))?;
+        if let Some((prev, _)) = self.carry.take() {
+            s.push(&prev, REPLACEMENT).map_err(|e| to_js_error(&e))?;
+        }
         let report = s.finish().map_err(|e| to_js_error(&e))?;
         parse_json_value(&report.to_json())
     }

@@ -42,3 +42,19 @@ test('Session errors carry code, file and line; bad options fail at once', () =>
   }, (e) => e.code === 'input' && e.file === 'x.yaml' && e.line >= 5);
   assert.throws(() => new Session({ to: 'soon' }), (e) => e.code === 'options' && e.field === 'to');
 });
+
+test('a surrogate pair split between two string chunks reads as the whole string does', () => {
+  const { check, Session } = require(pkg);
+  const text = 'kind: Pod\napiVersion: v1\nmetadata: {name: "smile-😀", namespace: shop}\n';
+  const whole = check([{ name: 'p.yaml', content: text }], { to: '1.29.2' });
+  const cut = text.indexOf('😀') + 1; // between the high and the low surrogate
+  const s = new Session({ to: '1.29.2' });
+  s.push('p.yaml', text.slice(0, cut));
+  s.push('p.yaml', text.slice(cut));
+  assert.deepEqual(s.finish(), whole);
+  // A high surrogate left alone at the end reads as U+FFFD, as it does in one string.
+  const lone = 'kind: Pod\napiVersion: v1\nmetadata: {name: "a", namespace: shop}\n# \ud83d';
+  const t = new Session({ to: '1.29.2' });
+  t.push('q.yaml', lone);
+  assert.deepEqual(t.finish(), check([{ name: 'q.yaml', content: lone }], { to: '1.29.2' }));
+});

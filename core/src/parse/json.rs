@@ -41,7 +41,13 @@ impl Parser<'_> {
     fn skip_ws(&mut self) {
         while let Some(b) = self.peek() {
             match b {
+                // A line ends at LF, CRLF, or a lone CR (old Mac files), as YAML counts lines.
                 b'\n' => {
+                    self.i += 1;
+                    self.line += 1;
+                    self.line_start = self.i;
+                }
+                b'\r' if self.bytes.get(self.i + 1) != Some(&b'\n') => {
                     self.i += 1;
                     self.line += 1;
                     self.line_start = self.i;
@@ -266,6 +272,11 @@ mod tests {
         let e = parse_json("bad.json", "{\n  \"a\": 1,\n  \"b\" 2\n}").unwrap_err();
         assert_eq!((e.line, e.col), (Some(3), Some(7)));
         assert!(e.to_string().starts_with("bad.json:3:7: "));
+        // Lines end at a lone CR too.
+        let e = parse_json("cr.json", "{\r  \"a\": 1,\r  \"b\": tru\r}").unwrap_err();
+        assert_eq!(e.line, Some(3), "{e}");
+        let e = parse_json("crlf.json", "{\r\n  \"a\": 1,\r\n  \"b\": tru\r\n}").unwrap_err();
+        assert_eq!(e.line, Some(3), "{e}");
     }
 
     #[test]

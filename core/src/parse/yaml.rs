@@ -1,14 +1,18 @@
 //! YAML documents to positioned trees, built from yaml-rust2's event stream without recursion.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 use yaml_rust2::parser::{Event, Parser};
 use yaml_rust2::scanner::{Marker, TScalarStyle};
 
 use super::{Node, ParseError, Pos, ScalarKind, Value, MAX_DEPTH};
 
-/// How many nodes alias expansion may add in one input before it is refused (a "billion laughs" guard).
-const MAX_ALIAS_NODES: usize = 1_000_000;
+/// How much alias expansion may produce in one input before it is refused (a "billion laughs" guard),
+/// counted in bytes: every scalar's and key's text, plus [`NODE_BYTES`] a node, so that one alias of a
+/// long string costs what it copies.
+pub const MAX_ALIAS_BYTES: usize = 32 << 20;
+/// What a node costs in [`MAX_ALIAS_BYTES`] besides its text.
+const NODE_BYTES: usize = 16;
 
 enum Frame {
     Seq { pos: Pos, anchor: usize, items: Vec<Node> },
@@ -19,18 +23,25 @@ fn pos(m: &Marker) -> Pos {
     Pos { line: m.line() as u32, col: m.col() as u32 + 1 }
 }
 
-fn count_nodes(n: &Node) -> usize {
-    let mut count = 0;
+/// The bytes a copy of `n` produces (its text and its nodes), for the alias budget.
+fn copy_bytes(n: &Node) -> usize {
+    let mut bytes = 0usize;
     let mut stack = vec![n];
     while let Some(n) = stack.pop() {
-        count += 1;
+        bytes = bytes.saturating_add(NODE_BYTES);
         match &n.value {
             Value::Seq(items) => stack.extend(items.iter()),
-            Value::Map(entries) => stack.extend(entries.iter().map(|(_, v)| v)),
-            _ => {}
+            Value::Map(entries) => {
+                for (k, v) in entries {
+                    bytes = bytes.saturating_add(k.len());
+                    stack.push(v);
+                }
+            }
+            Value::Scalar(s, _) => bytes = bytes.saturating_add(s.len()),
+            Value::Null => {}
         }
     }
-    count
+    bytes
 }
 
 fn key_text(n: &Node) -> String {
@@ -45,15 +56,35 @@ fn key_text(n: &Node) -> String {
 /// Parse every document of a YAML stream. Documents that hold nothing (comments only, or a bare `---`)
 /// are left out.
 pub fn parse_yaml_documents(file: &str, text: &str) -> Result<Vec<Node>, ParseError> {
+    let mut budget = MAX_ALIAS_BYTES;
+    parse_yaml_documents_budgeted(file, text, &mut budget)
+}
+
+/// [`parse_yaml_documents`] for one part of a file read in parts (`Session`): the alias budget is the
+/// file's, carried from part to part, so a file is refused or read alike whole or in parts.
+pub fn parse_yaml_documents_budgeted(file: &str, text: &str, budget: &mut usize) -> Result<Vec<Node>, ParseError> {
     let err = |m: &Marker, msg: &str| {
         let p = pos(m);
         ParseError { file: file.to_owned(), line: Some(p.line), col: Some(p.col), message: msg.to_owned() }
     };
+    // The YAML scanner stops at a NUL as if the input ended there: everything after it would be lost in
+    // silence. YAML does not allow the character, so it is an error at its place.
+    if let Some(at) = text.find('\0') {
+        let before = text.get(..at).unwrap_or_default();
+        let line = u32::try_from(before.matches('\n').count()).unwrap_or(u32::MAX).saturating_add(1);
+        let col = before.rsplit('\n').next().map_or(0, |l| l.chars().count());
+        return Err(ParseError {
+            file: file.to_owned(),
+            line: Some(line),
+            col: Some(u32::try_from(col).unwrap_or(u32::MAX).saturating_add(1)),
+            message: "a NUL character (U+0000), which YAML does not allow: nothing after it could be read".to_owned(),
+        });
+    }
     let mut parser = Parser::new_from_str(text);
     let mut docs = Vec::new();
     let mut stack: Vec<Frame> = Vec::new();
     let mut anchors: HashMap<usize, Node> = HashMap::new();
-    let mut alias_budget = MAX_ALIAS_NODES;
+    let alias_budget = budget;
     loop {
         let (event, mark) = parser.next_token().map_err(|e| err(e.marker(), e.info()))?;
         let mut done: Option<(Node, usize)> = None;
@@ -62,9 +93,19 @@ pub fn parse_yaml_documents(file: &str, text: &str) -> Result<Vec<Node>, ParseEr
             Event::StreamStart | Event::Nothing | Event::DocumentEnd => {}
             Event::DocumentStart => anchors.clear(),
             Event::Alias(id) => {
-                let node = anchors.get(&id).cloned().ok_or_else(|| err(&mark, "alias to an unknown anchor"))?;
-                let n = count_nodes(&node);
-                alias_budget = alias_budget.checked_sub(n).ok_or_else(|| err(&mark, "too many alias expansions"))?;
+                let anchored = anchors.get(&id).ok_or_else(|| err(&mark, "alias to an unknown anchor"))?;
+                // Counted before it is copied: the copy is never made once the budget is spent.
+                let n = copy_bytes(anchored);
+                *alias_budget = alias_budget.checked_sub(n).ok_or_else(|| {
+                    err(
+                        &mark,
+                        &format!(
+                            "alias expansion limit: aliases would produce more than {} MiB (MAX_ALIAS_BYTES)",
+                            MAX_ALIAS_BYTES >> 20
+                        ),
+                    )
+                })?;
+                let node = anchored.clone();
                 done = Some((Node { pos: pos(&mark), value: node.value }, 0));
             }
             Event::Scalar(s, style, anchor, _tag) => {
@@ -124,6 +165,7 @@ pub fn parse_yaml_documents(file: &str, text: &str) -> Result<Vec<Node>, ParseEr
     Ok(docs)
 }
 
+/// YAML merge keys: the maps under `<<` (earlier ones win), under the map's own keys. Linear in the keys.
 fn apply_merge_keys(entries: Vec<(String, Node)>) -> Vec<(String, Node)> {
     if !entries.iter().any(|(k, _)| k == "<<") {
         return entries;
@@ -132,26 +174,28 @@ fn apply_merge_keys(entries: Vec<(String, Node)>) -> Vec<(String, Node)> {
     let mut own: Vec<(String, Node)> = Vec::new();
     for (k, v) in entries {
         if k == "<<" {
-            let sources: Vec<Node> = match v.value {
-                Value::Seq(items) => items,
-                other => vec![Node { pos: v.pos, value: other }],
-            };
-            for src in sources {
-                if let Value::Map(es) = src.value {
-                    for (mk, mv) in es {
-                        if !merged.iter().any(|(k2, _)| *k2 == mk) {
-                            merged.push((mk, mv));
-                        }
-                    }
-                }
+            match v.value {
+                Value::Seq(items) => merged.extend(items.into_iter().flat_map(map_entries)),
+                other => merged.extend(map_entries(Node { pos: v.pos, value: other })),
             }
         } else {
             own.push((k, v));
         }
     }
-    merged.retain(|(k, _)| !own.iter().any(|(k2, _)| k2 == k));
-    own.extend(merged);
+    let mut seen: HashSet<String> = own.iter().map(|(k, _)| k.clone()).collect();
+    for (k, v) in merged {
+        if seen.insert(k.clone()) {
+            own.push((k, v));
+        }
+    }
     own
+}
+
+fn map_entries(n: Node) -> Vec<(String, Node)> {
+    match n.value {
+        Value::Map(es) => es,
+        _ => Vec::new(),
+    }
 }
 
 #[cfg(test)]
@@ -200,5 +244,46 @@ mod tests {
         }
         assert!(parse_yaml_documents("x", &s).is_err());
         assert!(parse_yaml_documents("x", &"[".repeat(5000)).is_err());
+    }
+
+    #[test]
+    fn aliases_of_long_strings_are_counted_in_bytes() {
+        // One 1 MiB string aliased 64 times: few nodes, 64 MiB of copies.
+        let big = "x".repeat(1 << 20);
+        let mut s = format!("a: &s {big}\nl:\n");
+        for _ in 0..64 {
+            s.push_str("- *s\n");
+        }
+        let e = parse_yaml_documents("x", &s).unwrap_err();
+        assert!(e.message.contains("MAX_ALIAS_BYTES"), "{e}");
+        // Aliases used as keys count too.
+        let mut k = format!("a: &s {big}\nm:\n");
+        for i in 0..64 {
+            k.push_str(&format!("  ? *s\n  : {i}\n"));
+        }
+        assert!(parse_yaml_documents("x", &k).is_err());
+        // A few small aliases are fine.
+        assert!(parse_yaml_documents("x", "a: &a {x: 1}\nb: *a\nc: *a\n").is_ok());
+    }
+
+    #[test]
+    fn a_nul_byte_is_an_error_at_its_place() {
+        let e = parse_yaml_documents("n.yaml", "kind: Node\nmetadata:\n  name: a\0b\n---\nkind: Pod\n").unwrap_err();
+        assert_eq!((e.line, e.col), (Some(3), Some(10)), "{e}");
+        assert!(e.message.contains("NUL"), "{e}");
+    }
+
+    #[test]
+    fn merge_keys_are_linear() {
+        // 20,000 merged keys: quadratic merging took seconds; this must be instant.
+        let mut s = String::from("base: &b\n");
+        for i in 0..20_000 {
+            s.push_str(&format!("  k{i}: {i}\n"));
+        }
+        s.push_str("m:\n  <<: [*b, *b, *b]\n  k1: own\n");
+        let docs = parse_yaml_documents("x", &s).unwrap();
+        let m = docs[0].get("m");
+        assert_eq!(m.get("k1").as_str(), Some("own"));
+        assert_eq!(m.get("k19999").as_str(), Some("19999"));
     }
 }

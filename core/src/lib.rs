@@ -14,6 +14,7 @@
 //!
 //! The core does no I/O and never panics on input: unreadable input is an [`Error`] naming the file, line
 //! and column; odd cluster data is a finding.
+#![forbid(unsafe_code)]
 #![cfg_attr(test, allow(clippy::unwrap_used, clippy::expect_used, clippy::panic, clippy::indexing_slicing))]
 
 pub mod apis;

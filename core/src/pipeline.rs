@@ -123,6 +123,13 @@ fn build_report(
         }
         (rule.check)(&ctx, &mut findings);
     }
+    if ingested.inventory.objects == 0 {
+        // Never a silent "no findings".
+        not_run.push(NotRun {
+            code: "input",
+            reason: "no Kubernetes object was read from the inputs: nothing was checked".to_owned(),
+        });
+    }
     if ctx.from.is_none() {
         not_run.push(NotRun {
             code: "plan",

@@ -142,3 +142,66 @@ test('--drain-force and --drain-delete-local-data are the drain flags RKE reads 
   assert.equal(g.severity, 'warning');
   assert.equal(cli([...base, '--drain-force=yes']).code, 2);
 });
+
+test('every file-system problem is an input error naming the path, never an internal error', () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'kp-fs-'));
+  const nodes = fs.readFileSync(fixture('cli/nodes-1.28.yaml'));
+  const noInternal = (r) => assert.doesNotMatch(r.stderr, /internal error|\n\s+at /, r.stderr);
+  // A missing path, a dangling link and a link loop named on the command line.
+  fs.symlinkSync(path.join(dir, 'nowhere'), path.join(dir, 'dangling'));
+  fs.symlinkSync(path.join(dir, 'loop'), path.join(dir, 'loop'));
+  for (const [p, why] of [[path.join(dir, 'missing'), /no such file or directory/], [path.join(dir, 'dangling'), /no such file/], [path.join(dir, 'loop'), /symbolic link loop/]]) {
+    const r = cli(['check', p, '--to', '1.29.2']);
+    assert.equal(r.code, 2, r.stderr);
+    noInternal(r);
+    assert.ok(r.stderr.includes(p), r.stderr);
+    assert.match(r.stderr, why);
+  }
+  // An empty folder: never a silent "ready".
+  fs.mkdirSync(path.join(dir, 'empty'));
+  const empty = cli(['check', path.join(dir, 'empty'), '--to', '1.29.2']);
+  assert.equal(empty.code, 2);
+  assert.match(empty.stderr, /no \.yaml, \.yml or \.json file to read/);
+  // --output to a folder: an error, nothing written.
+  const toDir = cli(['check', fixture('cli/nodes-1.28.yaml'), '--to', '1.29.2', '--output', dir]);
+  assert.equal(toDir.code, 2);
+  assert.match(toDir.stderr, /is a folder/);
+  noInternal(toDir);
+  // A walk: a symlinked folder is read, a link back into the walk, a dangling link and a file whose name is
+  // not UTF-8 are each listed or read, never passed over in silence.
+  const walked = path.join(dir, 'walked');
+  fs.mkdirSync(path.join(walked, 'real'), { recursive: true });
+  fs.writeFileSync(path.join(walked, 'real', 'nodes.yaml'), nodes);
+  fs.symlinkSync(path.join(walked, 'real'), path.join(walked, 'linked'));
+  fs.symlinkSync(walked, path.join(walked, 'real', 'back'));
+  fs.symlinkSync(path.join(walked, 'gone.yaml'), path.join(walked, 'dangling.yaml'));
+  fs.writeFileSync(Buffer.concat([Buffer.from(path.join(walked, 'caf')), Buffer.from([0xe9]), Buffer.from('.yaml')]), 'kind: Pod\napiVersion: v1\nmetadata: {name: latin1-named}\n');
+  const r = cli(['check', walked, '--to', '1.29.2', '--format', 'json']);
+  assert.equal(r.code, 0, r.stderr);
+  const report = JSON.parse(r.stdout);
+  const reasons = report.inventory.skipped.map((s) => `${path.basename(s.file)}: ${s.reason}`);
+  assert.ok(reasons.some((x) => /^dangling\.yaml: a symbolic link that cannot be followed/.test(x)), reasons.join('\n'));
+  // `linked` and `real` are one folder: walked once (through the link, the first name), the second listed;
+  // `real/back` leads back to the walked folder: listed too.
+  const again = reasons.filter((x) => /the same folder as one already walked/.test(x));
+  assert.equal(again.length, 2, reasons.join('\n'));
+  assert.equal(report.inventory.byKind.Pod, 1);
+  assert.equal(report.inventory.byKind.Node, 2);
+  assert.deepEqual(report.inventory.duplicates, []);
+});
+
+test('devices are read only so far, and a config file only so large', () => {
+  const zero = cli(['check', '/dev/zero', '--to', '1.29.2']);
+  assert.equal(zero.code, 2);
+  assert.match(zero.stderr, /\/dev\/zero: more than 256 MiB \(MAX_STREAM_BYTES\)/);
+  const config = cli(['check', fixture('cli/nodes-1.28.yaml'), '--config', '/dev/zero']);
+  assert.equal(config.code, 2);
+  assert.match(config.stderr, /options error: \/dev\/zero: more than 1 MiB \(MAX_CONFIG_BYTES\)/);
+});
+
+test('nothing read is said, never a silent ready', () => {
+  const r = cli(['check', '-', '--to', '1.29.2'], { input: '# only a comment\n' });
+  assert.equal(r.code, 0, r.stderr);
+  assert.match(r.stdout, /NOTHING CHECKED \(no Kubernetes object was read\)/);
+  assert.doesNotMatch(r.stdout, /^READY/m);
+});

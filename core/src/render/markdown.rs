@@ -37,7 +37,11 @@ pub fn render_markdown(r: &Report) -> String {
     let u = &r.upgrade;
     let sm = &r.summary;
     let icon = if sm.verdict == "blocked" { "❌" } else { "✅" };
-    let _ = writeln!(s, "## {icon} kube-preflight: {}", sm.verdict.to_uppercase());
+    if r.inventory.objects == 0 {
+        let _ = writeln!(s, "## ⚠️ kube-preflight: NOTHING CHECKED (no Kubernetes object was read)");
+    } else {
+        let _ = writeln!(s, "## {icon} kube-preflight: {}", sm.verdict.to_uppercase());
+    }
     let _ = writeln!(
         s,
         "\n**{}** → **{}** with `{}`{} · {} blocker(s), {} warning(s), {} info\n",

@@ -139,7 +139,13 @@ pub fn render_text(r: &Report, opts: RenderOptions) -> String {
         s.push('\n');
     }
     let sm = &r.summary;
-    let verdict = if sm.verdict == "blocked" { p.wrap("1;31", "BLOCKED") } else { p.wrap("1;32", "READY") };
+    let verdict = if sm.verdict == "blocked" {
+        p.wrap("1;31", "BLOCKED")
+    } else if r.inventory.objects == 0 {
+        p.wrap("1;33", "NOTHING CHECKED (no Kubernetes object was read)")
+    } else {
+        p.wrap("1;32", "READY")
+    };
     let _ = writeln!(s, "{verdict}: {} blocker(s), {} warning(s), {} info", sm.blocker, sm.warning, sm.info);
     s
 }

@@ -93,53 +93,196 @@ function parseArgs(argv) {
 }
 
 const EXTENSIONS = new Set(['.yaml', '.yml', '.json']);
+/** A device, pipe or stdin is read up to this many bytes (`kube-preflight check /dev/zero` must end). */
+const MAX_STREAM_BYTES = 256 << 20;
+/** A --config file larger than this is refused. */
+const MAX_CONFIG_BYTES = 1 << 20;
 
-function walk(dir, files) {
-  const entries = fs.readdirSync(dir, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+/** An Error that the CLI reports as an input (or options) error, naming the path. */
+function inputError(message, code = 'input') {
+  return Object.assign(new Error(message), { code });
+}
+
+/** What went wrong with a path, in words (the errno code kept for the curious). */
+function describe(e) {
+  const words = {
+    ENOENT: 'no such file or directory',
+    EACCES: 'permission denied',
+    EPERM: 'operation not permitted',
+    ELOOP: 'a symbolic link loop',
+    EISDIR: 'is a folder',
+    ENOTDIR: 'not a folder',
+    ENOSPC: 'no space left on the device',
+    EROFS: 'read-only file system',
+    EMFILE: 'too many open files',
+  };
+  return e && e.code in words ? `${words[e.code]} (${e.code})` : (e && e.message) || String(e);
+}
+
+/** A path for messages and reports: file names that are not UTF-8 keep a visible replacement character. */
+function shown(p) {
+  return Buffer.isBuffer(p) ? p.toString('utf8') : p;
+}
+
+/** Read a regular file whole, or a device/pipe/stdin up to `limit` bytes. */
+function readBounded(p, limit = MAX_STREAM_BYTES, what = 'input') {
+  let fd;
+  try {
+    fd = p === 0 ? 0 : fs.openSync(p, 'r');
+    const st = fs.fstatSync(fd);
+    if (st.isDirectory()) throw Object.assign(new Error('is a folder'), { code: 'EISDIR' });
+    if (st.isFile() && st.size <= limit) return fs.readFileSync(fd);
+    const chunks = [];
+    let total = 0;
+    const buf = Buffer.alloc(1 << 16);
+    for (;;) {
+      let n;
+      try {
+        n = fs.readSync(fd, buf, 0, buf.length, null);
+      } catch (e) {
+        if (e.code === 'EAGAIN') continue;
+        if (e.code === 'EOF') break;
+        throw e;
+      }
+      if (n === 0) break;
+      total += n;
+      if (total > limit) {
+        throw inputError(
+          `${p === 0 ? '<stdin>' : shown(p)}: more than ${limit >> 20} MiB (${what === 'config' ? 'MAX_CONFIG_BYTES' : 'MAX_STREAM_BYTES'}): not read`,
+          what === 'config' ? 'options' : 'input',
+        );
+      }
+      chunks.push(Buffer.from(buf.subarray(0, n)));
+    }
+    return Buffer.concat(chunks, total);
+  } catch (e) {
+    if (e.code === 'input' || e.code === 'options') throw e;
+    const name = p === 0 ? '<stdin>' : shown(p);
+    throw inputError(`${name}: ${what === 'config' ? 'cannot read the config file: ' : ''}${describe(e)}`, what === 'config' ? 'options' : 'input');
+  } finally {
+    if (fd !== undefined && fd !== 0) fs.closeSync(fd);
+  }
+}
+
+/**
+ * Walk a folder: .yaml/.yml/.json files are read; everything else found is listed (`skipped`), never
+ * passed over in silence. Symbolic links to folders are followed once (a loop is listed); names that are
+ * not UTF-8 are read by their bytes.
+ */
+function walk(dir, files, seen) {
+  let real;
+  try {
+    real = fs.realpathSync(dir);
+  } catch (e) {
+    files.push({ name: shown(dir), content: '', skipped: `cannot be walked: ${describe(e)}` });
+    return;
+  }
+  if (seen.has(real)) {
+    files.push({ name: shown(dir), content: '', skipped: 'the same folder as one already walked (through a symbolic link): not walked again' });
+    return;
+  }
+  seen.add(real);
+  let entries;
+  try {
+    entries = fs.readdirSync(dir, { withFileTypes: true, encoding: 'buffer' });
+  } catch (e) {
+    files.push({ name: shown(dir), content: '', skipped: `cannot be walked: ${describe(e)}` });
+    return;
+  }
+  entries.sort((a, b) => Buffer.compare(a.name, b.name));
+  const sep = Buffer.from(path.sep);
   for (const e of entries) {
-    const full = path.join(dir, e.name);
-    if (e.isDirectory()) {
-      if (!e.name.startsWith('.') && e.name !== 'node_modules') walk(full, files);
-      else files.push({ name: full + path.sep, content: '', skipped: 'a hidden folder or node_modules: not walked' });
-    } else if (EXTENSIONS.has(path.extname(e.name).toLowerCase())) {
-      files.push({ name: full, content: fs.readFileSync(full), discovered: true });
+    const full = Buffer.concat([Buffer.isBuffer(dir) ? dir : Buffer.from(dir), sep, e.name]);
+    const name = e.name.toString('utf8');
+    let isDir = e.isDirectory();
+    let isFile = e.isFile();
+    if (e.isSymbolicLink()) {
+      try {
+        const st = fs.statSync(full);
+        isDir = st.isDirectory();
+        isFile = st.isFile();
+      } catch (err) {
+        files.push({ name: shown(full), content: '', skipped: `a symbolic link that cannot be followed: ${describe(err)}` });
+        continue;
+      }
+    }
+    if (isDir) {
+      if (!name.startsWith('.') && name !== 'node_modules') walk(full, files, seen);
+      else files.push({ name: shown(full) + path.sep, content: '', skipped: 'a hidden folder or node_modules: not walked' });
+    } else if (!isFile) {
+      files.push({ name: shown(full), content: '', skipped: 'not a regular file (a device, socket or pipe): not read' });
+    } else if (EXTENSIONS.has(path.extname(name).toLowerCase())) {
+      try {
+        files.push({ name: shown(full), content: readBounded(full), discovered: true });
+      } catch (err) {
+        files.push({ name: shown(full), content: '', skipped: err.message.slice(shown(full).length + 2) });
+      }
     } else {
       // Nothing found is left out in silence: the report lists it (inventory.skipped).
-      files.push({ name: full, content: '', skipped: 'not .yaml, .yml or .json: not read' });
+      files.push({ name: shown(full), content: '', skipped: 'not .yaml, .yml or .json: not read' });
     }
   }
 }
 
 function readInputs(paths) {
   const files = [];
+  const seen = new Set();
   for (const p of paths) {
     if (p === '-') {
-      files.push({ name: '<stdin>', content: fs.readFileSync(0) });
+      files.push({ name: '<stdin>', content: readBounded(0) });
       continue;
     }
     let st;
     try {
       st = fs.statSync(p);
     } catch (e) {
-      throw Object.assign(new Error(`${p}: ${e.code === 'ENOENT' ? 'no such file or directory' : e.message}`), { code: 'input' });
+      throw inputError(`${p}: ${describe(e)}`);
     }
-    if (st.isDirectory()) walk(p, files);
-    else files.push({ name: p, content: fs.readFileSync(p) });
+    if (st.isDirectory()) {
+      const before = files.length;
+      walk(p, files, seen);
+      if (!files.slice(before).some((f) => f.skipped === undefined)) {
+        // Never a silent "no findings": a folder with nothing to read is an error, its contents listed.
+        const listed = files.slice(before).map((f) => `${f.name} (${f.skipped})`);
+        throw inputError(`${p}: no .yaml, .yml or .json file to read in this folder${listed.length ? `; found: ${listed.slice(0, 5).join(', ')}${listed.length > 5 ? ', ...' : ''}` : ''}`);
+      }
+    } else {
+      files.push({ name: p, content: readBounded(p) });
+    }
   }
   return files;
 }
 
 function readConfig(p) {
-  try {
-    return { name: p, content: fs.readFileSync(p) };
-  } catch (e) {
-    throw Object.assign(new Error(`${p}: cannot read the config file: ${e.code === 'ENOENT' ? 'no such file' : e.message}`), { code: 'options' });
-  }
+  return { name: p, content: readBounded(p, MAX_CONFIG_BYTES, 'config') };
 }
 
+/** Write the report: to stdout, or to --output through a temporary file renamed into place, so that a
+ * failure (a full disk) never leaves a half-written report. */
 function writeOut(text, output) {
-  if (output) fs.writeFileSync(output, text);
-  else process.stdout.write(text);
+  if (!output) {
+    process.stdout.write(text);
+    return;
+  }
+  let st;
+  try {
+    st = fs.statSync(output);
+  } catch {
+    st = undefined;
+  }
+  if (st && st.isDirectory()) throw inputError(`--output ${output}: is a folder; give a file name`);
+  const tmp = path.join(path.dirname(output), `.${path.basename(output)}.${process.pid}.tmp`);
+  try {
+    fs.writeFileSync(tmp, text);
+    fs.renameSync(tmp, output);
+  } catch (e) {
+    try {
+      fs.unlinkSync(tmp);
+    } catch {
+      // nothing was written
+    }
+    throw inputError(`--output ${output}: ${describe(e)}`);
+  }
 }
 
 function main(argv) {

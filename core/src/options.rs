@@ -133,7 +133,9 @@ impl UpgradeOptions {
         }
         for (k, _) in n.as_map() {
             if !FIELDS.contains(&k.as_str()) {
-                return Err(opt_err(k, format!("unknown option (known: {})", FIELDS.join(", "))));
+                // An empty key (`{: 1}`) still gets a name an error can show (found by `cargo xtask fuzz`).
+                let field = if k.trim().is_empty() { "<empty key>" } else { k.as_str() };
+                return Err(opt_err(field, format!("unknown option (known: {})", FIELDS.join(", "))));
             }
         }
         let string = |field: &str| -> Result<Option<String>, OptionsError> {
@@ -267,6 +269,7 @@ mod tests {
             (r#"{"to":"1.29","profile":"eks"}"#, "profile"),
             (r#"{"to":"1.29","drian":true}"#, "drian"),
             (r#"{"to":"1.29","drain":"yes"}"#, "drain"),
+            (r#"{"to":"1.29","":1}"#, "<empty key>"),
             (r#"{"to":"1.29","timings":{"x":-3}}"#, "timings.x"),
         ] {
             assert_eq!(opts(json).unwrap_err().field, field, "{json}");

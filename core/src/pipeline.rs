@@ -42,7 +42,28 @@ pub fn check_options(options: &UpgradeOptions) -> Result<(), Error> {
 
 /// The report for what was read.
 pub fn report_from(ingested: ingest::Ingested, options: &UpgradeOptions) -> Result<Report, Error> {
+    let given = options;
     let options = &with_distribution_config(options, ingested.rke.as_ref());
+    // An error in a value that came from the cluster's own cluster.yml (not from an option) names the file.
+    let rke_file = ingested
+        .inventory
+        .distribution_configs
+        .iter()
+        .find(|c| c.kind == "rke-cluster-yml")
+        .map(|c| format!("{}:{}", c.file, c.line));
+    let from_config = |mut e: options::OptionsError| {
+        let set_by_user = match e.field.as_str() {
+            "maxUnavailableWorker" => given.max_unavailable_worker.is_some(),
+            "maxUnavailableControlPlane" => given.max_unavailable_control_plane.is_some(),
+            f => f.strip_prefix("timings.").is_some_and(|t| given.timings.contains_key(t)),
+        };
+        if let (Some(file), false) = (&rke_file, set_by_user) {
+            if options.profile == Profile::Rke || options.profile == Profile::RkeLegacy {
+                e.message.push_str(&format!(" (from {file}, the RKE cluster.yml's upgrade_strategy)"));
+            }
+        }
+        Error::Options(e)
+    };
     let resolved = options.resolve()?;
     if let Some(from) = resolved.from.clone().or_else(|| infer_from(&ingested.objects)) {
         let hops = version::hop_count(&from, &resolved.to);
@@ -58,13 +79,8 @@ pub fn report_from(ingested: ingest::Ingested, options: &UpgradeOptions) -> Resu
         }
     }
     // The distribution's own config may carry values it refuses itself (RKE's max_unavailable: 0).
-    budget::validate(options).map_err(|mut e| {
-        if ingested.rke.is_some() && matches!(options.profile, Profile::Rke | Profile::RkeLegacy) {
-            e.message.push_str(" (from the RKE cluster.yml's upgrade_strategy, unless given as an option)");
-        }
-        e
-    })?;
-    let timings = plan::Timings::resolve(options)?;
+    budget::validate(options).map_err(from_config)?;
+    let timings = plan::Timings::resolve(options).map_err(from_config)?;
     Ok(build_report(ingested, options, resolved, timings))
 }
 

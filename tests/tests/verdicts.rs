@@ -71,7 +71,7 @@ fn rke_refuses_a_limit_of_zero_as_rke_does() {
     match check(&[cluster, yml], &o) {
         Err(kube_preflight::Error::Options(e)) => {
             assert_eq!(e.field, "maxUnavailableWorker");
-            assert!(e.message.contains("cluster.yml"), "{e}");
+            assert!(e.message.contains("from cluster.yml:1"), "{e}");
         }
         other => panic!("expected an options error, got {other:?}"),
     }
@@ -81,4 +81,40 @@ fn rke_refuses_a_limit_of_zero_as_rke_does() {
     o.max_unavailable_worker = Some(kube_preflight::options::parse_limit("maxUnavailableWorker", "1").unwrap());
     let n = kube_preflight::Input::new("nodes.yaml", "kind: Node\napiVersion: v1\nmetadata: {name: n1}\n");
     assert!(check(&[n], &o).is_ok());
+}
+
+#[test]
+fn options_the_distribution_refuses_are_options_errors() {
+    let n = || kube_preflight::Input::new("nodes.yaml", "kind: Node\napiVersion: v1\nmetadata: {name: n1}\n");
+    let limit = |v: &str| Some(kube_preflight::options::parse_limit("x", v).unwrap());
+    let cases: Vec<(Profile, UpgradeOptions, &str)> = vec![
+        // A surge under kubeadm: only kOps creates extra nodes.
+        (Profile::Kubeadm, UpgradeOptions { max_surge: limit("1"), ..UpgradeOptions::new("1.29.2") }, "maxSurge"),
+        // 0 at a time where the distribution refuses it.
+        (Profile::Kubeadm, UpgradeOptions { max_unavailable_worker: limit("0"), ..UpgradeOptions::new("1.29.2") }, "maxUnavailableWorker"),
+        (Profile::GkeBaremetal, UpgradeOptions { max_unavailable_worker: limit("0"), ..UpgradeOptions::new("1.29.2") }, "maxUnavailableWorker"),
+        // A percentage where the distribution takes only a count (GKE's concurrentNodes).
+        (Profile::GkeBaremetal, UpgradeOptions { max_unavailable_worker: limit("25%"), ..UpgradeOptions::new("1.29.2") }, "maxUnavailableWorker"),
+    ];
+    for (profile, mut o, field) in cases {
+        o.profile = profile;
+        match check(&[n()], &o) {
+            Err(kube_preflight::Error::Options(e)) => assert_eq!(e.field, field, "{profile}: {e}"),
+            other => panic!("{profile} {field}: expected an options error, got {other:?}"),
+        }
+    }
+    // A drain timeout too large in cluster.yml: an options error that names the file.
+    let yml = kube_preflight::Input::new(
+        "cluster.yml",
+        "nodes: [{address: 10.0.0.1, role: [controlplane, etcd, worker]}]\nupgrade_strategy:\n  drain: true\n  node_drain_input: {timeout: 99999999}\n",
+    );
+    let mut o = UpgradeOptions::new("1.29.2");
+    o.profile = Profile::Rke;
+    match check(&[n(), yml], &o) {
+        Err(kube_preflight::Error::Options(e)) => {
+            assert_eq!(e.field, "timings.drainTimeoutSeconds");
+            assert!(e.message.contains("from cluster.yml:1"), "{e}");
+        }
+        other => panic!("expected an options error, got {other:?}"),
+    }
 }

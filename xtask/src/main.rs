@@ -7,7 +7,7 @@ mod setup;
 mod util;
 
 use std::path::{Path, PathBuf};
-use std::process::ExitCode;
+use std::process::{Command, ExitCode};
 
 use util::{cmd, run, Failure};
 
@@ -20,7 +20,9 @@ Commands:
           and its CLI, and the dashboard end to end in Chromium
   npm     build the npm package into wasm-pkg/pkg/
   web     build the dashboard into dist/
-  bench   benchmarks: check() over a large generated cluster, and the packed wasm's size";
+  bench   benchmarks: check() over a large generated cluster, and the packed wasm's size
+  fuzz [SECONDS]
+          fuzz reading + checks + plan, and option parsing (cargo-fuzz; 600 s in all by default)";
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -31,6 +33,11 @@ fn main() -> ExitCode {
         Some("npm") => setup::setup(&root()).and_then(|env| npm(&root(), &env)),
         Some("web") => setup::setup(&root()).and_then(|env| web(&root(), &env)),
         Some("bench") => setup::setup(&root()).and_then(|env| bench(&root(), &env)),
+        Some("fuzz") => match args.get(1).map(|s| s.parse::<u64>()) {
+            None => fuzz(&root(), 600),
+            Some(Ok(secs)) if secs >= 2 => fuzz(&root(), secs),
+            Some(_) => Err(Failure::new("cargo xtask fuzz [SECONDS]: a whole number of seconds, at least 2")),
+        },
         Some("-h" | "--help" | "help") => {
             println!("{USAGE}");
             Ok(())
@@ -145,6 +152,36 @@ fn test() -> Result<(), Failure> {
         .args(util::test_files(&root.join("web/e2e"))?)
         .env("CHROMIUM", &env.chromium))?;
     println!("\nAll test suites passed.");
+    Ok(())
+}
+
+/// `cargo xtask fuzz [SECONDS]`: both fuzz targets of `fuzz/` for half the time each, from the committed
+/// seed corpus (`fuzz/corpus/<target>`, never written to: new inputs go to `target/fuzz-corpus/`). A crash
+/// leaves its input in `fuzz/artifacts/` and fails the command. cargo-fuzz wants nightly flags
+/// (sanitizers); `RUSTC_BOOTSTRAP=1` lets this machine's stable toolchain take them.
+fn fuzz(root: &Path, seconds: u64) -> Result<(), Failure> {
+    let path = setup::tool_path(root);
+    let have = Command::new("cargo").args(["fuzz", "--version"]).env("PATH", &path).output();
+    if !have.is_ok_and(|o| o.status.success()) {
+        step("fuzz: installing cargo-fuzz from crates.io (about 2 minutes)");
+        run(Command::new("cargo").args(["install", "cargo-fuzz", "--locked"]).env("PATH", &path))?;
+    }
+    let each = (seconds / 2).max(1);
+    for target in ["check", "options"] {
+        step(&format!("fuzz: {target} for {each} s"));
+        let work = root.join("target/fuzz-corpus").join(target);
+        std::fs::create_dir_all(&work).map_err(|e| Failure::new(format!("{}: {e}", work.display())))?;
+        run(Command::new("cargo")
+            .current_dir(root)
+            .env("PATH", &path)
+            .env("RUSTC_BOOTSTRAP", "1")
+            .args(["fuzz", "run", "--fuzz-dir", "fuzz", target])
+            .arg(&work)
+            .arg(root.join("fuzz/corpus").join(target))
+            .args(["--", &format!("-max_total_time={each}"), "-rss_limit_mb=4096", "-timeout=20", "-max_len=65536"]))?;
+    }
+    println!("
+fuzz: {seconds} s, nothing found");
     Ok(())
 }
 

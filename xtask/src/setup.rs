@@ -36,7 +36,7 @@ fn cargo_bin() -> PathBuf {
     }
 }
 
-fn tool_path(root: &Path) -> OsString {
+pub fn tool_path(root: &Path) -> OsString {
     let mut parts = vec![root.join("node_modules/.bin"), cargo_bin()];
     if let Some(p) = std::env::var_os("PATH") {
         parts.extend(std::env::split_paths(&p));

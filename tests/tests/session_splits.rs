@@ -164,3 +164,14 @@ fn an_alias_budget_spent_across_documents_is_spent_alike() {
         assert_eq!(in_parts("aliases.yaml", text.as_bytes(), &[c]), expected, "split at {c}");
     }
 }
+
+#[test]
+fn errors_come_in_document_order_whole_or_in_parts() {
+    // Found by `cargo xtask fuzz`: a syntax error early, a NUL byte later, and a `...` line between them.
+    // check() named the NUL, Session the earlier error; both must name the earlier one.
+    let seed = Path::new(env!("CARGO_MANIFEST_DIR")).join("../fuzz/corpus/check/regression-nul-after-error");
+    let bytes = std::fs::read(seed).unwrap();
+    let body = &bytes[2..]; // the fuzz target's two header bytes
+    every_split("fuzz.yaml", body);
+    assert!(whole("fuzz.yaml", body).starts_with("error: fuzz.yaml:2:"), "{}", whole("fuzz.yaml", body));
+}

@@ -91,10 +91,22 @@ fn options_the_distribution_refuses_are_options_errors() {
         // A surge under kubeadm: only kOps creates extra nodes.
         (Profile::Kubeadm, UpgradeOptions { max_surge: limit("1"), ..UpgradeOptions::new("1.29.2") }, "maxSurge"),
         // 0 at a time where the distribution refuses it.
-        (Profile::Kubeadm, UpgradeOptions { max_unavailable_worker: limit("0"), ..UpgradeOptions::new("1.29.2") }, "maxUnavailableWorker"),
-        (Profile::GkeBaremetal, UpgradeOptions { max_unavailable_worker: limit("0"), ..UpgradeOptions::new("1.29.2") }, "maxUnavailableWorker"),
+        (
+            Profile::Kubeadm,
+            UpgradeOptions { max_unavailable_worker: limit("0"), ..UpgradeOptions::new("1.29.2") },
+            "maxUnavailableWorker",
+        ),
+        (
+            Profile::GkeBaremetal,
+            UpgradeOptions { max_unavailable_worker: limit("0"), ..UpgradeOptions::new("1.29.2") },
+            "maxUnavailableWorker",
+        ),
         // A percentage where the distribution takes only a count (GKE's concurrentNodes).
-        (Profile::GkeBaremetal, UpgradeOptions { max_unavailable_worker: limit("25%"), ..UpgradeOptions::new("1.29.2") }, "maxUnavailableWorker"),
+        (
+            Profile::GkeBaremetal,
+            UpgradeOptions { max_unavailable_worker: limit("25%"), ..UpgradeOptions::new("1.29.2") },
+            "maxUnavailableWorker",
+        ),
     ];
     for (profile, mut o, field) in cases {
         o.profile = profile;

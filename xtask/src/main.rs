@@ -180,8 +180,10 @@ fn fuzz(root: &Path, seconds: u64) -> Result<(), Failure> {
             .arg(root.join("fuzz/corpus").join(target))
             .args(["--", &format!("-max_total_time={each}"), "-rss_limit_mb=4096", "-timeout=20", "-max_len=65536"]))?;
     }
-    println!("
-fuzz: {seconds} s, nothing found");
+    println!(
+        "
+fuzz: {seconds} s, nothing found"
+    );
     Ok(())
 }
 

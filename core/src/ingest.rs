@@ -352,6 +352,17 @@ mod tests {
     }
 
     #[test]
+    fn a_list_inside_a_list_is_read() {
+        // `kubectl get` outputs concatenated into one List: every object counts, none is a "List" object.
+        let text = "apiVersion: v1\nkind: List\nitems:\n- apiVersion: v1\n  kind: List\n  items:\n  - {apiVersion: v1, kind: Node, metadata: {name: a}}\n  - {apiVersion: v1, kind: Node, metadata: {name: b}}\n- apiVersion: v1\n  kind: PodList\n  items:\n  - {metadata: {name: p, namespace: x}}\n";
+        let got = ingest(&[Input::new("l.yaml", text)]).unwrap();
+        assert_eq!(got.inventory.objects, 3);
+        assert_eq!(got.inventory.by_kind.get("Node"), Some(&2));
+        assert_eq!(got.inventory.by_kind.get("Pod"), Some(&1));
+        assert!(!got.inventory.by_kind.contains_key("List"));
+    }
+
+    #[test]
     fn a_named_unreadable_file_is_an_error() {
         let e = ingest(&[Input::new("bad.yaml", "a: [1\n")]).unwrap_err();
         assert_eq!(e.file, "bad.yaml");

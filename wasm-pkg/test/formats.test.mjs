@@ -85,3 +85,24 @@ test('text: findings by severity, the plan and the downtime; colour only on a te
   assert.match(t, /BLOCKED: \d+ blocker/);
   assert.doesNotMatch(t, /\x1b\[/);
 });
+
+test('hostile names give valid XML and SARIF, by a strict reader', () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'kp-hostile-'));
+  const file = path.join(dir, 'evil name #1.yaml');
+  fs.writeFileSync(
+    file,
+    'apiVersion: extensions/v1beta1\nkind: Ingress\nmetadata:\n  name: "<x a=\\"1\\"> ]]> \\uFFFE \\u0001 & \\u001b[31m"\n  namespace: "a\\nb"\n',
+  );
+  const junit = cli(['check', file, '--to', '1.29.2', '--format', 'junit']);
+  assert.equal(XMLValidator.validate(junit.stdout), true, junit.stdout);
+  assert.doesNotMatch(junit.stdout, /[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]/);
+  const sarif = JSON.parse(cli(['check', file, '--to', '1.29.2', '--format', 'sarif']).stdout);
+  for (const r of sarif.runs[0].results) {
+    for (const l of r.locations || []) {
+      const uri = l.physicalLocation.artifactLocation.uri;
+      assert.match(uri, /^[A-Za-z0-9\-._~/!$&'()*+,;=@%:]+$/, uri);
+      assert.doesNotThrow(() => new URL(uri, 'file:///base/'));
+      assert.equal(decodeURIComponent(new URL(uri, 'file:///').pathname).endsWith('evil name #1.yaml'), true, uri);
+    }
+  }
+});

@@ -63,6 +63,40 @@ pub fn decode_utf8<'a>(name: &str, bytes: &'a [u8]) -> Result<&'a str, ParseErro
     })
 }
 
+/// Decode and parse, errors in document order: when the bytes are not UTF-8 (or hold a NUL, for YAML),
+/// what precedes the bad byte is parsed first, and an error there (one that ends before the bad byte) is
+/// the one reported. `check()` and `Session` both read through this, whole or in parts, so both name the
+/// same error (found by `cargo xtask fuzz`).
+pub fn read_in_order(
+    name: &str,
+    bytes: &[u8],
+    mut parse: impl FnMut(&str) -> Result<Vec<Node>, ParseError>,
+) -> Result<Vec<Node>, ParseError> {
+    let e = match decode_utf8(name, bytes) {
+        Ok(text) => return parse(text),
+        Err(e) => e,
+    };
+    let valid = std::str::from_utf8(bytes.get(..bytes.len().min(utf8_prefix_len(bytes))).unwrap_or_default())
+        .unwrap_or_default();
+    match parse(valid) {
+        Err(earlier) if before(&earlier, &e) => Err(earlier),
+        _ => Err(e),
+    }
+}
+
+/// How many leading bytes are valid UTF-8.
+fn utf8_prefix_len(bytes: &[u8]) -> usize {
+    match std::str::from_utf8(bytes) {
+        Ok(_) => bytes.len(),
+        Err(e) => e.valid_up_to(),
+    }
+}
+
+/// Does error `a` lie strictly before error `b` (by line, then column)?
+pub fn before(a: &ParseError, b: &ParseError) -> bool {
+    (a.line.unwrap_or(u32::MAX), a.col.unwrap_or(u32::MAX)) < (b.line.unwrap_or(u32::MAX), b.col.unwrap_or(u32::MAX))
+}
+
 /// One file being read (its documents may arrive in several parts: see `Session`).
 pub struct FileIngest {
     pub name: String,
@@ -194,7 +228,7 @@ pub fn ingest(inputs: &[Input]) -> Result<Ingested, ParseError> {
             continue;
         }
         let mut f = out.begin_file(&input.name);
-        let docs = decode_utf8(&input.name, &input.content).and_then(|text| parse_documents(&input.name, text));
+        let docs = read_in_order(&input.name, &input.content, |text| parse_documents(&input.name, text));
         match docs {
             Ok(docs) => {
                 out.add_documents(&mut f, &docs);

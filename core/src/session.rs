@@ -4,7 +4,7 @@
 //! document, not the input's size. A JSON file is one document and is held until its end.
 
 use crate::error::Error;
-use crate::ingest::{decode_utf8, FileIngest, Ingested};
+use crate::ingest::{read_in_order, FileIngest, Ingested};
 use crate::options::UpgradeOptions;
 use crate::parse::{
     looks_like_json, parse_documents, parse_yaml_documents_budgeted, Node, ParseError, Value, MAX_ALIAS_BYTES,
@@ -90,15 +90,17 @@ impl Session {
         // A byte-order mark starts the file, never a part of it after the first (check() drops it too).
         let body = if cur.started { &chunk[..] } else { chunk.strip_prefix(BOM).unwrap_or(&chunk) };
         cur.started = true;
-        let text =
-            decode_utf8(&name, body).map_err(|e| ParseError { line: e.line.map(|l| l + cur.line_offset), ..e })?;
         let lines = u32::try_from(chunk.iter().filter(|b| **b == b'\n').count()).unwrap_or(u32::MAX);
         let offset = cur.line_offset;
-        let parsed = if cur.json == Some(true) {
-            parse_documents(&name, text)
-        } else {
-            parse_yaml_documents_budgeted(&name, text, &mut cur.alias_budget)
-        };
+        let json = cur.json == Some(true);
+        let budget = &mut cur.alias_budget;
+        let parsed = read_in_order(&name, body, |text| {
+            if json {
+                parse_documents(&name, text)
+            } else {
+                parse_yaml_documents_budgeted(&name, text, budget)
+            }
+        });
         let mut docs = parsed.map_err(|e| ParseError { line: e.line.map(|l| l + offset), ..e })?;
         for d in &mut docs {
             shift(d, offset);

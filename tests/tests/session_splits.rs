@@ -169,9 +169,16 @@ fn an_alias_budget_spent_across_documents_is_spent_alike() {
 fn errors_come_in_document_order_whole_or_in_parts() {
     // Found by `cargo xtask fuzz`: a syntax error early, a NUL byte later, and a `...` line between them.
     // check() named the NUL, Session the earlier error; both must name the earlier one.
-    let seed = Path::new(env!("CARGO_MANIFEST_DIR")).join("../fuzz/corpus/check/regression-nul-after-error");
-    let bytes = std::fs::read(seed).unwrap();
-    let body = &bytes[2..]; // the fuzz target's two header bytes
-    every_split("fuzz.yaml", body);
-    assert!(whole("fuzz.yaml", body).starts_with("error: fuzz.yaml:2:"), "{}", whole("fuzz.yaml", body));
+    // Then the same with bytes that are not UTF-8 late in the file.
+    for (seed, at) in [
+        ("regression-nul-after-error", "error: fuzz.yaml:2:"),
+        ("regression-utf8-after-error", "error: fuzz.yaml:14:1:"),
+    ] {
+        let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../fuzz/corpus/check").join(seed);
+        let bytes = std::fs::read(path).unwrap();
+        let body = &bytes[2..]; // the fuzz target's two header bytes
+        every_split("fuzz.yaml", body);
+        let e = whole("fuzz.yaml", body);
+        assert!(e.starts_with(at), "{seed}: {e}");
+    }
 }

@@ -73,15 +73,19 @@ pub fn parse_yaml_documents_budgeted(file: &str, text: &str, budget: &mut usize)
         let before = text.get(..at).unwrap_or_default();
         // What precedes it is read first: an error there comes first, in this file as in its parts
         // (found by `cargo xtask fuzz`: `check()` and `Session` named different errors).
-        parse_yaml_documents_budgeted(file, before, budget)?;
         let line = u32::try_from(before.matches('\n').count()).unwrap_or(u32::MAX).saturating_add(1);
         let col = before.rsplit('\n').next().map_or(0, |l| l.chars().count());
-        return Err(ParseError {
+        let nul = ParseError {
             file: file.to_owned(),
             line: Some(line),
             col: Some(u32::try_from(col).unwrap_or(u32::MAX).saturating_add(1)),
             message: "a NUL character (U+0000), which YAML does not allow: nothing after it could be read".to_owned(),
-        });
+        };
+        // An error that ends before the NUL comes first (one at the cut is only the cut).
+        return match parse_yaml_documents_budgeted(file, before, budget) {
+            Err(earlier) if (earlier.line, earlier.col) < (nul.line, nul.col) => Err(earlier),
+            _ => Err(nul),
+        };
     }
     let mut parser = Parser::new_from_str(text);
     let mut docs = Vec::new();

@@ -228,7 +228,9 @@ pub fn ingest(inputs: &[Input]) -> Result<Ingested, ParseError> {
             continue;
         }
         let mut f = out.begin_file(&input.name);
-        let docs = read_in_order(&input.name, &input.content, |text| parse_documents(&input.name, text));
+        // A byte-order mark is not part of the text: positions are counted after it (as `Session` does).
+        let bytes = input.content.strip_prefix(b"\xef\xbb\xbf").unwrap_or(&input.content);
+        let docs = read_in_order(&input.name, bytes, |text| parse_documents(&input.name, text));
         match docs {
             Ok(docs) => {
                 out.add_documents(&mut f, &docs);

@@ -124,6 +124,10 @@ fn a_byte_order_mark_split_anywhere() {
     let json = [b"\xef\xbb\xbf".as_slice(), br#"{"kind":"Node","apiVersion":"v1","metadata":{"name":"n"}}"#].concat();
     every_split("bom.json", &json);
     assert!(whole("bom.json", &json).contains("\"objects\": 1"));
+    // Positions are counted after the mark (found by `cargo xtask fuzz`: a column off by one).
+    let bad = [b"\xef\xbb\xbf".as_slice(), b"a\x96: 1\n"].concat();
+    every_split("bad.yaml", &bad);
+    assert!(whole("bad.yaml", &bad).starts_with("error: bad.yaml:1:2: "), "{}", whole("bad.yaml", &bad));
 }
 
 #[test]

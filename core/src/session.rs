@@ -23,6 +23,8 @@ struct Current {
     alias_budget: usize,
     /// Has any part of the file been parsed yet (a byte-order mark is dropped from the first)?
     started: bool,
+    /// How far `pending` has been scanned for document boundaries (a line start).
+    scanned: usize,
 }
 
 const BOM: &[u8] = b"\xef\xbb\xbf";
@@ -47,11 +49,12 @@ fn shift(node: &mut Node, by: u32) {
     }
 }
 
-/// Where the last complete document ends: the start of the last line that begins a new one (`---` or
-/// `...` at the start of a line), if any after the first byte.
-fn last_boundary(buf: &[u8]) -> Option<usize> {
+/// Scan `buf` from `from` (a line start) for lines that begin a new document (`---` or `...` at the
+/// start of a line): the last one found (a line start after the first byte), and where the scan stopped
+/// (the start of the unfinished last line), so that the next push scans only what is new.
+fn scan_boundaries(buf: &[u8], from: usize) -> (Option<usize>, usize) {
     let mut found = None;
-    let mut start = 0;
+    let mut start = from;
     while start < buf.len() {
         let end = buf.get(start..).and_then(|b| b.iter().position(|c| *c == b'\n')).map(|p| start + p);
         let Some(end) = end else { break };
@@ -62,8 +65,11 @@ fn last_boundary(buf: &[u8]) -> Option<usize> {
         }
         start = end + 1;
     }
-    // Directives (`%YAML 1.2`) belong to the document after them: cut before them, not between.
-    let mut cut = found?;
+    (found, start)
+}
+
+/// Directives (`%YAML 1.2`) belong to the document after them: a cut at `cut` moves before them.
+fn before_directives(buf: &[u8], mut cut: usize) -> usize {
     while cut > 0 {
         // `cut - 1` is the newline that ends the line before the cut.
         let prev = buf.get(..cut - 1).and_then(|b| b.iter().rposition(|c| *c == b'\n')).map_or(0, |p| p + 1);
@@ -72,7 +78,7 @@ fn last_boundary(buf: &[u8]) -> Option<usize> {
         }
         cut = prev;
     }
-    (cut > 0).then_some(cut)
+    cut
 }
 
 impl Session {
@@ -149,6 +155,7 @@ impl Session {
                 json: None,
                 alias_budget: MAX_ALIAS_BYTES,
                 started: false,
+                scanned: 0,
             });
         }
         let Some(cur) = self.current.as_mut() else { return Ok(()) };
@@ -167,8 +174,14 @@ impl Session {
             }
         }
         if cur.json == Some(false) {
-            if let Some(cut) = last_boundary(&cur.pending) {
+            let (found, upto) = scan_boundaries(&cur.pending, cur.scanned);
+            cur.scanned = upto;
+            let cut = found.map_or(0, |b| before_directives(&cur.pending, b));
+            if cut > 0 {
                 self.parse_pending(cut)?;
+                if let Some(cur) = self.current.as_mut() {
+                    cur.scanned = cur.scanned.saturating_sub(cut);
+                }
             }
         }
         Ok(())

@@ -1,9 +1,12 @@
 //! A small JSON reader that keeps positions. Strict RFC 8259, with a depth limit; never panics.
 
+use std::cell::Cell;
+
 use super::{Node, ParseError, Pos, ScalarKind, Value, MAX_DEPTH};
 
 pub fn parse_json(file: &str, text: &str) -> Result<Node, ParseError> {
-    let mut p = Parser { file, bytes: text.as_bytes(), text, i: 0, line: 1, line_start: 0 };
+    let mut p =
+        Parser { file, bytes: text.as_bytes(), text, i: 0, line: 1, line_start: 0, col_cache: Cell::new((0, 0)) };
     p.skip_ws();
     let node = p.value(0)?;
     p.skip_ws();
@@ -20,13 +23,20 @@ struct Parser<'a> {
     i: usize,
     line: u32,
     line_start: usize,
+    /// The last column computed: (byte offset, characters from `line_start` to it). Columns are counted
+    /// from there onward, so that a one-line (minified) document is read in linear time, not quadratic.
+    col_cache: Cell<(usize, usize)>,
 }
 
 impl Parser<'_> {
     fn pos(&self) -> Pos {
-        // Columns count characters, not bytes.
-        let col = self.text.get(self.line_start..self.i).map_or(0, |s| s.chars().count());
-        Pos { line: self.line, col: col as u32 + 1 }
+        // Columns count characters, not bytes, from the start of the line, or from the last column computed
+        // on this line.
+        let (at, chars) = self.col_cache.get();
+        let (from, base) = if at >= self.line_start && at <= self.i { (at, chars) } else { (self.line_start, 0) };
+        let col = base + self.text.get(from..self.i).map_or(0, |s| s.chars().count());
+        self.col_cache.set((self.i, col));
+        Pos { line: self.line, col: u32::try_from(col).unwrap_or(u32::MAX).saturating_add(1) }
     }
 
     fn error(&self, message: &str) -> ParseError {

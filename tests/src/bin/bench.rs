@@ -4,7 +4,7 @@
 use std::fmt::Write;
 use std::time::Instant;
 
-use kube_preflight::{check, Input, UpgradeOptions};
+use kube_preflight::{check, Input, Session, UpgradeOptions};
 
 /// A `kubectl get nodes,pods -o json`-shaped snapshot with `nodes` nodes and `pods_per_node` pods each.
 fn snapshot(nodes: usize, pods_per_node: usize) -> String {
@@ -28,6 +28,34 @@ fn snapshot(nodes: usize, pods_per_node: usize) -> String {
         }
     }
     s.push_str("{\"apiVersion\":\"v1\",\"kind\":\"Namespace\",\"metadata\":{\"name\":\"end\"}}]}\n");
+    s
+}
+
+/// The best of `runs` timings of `check()` on one input, in seconds.
+fn best_of(runs: usize, text: &str) -> f64 {
+    let inputs = [Input::new("snapshot.json", text.as_bytes())];
+    let opts = UpgradeOptions::new("1.29.2");
+    (0..runs)
+        .map(|_| {
+            let t = Instant::now();
+            let _ = check(&inputs, &opts).expect("the generated snapshot is valid");
+            t.elapsed().as_secs_f64()
+        })
+        .fold(f64::MAX, f64::min)
+}
+
+/// One YAML document (a `List`, as `kubectl get -o yaml` prints it) of `pods` pods.
+fn yaml_list(pods: usize) -> String {
+    let mut s = String::from("apiVersion: v1\nkind: List\nitems:\n");
+    for p in 0..pods {
+        let _ = write!(
+            s,
+            "- apiVersion: v1\n  kind: Pod\n  metadata:\n    name: app-{p}\n    namespace: ns-{}\n    labels: {{app: app-{}}}\n  spec:\n    nodeName: node-{}\n    containers:\n    - name: c\n      resources: {{requests: {{cpu: 100m, memory: 128Mi}}}}\n  status:\n    phase: Running\n    conditions: [{{type: Ready, status: \"True\"}}]\n",
+            p % 7,
+            p % 50,
+            p % 200
+        );
+    }
     s
 }
 
@@ -55,4 +83,35 @@ fn main() {
             objects as f64 / best
         );
     }
+    // Minified JSON (one line, as `jq -c` and API clients write it) against the same objects one per line:
+    // the ratio should be about 1 (it was quadratic in the line's length: 65 s for 4 MB).
+    let pretty = snapshot(200, 25);
+    let minified: String = pretty.lines().collect();
+    let (p, m) = (best_of(3, &pretty), best_of(3, &minified));
+    println!(
+        "minified JSON ({:.1} MB on one line): {:.1} ms; one object a line: {:.1} ms; ratio {:.2}",
+        minified.len() as f64 / 1e6,
+        m * 1000.0,
+        p * 1000.0,
+        m / p
+    );
+    // One large YAML document pushed to a Session in 64 KiB chunks, against check() on the same bytes: the
+    // ratio should be about 1 (each push rescanned everything pending: quadratic in the document's size).
+    let doc = yaml_list(20_000);
+    let opts = UpgradeOptions::new("1.29.2");
+    let whole = best_of(1, &doc);
+    let t = Instant::now();
+    let mut session = Session::new(opts).expect("valid options");
+    for chunk in doc.as_bytes().chunks(64 << 10) {
+        session.push("list.yaml", chunk).expect("valid YAML");
+    }
+    let _ = session.finish().expect("valid YAML");
+    let streamed = t.elapsed().as_secs_f64();
+    println!(
+        "one YAML document ({:.1} MB) through Session in 64 KiB chunks: {:.1} ms; check(): {:.1} ms; ratio {:.2}",
+        doc.len() as f64 / 1e6,
+        streamed * 1000.0,
+        whole * 1000.0,
+        streamed / whole
+    );
 }

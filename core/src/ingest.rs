@@ -7,7 +7,7 @@ use std::collections::{BTreeMap, HashMap};
 
 use crate::helm;
 use crate::model::{CopyOf, Object, Source, Via};
-use crate::parse::{parse_documents, Node, ParseError};
+use crate::parse::{parse_documents, Node, ParseError, Value};
 use crate::report::{DistributionConfig, Duplicate, HelmRelease, Inventory, Skipped};
 
 /// The annotations Helm puts on the objects of a release.
@@ -82,6 +82,110 @@ pub fn read_in_order(
         Err(earlier) if before(&earlier, &e) => Err(earlier),
         _ => Err(e),
     }
+}
+
+/// A line that starts a new document: `---` or `...` at its start, alone or followed by a blank.
+fn begins_document(line: &[u8]) -> bool {
+    let is_marker = |m: &[u8]| line.starts_with(m) && matches!(line.get(3), None | Some(b' ' | b'\t' | b'\r'));
+    is_marker(b"---") || is_marker(b"...")
+}
+
+/// Move a parsed part's positions down by `by` lines (where the part starts in its file).
+pub fn shift(node: &mut Node, by: u32) {
+    let mut stack = vec![node];
+    while let Some(n) = stack.pop() {
+        n.pos.line += by;
+        match &mut n.value {
+            Value::Seq(items) => stack.extend(items.iter_mut()),
+            Value::Map(entries) => stack.extend(entries.iter_mut().map(|(_, v)| v)),
+            _ => {}
+        }
+    }
+}
+
+/// Scan `buf` from `from` (a line start) for lines that begin a new document (`---` or `...` at the
+/// start of a line): the last one found (a line start after the first byte), and where the scan stopped
+/// (the start of the unfinished last line), so that the next push scans only what is new.
+pub fn scan_boundaries(buf: &[u8], from: usize) -> (Option<usize>, usize) {
+    let mut found = None;
+    let mut start = from;
+    while start < buf.len() {
+        let end = buf.get(start..).and_then(|b| b.iter().position(|c| *c == b'\n')).map(|p| start + p);
+        let Some(end) = end else { break };
+        if start > 0 && begins_document(buf.get(start..end).unwrap_or_default()) {
+            found = Some(start);
+        }
+        start = end + 1;
+    }
+    (found, start)
+}
+
+/// Directives (`%YAML 1.2`) belong to the document after them: a cut at `cut` moves before them.
+pub fn before_directives(buf: &[u8], mut cut: usize) -> usize {
+    while cut > 0 {
+        // `cut - 1` is the newline that ends the line before the cut.
+        let prev = buf.get(..cut - 1).and_then(|b| b.iter().rposition(|c| *c == b'\n')).map_or(0, |p| p + 1);
+        if !buf.get(prev..).is_some_and(|l| l.starts_with(b"%")) {
+            break;
+        }
+        cut = prev;
+    }
+    cut
+}
+
+/// Where the documents of a YAML text start: 0, and every later line that begins one (`---`, `...`),
+/// moved before the directives that belong to it. Linear in the text.
+fn document_starts(buf: &[u8]) -> Vec<usize> {
+    let mut starts = vec![0];
+    let mut start = 0;
+    while start < buf.len() {
+        let Some(end) = buf.get(start..).and_then(|b| b.iter().position(|c| *c == b'\n')).map(|p| start + p) else {
+            break; // a last line without a newline is never a boundary (as `scan_boundaries` reads it)
+        };
+        if start > 0 && begins_document(buf.get(start..end).unwrap_or_default()) {
+            let cut = before_directives(buf, start);
+            if starts.last().is_some_and(|last| cut > *last) {
+                starts.push(cut);
+            }
+        }
+        start = end + 1;
+    }
+    starts
+}
+
+/// Read the YAML documents of `bytes` (a whole file, or a part of one ending at a document boundary, that
+/// starts at line `first_line + 1` of its file), document by document: each is decoded and parsed on its
+/// own, in order, with the file's alias budget. `check()` reads a whole file and `Session` its parts
+/// through this one function, so both meet the same documents, the same errors, in the same order.
+pub fn read_yaml_documents(
+    name: &str,
+    bytes: &[u8],
+    first_line: u32,
+    budget: &mut usize,
+) -> Result<Vec<Node>, ParseError> {
+    let starts = document_starts(bytes);
+    let mut out = Vec::new();
+    let mut line = first_line;
+    for (k, &start) in starts.iter().enumerate() {
+        let end = starts.get(k + 1).copied().unwrap_or(bytes.len());
+        let part = bytes.get(start..end).unwrap_or_default();
+        let docs = read_in_order(name, part, |text| crate::parse::parse_yaml_documents_budgeted(name, text, budget))
+            .map_err(|e| ParseError { line: e.line.map(|l| l.saturating_add(line)), ..e })?;
+        for mut d in docs {
+            shift(&mut d, line);
+            out.push(d);
+        }
+        line = line.saturating_add(u32::try_from(part.iter().filter(|b| **b == b'\n').count()).unwrap_or(u32::MAX));
+    }
+    Ok(out)
+}
+
+/// Does this file read as JSON? Decided on its first byte that is not blank, as `Session` decides it.
+pub fn json_file(bytes: &[u8]) -> bool {
+    bytes
+        .iter()
+        .find(|b| !b.is_ascii_whitespace())
+        .is_some_and(|b| crate::parse::looks_like_json(&String::from_utf8_lossy(&[*b])))
 }
 
 /// How many leading bytes are valid UTF-8.
@@ -230,7 +334,12 @@ pub fn ingest(inputs: &[Input]) -> Result<Ingested, ParseError> {
         let mut f = out.begin_file(&input.name);
         // A byte-order mark is not part of the text: positions are counted after it (as `Session` does).
         let bytes = input.content.strip_prefix(b"\xef\xbb\xbf").unwrap_or(&input.content);
-        let docs = read_in_order(&input.name, bytes, |text| parse_documents(&input.name, text));
+        let docs = if json_file(bytes) {
+            read_in_order(&input.name, bytes, |text| parse_documents(&input.name, text))
+        } else {
+            let mut budget = crate::parse::MAX_ALIAS_BYTES;
+            read_yaml_documents(&input.name, bytes, 0, &mut budget)
+        };
         match docs {
             Ok(docs) => {
                 out.add_documents(&mut f, &docs);

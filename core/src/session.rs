@@ -4,11 +4,9 @@
 //! document, not the input's size. A JSON file is one document and is held until its end.
 
 use crate::error::Error;
-use crate::ingest::{read_in_order, FileIngest, Ingested};
+use crate::ingest::{before_directives, read_in_order, read_yaml_documents, scan_boundaries, FileIngest, Ingested};
 use crate::options::UpgradeOptions;
-use crate::parse::{
-    looks_like_json, parse_documents, parse_yaml_documents_budgeted, Node, ParseError, Value, MAX_ALIAS_BYTES,
-};
+use crate::parse::{looks_like_json, parse_documents, ParseError, MAX_ALIAS_BYTES};
 use crate::pipeline::{check_options, report_from};
 use crate::report::Report;
 
@@ -37,50 +35,6 @@ pub struct Session {
     error: Option<Error>,
 }
 
-fn shift(node: &mut Node, by: u32) {
-    let mut stack = vec![node];
-    while let Some(n) = stack.pop() {
-        n.pos.line += by;
-        match &mut n.value {
-            Value::Seq(items) => stack.extend(items.iter_mut()),
-            Value::Map(entries) => stack.extend(entries.iter_mut().map(|(_, v)| v)),
-            _ => {}
-        }
-    }
-}
-
-/// Scan `buf` from `from` (a line start) for lines that begin a new document (`---` or `...` at the
-/// start of a line): the last one found (a line start after the first byte), and where the scan stopped
-/// (the start of the unfinished last line), so that the next push scans only what is new.
-fn scan_boundaries(buf: &[u8], from: usize) -> (Option<usize>, usize) {
-    let mut found = None;
-    let mut start = from;
-    while start < buf.len() {
-        let end = buf.get(start..).and_then(|b| b.iter().position(|c| *c == b'\n')).map(|p| start + p);
-        let Some(end) = end else { break };
-        let line = buf.get(start..end).unwrap_or_default();
-        let is_marker = |m: &[u8]| line.starts_with(m) && matches!(line.get(3), None | Some(b' ' | b'\t' | b'\r'));
-        if start > 0 && (is_marker(b"---") || is_marker(b"...")) {
-            found = Some(start);
-        }
-        start = end + 1;
-    }
-    (found, start)
-}
-
-/// Directives (`%YAML 1.2`) belong to the document after them: a cut at `cut` moves before them.
-fn before_directives(buf: &[u8], mut cut: usize) -> usize {
-    while cut > 0 {
-        // `cut - 1` is the newline that ends the line before the cut.
-        let prev = buf.get(..cut - 1).and_then(|b| b.iter().rposition(|c| *c == b'\n')).map_or(0, |p| p + 1);
-        if !buf.get(prev..).is_some_and(|l| l.starts_with(b"%")) {
-            break;
-        }
-        cut = prev;
-    }
-    cut
-}
-
 impl Session {
     /// A new session; bad options are refused at once.
     pub fn new(options: UpgradeOptions) -> Result<Session, Error> {
@@ -98,19 +52,17 @@ impl Session {
         cur.started = true;
         let lines = u32::try_from(chunk.iter().filter(|b| **b == b'\n').count()).unwrap_or(u32::MAX);
         let offset = cur.line_offset;
-        let json = cur.json == Some(true);
-        let budget = &mut cur.alias_budget;
-        let parsed = read_in_order(&name, body, |text| {
-            if json {
-                parse_documents(&name, text)
-            } else {
-                parse_yaml_documents_budgeted(&name, text, budget)
+        // Document by document, exactly as check() reads a whole file (`ingest::read_yaml_documents`).
+        let docs = if cur.json == Some(true) {
+            let mut docs = read_in_order(&name, body, |text| parse_documents(&name, text))
+                .map_err(|e| ParseError { line: e.line.map(|l| l + offset), ..e })?;
+            for d in &mut docs {
+                crate::ingest::shift(d, offset);
             }
-        });
-        let mut docs = parsed.map_err(|e| ParseError { line: e.line.map(|l| l + offset), ..e })?;
-        for d in &mut docs {
-            shift(d, offset);
-        }
+            docs
+        } else {
+            read_yaml_documents(&name, body, offset, &mut cur.alias_budget)?
+        };
         cur.line_offset = offset.saturating_add(lines);
         let file = &mut cur.file;
         self.ingested.add_documents(file, &docs);

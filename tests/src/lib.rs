@@ -15,6 +15,8 @@
 //!                                          # first element is "..." matches a prefix)
 //! ```
 
+pub mod gen;
+
 use std::path::{Path, PathBuf};
 
 use kube_preflight::parse::{parse_documents, Node, Value};

@@ -21,6 +21,8 @@ Commands:
   npm     build the npm package into wasm-pkg/pkg/
   web     build the dashboard into dist/
   bench   benchmarks: check() over a large generated cluster, and the packed wasm's size
+  gen [--nodes N] [--pods N] [--seed N] [--format json|yaml] [--out FILE]
+          a realistic snapshot (kubectl-shaped), deterministic from the seed
   fuzz [SECONDS]
           fuzz reading + checks + plan, and option parsing (cargo-fuzz; 600 s in all by default)";
 
@@ -33,6 +35,9 @@ fn main() -> ExitCode {
         Some("npm") => setup::setup(&root()).and_then(|env| npm(&root(), &env)),
         Some("web") => setup::setup(&root()).and_then(|env| web(&root(), &env)),
         Some("bench") => setup::setup(&root()).and_then(|env| bench(&root(), &env)),
+        Some("gen") => run(cmd("cargo", &root(), &setup::Env::bare(&root()))
+            .args(["run", "--quiet", "--release", "-p", "kube-preflight-tests", "--bin", "gen", "--"])
+            .args(args.get(1..).unwrap_or_default())),
         Some("fuzz") => match args.get(1).map(|s| s.parse::<u64>()) {
             None => fuzz(&root(), 600),
             Some(Ok(secs)) if secs >= 2 => fuzz(&root(), secs),

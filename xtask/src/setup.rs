@@ -25,6 +25,13 @@ pub struct Env {
     pub chromedriver: PathBuf,
 }
 
+impl Env {
+    /// The environment of a command that needs none of the installed tools (PATH only).
+    pub fn bare(root: &Path) -> Env {
+        Env { path: tool_path(root), chromium: PathBuf::new(), chromedriver: PathBuf::new() }
+    }
+}
+
 fn say(msg: &str) {
     println!("setup: {msg}");
 }

@@ -32,11 +32,6 @@ impl Input {
         Input { name: name.into(), content: content.into(), discovered: false, passed_over: None }
     }
 
-    /// A file found but not read, with the reason (it is listed in `inventory.skipped`).
-    pub fn passed_over(name: impl Into<String>, reason: impl Into<String>) -> Input {
-        Input { name: name.into(), content: Vec::new(), discovered: true, passed_over: Some(reason.into()) }
-    }
-
     pub fn discovered(mut self) -> Input {
         self.discovered = true;
         self
@@ -76,10 +71,12 @@ pub fn read_in_order(
         Ok(text) => return parse(text),
         Err(e) => e,
     };
-    let valid = std::str::from_utf8(bytes.get(..bytes.len().min(utf8_prefix_len(bytes))).unwrap_or_default())
-        .unwrap_or_default();
+    let valid = match std::str::from_utf8(bytes) {
+        Ok(text) => text,
+        Err(bad) => std::str::from_utf8(bytes.get(..bad.valid_up_to()).unwrap_or_default()).unwrap_or_default(),
+    };
     match parse(valid) {
-        Err(earlier) if before(&earlier, &e) => Err(earlier),
+        Err(earlier) if earlier.precedes(&e) => Err(earlier),
         _ => Err(e),
     }
 }
@@ -180,25 +177,34 @@ pub fn read_yaml_documents(
     Ok(out)
 }
 
-/// Does this file read as JSON? Decided on its first byte that is not blank, as `Session` decides it.
-pub fn json_file(bytes: &[u8]) -> bool {
-    bytes
-        .iter()
-        .find(|b| !b.is_ascii_whitespace())
-        .is_some_and(|b| crate::parse::looks_like_json(&String::from_utf8_lossy(&[*b])))
+/// A byte-order mark: not part of the text, dropped from the start of a file (positions count after it).
+pub const BOM: &[u8] = b"\xef\xbb\xbf";
+
+/// Does this file (its byte-order mark dropped) read as JSON? Decided on its first byte that is not blank;
+/// `None` while there is none yet.
+pub fn json_file(bytes: &[u8]) -> Option<bool> {
+    let first = bytes.iter().find(|b| !b.is_ascii_whitespace())?;
+    Some(crate::parse::looks_like_json(&String::from_utf8_lossy(&[*first])))
 }
 
-/// How many leading bytes are valid UTF-8.
-fn utf8_prefix_len(bytes: &[u8]) -> usize {
-    match std::str::from_utf8(bytes) {
-        Ok(_) => bytes.len(),
-        Err(e) => e.valid_up_to(),
+/// Read a part of a file that starts at line `first_line + 1` (a whole file from 0): JSON whole, YAML
+/// document by document with the file's alias budget. The one reader of `check()` and `Session`.
+pub fn read_part(
+    name: &str,
+    bytes: &[u8],
+    first_line: u32,
+    json: bool,
+    budget: &mut usize,
+) -> Result<Vec<Node>, ParseError> {
+    if !json {
+        return read_yaml_documents(name, bytes, first_line, budget);
     }
-}
-
-/// Does error `a` lie strictly before error `b` (by line, then column)?
-pub fn before(a: &ParseError, b: &ParseError) -> bool {
-    (a.line.unwrap_or(u32::MAX), a.col.unwrap_or(u32::MAX)) < (b.line.unwrap_or(u32::MAX), b.col.unwrap_or(u32::MAX))
+    let mut docs = read_in_order(name, bytes, |text| parse_documents(name, text))
+        .map_err(|e| ParseError { line: e.line.map(|l| l.saturating_add(first_line)), ..e })?;
+    for d in &mut docs {
+        shift(d, first_line);
+    }
+    Ok(docs)
 }
 
 /// One file being read (its documents may arrive in several parts: see `Session`).
@@ -332,14 +338,9 @@ pub fn ingest(inputs: &[Input]) -> Result<Ingested, ParseError> {
             continue;
         }
         let mut f = out.begin_file(&input.name);
-        // A byte-order mark is not part of the text: positions are counted after it (as `Session` does).
-        let bytes = input.content.strip_prefix(b"\xef\xbb\xbf").unwrap_or(&input.content);
-        let docs = if json_file(bytes) {
-            read_in_order(&input.name, bytes, |text| parse_documents(&input.name, text))
-        } else {
-            let mut budget = crate::parse::MAX_ALIAS_BYTES;
-            read_yaml_documents(&input.name, bytes, 0, &mut budget)
-        };
+        let bytes = input.content.strip_prefix(BOM).unwrap_or(&input.content);
+        let mut budget = crate::parse::MAX_ALIAS_BYTES;
+        let docs = read_part(&input.name, bytes, 0, json_file(bytes) == Some(true), &mut budget);
         match docs {
             Ok(docs) => {
                 out.add_documents(&mut f, &docs);

@@ -4,9 +4,9 @@
 //! document, not the input's size. A JSON file is one document and is held until its end.
 
 use crate::error::Error;
-use crate::ingest::{before_directives, read_in_order, read_yaml_documents, scan_boundaries, FileIngest, Ingested};
+use crate::ingest::{before_directives, json_file, read_part, scan_boundaries, FileIngest, Ingested, BOM};
 use crate::options::UpgradeOptions;
-use crate::parse::{looks_like_json, parse_documents, ParseError, MAX_ALIAS_BYTES};
+use crate::parse::MAX_ALIAS_BYTES;
 use crate::pipeline::{check_options, report_from};
 use crate::report::Report;
 
@@ -24,8 +24,6 @@ struct Current {
     /// How far `pending` has been scanned for document boundaries (a line start).
     scanned: usize,
 }
-
-const BOM: &[u8] = b"\xef\xbb\xbf";
 
 pub struct Session {
     options: UpgradeOptions,
@@ -52,17 +50,8 @@ impl Session {
         cur.started = true;
         let lines = u32::try_from(chunk.iter().filter(|b| **b == b'\n').count()).unwrap_or(u32::MAX);
         let offset = cur.line_offset;
-        // Document by document, exactly as check() reads a whole file (`ingest::read_yaml_documents`).
-        let docs = if cur.json == Some(true) {
-            let mut docs = read_in_order(&name, body, |text| parse_documents(&name, text))
-                .map_err(|e| ParseError { line: e.line.map(|l| l + offset), ..e })?;
-            for d in &mut docs {
-                crate::ingest::shift(d, offset);
-            }
-            docs
-        } else {
-            read_yaml_documents(&name, body, offset, &mut cur.alias_budget)?
-        };
+        // Through the reader check() uses for a whole file.
+        let docs = read_part(&name, body, offset, cur.json == Some(true), &mut cur.alias_budget)?;
         cur.line_offset = offset.saturating_add(lines);
         let file = &mut cur.file;
         self.ingested.add_documents(file, &docs);
@@ -117,12 +106,8 @@ impl Session {
             // chunks waits for its last byte).
             let head = &cur.pending[..];
             let bom_pending = !head.is_empty() && head.len() < BOM.len() && BOM.starts_with(head);
-            let body = head.strip_prefix(BOM).unwrap_or(head);
             if !bom_pending {
-                if let Some(b) = body.iter().find(|b| !b.is_ascii_whitespace()) {
-                    let first = String::from_utf8_lossy(&[*b]).into_owned();
-                    cur.json = Some(looks_like_json(&first));
-                }
+                cur.json = json_file(head.strip_prefix(BOM).unwrap_or(head));
             }
         }
         if cur.json == Some(false) {

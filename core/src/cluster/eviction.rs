@@ -1,7 +1,7 @@
 //! May this pod be evicted now? PodDisruptionBudgets and what they allow (DOMAIN section 6), and the
 //! pods a drain never evicts.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeSet, HashMap};
 
 use super::{Cluster, RunningPod};
 use crate::model::{Body, Object, PdbInfo, PodInfo};
@@ -83,10 +83,20 @@ impl<'a> Cluster<'a> {
     /// empty selector matches nothing (pkg/registry/core/pod/storage/eviction.go,
     /// getPodDisruptionBudgets).
     pub fn pdbs_of(&self, pod: &Object) -> Vec<&(&'a Object, Budget)> {
+        let budgets = self.budgets();
+        let by_ns = self.budgets_by_ns.get_or_init(|| {
+            let mut m: HashMap<&'a str, Vec<usize>> = HashMap::new();
+            for (i, (o, _)) in budgets.iter().enumerate() {
+                m.entry(o.r.namespace.as_deref().unwrap_or("default")).or_default().push(i);
+            }
+            m
+        });
         let ns = pod.r.namespace.as_deref().unwrap_or("default");
-        self.budgets()
-            .iter()
-            .filter(|(o, _)| o.r.namespace.as_deref().unwrap_or("default") == ns)
+        by_ns
+            .get(ns)
+            .into_iter()
+            .flatten()
+            .filter_map(|i| budgets.get(*i))
             .filter(|(o, _)| match &o.body {
                 Body::Pdb(pdb) => !pdb.selector.is_empty() && pdb.selector.matches(&pod.labels),
                 _ => false,

@@ -50,6 +50,8 @@ pub struct Cluster<'a> {
     node_index: HashMap<&'a str, usize>,
     by_controller: OnceCell<PodsByController<'a>>,
     budgets: OnceCell<Vec<(&'a Object, Budget)>>,
+    /// Positions in `budgets` by namespace: who covers a pod is asked of every running pod.
+    budgets_by_ns: OnceCell<HashMap<&'a str, Vec<usize>>>,
     after: OnceCell<Vec<Object>>,
     by_namespace: OnceCell<HashMap<&'a str, Vec<RunningPod<'a>>>>,
     by_node: OnceCell<Vec<Vec<RunningPod<'a>>>>,
@@ -81,6 +83,7 @@ impl<'a> Cluster<'a> {
             node_index,
             by_controller: OnceCell::new(),
             budgets: OnceCell::new(),
+            budgets_by_ns: OnceCell::new(),
             after: OnceCell::new(),
             by_namespace: OnceCell::new(),
             by_node: OnceCell::new(),

@@ -31,6 +31,15 @@ pub struct ParseError {
     pub message: String,
 }
 
+impl ParseError {
+    /// Does this error lie strictly before `other` in the file (by line, then column; an unknown place
+    /// counts as the end)?
+    pub fn precedes(&self, other: &ParseError) -> bool {
+        let at = |e: &ParseError| (e.line.unwrap_or(u32::MAX), e.col.unwrap_or(u32::MAX));
+        at(self) < at(other)
+    }
+}
+
 impl fmt::Display for ParseError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match (self.line, self.col) {

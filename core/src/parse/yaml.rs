@@ -83,7 +83,7 @@ pub fn parse_yaml_documents_budgeted(file: &str, text: &str, budget: &mut usize)
         };
         // An error that ends before the NUL comes first (one at the cut is only the cut).
         return match parse_yaml_documents_budgeted(file, before, budget) {
-            Err(earlier) if (earlier.line, earlier.col) < (nul.line, nul.col) => Err(earlier),
+            Err(earlier) if earlier.precedes(&nul) => Err(earlier),
             _ => Err(nul),
         };
     }

@@ -1,10 +1,11 @@
 //! Streaming input: `push(name, chunk)` any number of times (chunks split anywhere, even inside a UTF-8
 //! character), then `finish()`. YAML is parsed document by document as soon as a `---` line closes one,
 //! and only the typed objects are kept: memory follows what the checks keep plus the largest single
-//! document, not the input's size. A JSON file is one document and is held until its end.
+//! document, not the input's size. A JSON file is read as it comes ([`JsonFile`]): the items of a List are
+//! made objects one by one, the fields no check reads are never built.
 
 use crate::error::Error;
-use crate::ingest::{before_directives, json_file, read_part, scan_boundaries, FileIngest, Ingested, BOM};
+use crate::ingest::{before_directives, json_file, read_part, scan_boundaries, FileIngest, Ingested, JsonFile, BOM};
 use crate::options::UpgradeOptions;
 use crate::parse::MAX_ALIAS_BYTES;
 use crate::pipeline::{check_options, report_from};
@@ -23,6 +24,14 @@ struct Current {
     started: bool,
     /// How far `pending` has been scanned for document boundaries (a line start).
     scanned: usize,
+    /// The reader of a JSON file, once the file is known to be one.
+    reader: Option<JsonFile>,
+    /// Bytes of the file pushed so far.
+    bytes: u64,
+    /// Found by walking a folder (`push_found`): an error skips the file instead of failing the session.
+    discovered: bool,
+    /// The error that ended the reading of a found file: the rest of it is passed over.
+    failed: Option<crate::parse::ParseError>,
 }
 
 pub struct Session {
@@ -31,13 +40,15 @@ pub struct Session {
     current: Option<Current>,
     /// The first error met; `finish` returns it.
     error: Option<Error>,
+    /// Bytes pushed so far, over all inputs.
+    bytes: u64,
 }
 
 impl Session {
     /// A new session; bad options are refused at once.
     pub fn new(options: UpgradeOptions) -> Result<Session, Error> {
         check_options(&options)?;
-        Ok(Session { options, ingested: Ingested::default(), current: None, error: None })
+        Ok(Session { options, ingested: Ingested::default(), current: None, error: None, bytes: 0 })
     }
 
     fn parse_pending(&mut self, upto: usize) -> Result<(), Error> {
@@ -51,7 +62,7 @@ impl Session {
         let lines = u32::try_from(chunk.iter().filter(|b| **b == b'\n').count()).unwrap_or(u32::MAX);
         let offset = cur.line_offset;
         // Through the reader check() uses for a whole file.
-        let docs = read_part(&name, body, offset, cur.json == Some(true), &mut cur.alias_budget)?;
+        let docs = read_part(&name, body, offset, &mut cur.alias_budget)?;
         cur.line_offset = offset.saturating_add(lines);
         let file = &mut cur.file;
         self.ingested.add_documents(file, &docs);
@@ -59,31 +70,79 @@ impl Session {
     }
 
     fn close_file(&mut self) -> Result<(), Error> {
-        let len = self.current.as_ref().map_or(0, |c| c.pending.len());
-        let result = self.parse_pending(len);
-        if let Some(cur) = self.current.take() {
-            match result {
-                Ok(()) => self.ingested.end_file(cur.file),
-                Err(Error::Input(e)) => self.ingested.unreadable(e, false)?,
+        let Some(mut cur) = self.current.take() else { return Ok(()) };
+        let result = if let Some(e) = cur.failed.take() {
+            Err(e)
+        } else if cur.reader.is_some() || cur.json == Some(true) {
+            // (Only blanks or a byte-order mark before the end: an empty JSON file.)
+            let reader = cur.reader.take().unwrap_or_else(|| JsonFile::new(&self.ingested, &cur.file));
+            reader.finish(&mut self.ingested, &mut cur.file)
+        } else {
+            let len = cur.pending.len();
+            self.current = Some(cur);
+            let r = self.parse_pending(len);
+            let Some(back) = self.current.take() else { return Ok(()) };
+            cur = back;
+            match r {
+                Ok(()) => Ok(()),
+                Err(Error::Input(e)) => Err(e),
                 Err(e) => return Err(e),
             }
+        };
+        match result {
+            Ok(()) => self.ingested.end_file(cur.file),
+            Err(e) => self.ingested.unreadable(e, cur.file, cur.discovered)?,
         }
         Ok(())
     }
 
     /// Add a chunk of the named input. A new name ends the previous input.
     pub fn push(&mut self, name: &str, chunk: &[u8]) -> Result<(), Error> {
+        self.push_input(name, chunk, false)
+    }
+
+    /// Add a chunk of an input found by walking a folder rather than named by the user: if it cannot be
+    /// read, it is listed in `inventory.skipped` with the reason (and none of it counts) instead of
+    /// failing the session, as `check()` treats [`crate::Input::discovered`].
+    pub fn push_found(&mut self, name: &str, chunk: &[u8]) -> Result<(), Error> {
+        self.push_input(name, chunk, true)
+    }
+
+    /// List an input without reading it (a walked folder's file of another kind), with the reason, as
+    /// `check()` lists an [`crate::Input`] with `passed_over`. Ends the previous input.
+    pub fn skip(&mut self, name: &str, reason: &str) -> Result<(), Error> {
         if let Some(e) = &self.error {
             return Err(e.clone());
         }
-        let r = self.push_inner(name, chunk);
+        let r = self.close_file();
+        match &r {
+            Ok(()) => self.ingested.passed_over(name, reason),
+            Err(e) => self.error = Some(e.clone()),
+        }
+        r
+    }
+
+    fn push_input(&mut self, name: &str, chunk: &[u8], discovered: bool) -> Result<(), Error> {
+        if let Some(e) = &self.error {
+            return Err(e.clone());
+        }
+        let mut r = self.push_inner(name, chunk, discovered);
+        if let Err(Error::Input(e)) = &r {
+            // A found file that cannot be read is passed over from here on, and skipped when it ends.
+            if let Some(cur) = self.current.as_mut().filter(|c| c.discovered && c.file.name == name) {
+                cur.failed = Some(e.clone());
+                cur.pending = Vec::new();
+                cur.reader = None;
+                r = Ok(());
+            }
+        }
         if let Err(e) = &r {
             self.error = Some(e.clone());
         }
         r
     }
 
-    fn push_inner(&mut self, name: &str, chunk: &[u8]) -> Result<(), Error> {
+    fn push_inner(&mut self, name: &str, chunk: &[u8], discovered: bool) -> Result<(), Error> {
         if self.current.as_ref().is_some_and(|c| c.file.name != name) {
             self.close_file()?;
         }
@@ -97,9 +156,21 @@ impl Session {
                 alias_budget: MAX_ALIAS_BYTES,
                 started: false,
                 scanned: 0,
+                reader: None,
+                bytes: 0,
+                discovered,
+                failed: None,
             });
         }
+        self.bytes = self.bytes.saturating_add(chunk.len() as u64);
         let Some(cur) = self.current.as_mut() else { return Ok(()) };
+        cur.bytes = cur.bytes.saturating_add(chunk.len() as u64);
+        if cur.failed.is_some() {
+            return Ok(());
+        }
+        if let Some(reader) = cur.reader.as_mut() {
+            return reader.push(chunk, &mut self.ingested, &mut cur.file).map_err(Error::Input);
+        }
         cur.pending.extend_from_slice(chunk);
         if cur.json.is_none() {
             // Decide once the first non-blank byte after a byte-order mark is in (a mark split across
@@ -110,7 +181,16 @@ impl Session {
                 cur.json = json_file(head.strip_prefix(BOM).unwrap_or(head));
             }
         }
-        if cur.json == Some(false) {
+        if cur.json == Some(true) {
+            let mut reader = JsonFile::new(&self.ingested, &cur.file);
+            let head = std::mem::take(&mut cur.pending);
+            let body = head.strip_prefix(BOM).unwrap_or(&head);
+            let r = reader.push(body, &mut self.ingested, &mut cur.file);
+            cur.reader = Some(reader);
+            return r.map_err(Error::Input);
+        }
+        // A line (and so a document) can only end in a chunk with a newline: an endless line is not rescanned.
+        if cur.json == Some(false) && chunk.contains(&b'\n') {
             let (found, upto) = scan_boundaries(&cur.pending, cur.scanned);
             cur.scanned = upto;
             let cut = found.map_or(0, |b| before_directives(&cur.pending, b));
@@ -121,7 +201,19 @@ impl Session {
                 }
             }
         }
+        // A NUL ends what YAML can read: the document that holds it is an error at the latest there, whatever
+        // follows (so `/dev/zero` fails at once, with the error check() names).
+        if self.current.as_ref().is_some_and(|c| c.json == Some(false)) && chunk.contains(&0) {
+            let len = self.current.as_ref().map_or(0, |c| c.pending.len());
+            self.parse_pending(len)?;
+        }
         Ok(())
+    }
+
+    /// Bytes pushed so far (all inputs) and objects read so far (the objects of a YAML document or JSON
+    /// List item count once it is complete): for a progress display.
+    pub fn progress(&self) -> (u64, usize) {
+        (self.bytes, self.ingested.objects.len())
     }
 
     /// End the last input and build the report.
@@ -163,6 +255,65 @@ mod tests {
             s.push("b.json", br#""metadata":{"name":"q"}}"#).unwrap();
             assert_eq!(s.finish().unwrap().to_json(), whole, "chunks of {size}");
         }
+    }
+
+    #[test]
+    fn a_json_list_split_anywhere_reads_as_check_reads_it() {
+        let opts = UpgradeOptions::new("1.22.0");
+        let item = r#"{"kind": "Pod", "apiVersion": "v1", "metadata": {"name": "p\u00e9", "namespace": "x", "managedFields": [{"apiVersion": "extensions/v1beta1", "fieldsV1": {"f:a": {}}}]}}"#;
+        let typed = r#"{"metadata": {"name": "q"}}"#;
+        for text in [
+            format!("{{\"apiVersion\": \"v1\", \"items\": [{item}, {typed}, {item}], \"kind\": \"PodList\"}}"),
+            format!("{{\"kind\": \"Widget\", \"items\": [{item}], \"kind\": \"List\"}}"),
+            format!("{{\"kind\": \"List\", \"items\": [{item}], \"kind\": \"Widget\"}}"),
+            format!("{{\"kind\": \"List\", \"items\": [{item}, {{\"kind\": [}}]}}"),
+            format!("{{kind: List, items: [{item}]}}"),
+        ] {
+            let whole =
+                check(&[Input::new("l.json", text.as_str())], &opts).map(|r| r.to_json()).map_err(|e| e.to_string());
+            let bytes = text.as_bytes();
+            for size in [1, 5, 64] {
+                let mut s = Session::new(opts.clone()).unwrap();
+                let mut r = Ok(());
+                for c in bytes.chunks(size) {
+                    r = r.and_then(|()| s.push("l.json", c));
+                }
+                let got = r.and_then(|()| s.finish()).map(|r| r.to_json()).map_err(|e| e.to_string());
+                assert_eq!(got, whole, "{text} in chunks of {size}");
+            }
+        }
+    }
+
+    #[test]
+    fn found_files_that_do_not_read_are_skipped_whole_as_check_skips_them() {
+        let opts = UpgradeOptions::new("1.29.2");
+        let good = "apiVersion: v1\nkind: Pod\nmetadata: {name: a}\n";
+        let bad_yaml = "apiVersion: v1\nkind: Pod\nmetadata: {name: b}\n---\nkind: Pod\nmetadata: [\n";
+        let bad_json =
+            r#"{"apiVersion": "v1", "items": [{"kind": "Pod", "metadata": {"name": "c"}}, [}], "kind": "List"}"#;
+        let mut other = Input::new("README.md", "");
+        other.passed_over = Some("not .yaml, .yml or .json: not read".into());
+        let inputs = [
+            Input::new("bad.yaml", bad_yaml).discovered(),
+            other,
+            Input::new("bad.json", bad_json).discovered(),
+            Input::new("good.yaml", good),
+        ];
+        let whole = check(&inputs, &opts).unwrap().to_json();
+        for size in [1, 7, 4096] {
+            let mut s = Session::new(opts.clone()).unwrap();
+            for c in bad_yaml.as_bytes().chunks(size) {
+                s.push_found("bad.yaml", c).unwrap();
+            }
+            s.skip("README.md", "not .yaml, .yml or .json: not read").unwrap();
+            for c in bad_json.as_bytes().chunks(size) {
+                s.push_found("bad.json", c).unwrap();
+            }
+            s.push("good.yaml", good.as_bytes()).unwrap();
+            let got = s.finish().unwrap().to_json();
+            assert_eq!(got, whole, "chunks of {size}");
+        }
+        assert!(whole.contains("\"objects\": 1"), "{whole}");
     }
 
     #[test]

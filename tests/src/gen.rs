@@ -140,10 +140,26 @@ fn template(w: usize, app: &str) -> Value {
 
 /// A generated snapshot as one `kind: List` value.
 pub fn snapshot(shape: Shape) -> Value {
+    let mut items: Vec<Value> = Vec::with_capacity(shape.pods + shape.nodes + shape.pods / 4);
+    for_each_item(shape, |v| items.push(v));
+    json!({"apiVersion": "v1", "kind": "List", "metadata": {"resourceVersion": ""}, "items": items})
+}
+
+/// A pusher of items (`items.push(v)`), so that the generation below reads as building a list.
+struct Items<F: FnMut(Value)>(F);
+
+impl<F: FnMut(Value)> Items<F> {
+    fn push(&mut self, v: Value) {
+        (self.0)(v)
+    }
+}
+
+/// The snapshot's items, one at a time (any size fits in memory).
+pub fn for_each_item(shape: Shape, emit: impl FnMut(Value)) {
     let mut r = Rng(shape.seed.max(1));
     let cps = shape.nodes.clamp(1, 3);
     let workers = shape.nodes.saturating_sub(cps).max(1);
-    let mut items: Vec<Value> = Vec::with_capacity(shape.pods + shape.nodes + shape.pods / 4);
+    let mut items = Items(emit);
     for i in 0..cps {
         items.push(node(&mut r, i, true));
     }
@@ -246,7 +262,49 @@ pub fn snapshot(shape: Shape) -> Value {
     items.push(json!({"apiVersion": "autoscaling/v2beta2", "kind": "HorizontalPodAutoscaler",
         "metadata": {"name": "svc-1", "namespace": "team-1", "uid": r.uid()},
         "spec": {"maxReplicas": 10, "minReplicas": 2, "scaleTargetRef": {"apiVersion": "apps/v1", "kind": "Deployment", "name": "svc-1"}}}));
-    json!({"apiVersion": "v1", "kind": "List", "metadata": {"resourceVersion": ""}, "items": items})
+}
+
+/// Write the snapshot as [`to_json`] and [`to_yaml`] print it (the same bytes), item by item.
+pub fn write(shape: Shape, yaml: bool, out: &mut impl std::io::Write) -> std::io::Result<()> {
+    let mut first = true;
+    let mut result = Ok(());
+    if yaml {
+        result = out.write_all(b"apiVersion: v1\nitems:\n");
+    } else {
+        result = result.and_then(|()| out.write_all(b"{\n    \"apiVersion\": \"v1\",\n    \"items\": ["));
+    }
+    for_each_item(shape, |item| {
+        if result.is_err() {
+            return;
+        }
+        let text = if yaml {
+            let mut s = String::new();
+            yaml_value(&Value::Array(vec![item]), 0, &mut s, false);
+            s
+        } else {
+            // The item at the indent it has inside the List (two levels of four spaces).
+            let body = to_json(&item);
+            let mut s = String::from(if first { "\n" } else { ",\n" });
+            for (k, line) in body.trim_end().lines().enumerate() {
+                if k > 0 {
+                    s.push('\n');
+                }
+                s.push_str("        ");
+                s.push_str(line);
+            }
+            s
+        };
+        first = false;
+        result = out.write_all(text.as_bytes());
+    });
+    result?;
+    if yaml {
+        out.write_all(b"kind: List\nmetadata:\n  resourceVersion: \"\"\n")
+    } else {
+        out.write_all(
+            b"\n    ],\n    \"kind\": \"List\",\n    \"metadata\": {\n        \"resourceVersion\": \"\"\n    }\n}\n",
+        )
+    }
 }
 
 /// JSON as kubectl prints it (4-space indents).

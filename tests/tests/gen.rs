@@ -4,7 +4,7 @@
 use std::collections::BTreeSet;
 
 use kube_preflight::{check, Input, UpgradeOptions};
-use kube_preflight_tests::gen::{snapshot, to_json, to_yaml, Shape};
+use kube_preflight_tests::gen::{snapshot, to_json, to_yaml, write, Shape};
 
 #[test]
 fn a_generated_snapshot_is_deterministic_realistic_and_full_of_findings() {
@@ -12,6 +12,13 @@ fn a_generated_snapshot_is_deterministic_realistic_and_full_of_findings() {
     let json = to_json(&snapshot(shape));
     assert_eq!(json, to_json(&snapshot(shape)), "the same seed gives the same bytes");
     assert_ne!(json, to_json(&snapshot(Shape { seed: 8, ..shape })));
+    // Written item by item (`cargo xtask gen`), the same bytes.
+    for yaml in [false, true] {
+        let mut streamed = Vec::new();
+        write(shape, yaml, &mut streamed).unwrap();
+        let whole = if yaml { to_yaml(&snapshot(shape)) } else { json.clone() };
+        assert!(streamed == whole.as_bytes(), "written item by item, {} differs", if yaml { "YAML" } else { "JSON" });
+    }
     // About the size kubectl prints: several KB a pod (managed fields, statuses, env, probes, volumes).
     let v = snapshot(shape);
     let pods: Vec<_> = v["items"].as_array().unwrap().iter().filter(|o| o["kind"] == "Pod").collect();

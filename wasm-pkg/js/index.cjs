@@ -62,6 +62,8 @@ module.exports = {
   init: async () => undefined,
   /** @internal used by the command line */
   runCli: (files, request) => guarded((w) => w.runCli(files, request)),
+  /** @internal used by the command line: `push`/`pushFound`/`skip` inputs as they are read, then `finish()` */
+  cliSession: (request) => guarded((w) => new w.CliSession(request)),
   /** @internal used by the command line */
   renderRules: (format) => guarded((w) => w.renderRules(format)),
 };

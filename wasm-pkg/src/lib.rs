@@ -112,7 +112,13 @@ pub fn version() -> String {
 #[wasm_bindgen(js_name = runCli)]
 pub fn run_cli(files: JsValue, request: JsValue) -> Result<JsValue, JsValue> {
     let inputs = read_files(&files)?;
-    let get = |k: &str| Reflect::get(&request, &JsValue::from_str(k)).unwrap_or(JsValue::UNDEFINED);
+    let req = cli_request(&request)?;
+    let out = request::run(&inputs, &req).map_err(|e| to_js_error(&e))?;
+    Ok(cli_output(&out))
+}
+
+fn cli_request(request: &JsValue) -> Result<request::CliRequest, JsValue> {
+    let get = |k: &str| Reflect::get(request, &JsValue::from_str(k)).unwrap_or(JsValue::UNDEFINED);
     let config = get("config");
     let config = if config.is_undefined() || config.is_null() {
         None
@@ -120,18 +126,85 @@ pub fn run_cli(files: JsValue, request: JsValue) -> Result<JsValue, JsValue> {
         let mut files = read_files(&Array::of1(&config).into())?;
         files.pop()
     };
-    let req = request::CliRequest {
+    Ok(request::CliRequest {
         options_json: stringify(&get("options"), "options")?,
         config,
         format: get("format").as_string().unwrap_or_else(|| "text".to_owned()),
         color: get("color").as_bool().unwrap_or(false),
         fail_on: get("failOn").as_string().unwrap_or_else(|| "blocker".to_owned()),
-    };
-    let out = request::run(&inputs, &req).map_err(|e| to_js_error(&e))?;
+    })
+}
+
+/// The CLI's `check` on streamed inputs: `new CliSession(request)` (as `runCli`'s), then for each input
+/// `push(name, chunk)` (a named input: an error fails the run), `pushFound(name, chunk)` (found in a
+/// folder: an error skips it) or `skip(name, reason)`, then `finish()` -> `{ output, exitCode }`.
+/// `progress()` -> `[bytes, objects]` so far. Nothing is held but what the checks keep.
+#[wasm_bindgen]
+pub struct CliSession {
+    inner: Option<(kube_preflight::Session, request::Prepared)>,
+}
+
+#[wasm_bindgen]
+impl CliSession {
+    #[wasm_bindgen(constructor)]
+    pub fn new(request: JsValue) -> Result<CliSession, JsValue> {
+        let req = cli_request(&request)?;
+        let prepared = request::prepare(&req).map_err(|e| to_js_error(&e))?;
+        let session = kube_preflight::Session::new(prepared.options.clone()).map_err(|e| to_js_error(&e))?;
+        Ok(CliSession { inner: Some((session, prepared)) })
+    }
+
+    fn session(&mut self) -> Result<&mut kube_preflight::Session, JsValue> {
+        self.inner.as_mut().map(|(s, _)| s).ok_or_else(|| options_error("this session is finished"))
+    }
+
+    /// A chunk (`Uint8Array`) of a named input.
+    pub fn push(&mut self, name: JsValue, chunk: JsValue) -> Result<(), JsValue> {
+        let (name, bytes) = name_and_bytes(&name, &chunk)?;
+        self.session()?.push(&name, &bytes).map_err(|e| to_js_error(&e))
+    }
+
+    /// A chunk (`Uint8Array`) of an input found by walking a folder.
+    #[wasm_bindgen(js_name = pushFound)]
+    pub fn push_found(&mut self, name: JsValue, chunk: JsValue) -> Result<(), JsValue> {
+        let (name, bytes) = name_and_bytes(&name, &chunk)?;
+        self.session()?.push_found(&name, &bytes).map_err(|e| to_js_error(&e))
+    }
+
+    /// An input listed without being read, with the reason.
+    pub fn skip(&mut self, name: JsValue, reason: JsValue) -> Result<(), JsValue> {
+        let name = name.as_string().ok_or_else(|| options_error("name: expected a string"))?;
+        let reason = reason.as_string().ok_or_else(|| options_error("reason: expected a string"))?;
+        self.session()?.skip(&name, &reason).map_err(|e| to_js_error(&e))
+    }
+
+    /// `[bytes, objects]` read so far.
+    pub fn progress(&self) -> Vec<f64> {
+        self.inner.as_ref().map_or_else(Vec::new, |(s, _)| {
+            let (bytes, objects) = s.progress();
+            vec![bytes as f64, objects as f64]
+        })
+    }
+
+    /// End the inputs: `{ output, exitCode }`. The session cannot be used afterwards.
+    pub fn finish(&mut self) -> Result<JsValue, JsValue> {
+        let (session, prepared) = self.inner.take().ok_or_else(|| options_error("this session is finished"))?;
+        let report = session.finish().map_err(|e| to_js_error(&e))?;
+        Ok(cli_output(&prepared.output(&report)))
+    }
+}
+
+fn name_and_bytes(name: &JsValue, chunk: &JsValue) -> Result<(String, Vec<u8>), JsValue> {
+    let name = name.as_string().ok_or_else(|| options_error("name: expected a string"))?;
+    let u = chunk.dyn_ref::<Uint8Array>().ok_or_else(|| options_error("chunk: expected a Uint8Array"))?;
+    Ok((name, u.to_vec()))
+}
+
+fn cli_output(out: &request::CliOutput) -> JsValue {
     let obj = js_sys::Object::new();
     let _ = Reflect::set(&obj, &JsValue::from_str("output"), &JsValue::from_str(&out.output));
     let _ = Reflect::set(&obj, &JsValue::from_str("exitCode"), &JsValue::from(out.exit_code));
-    Ok(obj.into())
+    obj.into()
 }
 
 /// The CLI's `rules`: the catalogue as `json` or `markdown`.

@@ -3,7 +3,7 @@
 use kube_preflight::options::OptionsError;
 use kube_preflight::parse::{parse_documents, parse_json};
 use kube_preflight::render::{render, Format, RenderOptions};
-use kube_preflight::{Error, Input, Severity, UpgradeOptions};
+use kube_preflight::{Error, Input, Report, Severity, UpgradeOptions};
 
 pub struct CliRequest {
     /// The flags, as a JSON object of `UpgradeOptions` fields.
@@ -52,7 +52,15 @@ pub fn fail_threshold(fail_on: &str) -> Result<Option<Severity>, Error> {
     }
 }
 
-pub fn run(inputs: &[Input], req: &CliRequest) -> Result<CliOutput, Error> {
+/// A request made ready: the options (flags over the config file), the format and the threshold.
+pub struct Prepared {
+    pub options: UpgradeOptions,
+    format: Format,
+    threshold: Option<Severity>,
+    color: bool,
+}
+
+pub fn prepare(req: &CliRequest) -> Result<Prepared, Error> {
     let format = Format::parse(&req.format).ok_or_else(|| {
         opt_err("format", format!("{:?} is not one of text, json, markdown, sarif, junit", req.format))
     })?;
@@ -63,12 +71,24 @@ pub fn run(inputs: &[Input], req: &CliRequest) -> Result<CliOutput, Error> {
         Some(c) => options_from_config(c)?.overlay(&flags, !flags_node.get("profile").is_null()),
         None => flags,
     };
-    let report = kube_preflight::check(inputs, &options)?;
-    let failing = threshold.is_some_and(|t| report.count_at_or_above(t) > 0);
-    Ok(CliOutput {
-        output: render(&report, format, RenderOptions { color: req.color, fail_on: threshold }),
-        exit_code: u8::from(failing),
-    })
+    Ok(Prepared { options, format, threshold, color: req.color })
+}
+
+impl Prepared {
+    /// The report rendered, and the exit status.
+    pub fn output(&self, report: &Report) -> CliOutput {
+        let failing = self.threshold.is_some_and(|t| report.count_at_or_above(t) > 0);
+        CliOutput {
+            output: render(report, self.format, RenderOptions { color: self.color, fail_on: self.threshold }),
+            exit_code: u8::from(failing),
+        }
+    }
+}
+
+pub fn run(inputs: &[Input], req: &CliRequest) -> Result<CliOutput, Error> {
+    let prepared = prepare(req)?;
+    let report = kube_preflight::check(inputs, &prepared.options)?;
+    Ok(prepared.output(&report))
 }
 
 #[cfg(test)]

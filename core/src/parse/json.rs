@@ -1,262 +1,687 @@
-//! A small JSON reader that keeps positions. Strict RFC 8259, with a depth limit; never panics.
-
-use std::cell::Cell;
+//! A JSON reader that keeps positions, fed in chunks split anywhere (inside a UTF-8 character, a string, a
+//! number or a literal). Strict RFC 8259, with a depth limit; never panics.
+//!
+//! It is a push parser: [`JsonStream::push`] reads as far as the bytes so far allow and keeps only the
+//! unfinished token; [`JsonStream::finish`] ends the input. Two things keep memory bounded by what the
+//! checks keep rather than by the input:
+//! - **items streamed**: the elements of a top-level object's `items` array (a `kubectl get -o json` List)
+//!   are handed out one by one ([`JsonStream::take_items`]) as soon as each is complete, and never held in
+//!   the tree;
+//! - **unread fields skipped** ([`Keep::Read`]): values nothing reads are checked for validity (every
+//!   error is still found, at the same place) but never built: `metadata.managedFields[]` entries except
+//!   their `apiVersion`, a container's fields except `name` and `resources`, and a status's `images` and
+//!   container statuses. See [`unread`].
+//!
+//! Reading the same bytes whole or in any chunks gives the same tree and the same error.
 
 use super::{Node, ParseError, Pos, ScalarKind, Value, MAX_DEPTH};
 
+/// Read a whole JSON text into a tree (every field kept).
 pub fn parse_json(file: &str, text: &str) -> Result<Node, ParseError> {
-    let mut p =
-        Parser { file, bytes: text.as_bytes(), text, i: 0, line: 1, line_start: 0, col_cache: Cell::new((0, 0)) };
-    p.skip_ws();
-    let node = p.value(0)?;
-    p.skip_ws();
-    if p.i < p.bytes.len() {
-        return Err(p.error("unexpected text after the JSON value"));
+    let mut p = JsonStream::new(file, Keep::All, false);
+    p.push(text.as_bytes())?;
+    p.finish()
+}
+
+/// Which fields to build.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Keep {
+    /// Every value.
+    All,
+    /// Only what the checks read: see [`unread`].
+    Read,
+}
+
+enum Frame {
+    Map { pos: Pos, entries: Vec<(String, Node)>, key: Option<String>, skip: bool },
+    Seq { pos: Pos, items: Vec<Node>, skip: bool, stream: bool },
+}
+
+impl Frame {
+    fn skip(&self) -> bool {
+        match self {
+            Frame::Map { skip, .. } | Frame::Seq { skip, .. } => *skip,
+        }
     }
-    Ok(node)
+    fn key(&self) -> Option<&str> {
+        match self {
+            Frame::Map { key, .. } => key.as_deref(),
+            Frame::Seq { .. } => None,
+        }
+    }
 }
 
-struct Parser<'a> {
-    file: &'a str,
-    text: &'a str,
-    bytes: &'a [u8],
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum State {
+    /// A value (the root, after `:`, after `,` in an array).
+    Value,
+    /// After `[`: a value or `]`.
+    FirstItem,
+    /// After `{`: a key or `}`.
+    FirstKey,
+    /// After `,` in an object.
+    Key,
+    /// After a key.
+    Colon,
+    /// After a value in a container: `,` or its end.
+    After,
+    /// The root value is complete.
+    Done,
+}
+
+/// What a token read needs: done, or more bytes.
+enum Step {
+    Done,
+    More,
+}
+
+pub struct JsonStream {
+    file: String,
+    keep: Keep,
+    /// Hand out the items of a top-level `items` array instead of keeping them.
+    stream_items: bool,
+    buf: Vec<u8>,
+    /// The next byte to read in `buf`.
     i: usize,
+    /// How much of `buf` is known to be UTF-8 (the rest is an unfinished character, or starts at `bad`).
+    checked: usize,
+    /// A byte of `buf` that is not UTF-8: reading stops there.
+    bad: Option<usize>,
+    /// Bytes dropped from the front of `buf` so far.
+    dropped: u64,
     line: u32,
-    line_start: usize,
-    /// The last column computed: (byte offset, characters from `line_start` to it). Columns are counted
-    /// from there onward, so that a one-line (minified) document is read in linear time, not quadratic.
-    col_cache: Cell<(usize, usize)>,
+    /// Characters from the start of the line to `i`.
+    col: u32,
+    after_cr: bool,
+    ended: bool,
+    stack: Vec<Frame>,
+    state: State,
+    root: Option<Node>,
+    items: Vec<Node>,
+    streamed: Option<usize>,
+    list_head: Option<(Option<String>, Option<String>)>,
+    /// When a string is unfinished at the end of the bytes, where its scan stopped (so that a very long
+    /// string arriving in many chunks is scanned once, not once a chunk).
+    string_hint: Option<usize>,
 }
 
-impl Parser<'_> {
+fn chars(bytes: &[u8]) -> u32 {
+    // Count the bytes that start a UTF-8 character (the text is valid UTF-8 up to `checked`).
+    let n = bytes.iter().filter(|b| (**b as i8) >= -0x40).count();
+    u32::try_from(n).unwrap_or(u32::MAX)
+}
+
+impl JsonStream {
+    pub fn new(file: &str, keep: Keep, stream_items: bool) -> JsonStream {
+        JsonStream {
+            file: file.to_owned(),
+            keep,
+            stream_items,
+            buf: Vec::new(),
+            i: 0,
+            checked: 0,
+            bad: None,
+            dropped: 0,
+            line: 1,
+            col: 0,
+            after_cr: false,
+            ended: false,
+            stack: Vec::new(),
+            state: State::Value,
+            root: None,
+            items: Vec::new(),
+            streamed: None,
+            list_head: None,
+            string_hint: None,
+        }
+    }
+
+    /// Bytes read so far (the unfinished token included).
+    pub fn bytes_read(&self) -> u64 {
+        self.dropped.saturating_add(self.buf.len() as u64)
+    }
+
+    /// The items of the top-level `items` array completed since the last call, in order.
+    pub fn take_items(&mut self) -> Vec<Node> {
+        std::mem::take(&mut self.items)
+    }
+
+    /// How many items were handed out, once the `items` array has ended (`None` when the root had no
+    /// `items` array, or has not closed it yet).
+    pub fn streamed(&self) -> Option<usize> {
+        self.streamed
+    }
+
+    /// The root's `kind` and `apiVersion` as they were when its `items` array began (each `None` when
+    /// written after it, as kubectl does with `kind`); `None` before an `items` array began.
+    pub fn list_head(&self) -> Option<&(Option<String>, Option<String>)> {
+        self.list_head.as_ref()
+    }
+
+    fn root_scalar(&self, key: &str) -> Option<String> {
+        match self.stack.first() {
+            Some(Frame::Map { entries, .. }) => {
+                entries.iter().rev().find(|(k, _)| k == key).and_then(|(_, v)| v.as_str()).map(str::to_owned)
+            }
+            _ => None,
+        }
+    }
+
+    /// Add bytes and read as far as they allow.
+    pub fn push(&mut self, chunk: &[u8]) -> Result<(), ParseError> {
+        if self.i > 0 && self.i >= self.buf.len() / 2 {
+            // Drop what is read (an unfinished token stays); amortised linear.
+            self.buf.drain(..self.i);
+            self.dropped = self.dropped.saturating_add(self.i as u64);
+            self.checked -= self.i;
+            self.bad = self.bad.map(|b| b - self.i);
+            self.string_hint = self.string_hint.map(|h| h.saturating_sub(self.i));
+            self.i = 0;
+        }
+        self.buf.extend_from_slice(chunk);
+        if self.bad.is_none() {
+            match std::str::from_utf8(self.buf.get(self.checked..).unwrap_or_default()) {
+                Ok(_) => self.checked = self.buf.len(),
+                Err(e) => {
+                    self.checked += e.valid_up_to();
+                    if e.error_len().is_some() {
+                        self.bad = Some(self.checked);
+                    }
+                }
+            }
+        }
+        if self.string_hint.is_some() && !chunk.iter().any(|b| *b == b'"' || *b == b'\\') && self.bad.is_none() {
+            // Still inside the same long string: nothing new to read yet.
+            return Ok(());
+        }
+        self.run()
+    }
+
+    /// End the input: the root value, with `items` left empty when they were handed out.
+    pub fn finish(mut self) -> Result<Node, ParseError> {
+        self.ended = true;
+        if self.bad.is_none() && self.checked < self.buf.len() {
+            // An unfinished UTF-8 character at the very end.
+            self.bad = Some(self.checked);
+        }
+        self.string_hint = None;
+        self.run()?;
+        self.root.take().ok_or_else(|| self.error_at(self.i, "unexpected end of input"))
+    }
+
+    /// Is the end of what can be read the end of the input (no more bytes, none bad)?
+    fn at_eof(&self) -> bool {
+        self.ended && self.bad.is_none() && self.checked == self.buf.len()
+    }
+
     fn pos(&self) -> Pos {
-        // Columns count characters, not bytes, from the start of the line, or from the last column computed
-        // on this line.
-        let (at, chars) = self.col_cache.get();
-        let (from, base) = if at >= self.line_start && at <= self.i { (at, chars) } else { (self.line_start, 0) };
-        let col = base + self.text.get(from..self.i).map_or(0, |s| s.chars().count());
-        self.col_cache.set((self.i, col));
-        Pos { line: self.line, col: u32::try_from(col).unwrap_or(u32::MAX).saturating_add(1) }
+        Pos { line: self.line, col: self.col.saturating_add(1) }
+    }
+
+    /// An error at byte `at` of `buf` (on the current line, at or after `i`).
+    fn error_at(&self, at: usize, message: &str) -> ParseError {
+        let extra = chars(self.buf.get(self.i..at).unwrap_or_default());
+        ParseError {
+            file: self.file.clone(),
+            line: Some(self.line),
+            col: Some(self.col.saturating_add(extra).saturating_add(1)),
+            message: message.to_owned(),
+        }
     }
 
     fn error(&self, message: &str) -> ParseError {
-        let pos = self.pos();
-        ParseError { file: self.file.to_owned(), line: Some(pos.line), col: Some(pos.col), message: message.to_owned() }
+        self.error_at(self.i, message)
     }
 
-    fn peek(&self) -> Option<u8> {
-        self.bytes.get(self.i).copied()
+    /// Move past `n` bytes of a token (no line breaks in them).
+    fn advance(&mut self, n: usize) {
+        let end = (self.i + n).min(self.buf.len());
+        self.col = self.col.saturating_add(chars(self.buf.get(self.i..end).unwrap_or_default()));
+        self.i = end;
+        self.after_cr = false;
     }
 
     fn skip_ws(&mut self) {
-        while let Some(b) = self.peek() {
+        while let Some(&b) = self.buf.get(self.i).filter(|_| self.i < self.checked) {
             match b {
                 // A line ends at LF, CRLF, or a lone CR (old Mac files), as YAML counts lines.
                 b'\n' => {
-                    self.i += 1;
-                    self.line += 1;
-                    self.line_start = self.i;
+                    if !self.after_cr {
+                        self.line = self.line.saturating_add(1);
+                    }
+                    self.after_cr = false;
+                    self.col = 0;
                 }
-                b'\r' if self.bytes.get(self.i + 1) != Some(&b'\n') => {
-                    self.i += 1;
-                    self.line += 1;
-                    self.line_start = self.i;
+                b'\r' => {
+                    self.line = self.line.saturating_add(1);
+                    self.col = 0;
+                    self.after_cr = true;
                 }
-                b' ' | b'\t' | b'\r' => self.i += 1,
+                b' ' | b'\t' => {
+                    self.col = self.col.saturating_add(1);
+                    self.after_cr = false;
+                }
                 _ => break,
+            }
+            self.i += 1;
+        }
+    }
+
+    fn run(&mut self) -> Result<(), ParseError> {
+        loop {
+            self.skip_ws();
+            let b = if self.i < self.checked { self.buf.get(self.i).copied() } else { None };
+            if b.is_none() && !self.at_eof() {
+                // Out of bytes: wait for more, unless reading stopped at a byte that is not UTF-8 (all before
+                // it read without an error: the bad byte is the error, as `check()` names it).
+                if let Some(bad) = self.bad {
+                    return Err(self.error_at(bad, "not UTF-8 text"));
+                }
+                return Ok(());
+            }
+            let step = match self.state {
+                State::Done => match b {
+                    None => return Ok(()),
+                    Some(_) => return Err(self.error("unexpected text after the JSON value")),
+                },
+                State::Value => self.value(b)?,
+                State::FirstItem if b == Some(b']') => {
+                    self.advance(1);
+                    self.close()?;
+                    Step::Done
+                }
+                State::FirstItem => self.value(b)?,
+                State::FirstKey if b == Some(b'}') => {
+                    self.advance(1);
+                    self.close()?;
+                    Step::Done
+                }
+                State::FirstKey | State::Key => {
+                    if b != Some(b'"') {
+                        return Err(self.error("expected a string key"));
+                    }
+                    let store = !self.stack.last().is_some_and(Frame::skip);
+                    match self.string(store)? {
+                        None => Step::More,
+                        Some(key) => {
+                            if let Some(Frame::Map { key: k, .. }) = self.stack.last_mut() {
+                                *k = Some(key.unwrap_or_default());
+                            }
+                            self.state = State::Colon;
+                            Step::Done
+                        }
+                    }
+                }
+                State::Colon => {
+                    if b != Some(b':') {
+                        return Err(self.error("expected ':' after the key"));
+                    }
+                    self.advance(1);
+                    self.state = State::Value;
+                    Step::Done
+                }
+                State::After => {
+                    let in_map = matches!(self.stack.last(), Some(Frame::Map { .. }));
+                    match (b, in_map) {
+                        (Some(b','), true) => {
+                            self.advance(1);
+                            self.state = State::Key;
+                        }
+                        (Some(b','), false) => {
+                            self.advance(1);
+                            self.state = State::Value;
+                        }
+                        (Some(b'}'), true) | (Some(b']'), false) => {
+                            self.advance(1);
+                            self.close()?;
+                        }
+                        (_, true) => return Err(self.error("expected ',' or '}'")),
+                        (_, false) => return Err(self.error("expected ',' or ']'")),
+                    }
+                    Step::Done
+                }
+            };
+            if let Step::More = step {
+                if let Some(bad) = self.bad {
+                    return Err(self.error_at(bad, "not UTF-8 text"));
+                }
+                return Ok(());
             }
         }
     }
 
-    fn eat(&mut self, b: u8, what: &str) -> Result<(), ParseError> {
-        if self.peek() == Some(b) {
-            self.i += 1;
-            Ok(())
-        } else {
-            Err(self.error(&format!("expected {what}")))
-        }
+    /// Does the value about to start go unbuilt?
+    fn skipping(&self) -> bool {
+        self.stack.last().is_some_and(Frame::skip) || (self.keep == Keep::Read && unread(&self.stack))
     }
 
-    fn value(&mut self, depth: usize) -> Result<Node, ParseError> {
-        if depth > MAX_DEPTH {
+    fn value(&mut self, b: Option<u8>) -> Result<Step, ParseError> {
+        if self.stack.len() > MAX_DEPTH {
             return Err(self.error("nested too deeply"));
         }
         let pos = self.pos();
-        match self.peek() {
+        let skip = self.skipping();
+        match b {
             Some(b'{') => {
-                self.i += 1;
-                let mut entries = Vec::new();
-                self.skip_ws();
-                if self.peek() == Some(b'}') {
-                    self.i += 1;
-                    return Ok(Node::new(pos, Value::Map(entries)));
-                }
-                loop {
-                    self.skip_ws();
-                    if self.peek() != Some(b'"') {
-                        return Err(self.error("expected a string key"));
-                    }
-                    let key = self.string()?;
-                    self.skip_ws();
-                    self.eat(b':', "':' after the key")?;
-                    self.skip_ws();
-                    let v = self.value(depth + 1)?;
-                    entries.push((key, v));
-                    self.skip_ws();
-                    match self.peek() {
-                        Some(b',') => self.i += 1,
-                        Some(b'}') => {
-                            self.i += 1;
-                            return Ok(Node::new(pos, Value::Map(entries)));
-                        }
-                        _ => return Err(self.error("expected ',' or '}'")),
-                    }
-                }
+                self.advance(1);
+                self.stack.push(Frame::Map { pos, entries: Vec::new(), key: None, skip });
+                self.state = State::FirstKey;
+                Ok(Step::Done)
             }
             Some(b'[') => {
-                self.i += 1;
-                let mut items = Vec::new();
-                self.skip_ws();
-                if self.peek() == Some(b']') {
-                    self.i += 1;
-                    return Ok(Node::new(pos, Value::Seq(items)));
+                self.advance(1);
+                let stream = self.stream_items
+                    && !skip
+                    && self.stack.len() == 1
+                    && self.stack.first().and_then(Frame::key) == Some("items");
+                if stream {
+                    self.list_head = Some((self.root_scalar("kind"), self.root_scalar("apiVersion")));
                 }
-                loop {
-                    self.skip_ws();
-                    items.push(self.value(depth + 1)?);
-                    self.skip_ws();
-                    match self.peek() {
-                        Some(b',') => self.i += 1,
-                        Some(b']') => {
-                            self.i += 1;
-                            return Ok(Node::new(pos, Value::Seq(items)));
-                        }
-                        _ => return Err(self.error("expected ',' or ']'")),
-                    }
+                self.stack.push(Frame::Seq { pos, items: Vec::new(), skip, stream });
+                self.state = State::FirstItem;
+                Ok(Step::Done)
+            }
+            Some(b'"') => match self.string(!skip)? {
+                None => Ok(Step::More),
+                Some(s) => {
+                    let node = s.map(|s| Node::new(pos, Value::Scalar(s, ScalarKind::Str)));
+                    self.complete(node)?;
+                    Ok(Step::Done)
                 }
-            }
-            Some(b'"') => {
-                let s = self.string()?;
-                Ok(Node::new(pos, Value::Scalar(s, ScalarKind::Str)))
-            }
-            Some(b't') => self.literal("true", pos),
-            Some(b'f') => self.literal("false", pos),
-            Some(b'n') => {
-                self.literal("null", pos)?;
-                Ok(Node::new(pos, Value::Null))
-            }
-            Some(b'-' | b'0'..=b'9') => self.number(pos),
+            },
+            Some(b't') => self.literal("true", pos, skip),
+            Some(b'f') => self.literal("false", pos, skip),
+            Some(b'n') => self.literal("null", pos, skip),
+            Some(b'-' | b'0'..=b'9') => self.number(pos, skip),
             Some(_) => Err(self.error("expected a JSON value")),
             None => Err(self.error("unexpected end of input")),
         }
     }
 
-    fn literal(&mut self, word: &str, pos: Pos) -> Result<Node, ParseError> {
-        if self.bytes.get(self.i..self.i + word.len()) == Some(word.as_bytes()) {
-            self.i += word.len();
-            Ok(Node::new(pos, Value::Scalar(word.to_owned(), ScalarKind::Plain)))
-        } else {
-            Err(self.error("expected a JSON value"))
+    /// A value is complete (`None`: skipped): into its container, or the root.
+    fn complete(&mut self, node: Option<Node>) -> Result<(), ParseError> {
+        match self.stack.last_mut() {
+            None => {
+                self.root = node;
+                self.state = State::Done;
+            }
+            Some(Frame::Map { entries, key, .. }) => {
+                let k = key.take();
+                if let (Some(k), Some(n)) = (k, node) {
+                    entries.push((k, n));
+                }
+                self.state = State::After;
+            }
+            Some(Frame::Seq { items, stream, .. }) => {
+                if let Some(n) = node {
+                    if *stream {
+                        self.items.push(n);
+                        self.streamed = Some(self.streamed.unwrap_or(0) + 1);
+                    } else {
+                        items.push(n);
+                    }
+                }
+                self.state = State::After;
+            }
         }
+        Ok(())
     }
 
-    fn number(&mut self, pos: Pos) -> Result<Node, ParseError> {
-        let start = self.i;
-        if self.peek() == Some(b'-') {
-            self.i += 1;
-        }
-        let digits = |p: &mut Self| {
-            let s = p.i;
-            while matches!(p.peek(), Some(b'0'..=b'9')) {
-                p.i += 1;
+    /// The container on top ends.
+    fn close(&mut self) -> Result<(), ParseError> {
+        let node = match self.stack.pop() {
+            Some(Frame::Map { pos, entries, skip, .. }) => (!skip).then(|| Node::new(pos, Value::Map(entries))),
+            Some(Frame::Seq { pos, items, skip, stream }) => {
+                if stream {
+                    self.streamed = Some(self.streamed.unwrap_or(0));
+                }
+                (!skip).then(|| Node::new(pos, Value::Seq(items)))
             }
-            p.i > s
+            None => None,
         };
-        if !digits(self) {
-            return Err(self.error("expected digits"));
-        }
-        if self.peek() == Some(b'.') {
-            self.i += 1;
-            if !digits(self) {
-                return Err(self.error("expected digits after '.'"));
-            }
-        }
-        if matches!(self.peek(), Some(b'e' | b'E')) {
-            self.i += 1;
-            if matches!(self.peek(), Some(b'+' | b'-')) {
-                self.i += 1;
-            }
-            if !digits(self) {
-                return Err(self.error("expected digits in the exponent"));
-            }
-        }
-        let raw = self.text.get(start..self.i).unwrap_or_default().to_owned();
-        Ok(Node::new(pos, Value::Scalar(raw, ScalarKind::Plain)))
+        self.complete(node)
     }
 
-    fn hex4(&mut self) -> Result<u32, ParseError> {
-        let s = self.text.get(self.i..self.i + 4).ok_or_else(|| self.error("short \\u escape"))?;
-        let v = u32::from_str_radix(s, 16).map_err(|_| self.error("bad \\u escape"))?;
-        self.i += 4;
-        Ok(v)
+    fn literal(&mut self, word: &str, pos: Pos, skip: bool) -> Result<Step, ParseError> {
+        let have = self.buf.get(self.i..self.checked).unwrap_or_default();
+        let w = word.as_bytes();
+        if have.len() < w.len() && w.starts_with(have) && !self.at_eof() {
+            return Ok(Step::More);
+        }
+        if !have.starts_with(w) {
+            return Err(self.error("expected a JSON value"));
+        }
+        self.advance(w.len());
+        let node = (!skip).then(|| {
+            if word == "null" {
+                Node::new(pos, Value::Null)
+            } else {
+                Node::new(pos, Value::Scalar(word.to_owned(), ScalarKind::Plain))
+            }
+        });
+        self.complete(node)?;
+        Ok(Step::Done)
     }
 
-    fn string(&mut self) -> Result<String, ParseError> {
-        // at the opening quote
-        self.i += 1;
-        let mut out = String::new();
+    fn number(&mut self, pos: Pos, skip: bool) -> Result<Step, ParseError> {
+        let bytes = self.buf.get(self.i..self.checked).unwrap_or_default();
+        let mut j = 0;
+        let digit = |j: usize| matches!(bytes.get(j), Some(b'0'..=b'9'));
+        if bytes.first() == Some(&b'-') {
+            j += 1;
+        }
+        let start = j;
+        while digit(j) {
+            j += 1;
+        }
+        let more = |j: usize| j >= bytes.len() && !self.at_eof();
+        if more(j) {
+            return Ok(Step::More);
+        }
+        if j == start {
+            return Err(self.error_at(self.i + j, "expected digits"));
+        }
+        if bytes.get(j) == Some(&b'.') {
+            j += 1;
+            let s = j;
+            while digit(j) {
+                j += 1;
+            }
+            if more(j) {
+                return Ok(Step::More);
+            }
+            if j == s {
+                return Err(self.error_at(self.i + j, "expected digits after '.'"));
+            }
+        }
+        if matches!(bytes.get(j), Some(b'e' | b'E')) {
+            j += 1;
+            if matches!(bytes.get(j), Some(b'+' | b'-')) {
+                j += 1;
+            }
+            let s = j;
+            while digit(j) {
+                j += 1;
+            }
+            if more(j) {
+                return Ok(Step::More);
+            }
+            if j == s {
+                return Err(self.error_at(self.i + j, "expected digits in the exponent"));
+            }
+        }
+        let raw = (!skip).then(|| String::from_utf8_lossy(bytes.get(..j).unwrap_or_default()).into_owned());
+        self.advance(j);
+        self.complete(raw.map(|r| Node::new(pos, Value::Scalar(r, ScalarKind::Plain))))?;
+        Ok(Step::Done)
+    }
+
+    /// A string at `i` (the opening quote): `None` when it is unfinished, `Some(None)` when read but not
+    /// kept.
+    #[allow(clippy::option_option)]
+    fn string(&mut self, store: bool) -> Result<Option<Option<String>>, ParseError> {
+        let end = self.checked;
+        let bytes = self.buf.get(..end).unwrap_or_default();
+        // A string without escapes, the usual case: find its end, check it, copy it once.
+        let mut j = self.string_hint.take().filter(|h| *h > self.i).unwrap_or(self.i + 1);
+        while let Some(&b) = bytes.get(j) {
+            if b == b'"' || b == b'\\' || b < 0x20 {
+                break;
+            }
+            j += 1;
+        }
+        match bytes.get(j) {
+            None => {
+                if self.at_eof() {
+                    return Err(self.error_at(j, "unterminated string"));
+                }
+                self.string_hint = Some(j);
+                return Ok(None);
+            }
+            Some(b'"') => {
+                let s =
+                    store.then(|| String::from_utf8_lossy(bytes.get(self.i + 1..j).unwrap_or_default()).into_owned());
+                self.advance(j + 1 - self.i);
+                return Ok(Some(s));
+            }
+            Some(_) => {}
+        }
+        // With escapes: read it from the start, decoding.
+        let mut out: Vec<u8> = Vec::new();
+        let mut j = self.i + 1;
         loop {
-            let start = self.i;
-            while let Some(b) = self.peek() {
+            let s = j;
+            while let Some(&b) = bytes.get(j) {
                 if b == b'"' || b == b'\\' || b < 0x20 {
                     break;
                 }
-                self.i += 1;
+                j += 1;
             }
-            out.push_str(self.text.get(start..self.i).unwrap_or_default());
-            match self.peek() {
+            if store {
+                out.extend_from_slice(bytes.get(s..j).unwrap_or_default());
+            }
+            match bytes.get(j) {
                 Some(b'"') => {
-                    self.i += 1;
-                    return Ok(out);
+                    let s = store.then(|| String::from_utf8_lossy(&out).into_owned());
+                    self.advance(j + 1 - self.i);
+                    return Ok(Some(s));
                 }
                 Some(b'\\') => {
-                    self.i += 1;
-                    let esc = self.peek().ok_or_else(|| self.error("unterminated string"))?;
-                    self.i += 1;
-                    match esc {
-                        b'"' => out.push('"'),
-                        b'\\' => out.push('\\'),
-                        b'/' => out.push('/'),
-                        b'b' => out.push('\u{8}'),
-                        b'f' => out.push('\u{c}'),
-                        b'n' => out.push('\n'),
-                        b'r' => out.push('\r'),
-                        b't' => out.push('\t'),
+                    j += 1;
+                    let Some(&esc) = bytes.get(j) else {
+                        return self.unfinished(j, "unterminated string");
+                    };
+                    j += 1;
+                    let c = match esc {
+                        b'"' => '"',
+                        b'\\' => '\\',
+                        b'/' => '/',
+                        b'b' => '\u{8}',
+                        b'f' => '\u{c}',
+                        b'n' => '\n',
+                        b'r' => '\r',
+                        b't' => '\t',
                         b'u' => {
-                            let hi = self.hex4()?;
+                            let hi = match self.hex4(bytes, j)? {
+                                Some(v) => v,
+                                None => return self.unfinished(j, "short \\u escape"),
+                            };
+                            j += 4;
                             let c = if (0xD800..0xDC00).contains(&hi) {
-                                if self.bytes.get(self.i..self.i + 2) == Some(b"\\u") {
-                                    self.i += 2;
-                                    let lo = self.hex4()?;
-                                    if (0xDC00..0xE000).contains(&lo) {
-                                        char::from_u32(0x10000 + ((hi - 0xD800) << 10) + (lo - 0xDC00))
-                                    } else {
-                                        None
-                                    }
-                                } else {
-                                    None
+                                match bytes.get(j..j + 2) {
+                                    Some(b"\\u") => match self.hex4(bytes, j + 2)? {
+                                        None => return self.unfinished(j + 2, "short \\u escape"),
+                                        Some(lo) => {
+                                            j += 6;
+                                            if (0xDC00..0xE000).contains(&lo) {
+                                                char::from_u32(0x10000 + ((hi - 0xD800) << 10) + (lo - 0xDC00))
+                                            } else {
+                                                None
+                                            }
+                                        }
+                                    },
+                                    // Whether a `\u` follows is not known yet.
+                                    _ if bytes.len() < j + 2 && !self.at_eof() => return Ok(None),
+                                    _ => None,
                                 }
                             } else {
                                 char::from_u32(hi)
                             };
-                            out.push(c.unwrap_or('\u{fffd}'));
+                            c.unwrap_or('\u{fffd}')
                         }
-                        _ => return Err(self.error("bad escape in string")),
+                        _ => return Err(self.error_at(j, "bad escape in string")),
+                    };
+                    if store {
+                        let mut tmp = [0u8; 4];
+                        out.extend_from_slice(c.encode_utf8(&mut tmp).as_bytes());
                     }
                 }
-                Some(_) => return Err(self.error("control character in string")),
-                None => return Err(self.error("unterminated string")),
+                Some(_) => return Err(self.error_at(j, "control character in string")),
+                None => return self.unfinished(j, "unterminated string"),
             }
+        }
+    }
+
+    /// A string that ends with the bytes so far: an error at the end of the input, else wait for more.
+    #[allow(clippy::option_option)]
+    fn unfinished(&self, at: usize, message: &str) -> Result<Option<Option<String>>, ParseError> {
+        if self.at_eof() {
+            Err(self.error_at(at, message))
+        } else {
+            Ok(None)
+        }
+    }
+
+    /// Four hex digits at `j`: `None` while fewer than four bytes are there (and more may come).
+    fn hex4(&self, bytes: &[u8], j: usize) -> Result<Option<u32>, ParseError> {
+        let Some(h) = bytes.get(j..j + 4) else {
+            if self.at_eof() {
+                return Err(self.error_at(j, "short \\u escape"));
+            }
+            return Ok(None);
+        };
+        let mut v = 0u32;
+        for b in h {
+            let d = char::from(*b).to_digit(16).ok_or_else(|| self.error_at(j, "bad \\u escape"))?;
+            v = v * 16 + d;
+        }
+        Ok(Some(v))
+    }
+}
+
+/// Is the value about to start under `stack` one that no check reads? Paths are relative to an object: the
+/// document, or an item of a top-level `items` array (nested Lists' items too).
+/// - `metadata.managedFields[].*` except `apiVersion` (the managers' field sets are most of a live object);
+/// - `status.images`, `status.containerStatuses`, `status.initContainerStatuses`,
+///   `status.ephemeralContainerStatuses`;
+/// - any `spec.containers[].*`, `spec.initContainers[].*`, `spec.ephemeralContainers[].*` except `name`
+///   and `resources` (env, probes, mounts, commands), at any depth (pod templates).
+fn unread(stack: &[Frame]) -> bool {
+    let n = stack.len();
+    let Some(key) = stack.last().and_then(Frame::key) else { return false };
+    let key_at = |k: usize| n.checked_sub(k).and_then(|i| stack.get(i)).and_then(Frame::key);
+    let is_seq = |k: usize| n.checked_sub(k).and_then(|i| stack.get(i)).is_some_and(|f| matches!(f, Frame::Seq { .. }));
+    // Is stack[..end] an object's root: the document, or items of (nested) top-level Lists?
+    let object_root = |end: usize| {
+        let below = stack.get(..end).unwrap_or_default();
+        below.len() % 2 == 0
+            && below
+                .chunks(2)
+                .all(|p| matches!(p, [Frame::Map { key: Some(k), .. }, Frame::Seq { .. }] if k == "items"))
+    };
+    match key {
+        "images" | "containerStatuses" | "initContainerStatuses" | "ephemeralContainerStatuses" => {
+            key_at(2) == Some("status") && object_root(n - 2)
+        }
+        "apiVersion" => false,
+        _ if is_seq(2) && key_at(3) == Some("managedFields") && key_at(4) == Some("metadata") => {
+            object_root(n.saturating_sub(4))
+        }
+        "name" | "resources" => false,
+        _ => {
+            is_seq(2)
+                && matches!(key_at(3), Some("containers" | "initContainers" | "ephemeralContainers"))
+                && key_at(4) == Some("spec")
         }
     }
 }
@@ -287,6 +712,10 @@ mod tests {
         assert_eq!(e.line, Some(3), "{e}");
         let e = parse_json("crlf.json", "{\r\n  \"a\": 1,\r\n  \"b\": tru\r\n}").unwrap_err();
         assert_eq!(e.line, Some(3), "{e}");
+        let e = parse_json("x", "[\"é\", 1.x]").unwrap_err();
+        assert_eq!((e.col, e.message.as_str()), (Some(9), "expected digits after '.'"));
+        let e = parse_json("x", "{\"é\": \"a\\q\"}").unwrap_err();
+        assert_eq!((e.col, e.message.as_str()), (Some(11), "bad escape in string"));
     }
 
     #[test]
@@ -298,10 +727,96 @@ mod tests {
 
     #[test]
     fn hostile_input_is_an_error_not_a_panic() {
-        for bad in
-            ["", "{", "[1,", "\"abc", "\"\\u12", "[\"\\ud800\\u", "-", "1.", "1e", "tru", "{\"a\"", &"[".repeat(10_000)]
-        {
+        for bad in [
+            "",
+            "{",
+            "[1,",
+            "\"abc",
+            "\"\\u12",
+            "[\"\\ud800\\u",
+            "-",
+            "1.",
+            "1e",
+            "tru",
+            "{\"a\"",
+            "[1,]",
+            "{} x",
+            "\"a\u{1}\"",
+            &"[".repeat(10_000),
+        ] {
             assert!(parse_json("x", bad).is_err(), "{bad:?}");
         }
+    }
+
+    /// Every split of every text gives what the whole text gives: the tree, or the error.
+    #[test]
+    fn any_split_reads_the_same() {
+        let texts: Vec<&[u8]> = vec![
+            b"{\"kind\": \"List\", \"items\": [{\"a\": \"\xc3\xa9t\xc3\xa9\\u00e9\\ud83d\\ude00\", \"n\": -12.5e+3}, true, null, false, [1, 2]], \"z\": {}}\r\n",
+            b"[\"\\ud800x\", 1.25, \"\\\"\\\\\\/\\b\\f\\n\\r\\t\"]",
+            b"{\"a\": [1, 2,]}",
+            b"{\"a\": \"x\xffy\"}",
+            b"{\"a\": 1} \xc3",
+            b"{\"a\": 10e}",
+            b"\r\n\r{\"a\":\r\n nul}",
+        ];
+        for text in texts {
+            let whole = {
+                let mut p = JsonStream::new("t", Keep::All, false);
+                p.push(text).and_then(|()| p.finish())
+            };
+            for cut in 0..=text.len() {
+                for step in [1, 2, 3, text.len().max(1)] {
+                    let mut p = JsonStream::new("t", Keep::All, false);
+                    let (a, b) = text.split_at(cut);
+                    let mut r = p.push(a);
+                    for c in b.chunks(step) {
+                        if r.is_err() {
+                            break;
+                        }
+                        r = p.push(c);
+                    }
+                    let got = r.and_then(|()| p.finish());
+                    assert_eq!(got, whole, "{:?} cut at {cut}, then {step}", String::from_utf8_lossy(text));
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn items_are_handed_out_and_unread_fields_skipped() {
+        let text = br#"{"apiVersion": "v1", "items": [
+ {"kind": "Pod", "metadata": {"name": "a", "managedFields": [{"apiVersion": "v1", "fieldsV1": {"f:x": {}}}]},
+  "spec": {"containers": [{"name": "c", "env": [{"name": "X", "value": "\u00e9"}], "resources": {"requests": {"cpu": "1"}}}]},
+  "status": {"images": [{"names": ["x"]}], "phase": "Running"}},
+ {"kind": "Pod", "metadata": {"name": "b"}}
+], "kind": "List"}"#;
+        let mut p = JsonStream::new("t", Keep::Read, true);
+        p.push(&text[..40]).unwrap();
+        let mut items = p.take_items();
+        p.push(&text[40..]).unwrap();
+        items.extend(p.take_items());
+        assert_eq!(p.streamed(), Some(2));
+        let root = p.finish().unwrap();
+        assert_eq!(root.get("kind").as_str(), Some("List"));
+        assert!(root.get("items").as_seq().is_empty());
+        assert_eq!(items.len(), 2);
+        let a = &items[0];
+        assert_eq!(a.pos, Pos { line: 2, col: 2 });
+        assert_eq!(a.at(&["metadata", "managedFields"]).as_seq()[0].get("apiVersion").as_str(), Some("v1"));
+        assert!(a.at(&["metadata", "managedFields"]).as_seq()[0].get("fieldsV1").is_null());
+        let c = &a.at(&["spec", "containers"]).as_seq()[0];
+        assert_eq!(c.get("name").as_str(), Some("c"));
+        assert!(c.get("env").is_null());
+        assert_eq!(c.at(&["resources", "requests", "cpu"]).as_str(), Some("1"));
+        assert!(a.at(&["status", "images"]).is_null());
+        assert_eq!(a.at(&["status", "phase"]).as_str(), Some("Running"));
+        // A skipped value is still checked.
+        let mut p = JsonStream::new("t", Keep::Read, true);
+        let e = p
+            .push(br#"{"items": [{"spec": {"containers": [{"env": [tru]}]}}]}"#)
+            .and_then(|()| p.finish())
+            .unwrap_err();
+        assert_eq!((e.col, e.message.as_str()), (Some(46), "expected a JSON value"));
     }
 }

@@ -9,7 +9,7 @@ mod yaml;
 
 use std::fmt;
 
-pub use json::parse_json;
+pub use json::{parse_json, JsonStream, Keep};
 pub use yaml::{parse_yaml_documents, parse_yaml_documents_budgeted, MAX_ALIAS_BYTES};
 
 /// How deep documents may nest before they are refused (no real Kubernetes object comes close).

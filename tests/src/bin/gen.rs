@@ -4,7 +4,7 @@
 
 use std::io::Write;
 
-use kube_preflight_tests::gen::{snapshot, to_json, to_yaml, Shape};
+use kube_preflight_tests::gen::{write, Shape};
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -24,11 +24,20 @@ fn main() {
         }
         i += 2;
     }
-    let v = snapshot(shape);
-    let text = if format == "json" { to_json(&v) } else { to_yaml(&v) };
-    match out {
-        Some(path) => std::fs::write(&path, text).unwrap_or_else(|e| usage(&format!("{path}: {e}"))),
-        None => std::io::stdout().write_all(text.as_bytes()).unwrap_or_else(|e| usage(&e.to_string())),
+    // Item by item: a snapshot of any size is written without holding it.
+    let yaml = format == "yaml";
+    let written = match out {
+        Some(path) => std::fs::File::create(&path)
+            .map(std::io::BufWriter::new)
+            .and_then(|mut w| write(shape, yaml, &mut w).and_then(|()| w.flush()))
+            .map_err(|e| format!("{path}: {e}")),
+        None => {
+            let mut w = std::io::BufWriter::new(std::io::stdout().lock());
+            write(shape, yaml, &mut w).and_then(|()| w.flush()).map_err(|e| e.to_string())
+        }
+    };
+    if let Err(e) = written {
+        usage(&e);
     }
 }
 

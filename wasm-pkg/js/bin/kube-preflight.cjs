@@ -93,8 +93,10 @@ function parseArgs(argv) {
 }
 
 const EXTENSIONS = new Set(['.yaml', '.yml', '.json']);
-/** A device, pipe or stdin is read up to this many bytes (`kube-preflight check /dev/zero` must end). */
-const MAX_STREAM_BYTES = 256 << 20;
+/** A device, pipe or stdin is read up to this many bytes (an endless stream must end); files have no limit.
+ * Inputs are streamed in chunks of CHUNK_BYTES: memory follows what the checks keep, not the input. */
+const MAX_STREAM_BYTES = 2 ** 30;
+const CHUNK_BYTES = 1 << 20;
 /** A --config file larger than this is refused. */
 const MAX_CONFIG_BYTES = 1 << 20;
 
@@ -148,7 +150,7 @@ function readBounded(p, limit = MAX_STREAM_BYTES, what = 'input') {
       total += n;
       if (total > limit) {
         throw inputError(
-          `${p === 0 ? '<stdin>' : shown(p)}: more than ${limit >> 20} MiB (${what === 'config' ? 'MAX_CONFIG_BYTES' : 'MAX_STREAM_BYTES'}): not read`,
+          `${p === 0 ? '<stdin>' : shown(p)}: more than ${Math.round(limit / 2 ** 20)} MiB (${what === 'config' ? 'MAX_CONFIG_BYTES' : 'MAX_STREAM_BYTES'}): not read`,
           what === 'config' ? 'options' : 'input',
         );
       }
@@ -212,11 +214,7 @@ function walk(dir, files, seen) {
     } else if (!isFile) {
       files.push({ name: shown(full), content: '', skipped: 'not a regular file (a device, socket or pipe): not read' });
     } else if (EXTENSIONS.has(path.extname(name).toLowerCase())) {
-      try {
-        files.push({ name: shown(full), content: readBounded(full), discovered: true });
-      } catch (err) {
-        files.push({ name: shown(full), content: '', skipped: err.message.slice(shown(full).length + 2) });
-      }
+      files.push({ name: shown(full), path: full, discovered: true });
     } else {
       // Nothing found is left out in silence: the report lists it (inventory.skipped).
       files.push({ name: shown(full), content: '', skipped: 'not .yaml, .yml or .json: not read' });
@@ -224,12 +222,13 @@ function walk(dir, files, seen) {
   }
 }
 
-function readInputs(paths) {
+/** The inputs to read, in order: `{ name, path, discovered }` (path 0 is stdin) or `{ name, skipped }`. */
+function listInputs(paths) {
   const files = [];
   const seen = new Set();
   for (const p of paths) {
     if (p === '-') {
-      files.push({ name: '<stdin>', content: readBounded(0) });
+      files.push({ name: '<stdin>', path: 0 });
       continue;
     }
     let st;
@@ -247,10 +246,90 @@ function readInputs(paths) {
         throw inputError(`${p}: no .yaml, .yml or .json file to read in this folder${listed.length ? `; found: ${listed.slice(0, 5).join(', ')}${listed.length > 5 ? ', ...' : ''}` : ''}`);
       }
     } else {
-      files.push({ name: p, content: readBounded(p) });
+      files.push({ name: p, path: p });
     }
   }
   return files;
+}
+
+/**
+ * Progress on stderr for inputs that take more than a moment (bytes read, objects so far), only on a
+ * terminal and never in CI: a line rewritten in place, erased at the end.
+ */
+function progressLine(session) {
+  const on = process.stderr.isTTY === true && !process.env.CI && process.env.TERM !== 'dumb';
+  const start = Date.now();
+  let last = 0;
+  let shown = false;
+  return {
+    tick(name) {
+      if (!on) return;
+      const now = Date.now();
+      if (now - start < 1000 || now - last < 200) return;
+      last = now;
+      const [bytes, objects] = session.progress();
+      const mb = (bytes / 1e6).toFixed(bytes < 1e8 ? 1 : 0);
+      const line = `kube-preflight: reading ${name}: ${mb} MB, ${objects.toLocaleString('en-US')} objects`;
+      process.stderr.write(`\r\x1b[2K${line.length > 120 ? line.slice(0, 117) + '...' : line}`);
+      shown = true;
+    },
+    done() {
+      if (shown) process.stderr.write('\r\x1b[2K');
+    },
+  };
+}
+
+/** Stream one input into the session in chunks; a file found in a folder that cannot be opened is listed
+ * (as `skipped`), a named one is an error. */
+function streamInput(session, f, progress) {
+  const name = f.path === 0 ? '<stdin>' : f.name;
+  let fd;
+  let limit;
+  try {
+    fd = f.path === 0 ? 0 : fs.openSync(f.path, 'r');
+    const st = fs.fstatSync(fd);
+    if (st.isDirectory()) throw Object.assign(new Error('is a folder'), { code: 'EISDIR' });
+    limit = st.isFile() ? Infinity : MAX_STREAM_BYTES;
+  } catch (e) {
+    if (fd !== undefined && fd !== 0) fs.closeSync(fd);
+    if (f.discovered) {
+      session.skip(name, describe(e));
+      return;
+    }
+    throw inputError(`${name}: ${describe(e)}`);
+  }
+  try {
+    const buf = Buffer.allocUnsafe(CHUNK_BYTES);
+    let total = 0;
+    let pushed = false;
+    for (;;) {
+      let n;
+      try {
+        n = fs.readSync(fd, buf, 0, buf.length, null);
+      } catch (e) {
+        if (e.code === 'EAGAIN') continue;
+        if (e.code === 'EOF') break;
+        throw inputError(`${name}: ${describe(e)}`);
+      }
+      if (n === 0) break;
+      total += n;
+      if (total > limit) {
+        throw inputError(`${name}: more than ${Math.round(limit / 2 ** 20)} MiB (MAX_STREAM_BYTES): not read`);
+      }
+      const chunk = buf.subarray(0, n);
+      if (f.discovered) session.pushFound(name, chunk);
+      else session.push(name, chunk);
+      pushed = true;
+      progress.tick(name);
+    }
+    // An empty file is still a file (listed as empty).
+    if (!pushed) {
+      if (f.discovered) session.pushFound(name, new Uint8Array(0));
+      else session.push(name, new Uint8Array(0));
+    }
+  } finally {
+    if (fd !== 0) fs.closeSync(fd);
+  }
 }
 
 function readConfig(p) {
@@ -311,8 +390,18 @@ function main(argv) {
     color: !args.output && process.stdout.isTTY === true && !process.env.NO_COLOR && process.env.TERM !== 'dumb',
     failOn: args.failOn,
   };
-  const files = readInputs(args.paths);
-  const { output, exitCode } = api.runCli(files, request);
+  const files = listInputs(args.paths);
+  const session = api.cliSession(request);
+  const progress = progressLine(session);
+  try {
+    for (const f of files) {
+      if (f.skipped !== undefined) session.skip(f.name, f.skipped);
+      else streamInput(session, f, progress);
+    }
+  } finally {
+    progress.done();
+  }
+  const { output, exitCode } = session.finish();
   writeOut(output, args.output);
   return exitCode;
 }

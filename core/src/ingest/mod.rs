@@ -5,9 +5,13 @@
 
 use std::collections::{BTreeMap, HashMap};
 
+mod json;
+
+pub use json::{JsonFile, YAML_FALLBACK_BYTES};
+
 use crate::helm;
 use crate::model::{CopyOf, Object, Source, Via};
-use crate::parse::{parse_documents, Node, ParseError, Value};
+use crate::parse::{Node, ParseError, Value};
 use crate::report::{DistributionConfig, Duplicate, HelmRelease, Inventory, Skipped};
 
 /// The annotations Helm puts on the objects of a release.
@@ -187,29 +191,53 @@ pub fn json_file(bytes: &[u8]) -> Option<bool> {
     Some(crate::parse::looks_like_json(&String::from_utf8_lossy(&[*first])))
 }
 
-/// Read a part of a file that starts at line `first_line + 1` (a whole file from 0): JSON whole, YAML
-/// document by document with the file's alias budget. The one reader of `check()` and `Session`.
-pub fn read_part(
-    name: &str,
-    bytes: &[u8],
-    first_line: u32,
-    json: bool,
-    budget: &mut usize,
-) -> Result<Vec<Node>, ParseError> {
-    if !json {
-        return read_yaml_documents(name, bytes, first_line, budget);
+/// Read a part of a YAML file that starts at line `first_line + 1` (a whole file from 0), document by
+/// document with the file's alias budget. The one YAML reader of `check()` and `Session` (JSON files are
+/// read by [`JsonFile`]).
+pub fn read_part(name: &str, bytes: &[u8], first_line: u32, budget: &mut usize) -> Result<Vec<Node>, ParseError> {
+    read_yaml_documents(name, bytes, first_line, budget)
+}
+
+/// What the inventory held before a file's objects were added: the point to go back to.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Mark {
+    objects: usize,
+    helm: usize,
+    skipped: usize,
+    configs: usize,
+    rke: bool,
+    not_objects: usize,
+}
+
+impl Mark {
+    pub(crate) fn at(out: &Ingested, f: &FileIngest) -> Mark {
+        Mark {
+            objects: out.objects.len(),
+            helm: out.inventory.helm_releases.len(),
+            skipped: out.inventory.skipped.len(),
+            configs: out.inventory.distribution_configs.len(),
+            rke: out.rke.is_some(),
+            not_objects: f.not_objects.len(),
+        }
     }
-    let mut docs = read_in_order(name, bytes, |text| parse_documents(name, text))
-        .map_err(|e| ParseError { line: e.line.map(|l| l.saturating_add(first_line)), ..e })?;
-    for d in &mut docs {
-        shift(d, first_line);
+
+    pub(crate) fn restore(&self, out: &mut Ingested, f: &mut FileIngest) {
+        out.objects.truncate(self.objects);
+        out.inventory.helm_releases.truncate(self.helm);
+        out.inventory.skipped.truncate(self.skipped);
+        out.inventory.distribution_configs.truncate(self.configs);
+        if !self.rke {
+            out.rke = None;
+        }
+        f.not_objects.truncate(self.not_objects);
     }
-    Ok(docs)
 }
 
 /// One file being read (its documents may arrive in several parts: see `Session`).
 pub struct FileIngest {
     pub name: String,
+    /// What the inventory held when the file began.
+    mark: Mark,
     before: usize,
     docs: usize,
     not_objects: Vec<String>,
@@ -220,9 +248,22 @@ impl Ingested {
         self.objects.len() + self.inventory.distribution_configs.len()
     }
 
+    /// A file listed without being read (a walked folder's file of another kind), with the reason.
+    pub fn passed_over(&mut self, name: &str, reason: &str) {
+        self.inventory.skipped.push(Skipped { file: name.to_owned(), reason: reason.to_owned() });
+    }
+
     pub fn begin_file(&mut self, name: &str) -> FileIngest {
         self.inventory.files += 1;
-        FileIngest { name: name.to_owned(), before: self.recognised(), docs: 0, not_objects: Vec::new() }
+        let mark = Mark {
+            objects: self.objects.len(),
+            helm: self.inventory.helm_releases.len(),
+            skipped: self.inventory.skipped.len(),
+            configs: self.inventory.distribution_configs.len(),
+            rke: self.rke.is_some(),
+            not_objects: 0,
+        };
+        FileIngest { name: name.to_owned(), mark, before: self.recognised(), docs: 0, not_objects: Vec::new() }
     }
 
     pub fn add_documents(&mut self, f: &mut FileIngest, docs: &[Node]) {
@@ -233,8 +274,11 @@ impl Ingested {
     }
 
     /// A file that could not be read: skipped (with the reason) when it was found by walking a
-    /// directory, else the error.
-    pub fn unreadable(&mut self, e: ParseError, discovered: bool) -> Result<(), ParseError> {
+    /// directory, else the error. What was read of it before the error is taken back (a file counts whole
+    /// or not at all, however it arrived).
+    pub fn unreadable(&mut self, e: ParseError, mut f: FileIngest, discovered: bool) -> Result<(), ParseError> {
+        let mark = f.mark;
+        mark.restore(self, &mut f);
         if !discovered {
             return Err(e);
         }
@@ -334,19 +378,21 @@ pub fn ingest(inputs: &[Input]) -> Result<Ingested, ParseError> {
     let mut out = Ingested::default();
     for input in inputs {
         if let Some(reason) = &input.passed_over {
-            out.inventory.skipped.push(Skipped { file: input.name.clone(), reason: reason.clone() });
+            out.passed_over(&input.name, reason);
             continue;
         }
         let mut f = out.begin_file(&input.name);
         let bytes = input.content.strip_prefix(BOM).unwrap_or(&input.content);
-        let mut budget = crate::parse::MAX_ALIAS_BYTES;
-        let docs = read_part(&input.name, bytes, 0, json_file(bytes) == Some(true), &mut budget);
-        match docs {
-            Ok(docs) => {
-                out.add_documents(&mut f, &docs);
-                out.end_file(f);
-            }
-            Err(e) => out.unreadable(e, input.discovered)?,
+        let read = if json_file(bytes) == Some(true) {
+            let mut j = JsonFile::new(&out, &f);
+            j.push(bytes, &mut out, &mut f).and_then(|()| j.finish(&mut out, &mut f))
+        } else {
+            let mut budget = crate::parse::MAX_ALIAS_BYTES;
+            read_part(&input.name, bytes, 0, &mut budget).map(|docs| out.add_documents(&mut f, &docs))
+        };
+        match read {
+            Ok(()) => out.end_file(f),
+            Err(e) => out.unreadable(e, f, input.discovered)?,
         }
     }
     Ok(out.finish())
@@ -403,61 +449,100 @@ fn add_object(file: &str, doc: &Node, out: &mut Ingested) {
     out.objects.push(Object::from_node(doc, source));
 }
 
-fn add_document(file: &str, doc: &Node, out: &mut Ingested, not_objects: &mut Vec<String>) {
+/// What a document is, for reading.
+enum Doc<'a> {
+    /// An RKE `cluster.yml`.
+    RkeConfig,
+    /// Not an object: no `kind`, or not a mapping.
+    NotObject,
+    /// A `List` (or a typed list, `PodList`): its items are the objects.
+    List {
+        item_kind: Option<&'a str>,
+        list_api: &'a str,
+    },
+    Object,
+}
+
+fn classify(doc: &Node) -> Doc<'_> {
     let kind = doc.get("kind").as_str().unwrap_or_default();
     if crate::model::distro::is_rke_cluster_yml(doc) {
-        let cfg = crate::model::distro::RkeConfig::from_node(doc);
-        out.inventory.distribution_configs.push(DistributionConfig {
-            file: file.to_owned(),
-            line: doc.line(),
-            kind: "rke-cluster-yml",
-            note: if out.rke.is_some() {
-                "ignored: an earlier cluster.yml was read first".to_owned()
-            } else {
-                format!(
-                    "{} host(s); upgrade_strategy read as options (flags win) with --profile rke or rke-legacy",
-                    cfg.nodes
-                )
-            },
-        });
-        out.rke.get_or_insert(cfg);
-        return;
+        return Doc::RkeConfig;
     }
     if !doc.is_map() || kind.is_empty() {
-        not_objects.push(describe(doc));
-        return;
+        return Doc::NotObject;
     }
     let items = doc.get("items");
-    let items_is_seq = matches!(items.value, crate::parse::Value::Seq(_));
-    let is_list = (kind == "List" && (items_is_seq || items.is_null())) || (kind.ends_with("List") && items_is_seq);
-    if is_list {
+    let items_is_seq = matches!(items.value, Value::Seq(_));
+    if (kind == "List" && (items_is_seq || items.is_null())) || (kind.ends_with("List") && items_is_seq) {
         // Typed lists (`PodList`) may leave out the items' kind and apiVersion.
         let item_kind = kind.strip_suffix("List").filter(|k| !k.is_empty());
-        let list_api = doc.get("apiVersion").as_str().unwrap_or_default();
-        for (i, item) in items.as_seq().iter().enumerate() {
-            if !item.is_map() {
-                not_objects.push(format!("list item {} at line {} is not an object", i + 1, item.line()));
-                continue;
-            }
-            let has_kind = item.get("kind").as_str().is_some_and(|k| !k.is_empty());
-            if !has_kind && item_kind.is_none() {
-                not_objects.push(format!("list item {} at line {} has no `kind`", i + 1, item.line()));
-                continue;
-            }
-            if has_kind {
-                // An item may be a List itself (`kubectl get` output concatenated into one): read it too.
-                add_document(file, item, out, not_objects);
-            } else {
-                add_object(file, &with_kind(item, item_kind.unwrap_or_default(), list_api), out);
+        return Doc::List { item_kind, list_api: doc.get("apiVersion").as_str().unwrap_or_default() };
+    }
+    Doc::Object
+}
+
+fn add_rke_config(file: &str, doc: &Node, out: &mut Ingested) {
+    let cfg = crate::model::distro::RkeConfig::from_node(doc);
+    out.inventory.distribution_configs.push(DistributionConfig {
+        file: file.to_owned(),
+        line: doc.line(),
+        kind: "rke-cluster-yml",
+        note: if out.rke.is_some() {
+            "ignored: an earlier cluster.yml was read first".to_owned()
+        } else {
+            format!(
+                "{} host(s); upgrade_strategy read as options (flags win) with --profile rke or rke-legacy",
+                cfg.nodes
+            )
+        },
+    });
+    out.rke.get_or_insert(cfg);
+}
+
+fn add_document(file: &str, doc: &Node, out: &mut Ingested, not_objects: &mut Vec<String>) {
+    match classify(doc) {
+        Doc::RkeConfig => add_rke_config(file, doc, out),
+        Doc::NotObject => not_objects.push(describe(doc)),
+        Doc::List { item_kind, list_api } => {
+            for (i, item) in doc.get("items").as_seq().iter().enumerate() {
+                add_list_item(file, i, item, item_kind, list_api, out, not_objects);
             }
         }
+        Doc::Object => add_object(file, doc, out),
+    }
+}
+
+/// Item `i` (from 0) of a list whose items' kind, when they leave it out, is `item_kind`.
+fn add_list_item(
+    file: &str,
+    i: usize,
+    item: &Node,
+    item_kind: Option<&str>,
+    list_api: &str,
+    out: &mut Ingested,
+    not_objects: &mut Vec<String>,
+) {
+    if !item.is_map() {
+        not_objects.push(format!("list item {} at line {} is not an object", i + 1, item.line()));
         return;
     }
-    add_object(file, doc, out);
+    if has_kind(item) {
+        // An item may be a List itself (`kubectl get` output concatenated into one): read it too.
+        add_document(file, item, out, not_objects);
+        return;
+    }
+    match item_kind {
+        Some(k) => add_object(file, &with_kind(item, k, list_api), out),
+        None => not_objects.push(format!("list item {} at line {} has no `kind`", i + 1, item.line())),
+    }
+}
+
+fn has_kind(item: &Node) -> bool {
+    item.get("kind").as_str().is_some_and(|k| !k.is_empty())
 }
 
 fn with_kind(item: &Node, kind: &str, api_version: &str) -> Node {
-    use crate::parse::{ScalarKind, Value};
+    use crate::parse::ScalarKind;
     let mut entries = item.as_map().to_vec();
     entries.push(("kind".into(), Node::new(item.pos, Value::Scalar(kind.into(), ScalarKind::Str))));
     if item.get("apiVersion").is_null() && !api_version.is_empty() {

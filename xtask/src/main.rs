@@ -20,7 +20,9 @@ Commands:
           and its CLI, and the dashboard end to end in Chromium
   npm     build the npm package into wasm-pkg/pkg/
   web     build the dashboard into dist/
-  bench   benchmarks: check() over a large generated cluster, and the packed wasm's size
+  bench [--sizes 1000,20000,150000]
+          benchmarks: the CLI, native and wasm check() on generated snapshots against JSON.parse and serde,
+          peak memory, the wasm sizes; writes target/bench/report.json with the goals met or missed
   gen [--nodes N] [--pods N] [--seed N] [--format json|yaml] [--out FILE]
           a realistic snapshot (kubectl-shaped), deterministic from the seed
   fuzz [SECONDS]
@@ -34,7 +36,11 @@ fn main() -> ExitCode {
         Some("test") => test(),
         Some("npm") => setup::setup(&root()).and_then(|env| npm(&root(), &env)),
         Some("web") => setup::setup(&root()).and_then(|env| web(&root(), &env)),
-        Some("bench") => setup::setup(&root()).and_then(|env| bench(&root(), &env)),
+        Some("bench") => match (args.get(1).map(String::as_str), args.get(2)) {
+            (None, _) => setup::setup(&root()).and_then(|env| bench(&root(), &env, None)),
+            (Some("--sizes"), Some(s)) => setup::setup(&root()).and_then(|env| bench(&root(), &env, Some(s))),
+            _ => Err(Failure::new("cargo xtask bench [--sizes 1000,20000,150000]")),
+        },
         Some("gen") => run(cmd("cargo", &root(), &setup::Env::bare(&root()))
             .args(["run", "--quiet", "--release", "-p", "kube-preflight-tests", "--bin", "gen", "--"])
             .args(args.get(1..).unwrap_or_default())),
@@ -192,23 +198,38 @@ fuzz: {seconds} s, nothing found"
     Ok(())
 }
 
-fn bench(root: &Path, env: &setup::Env) -> Result<(), Failure> {
-    step("bench: check() over generated clusters (native, release)");
-    run(cmd("cargo", root, env).args(["run", "--release", "-p", "kube-preflight-tests", "--bin", "bench"]))?;
+fn bench(root: &Path, env: &setup::Env, sizes: Option<&str>) -> Result<(), Failure> {
     npm(root, env)?;
-    step("bench: npm package size");
+    let mut wasm = Vec::new();
     for dir in ["node", "web"] {
-        let wasm = root.join("wasm-pkg/pkg").join(dir).join("kube_preflight_wasm_bg.wasm");
-        let raw = std::fs::metadata(&wasm).map(|m| m.len()).unwrap_or(0);
-        let gz = util::gzip_size(&wasm)?;
-        println!("wasm ({dir}): {raw} bytes raw, {gz} bytes gzipped");
+        let file = root.join("wasm-pkg/pkg").join(dir).join("kube_preflight_wasm_bg.wasm");
+        let raw = std::fs::metadata(&file).map(|m| m.len()).unwrap_or(0);
+        let gz = util::gzip_size(&file)?;
+        wasm.push(format!("npm-{dir}:{raw}:{gz}"));
+    }
+    web(root, env)?;
+    let dist = std::fs::read_dir(root.join("dist")).map_err(|e| Failure::new(format!("dist/: {e}")))?;
+    if let Some(file) =
+        dist.filter_map(Result::ok).map(|e| e.path()).find(|p| p.extension().is_some_and(|e| e == "wasm"))
+    {
+        let raw = std::fs::metadata(&file).map(|m| m.len()).unwrap_or(0);
+        wasm.push(format!("dashboard:{raw}:{}", util::gzip_size(&file)?));
+    }
+    step("bench: reading and checking generated snapshots (CLI, native, wasm; release)");
+    let mut c = cmd("cargo", root, env);
+    c.args(["run", "--release", "-p", "kube-preflight-tests", "--bin", "bench", "--", "--root"]).arg(root);
+    for w in &wasm {
+        c.args(["--wasm", w]);
+    }
+    if let Some(s) = sizes {
+        c.args(["--sizes", s]);
+    }
+    run(&mut c)?;
+    for w in &wasm {
+        let gz: u64 = w.rsplit(':').next().and_then(|g| g.parse().ok()).unwrap_or(0);
         if gz > setup::WASM_GZIP_BUDGET {
-            return Err(Failure::new(format!(
-                "the {dir} wasm is {gz} bytes gzipped, over the budget of {} bytes",
-                setup::WASM_GZIP_BUDGET
-            )));
+            return Err(Failure::new(format!("{w}: over the budget of {} bytes gzipped", setup::WASM_GZIP_BUDGET)));
         }
     }
-    println!("budget: {} bytes gzipped per wasm", setup::WASM_GZIP_BUDGET);
     Ok(())
 }

@@ -1,117 +1,344 @@
-//! `cargo xtask bench`: time `check()` over generated clusters of growing size (release build).
-//! Benchmarks measure; tests never time anything.
+//! `cargo xtask bench`: measure reading and checking on generated kubectl-shaped snapshots (1k, 20k and 150k
+//! pods; JSON and YAML), and write `target/bench/report.json` (the figures and a `goals` object) and a table.
+//! Benchmarks measure; tests never time anything. Speeds are given as ratios to a reference measured in the
+//! same run (V8's `JSON.parse`, serde_json skipping the same bytes), since these machines are shared.
+//!
+//! `bench --root DIR [--wasm NAME:RAW:GZIP]... [--sizes 1000,20000,150000]`
 
-use std::fmt::Write;
+use std::path::{Path, PathBuf};
+use std::process::Command;
 use std::time::Instant;
 
-use kube_preflight::{check, Input, Session, UpgradeOptions};
+use kube_preflight::{check, Input, UpgradeOptions};
+use kube_preflight_tests::gen::{write, Shape};
+use serde_json::{json, Value};
 
-/// A `kubectl get nodes,pods -o json`-shaped snapshot with `nodes` nodes and `pods_per_node` pods each.
-fn snapshot(nodes: usize, pods_per_node: usize) -> String {
-    let mut s = String::from("{\"apiVersion\":\"v1\",\"kind\":\"List\",\"items\":[\n");
-    for n in 0..nodes {
-        let role = if n < 3 { "control-plane" } else { "worker" };
-        let _ = writeln!(
-            s,
-            "{{\"apiVersion\":\"v1\",\"kind\":\"Node\",\"metadata\":{{\"name\":\"node-{n}\",\"labels\":{{\"node-role.kubernetes.io/{role}\":\"\",\"topology.kubernetes.io/zone\":\"zone-{}\"}}}},\"status\":{{\"conditions\":[{{\"type\":\"Ready\",\"status\":\"True\"}}],\"nodeInfo\":{{\"kubeletVersion\":\"v1.28.{}\"}},\"allocatable\":{{\"cpu\":\"8\",\"memory\":\"32Gi\",\"pods\":\"110\"}}}}}},",
-            n % 3,
-            n % 5
-        );
+/// `JSON.parse` takes one string: V8 allows about 512 MiB.
+const V8_MAX_STRING: u64 = 500 << 20;
+/// The npm API's `check()` takes each input as one buffer: inputs above this are measured through the CLI.
+const WASM_WHOLE_MAX: u64 = 1 << 30;
+const GOAL_RSS: f64 = 300.0 * 1024.0 * 1024.0;
+
+fn secs(f: impl FnOnce()) -> f64 {
+    let t = Instant::now();
+    f();
+    t.elapsed().as_secs_f64()
+}
+
+fn node_json(root: &Path, args: &[&str]) -> Option<Value> {
+    let out = Command::new("node").current_dir(root).args(args).output().ok()?;
+    if !out.status.success() {
+        eprintln!("bench: node {args:?} failed: {}", String::from_utf8_lossy(&out.stderr));
+        return None;
     }
-    for n in 0..nodes {
-        for p in 0..pods_per_node {
-            let _ = writeln!(
-                s,
-                "{{\"apiVersion\":\"v1\",\"kind\":\"Pod\",\"metadata\":{{\"name\":\"app-{p}-{n}\",\"namespace\":\"ns-{}\",\"labels\":{{\"app\":\"app-{p}\"}},\"ownerReferences\":[{{\"kind\":\"ReplicaSet\",\"name\":\"app-{p}-rs\",\"controller\":true}}]}},\"spec\":{{\"nodeName\":\"node-{n}\",\"containers\":[{{\"name\":\"c\",\"resources\":{{\"requests\":{{\"cpu\":\"100m\",\"memory\":\"128Mi\"}}}}}}],\"tolerations\":[{{\"key\":\"node.kubernetes.io/not-ready\",\"operator\":\"Exists\",\"effect\":\"NoExecute\",\"tolerationSeconds\":300}}]}},\"status\":{{\"phase\":\"Running\",\"conditions\":[{{\"type\":\"Ready\",\"status\":\"True\"}}]}}}},",
-                p % 7
-            );
+    serde_json::from_slice(String::from_utf8_lossy(&out.stdout).lines().last()?.as_bytes()).ok()
+}
+
+/// The CLI as a pipeline runs it: a fresh process. Seconds and peak RSS in bytes.
+fn cli(root: &Path, file: &Path, out: &Path) -> Option<(f64, f64)> {
+    let t = Instant::now();
+    let o = Command::new("node")
+        .current_dir(root)
+        .arg("--require")
+        .arg(root.join("tests/bench/rss.cjs"))
+        .arg(root.join("wasm-pkg/pkg/bin/kube-preflight.cjs"))
+        .args(["check", "--to", "1.29.2", "--format", "json", "--fail-on", "never", "--output"])
+        .arg(out)
+        .arg(file)
+        .env("CI", "true")
+        .output()
+        .ok()?;
+    let s = t.elapsed().as_secs_f64();
+    let err = String::from_utf8_lossy(&o.stderr);
+    if !o.status.success() {
+        eprintln!("bench: the CLI failed on {}: {err}", file.display());
+        return None;
+    }
+    let kib: f64 = err.lines().rev().find_map(|l| l.strip_prefix("bench-max-rss-kib "))?.trim().parse().ok()?;
+    Some((s, kib * 1024.0))
+}
+
+/// JSON without the blanks between tokens (strings kept as they are).
+fn minify(text: &[u8]) -> Vec<u8> {
+    let mut out = Vec::with_capacity(text.len() / 2);
+    let (mut in_string, mut escaped) = (false, false);
+    for &b in text {
+        if in_string {
+            out.push(b);
+            if escaped {
+                escaped = false;
+            } else if b == b'\\' {
+                escaped = true;
+            } else if b == b'"' {
+                in_string = false;
+            }
+        } else if !b.is_ascii_whitespace() {
+            in_string = b == b'"';
+            out.push(b);
         }
     }
-    s.push_str("{\"apiVersion\":\"v1\",\"kind\":\"Namespace\",\"metadata\":{\"name\":\"end\"}}]}\n");
-    s
+    out
 }
 
-/// The best of `runs` timings of `check()` on one input, in seconds.
-fn best_of(runs: usize, text: &str) -> f64 {
-    let inputs = [Input::new("snapshot.json", text.as_bytes())];
-    let opts = UpgradeOptions::new("1.29.2");
-    (0..runs)
-        .map(|_| {
-            let t = Instant::now();
-            let _ = check(&inputs, &opts).expect("the generated snapshot is valid");
-            t.elapsed().as_secs_f64()
-        })
-        .fold(f64::MAX, f64::min)
-}
-
-/// One YAML document (a `List`, as `kubectl get -o yaml` prints it) of `pods` pods.
-fn yaml_list(pods: usize) -> String {
-    let mut s = String::from("apiVersion: v1\nkind: List\nitems:\n");
-    for p in 0..pods {
-        let _ = write!(
-            s,
-            "- apiVersion: v1\n  kind: Pod\n  metadata:\n    name: app-{p}\n    namespace: ns-{}\n    labels: {{app: app-{}}}\n  spec:\n    nodeName: node-{}\n    containers:\n    - name: c\n      resources: {{requests: {{cpu: 100m, memory: 128Mi}}}}\n  status:\n    phase: Running\n    conditions: [{{type: Ready, status: \"True\"}}]\n",
-            p % 7,
-            p % 50,
-            p % 200
-        );
-    }
-    s
+fn goal(met: bool, value: Value, target: &str) -> Value {
+    json!({"met": met, "value": value, "target": target})
 }
 
 fn main() {
-    println!("{:>7} {:>7} {:>10} {:>12} {:>14}", "nodes", "pods", "input MB", "check ms", "objects/s");
-    for (nodes, per) in [(50, 20), (200, 25), (1000, 30)] {
-        let text = snapshot(nodes, per);
-        let inputs = [Input::new("snapshot.json", text.as_bytes())];
-        let opts = UpgradeOptions::new("1.29.2");
-        let runs = 5;
-        let mut best = f64::MAX;
-        let mut objects = 0;
-        for _ in 0..runs {
-            let t = Instant::now();
-            let report = check(&inputs, &opts).expect("the generated snapshot is valid");
-            best = best.min(t.elapsed().as_secs_f64());
-            objects = report.inventory.objects;
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let mut root = PathBuf::from(".");
+    let mut wasm: Vec<(String, u64, u64)> = Vec::new();
+    let mut sizes = vec![1_000usize, 20_000, 150_000];
+    let mut i = 0;
+    while i < args.len() {
+        let v = args.get(i + 1).cloned().unwrap_or_default();
+        match args[i].as_str() {
+            "--root" => root = PathBuf::from(v),
+            "--wasm" => {
+                let p: Vec<&str> = v.split(':').collect();
+                if let [name, raw, gz] = p[..] {
+                    wasm.push((name.to_owned(), raw.parse().unwrap_or(0), gz.parse().unwrap_or(0)));
+                }
+            }
+            "--sizes" => sizes = v.split(',').filter_map(|s| s.parse().ok()).collect(),
+            other => panic!("bench: unknown argument {other}"),
         }
-        println!(
-            "{:>7} {:>7} {:>10.1} {:>12.1} {:>14.0}",
-            nodes,
-            nodes * per,
-            text.len() as f64 / 1e6,
-            best * 1000.0,
-            objects as f64 / best
+        i += 2;
+    }
+    let dir = root.join("target/bench");
+    std::fs::create_dir_all(&dir).expect("target/bench");
+    let pkg = root.join("wasm-pkg/pkg");
+    let opts = UpgradeOptions::new("1.29.2");
+    let mut runs: Vec<Value> = Vec::new();
+    println!(
+        "{:>7} {:>5} {:>9} {:>8} {:>8} {:>9} {:>8} {:>8} {:>8} {:>8} {:>8} {:>8}",
+        "pods",
+        "fmt",
+        "MB",
+        "CLI s",
+        "CLI MB/s",
+        "CLI RSS",
+        "parse s",
+        "native s",
+        "skip s",
+        "wasm 1st",
+        "wasm 2nd",
+        "objects"
+    );
+    for &pods in &sizes {
+        let shape = Shape { nodes: (pods / 100).max(3), pods, seed: 1 };
+        for yaml in [false, true] {
+            let ext = if yaml { "yaml" } else { "json" };
+            if yaml && pods > 20_000 {
+                // A `kubectl get -o yaml` List is one YAML document, held whole while it is read.
+                runs.push(json!({"pods": pods, "format": ext, "skipped": "YAML above 20,000 pods: one document of over a gigabyte is held whole by the YAML reader (not streamed item by item)"}));
+                continue;
+            }
+            let file = dir.join(format!("snapshot-{pods}.{ext}"));
+            if !file.exists() {
+                let tmp = file.with_extension("tmp");
+                let mut w = std::io::BufWriter::new(std::fs::File::create(&tmp).expect("create"));
+                write(shape, yaml, &mut w).and_then(|()| std::io::Write::flush(&mut w)).expect("write");
+                std::fs::rename(&tmp, &file).expect("rename");
+            }
+            let bytes = std::fs::metadata(&file).map(|m| m.len()).unwrap_or(0);
+            let mb = bytes as f64 / 1e6;
+            let cli_run = cli(&root, &file, &dir.join(format!("report-{pods}.{ext}.json")));
+            let (native_s, objects) = {
+                let content = std::fs::read(&file).expect("read");
+                let inputs = [Input::new(file.display().to_string(), content)];
+                let mut objects = 0;
+                let s = secs(|| objects = check(&inputs, &opts).map(|r| r.inventory.objects).unwrap_or(0));
+                (s, objects)
+            };
+            let skip_s = (!yaml).then(|| {
+                let content = std::fs::read(&file).expect("read");
+                secs(|| {
+                    let _ = serde_json::from_slice::<serde::de::IgnoredAny>(&content);
+                })
+            });
+            let file_arg = file.display().to_string();
+            let pkg_arg = pkg.display().to_string();
+            let bench_js = root.join("tests/bench/wasm.mjs").display().to_string();
+            let parse_s = (!yaml && bytes <= V8_MAX_STRING)
+                .then(|| node_json(&root, &[&bench_js, &pkg_arg, &file_arg, "parse"]))
+                .flatten()
+                .and_then(|v| v["parse_s"].as_f64());
+            let wasm_run = (bytes <= WASM_WHOLE_MAX)
+                .then(|| node_json(&root, &[&bench_js, &pkg_arg, &file_arg, "check"]))
+                .flatten();
+            let (first, second) = wasm_run.map_or((None, None), |v| (v["first_s"].as_f64(), v["second_s"].as_f64()));
+            let f = |x: Option<f64>| x.map_or("-".to_owned(), |v| format!("{v:.2}"));
+            println!(
+                "{:>7} {:>5} {:>9.1} {:>8} {:>8} {:>9} {:>8} {:>8.2} {:>8} {:>8} {:>8} {:>8}",
+                pods,
+                ext,
+                mb,
+                f(cli_run.map(|c| c.0)),
+                cli_run.map_or("-".to_owned(), |c| format!("{:.0}", mb / c.0)),
+                cli_run.map_or("-".to_owned(), |c| format!("{:.0} MB", c.1 / 1e6)),
+                f(parse_s),
+                native_s,
+                f(skip_s),
+                f(first),
+                f(second),
+                objects
+            );
+            runs.push(json!({
+                "pods": pods, "nodes": shape.nodes, "format": ext, "bytes": bytes, "objects": objects,
+                "cli": cli_run.map(|(s, rss)| json!({"seconds": s, "mb_per_s": mb / s, "peak_rss_bytes": rss, "rss_per_input_byte": rss / bytes as f64})),
+                "json_parse_seconds": parse_s,
+                "native_check_seconds": native_s,
+                "native_mb_per_s": mb / native_s,
+                "serde_ignored_any_seconds": skip_s,
+                "wasm_check_first_seconds": first,
+                "wasm_check_second_seconds": second,
+            }));
+        }
+    }
+    // Minified JSON (one line, as `jq -c` and API clients write it) against the same objects pretty-printed,
+    // and one YAML document through a Session in 64 KiB chunks against check() on the same bytes.
+    let mid = sizes.get(sizes.len() / 2).copied().unwrap_or(0);
+    let mut extra = serde_json::Map::new();
+    if let Ok(pretty) = std::fs::read(dir.join(format!("snapshot-{mid}.json"))) {
+        let minified = minify(&pretty);
+        let run = |b: &[u8]| {
+            let inputs = [Input::new("s.json", b.to_vec())];
+            secs(|| {
+                let _ = check(&inputs, &opts);
+            })
+        };
+        let (p, m) = (run(&pretty), run(&minified));
+        extra.insert("minified_vs_pretty".into(), json!({"pods": mid, "minified_bytes": minified.len(), "pretty_seconds": p, "minified_seconds": m, "ratio": m / p}));
+    }
+    if let Ok(yaml) = std::fs::read(dir.join(format!("snapshot-{mid}.yaml"))) {
+        let inputs = [Input::new("s.yaml", yaml.clone())];
+        let whole = secs(|| {
+            let _ = check(&inputs, &opts);
+        });
+        let streamed = secs(|| {
+            let mut s = kube_preflight::Session::new(opts.clone()).expect("options");
+            for c in yaml.chunks(64 << 10) {
+                let _ = s.push("s.yaml", c);
+            }
+            let _ = s.finish();
+        });
+        extra.insert(
+            "yaml_session_vs_check".into(),
+            json!({"pods": mid, "check_seconds": whole, "session_seconds": streamed, "ratio": streamed / whole}),
         );
     }
-    // Minified JSON (one line, as `jq -c` and API clients write it) against the same objects one per line:
-    // the ratio should be about 1 (it was quadratic in the line's length: 65 s for 4 MB).
-    let pretty = snapshot(200, 25);
-    let minified: String = pretty.lines().collect();
-    let (p, m) = (best_of(3, &pretty), best_of(3, &minified));
-    println!(
-        "minified JSON ({:.1} MB on one line): {:.1} ms; one object a line: {:.1} ms; ratio {:.2}",
-        minified.len() as f64 / 1e6,
-        m * 1000.0,
-        p * 1000.0,
-        m / p
-    );
-    // One large YAML document pushed to a Session in 64 KiB chunks, against check() on the same bytes: the
-    // ratio should be about 1 (each push rescanned everything pending: quadratic in the document's size).
-    let doc = yaml_list(20_000);
-    let opts = UpgradeOptions::new("1.29.2");
-    let whole = best_of(1, &doc);
-    let t = Instant::now();
-    let mut session = Session::new(opts).expect("valid options");
-    for chunk in doc.as_bytes().chunks(64 << 10) {
-        session.push("list.yaml", chunk).expect("valid YAML");
+    for (k, v) in &extra {
+        println!("{k}: {v}");
     }
-    let _ = session.finish().expect("valid YAML");
-    let streamed = t.elapsed().as_secs_f64();
-    println!(
-        "one YAML document ({:.1} MB) through Session in 64 KiB chunks: {:.1} ms; check(): {:.1} ms; ratio {:.2}",
-        doc.len() as f64 / 1e6,
-        streamed * 1000.0,
-        whole * 1000.0,
-        streamed / whole
-    );
+    let find = |pods: usize, fmt: &str| {
+        runs.iter().find(|r| r["pods"] == pods && r["format"] == fmt && r.get("skipped").is_none())
+    };
+    let largest = |fmt: &str, key: &str| {
+        runs.iter().filter(|r| r["format"] == fmt && !r[key].is_null()).max_by_key(|r| r["pods"].as_u64().unwrap_or(0))
+    };
+    let mut goals = serde_json::Map::new();
+    // The CLI end to end against JSON.parse of the same bytes (largest JSON JSON.parse can take).
+    if let Some(r) = largest("json", "json_parse_seconds") {
+        let (cli_s, parse_s) = (r["cli"]["seconds"].as_f64(), r["json_parse_seconds"].as_f64());
+        if let (Some(c), Some(p)) = (cli_s, parse_s) {
+            goals.insert(
+                "cli_vs_json_parse".into(),
+                goal(c <= p, json!({"pods": r["pods"], "ratio": c / p}), "CLI time / JSON.parse time <= 1.0"),
+            );
+        }
+    }
+    if let Some(r) = largest("json", "serde_ignored_any_seconds") {
+        let (n, s) =
+            (r["native_check_seconds"].as_f64().unwrap_or(0.0), r["serde_ignored_any_seconds"].as_f64().unwrap_or(1.0));
+        goals.insert(
+            "native_vs_ignored_any".into(),
+            goal(n / s <= 1.5, json!({"pods": r["pods"], "ratio": n / s}), "native check() / serde IgnoredAny <= 1.5"),
+        );
+    }
+    if let Some(r) = largest("json", "wasm_check_second_seconds") {
+        let (w, n) =
+            (r["wasm_check_second_seconds"].as_f64().unwrap_or(0.0), r["native_check_seconds"].as_f64().unwrap_or(1.0));
+        goals.insert(
+            "wasm_vs_native".into(),
+            goal(
+                w / n <= 1.5,
+                json!({"pods": r["pods"], "ratio": w / n}),
+                "wasm check() (second call) / native check() <= 1.5",
+            ),
+        );
+        let first = r["wasm_check_first_seconds"].as_f64().unwrap_or(0.0);
+        goals.insert(
+            "first_vs_second_call".into(),
+            goal(
+                first / w <= 1.5,
+                json!({"pods": r["pods"], "ratio": first / w}),
+                "first check() / second check() in one process <= 1.5 (no goal in the issue; reported)",
+            ),
+        );
+    }
+    let cli_s = |r: Option<&Value>| r.and_then(|r| r["cli"]["seconds"].as_f64());
+    let yaml_pods = sizes.iter().copied().filter(|p| *p <= 20_000).max().unwrap_or(0);
+    if let (Some(y), Some(j)) = (cli_s(find(yaml_pods, "yaml")), cli_s(find(yaml_pods, "json"))) {
+        goals.insert(
+            "yaml_vs_json".into(),
+            goal(
+                y / j <= 3.0,
+                json!({"pods": yaml_pods, "ratio": y / j}),
+                "CLI on YAML / CLI on the same snapshot as JSON <= 3",
+            ),
+        );
+    }
+    let biggest = sizes.iter().copied().max().unwrap_or(0);
+    if let Some(r) = find(biggest, "json") {
+        let rss = r["cli"]["peak_rss_bytes"].as_f64();
+        goals.insert(
+            "cli_peak_rss_largest".into(),
+            goal(
+                rss.is_some_and(|v| v < GOAL_RSS),
+                json!({"pods": biggest, "peak_rss_bytes": rss}),
+                "< 300 MiB for the 150,000-pod snapshot",
+            ),
+        );
+    }
+    if let Some(m) = extra.get("minified_vs_pretty") {
+        let r = m["ratio"].as_f64().unwrap_or(f64::MAX);
+        goals.insert(
+            "minified_vs_pretty".into(),
+            goal(r <= 1.25, m.clone(), "minified JSON / the same objects pretty-printed <= 1.25"),
+        );
+    }
+    // Linear: native seconds per MB at the largest size against the middle one.
+    let per_mb =
+        |r: Option<&Value>| r.and_then(|r| Some(r["native_check_seconds"].as_f64()? / (r["bytes"].as_f64()? / 1e6)));
+    if let (Some(a), Some(b)) = (per_mb(find(mid, "json")), per_mb(find(biggest, "json"))) {
+        goals.insert(
+            "linear".into(),
+            goal(
+                b / a <= 1.25,
+                json!({"from_pods": mid, "to_pods": biggest, "time_per_mb_ratio": b / a}),
+                "native time per MB grows by at most 25%",
+            ),
+        );
+    }
+    for (name, raw, gz) in &wasm {
+        goals.insert(
+            format!("wasm_gzip_{name}"),
+            goal(*gz < 300 * 1024, json!({"raw_bytes": raw, "gzip_bytes": gz}), "< 300 KiB gzipped"),
+        );
+    }
+    let report = json!({
+        "cores": std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1),
+        "runs": runs,
+        "ratios": extra,
+        "wasm": wasm.iter().map(|(n, r, g)| json!({"name": n, "raw_bytes": r, "gzip_bytes": g})).collect::<Vec<_>>(),
+        "goals": goals,
+    });
+    println!("\ngoal                       met   value");
+    for (k, g) in &goals {
+        println!("{:<26} {:<5} {}  (target: {})", k, g["met"], g["value"], g["target"].as_str().unwrap_or_default());
+    }
+    let path = dir.join("report.json");
+    std::fs::write(&path, serde_json::to_string_pretty(&report).expect("json") + "\n").expect("report.json");
+    println!("\nwritten: {}", path.display());
 }

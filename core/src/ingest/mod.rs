@@ -9,6 +9,9 @@ mod json;
 
 pub use json::{JsonFile, YAML_FALLBACK_BYTES};
 
+/// `check()` hands a JSON file to its reader in parts of this size.
+const JSON_PART_BYTES: usize = 1 << 20;
+
 use crate::helm;
 use crate::model::{CopyOf, Object, Source, Via};
 use crate::parse::{Node, ParseError, Value};
@@ -384,8 +387,13 @@ pub fn ingest(inputs: &[Input]) -> Result<Ingested, ParseError> {
         let mut f = out.begin_file(&input.name);
         let bytes = input.content.strip_prefix(BOM).unwrap_or(&input.content);
         let read = if json_file(bytes) == Some(true) {
+            // In parts, as `Session` reads it: the reader's buffer stays small (and in cache) however large
+            // the file.
             let mut j = JsonFile::new(&out, &f);
-            j.push(bytes, &mut out, &mut f).and_then(|()| j.finish(&mut out, &mut f))
+            bytes
+                .chunks(JSON_PART_BYTES)
+                .try_for_each(|part| j.push(part, &mut out, &mut f))
+                .and_then(|()| j.finish(&mut out, &mut f))
         } else {
             let mut budget = crate::parse::MAX_ALIAS_BYTES;
             read_part(&input.name, bytes, 0, &mut budget).map(|docs| out.add_documents(&mut f, &docs))

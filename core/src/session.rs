@@ -5,7 +5,9 @@
 //! made objects one by one, the fields no check reads are never built.
 
 use crate::error::Error;
-use crate::ingest::{before_directives, json_file, read_part, scan_boundaries, FileIngest, Ingested, JsonFile, BOM};
+use crate::ingest::{
+    before_directives, json_file, read_yaml_documents, scan_boundaries, FileIngest, Ingested, JsonFile, BOM,
+};
 use crate::options::UpgradeOptions;
 use crate::parse::MAX_ALIAS_BYTES;
 use crate::pipeline::{check_options, report_from};
@@ -26,12 +28,27 @@ struct Current {
     scanned: usize,
     /// The reader of a JSON file, once the file is known to be one.
     reader: Option<JsonFile>,
-    /// Bytes of the file pushed so far.
-    bytes: u64,
     /// Found by walking a folder (`push_found`): an error skips the file instead of failing the session.
     discovered: bool,
     /// The error that ended the reading of a found file: the rest of it is passed over.
     failed: Option<crate::parse::ParseError>,
+}
+
+impl Current {
+    /// Parse the first `upto` pending bytes (whole YAML documents) into `ingested`.
+    fn parse_pending(&mut self, upto: usize, ingested: &mut Ingested) -> Result<(), Error> {
+        let rest = self.pending.split_off(upto.min(self.pending.len()));
+        let chunk = std::mem::replace(&mut self.pending, rest);
+        // A byte-order mark starts the file, never a part of it after the first (check() drops it too).
+        let body = if self.started { &chunk[..] } else { chunk.strip_prefix(BOM).unwrap_or(&chunk) };
+        self.started = true;
+        let lines = u32::try_from(chunk.iter().filter(|b| **b == b'\n').count()).unwrap_or(u32::MAX);
+        // Through the reader check() uses for a whole file.
+        let docs = read_yaml_documents(&self.file.name, body, self.line_offset, &mut self.alias_budget)?;
+        self.line_offset = self.line_offset.saturating_add(lines);
+        ingested.add_documents(&mut self.file, &docs);
+        Ok(())
+    }
 }
 
 pub struct Session {
@@ -52,21 +69,10 @@ impl Session {
     }
 
     fn parse_pending(&mut self, upto: usize) -> Result<(), Error> {
-        let Some(cur) = self.current.as_mut() else { return Ok(()) };
-        let rest = cur.pending.split_off(upto.min(cur.pending.len()));
-        let chunk = std::mem::replace(&mut cur.pending, rest);
-        let name = cur.file.name.clone();
-        // A byte-order mark starts the file, never a part of it after the first (check() drops it too).
-        let body = if cur.started { &chunk[..] } else { chunk.strip_prefix(BOM).unwrap_or(&chunk) };
-        cur.started = true;
-        let lines = u32::try_from(chunk.iter().filter(|b| **b == b'\n').count()).unwrap_or(u32::MAX);
-        let offset = cur.line_offset;
-        // Through the reader check() uses for a whole file.
-        let docs = read_part(&name, body, offset, &mut cur.alias_budget)?;
-        cur.line_offset = offset.saturating_add(lines);
-        let file = &mut cur.file;
-        self.ingested.add_documents(file, &docs);
-        Ok(())
+        match self.current.as_mut() {
+            Some(cur) => cur.parse_pending(upto, &mut self.ingested),
+            None => Ok(()),
+        }
     }
 
     fn close_file(&mut self) -> Result<(), Error> {
@@ -79,11 +85,7 @@ impl Session {
             reader.finish(&mut self.ingested, &mut cur.file)
         } else {
             let len = cur.pending.len();
-            self.current = Some(cur);
-            let r = self.parse_pending(len);
-            let Some(back) = self.current.take() else { return Ok(()) };
-            cur = back;
-            match r {
+            match cur.parse_pending(len, &mut self.ingested) {
                 Ok(()) => Ok(()),
                 Err(Error::Input(e)) => Err(e),
                 Err(e) => return Err(e),
@@ -157,14 +159,12 @@ impl Session {
                 started: false,
                 scanned: 0,
                 reader: None,
-                bytes: 0,
                 discovered,
                 failed: None,
             });
         }
         self.bytes = self.bytes.saturating_add(chunk.len() as u64);
         let Some(cur) = self.current.as_mut() else { return Ok(()) };
-        cur.bytes = cur.bytes.saturating_add(chunk.len() as u64);
         if cur.failed.is_some() {
             return Ok(());
         }

@@ -39,7 +39,7 @@ impl JsonFile {
             stream: JsonStream::new(&f.name, Keep::Read, true),
             kept: Some(Vec::new()),
             error: None,
-            mark: Mark::at(out, f),
+            mark: Mark::at(out, f.not_objects.len()),
             assumed: None,
         }
     }

@@ -194,13 +194,6 @@ pub fn json_file(bytes: &[u8]) -> Option<bool> {
     Some(crate::parse::looks_like_json(&String::from_utf8_lossy(&[*first])))
 }
 
-/// Read a part of a YAML file that starts at line `first_line + 1` (a whole file from 0), document by
-/// document with the file's alias budget. The one YAML reader of `check()` and `Session` (JSON files are
-/// read by [`JsonFile`]).
-pub fn read_part(name: &str, bytes: &[u8], first_line: u32, budget: &mut usize) -> Result<Vec<Node>, ParseError> {
-    read_yaml_documents(name, bytes, first_line, budget)
-}
-
 /// What the inventory held before a file's objects were added: the point to go back to.
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct Mark {
@@ -213,14 +206,15 @@ pub(crate) struct Mark {
 }
 
 impl Mark {
-    pub(crate) fn at(out: &Ingested, f: &FileIngest) -> Mark {
+    /// The inventory now, and a file's `not_objects` so far.
+    pub(crate) fn at(out: &Ingested, not_objects: usize) -> Mark {
         Mark {
             objects: out.objects.len(),
             helm: out.inventory.helm_releases.len(),
             skipped: out.inventory.skipped.len(),
             configs: out.inventory.distribution_configs.len(),
             rke: out.rke.is_some(),
-            not_objects: f.not_objects.len(),
+            not_objects,
         }
     }
 
@@ -258,14 +252,7 @@ impl Ingested {
 
     pub fn begin_file(&mut self, name: &str) -> FileIngest {
         self.inventory.files += 1;
-        let mark = Mark {
-            objects: self.objects.len(),
-            helm: self.inventory.helm_releases.len(),
-            skipped: self.inventory.skipped.len(),
-            configs: self.inventory.distribution_configs.len(),
-            rke: self.rke.is_some(),
-            not_objects: 0,
-        };
+        let mark = Mark::at(self, 0);
         FileIngest { name: name.to_owned(), mark, before: self.recognised(), docs: 0, not_objects: Vec::new() }
     }
 
@@ -396,7 +383,7 @@ pub fn ingest(inputs: &[Input]) -> Result<Ingested, ParseError> {
                 .and_then(|()| j.finish(&mut out, &mut f))
         } else {
             let mut budget = crate::parse::MAX_ALIAS_BYTES;
-            read_part(&input.name, bytes, 0, &mut budget).map(|docs| out.add_documents(&mut f, &docs))
+            read_yaml_documents(&input.name, bytes, 0, &mut budget).map(|docs| out.add_documents(&mut f, &docs))
         };
         match read {
             Ok(()) => out.end_file(f),

@@ -465,50 +465,28 @@ impl JsonStream {
 
     fn number(&mut self, pos: Pos, skip: bool) -> Result<Step, ParseError> {
         let bytes = self.buf.get(self.i..self.checked).unwrap_or_default();
-        let mut j = 0;
-        let digit = |j: usize| matches!(bytes.get(j), Some(b'0'..=b'9'));
-        if bytes.first() == Some(&b'-') {
-            j += 1;
-        }
-        let start = j;
-        while digit(j) {
-            j += 1;
-        }
-        let more = |j: usize| j >= bytes.len() && !self.at_eof();
-        if more(j) {
-            return Ok(Step::More);
-        }
-        if j == start {
-            return Err(self.error_at(self.i + j, "expected digits"));
-        }
+        // The digits from `from`: where they end (`None`: at the end of the bytes, more may come), or the
+        // error when there are none.
+        let digits = |from: usize, message: &str| -> Result<Option<usize>, ParseError> {
+            let end = from + bytes.get(from..).unwrap_or_default().iter().take_while(|b| b.is_ascii_digit()).count();
+            if end >= bytes.len() && !self.at_eof() {
+                Ok(None)
+            } else if end == from {
+                Err(self.error_at(self.i + end, message))
+            } else {
+                Ok(Some(end))
+            }
+        };
+        let sign = usize::from(bytes.first() == Some(&b'-'));
+        let Some(mut j) = digits(sign, "expected digits")? else { return Ok(Step::More) };
         if bytes.get(j) == Some(&b'.') {
-            j += 1;
-            let s = j;
-            while digit(j) {
-                j += 1;
-            }
-            if more(j) {
-                return Ok(Step::More);
-            }
-            if j == s {
-                return Err(self.error_at(self.i + j, "expected digits after '.'"));
-            }
+            let Some(end) = digits(j + 1, "expected digits after '.'")? else { return Ok(Step::More) };
+            j = end;
         }
         if matches!(bytes.get(j), Some(b'e' | b'E')) {
-            j += 1;
-            if matches!(bytes.get(j), Some(b'+' | b'-')) {
-                j += 1;
-            }
-            let s = j;
-            while digit(j) {
-                j += 1;
-            }
-            if more(j) {
-                return Ok(Step::More);
-            }
-            if j == s {
-                return Err(self.error_at(self.i + j, "expected digits in the exponent"));
-            }
+            let sign = usize::from(matches!(bytes.get(j + 1), Some(b'+' | b'-')));
+            let Some(end) = digits(j + 1 + sign, "expected digits in the exponent")? else { return Ok(Step::More) };
+            j = end;
         }
         let raw = (!skip).then(|| String::from_utf8_lossy(bytes.get(..j).unwrap_or_default()).into_owned());
         self.advance(j);

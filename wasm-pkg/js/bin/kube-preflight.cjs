@@ -126,43 +126,44 @@ function shown(p) {
   return Buffer.isBuffer(p) ? p.toString('utf8') : p;
 }
 
-/** Read a regular file whole, or a device/pipe/stdin up to `limit` bytes. */
-function readBounded(p, limit = MAX_STREAM_BYTES, what = 'input') {
+/** The bytes of an open file, device or pipe, in chunks (one buffer, reused: use each before the next). */
+function* chunksOf(fd, size) {
+  const buf = Buffer.allocUnsafe(size);
+  for (;;) {
+    let n;
+    try {
+      n = fs.readSync(fd, buf, 0, buf.length, null);
+    } catch (e) {
+      if (e.code === 'EAGAIN') continue;
+      if (e.code === 'EOF') return;
+      throw e;
+    }
+    if (n === 0) return;
+    yield buf.subarray(0, n);
+  }
+}
+
+/** Read the --config file whole, up to MAX_CONFIG_BYTES. */
+function readConfigBytes(p) {
   let fd;
   try {
-    fd = p === 0 ? 0 : fs.openSync(p, 'r');
-    const st = fs.fstatSync(fd);
-    if (st.isDirectory()) throw Object.assign(new Error('is a folder'), { code: 'EISDIR' });
-    if (st.isFile() && st.size <= limit) return fs.readFileSync(fd);
+    fd = fs.openSync(p, 'r');
+    if (fs.fstatSync(fd).isDirectory()) throw Object.assign(new Error('is a folder'), { code: 'EISDIR' });
     const chunks = [];
     let total = 0;
-    const buf = Buffer.alloc(1 << 16);
-    for (;;) {
-      let n;
-      try {
-        n = fs.readSync(fd, buf, 0, buf.length, null);
-      } catch (e) {
-        if (e.code === 'EAGAIN') continue;
-        if (e.code === 'EOF') break;
-        throw e;
+    for (const chunk of chunksOf(fd, 1 << 16)) {
+      total += chunk.length;
+      if (total > MAX_CONFIG_BYTES) {
+        throw inputError(`${shown(p)}: more than ${MAX_CONFIG_BYTES >> 20} MiB (MAX_CONFIG_BYTES): not read`, 'options');
       }
-      if (n === 0) break;
-      total += n;
-      if (total > limit) {
-        throw inputError(
-          `${p === 0 ? '<stdin>' : shown(p)}: more than ${Math.round(limit / 2 ** 20)} MiB (${what === 'config' ? 'MAX_CONFIG_BYTES' : 'MAX_STREAM_BYTES'}): not read`,
-          what === 'config' ? 'options' : 'input',
-        );
-      }
-      chunks.push(Buffer.from(buf.subarray(0, n)));
+      chunks.push(Buffer.from(chunk));
     }
     return Buffer.concat(chunks, total);
   } catch (e) {
-    if (e.code === 'input' || e.code === 'options') throw e;
-    const name = p === 0 ? '<stdin>' : shown(p);
-    throw inputError(`${name}: ${what === 'config' ? 'cannot read the config file: ' : ''}${describe(e)}`, what === 'config' ? 'options' : 'input');
+    if (e.code === 'options') throw e;
+    throw inputError(`${shown(p)}: cannot read the config file: ${describe(e)}`, 'options');
   } finally {
-    if (fd !== undefined && fd !== 0) fs.closeSync(fd);
+    if (fd !== undefined) fs.closeSync(fd);
   }
 }
 
@@ -299,28 +300,23 @@ function streamInput(session, f, progress) {
     throw inputError(`${name}: ${describe(e)}`);
   }
   try {
-    const buf = Buffer.allocUnsafe(CHUNK_BYTES);
     let total = 0;
     let pushed = false;
-    for (;;) {
-      let n;
-      try {
-        n = fs.readSync(fd, buf, 0, buf.length, null);
-      } catch (e) {
-        if (e.code === 'EAGAIN') continue;
-        if (e.code === 'EOF') break;
-        throw inputError(`${name}: ${describe(e)}`);
+    try {
+      for (const chunk of chunksOf(fd, CHUNK_BYTES)) {
+        total += chunk.length;
+        if (total > limit) {
+          throw inputError(`${name}: more than ${Math.round(limit / 2 ** 20)} MiB (MAX_STREAM_BYTES): not read`);
+        }
+        if (f.discovered) session.pushFound(name, chunk);
+        else session.push(name, chunk);
+        pushed = true;
+        progress.tick(name);
       }
-      if (n === 0) break;
-      total += n;
-      if (total > limit) {
-        throw inputError(`${name}: more than ${Math.round(limit / 2 ** 20)} MiB (MAX_STREAM_BYTES): not read`);
-      }
-      const chunk = buf.subarray(0, n);
-      if (f.discovered) session.pushFound(name, chunk);
-      else session.push(name, chunk);
-      pushed = true;
-      progress.tick(name);
+    } catch (e) {
+      // A read error (from the file system) names the path; the session's own errors pass as they are.
+      if (!e.syscall) throw e;
+      throw inputError(`${name}: ${describe(e)}`);
     }
     // An empty file is still a file (listed as empty).
     if (!pushed) {
@@ -333,7 +329,7 @@ function streamInput(session, f, progress) {
 }
 
 function readConfig(p) {
-  return { name: p, content: readBounded(p, MAX_CONFIG_BYTES, 'config') };
+  return { name: p, content: readConfigBytes(p) };
 }
 
 /** Write the report: to stdout, or to --output through a temporary file renamed into place, so that a

@@ -40,6 +40,6 @@ pub use error::Error;
 pub use ingest::Input;
 pub use options::{OptionsError, Profile, UpgradeOptions};
 pub use parse::ParseError;
-pub use pipeline::{check, check_options, infer_from, report_from, rules, version};
+pub use pipeline::{check, check_options, infer_from, report_for, report_from, rules, version};
 pub use report::{Report, RuleInfo, Severity};
 pub use session::Session;

@@ -42,6 +42,12 @@ pub fn check_options(options: &UpgradeOptions) -> Result<(), Error> {
 
 /// The report for what was read.
 pub fn report_from(ingested: ingest::Ingested, options: &UpgradeOptions) -> Result<Report, Error> {
+    report_for(&ingested, options)
+}
+
+/// The report for what was read, which stays as it is: check the same inputs again under other options
+/// (the dashboard's what-if) without reading them again.
+pub fn report_for(ingested: &ingest::Ingested, options: &UpgradeOptions) -> Result<Report, Error> {
     let given = options;
     let options = &with_distribution_config(options, ingested.rke.as_ref());
     // An error in a value that came from the cluster's own cluster.yml (not from an option) names the file.
@@ -101,21 +107,21 @@ fn with_distribution_config(options: &UpgradeOptions, rke: Option<&RkeConfig>) -
 }
 
 fn build_report(
-    ingested: ingest::Ingested,
+    ingested: &ingest::Ingested,
     options: &UpgradeOptions,
     resolved: options::Resolved,
     timings: plan::Timings,
 ) -> Report {
-    let objects = ingested.objects;
+    let objects = &ingested.objects;
     let (from, from_source) = match resolved.from {
         Some(f) => (Some(f), Some("options")),
-        None => match infer_from(&objects) {
+        None => match infer_from(objects) {
             Some(f) => (Some(f), Some("control-plane nodes")),
             None => (None, None),
         },
     };
     let path = from.as_ref().map(|f| version::hop_path(f, &resolved.to)).unwrap_or_default();
-    let cluster = Cluster::new(&objects, options, resolved.to.clone(), from.clone(), path);
+    let cluster = Cluster::new(objects, options, resolved.to.clone(), from.clone(), path);
     let (mut plan, downtime, workload_outcomes) = if cluster.path.is_empty() || cluster.nodes.is_empty() {
         (report::Plan::default(), report::Downtime::default(), None)
     } else {
@@ -171,7 +177,7 @@ fn build_report(
             path: ctx.path_strings(),
             from_source,
         },
-        inventory: ingested.inventory,
+        inventory: ingested.inventory.clone(),
         summary,
         findings,
         plan,

@@ -227,6 +227,17 @@ pub struct WorkloadDowntime {
     pub name: String,
     pub seconds: u64,
     pub reason: String,
+    /// When it is down: each stretch during which no replica is Ready, in plan seconds, in order (an
+    /// addition to the contract's fields; their lengths add up to `seconds`).
+    pub windows: Vec<Window>,
+}
+
+/// A stretch of plan time, `[startSeconds, endSeconds)`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Window {
+    pub start_seconds: u64,
+    pub end_seconds: u64,
 }
 
 #[derive(Debug, Clone, Default, PartialEq, Serialize)]

@@ -224,6 +224,16 @@ impl Session {
         self.close_file()?;
         report_from(self.ingested.finish(), &self.options)
     }
+
+    /// End the session and keep what was read rather than a report: [`crate::report_for`] checks it under
+    /// any options, as many times as asked (the dashboard's what-if).
+    pub fn finish_ingested(mut self) -> Result<crate::ingest::Ingested, Error> {
+        if let Some(e) = self.error.take() {
+            return Err(e);
+        }
+        self.close_file()?;
+        Ok(self.ingested.finish())
+    }
 }
 
 #[cfg(test)]

@@ -164,6 +164,8 @@ export interface WorkloadDowntime {
   name: string;
   seconds: number;
   reason: string;
+  /** When no replica is Ready, in plan seconds, in order (an addition: the lengths add up to `seconds`). */
+  windows: { startSeconds: number; endSeconds: number }[];
 }
 
 export interface Downtime {

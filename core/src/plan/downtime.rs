@@ -12,7 +12,7 @@ use crate::cluster::scheduling::fits;
 use crate::cluster::{Cluster, WorkloadKey};
 use crate::model::{PodInfo, VolumeKind};
 use crate::options::Profile;
-use crate::report::{ComponentDowntime, Downtime, WorkloadDowntime};
+use crate::report::{ComponentDowntime, Downtime, Window, WorkloadDowntime};
 use crate::units::duration;
 
 /// One workload's outcome, kept for the rules that read it.
@@ -28,6 +28,8 @@ pub struct WorkloadOutcome {
     /// Why pods could not simply move (`cannot move: ...`, the iptables flush).
     pub causes: Vec<String>,
     pub first_down: Option<u64>,
+    /// When no replica is Ready, in order.
+    pub windows: Vec<(u64, u64)>,
 }
 
 fn merge(mut v: Vec<(u64, u64)>) -> Vec<(u64, u64)> {
@@ -42,8 +44,8 @@ fn merge(mut v: Vec<(u64, u64)>) -> Vec<(u64, u64)> {
     out
 }
 
-/// Seconds during which every replica is down at once.
-fn all_down(replicas: &[Vec<(u64, u64)>]) -> (u64, Option<u64>) {
+/// The stretches during which every replica is down at once, in order.
+fn all_down(replicas: &[Vec<(u64, u64)>]) -> Vec<(u64, u64)> {
     let mut events: Vec<(u64, i64)> = Vec::new();
     for r in replicas {
         for (s, e) in merge(r.clone()) {
@@ -53,18 +55,21 @@ fn all_down(replicas: &[Vec<(u64, u64)>]) -> (u64, Option<u64>) {
     }
     events.sort_unstable();
     let n = i64::try_from(replicas.len()).unwrap_or(i64::MAX);
-    let (mut down, mut total, mut since, mut first) = (0i64, 0u64, 0u64, None);
+    let (mut down, mut since) = (0i64, 0u64);
+    let mut out: Vec<(u64, u64)> = Vec::new();
     for (t, d) in events {
-        if down == n && n > 0 {
-            total += t - since;
+        if down == n && n > 0 && t > since {
+            match out.last_mut() {
+                Some(last) if last.1 == since => last.1 = t,
+                _ => out.push((since, t)),
+            }
         }
         down += d;
         if down == n && n > 0 {
             since = t;
-            first.get_or_insert(t);
         }
     }
-    (total, first)
+    out
 }
 
 /// Why a pod cannot move when its node is drained, if it cannot. `fit` lists the nodes its spec fits.
@@ -206,7 +211,9 @@ pub fn compute(ctx: &Cluster<'_>, outcome: &Outcome, t: &Timings) -> (Downtime, 
                 d.push((s, s + len));
             }
         }
-        let (seconds, first) = all_down(&replicas);
+        let windows = all_down(&replicas);
+        let seconds: u64 = windows.iter().map(|(s, e)| e - s).sum();
+        let first = windows.first().map(|w| w.0);
         nodes.sort();
         nodes.dedup();
         let same_window = replicas.len() >= 2 && seconds > 0;
@@ -237,6 +244,7 @@ pub fn compute(ctx: &Cluster<'_>, outcome: &Outcome, t: &Timings) -> (Downtime, 
             nodes,
             causes,
             first_down: first,
+            windows,
         });
     }
     let mut workloads: Vec<WorkloadDowntime> = results
@@ -248,6 +256,7 @@ pub fn compute(ctx: &Cluster<'_>, outcome: &Outcome, t: &Timings) -> (Downtime, 
             name: r.key.name.clone(),
             seconds: r.seconds,
             reason: r.reason.clone(),
+            windows: r.windows.iter().map(|(s, e)| Window { start_seconds: *s, end_seconds: *e }).collect(),
         })
         .collect();
     workloads
@@ -261,9 +270,12 @@ mod tests {
 
     #[test]
     fn down_only_while_every_replica_is() {
-        assert_eq!(all_down(&[vec![(0, 10)], vec![(5, 20)]]), (5, Some(5)));
-        assert_eq!(all_down(&[vec![(0, 10)], vec![(10, 20)]]), (0, None));
-        assert_eq!(all_down(&[vec![(0, 10), (30, 40)]]), (20, Some(0)));
-        assert_eq!(all_down(&[vec![(0, 10)], vec![]]), (0, None));
+        assert_eq!(all_down(&[vec![(0, 10)], vec![(5, 20)]]), [(5, 10)]);
+        assert_eq!(all_down(&[vec![(0, 10)], vec![(10, 20)]]), []);
+        assert_eq!(all_down(&[vec![(0, 10), (30, 40)]]), [(0, 10), (30, 40)]);
+        assert_eq!(all_down(&[vec![(0, 10)], vec![]]), []);
+        // Touching stretches of one replica are one window; two replicas down over two stretches.
+        assert_eq!(all_down(&[vec![(0, 10), (10, 15)]]), [(0, 15)]);
+        assert_eq!(all_down(&[vec![(0, 10), (20, 30)], vec![(5, 25)]]), [(5, 10), (20, 25)]);
     }
 }

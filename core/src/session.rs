@@ -110,6 +110,19 @@ impl Session {
         self.push_input(name, chunk, true)
     }
 
+    /// End the current input now rather than at the next name or at `finish` (so that `progress` counts
+    /// its objects, or none if it was a found file that could not be read).
+    pub fn end_input(&mut self) -> Result<(), Error> {
+        if let Some(e) = &self.error {
+            return Err(e.clone());
+        }
+        let r = self.close_file();
+        if let Err(e) = &r {
+            self.error = Some(e.clone());
+        }
+        r
+    }
+
     /// List an input without reading it (a walked folder's file of another kind), with the reason, as
     /// `check()` lists an [`crate::Input`] with `passed_over`. Ends the previous input.
     pub fn skip(&mut self, name: &str, reason: &str) -> Result<(), Error> {
@@ -324,6 +337,33 @@ mod tests {
             assert_eq!(got, whole, "chunks of {size}");
         }
         assert!(whole.contains("\"objects\": 1"), "{whole}");
+    }
+
+    #[test]
+    fn ending_each_input_counts_its_objects_and_what_was_read_checks_again_under_other_options() {
+        let opts = UpgradeOptions::new("1.29.2");
+        let two = "apiVersion: v1\nkind: Pod\nmetadata: {name: a}\n---\napiVersion: v1\nkind: Pod\nmetadata: {name: b}\n";
+        let bad = "kind: Pod\nmetadata: [\n";
+        let mut s = Session::new(opts.clone()).unwrap();
+        s.push_found("two.yaml", two.as_bytes()).unwrap();
+        s.end_input().unwrap();
+        assert_eq!(s.progress().1, 2);
+        s.push_found("bad.yaml", bad.as_bytes()).unwrap();
+        s.end_input().unwrap();
+        assert_eq!(s.progress().1, 2, "a found file that cannot be read adds nothing");
+        let ingested = s.finish_ingested().unwrap();
+        let inputs = [Input::new("two.yaml", two), Input::new("bad.yaml", bad).discovered()];
+        for to in ["1.29.2", "1.30.0"] {
+            let o = UpgradeOptions::new(to);
+            let expected = check(&inputs, &o).unwrap().to_json();
+            assert_eq!(crate::report_for(&ingested, &o).unwrap().to_json(), expected, "{to}");
+        }
+        // A named input that cannot be read ends the session with its error.
+        let mut s = Session::new(opts).unwrap();
+        s.push("bad.yaml", bad.as_bytes()).unwrap();
+        let e = s.end_input().unwrap_err().to_string();
+        assert!(e.starts_with("bad.yaml:3:1: "), "{e}");
+        assert_eq!(s.finish_ingested().unwrap_err().to_string(), e);
     }
 
     #[test]

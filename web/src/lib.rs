@@ -1,15 +1,26 @@
-//! The kube-preflight dashboard: a Yew app that runs the core in the page. No request leaves the page:
-//! files are read with the File API and checked in WebAssembly.
+//! The kube-preflight dashboard: a Yew app whose reading and checking run in a web worker. No request
+//! leaves the page: files are read with the File API and checked in WebAssembly.
 #![cfg_attr(test, allow(clippy::unwrap_used, clippy::expect_used, clippy::panic, clippy::indexing_slicing))]
 
+#[cfg(target_arch = "wasm32")]
+pub mod bridge;
+#[cfg(target_arch = "wasm32")]
 pub mod components;
 pub mod demo;
+pub mod engine;
 pub mod markdown;
+pub mod options;
+pub mod protocol;
 pub mod state;
+pub mod view;
+#[cfg(target_arch = "wasm32")]
+pub mod worker;
 
+#[cfg(target_arch = "wasm32")]
 pub use components::app::App;
 
 /// Mount the app on `<body>`.
+#[cfg(target_arch = "wasm32")]
 pub fn start() {
     yew::Renderer::<App>::new().render();
 }

@@ -1,81 +1,262 @@
-//! The dashboard's one state and its reducer. Pure: every check runs here, synchronously, in wasm.
+//! The page's one state and its reducer. Pure: the worker does the reading and checking, and its
+//! messages arrive here as actions; tested natively.
 
 use std::rc::Rc;
 
-use kube_preflight::{check, Input, Profile, Report, UpgradeOptions};
 use yew::Reducible;
 
-use crate::demo::{demo_files, DEMO_TARGET};
+use crate::demo::{DEMO_FILES, DEMO_TARGET};
+use crate::options::Opts;
+use crate::protocol::{CurvePoint, FromWorker, InputInfo, NodeFacts};
+use crate::view::{FindingV, Filter, GroupBy, ReportView};
 
-#[derive(Debug, Clone, PartialEq)]
-pub struct LoadedFile {
+/// Findings drawn at first, and added by each "show more".
+pub const PAGE: usize = 100;
+/// Replay steps from start to end.
+pub const REPLAY_STEPS: u64 = 240;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum InputKind {
+    Demo,
+    File,
+    Pasted,
+}
+
+/// One input as listed: what the page knows before reading, and what reading found.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct InputRow {
     pub name: String,
-    pub content: String,
+    pub size: u64,
+    pub kind: InputKind,
+    pub passed_over: Option<String>,
+    pub info: Option<InputInfo>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Status {
+    Idle,
+    Reading { bytes: u64, total: u64, objects: u64, file: String },
+    Checking,
+    Failed(String),
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Tab {
+    Overview,
     Findings,
     Plan,
-    Inventory,
+    Downtime,
+    WhatIf,
+    Inputs,
     Rules,
+    Export,
+}
+
+impl Tab {
+    pub const ALL: [Tab; 8] =
+        [Tab::Overview, Tab::Findings, Tab::Plan, Tab::Downtime, Tab::WhatIf, Tab::Inputs, Tab::Rules, Tab::Export];
+
+    pub fn id(self) -> &'static str {
+        match self {
+            Tab::Overview => "overview",
+            Tab::Findings => "findings",
+            Tab::Plan => "plan",
+            Tab::Downtime => "downtime",
+            Tab::WhatIf => "whatif",
+            Tab::Inputs => "inputs",
+            Tab::Rules => "rules",
+            Tab::Export => "export",
+        }
+    }
+
+    pub fn label(self) -> &'static str {
+        match self {
+            Tab::Overview => "Overview",
+            Tab::Findings => "Findings",
+            Tab::Plan => "Plan & replay",
+            Tab::Downtime => "Downtime",
+            Tab::WhatIf => "What-if",
+            Tab::Inputs => "Inputs",
+            Tab::Rules => "Rules",
+            Tab::Export => "Export & print",
+        }
+    }
+
+    pub fn parse(s: &str) -> Option<Tab> {
+        Tab::ALL.into_iter().find(|t| t.id() == s)
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Theme {
+    #[default]
+    Auto,
+    Light,
+    Dark,
+}
+
+impl Theme {
+    pub fn name(self) -> &'static str {
+        match self {
+            Theme::Auto => "auto",
+            Theme::Light => "light",
+            Theme::Dark => "dark",
+        }
+    }
+
+    pub fn parse(s: &str) -> Theme {
+        match s {
+            "light" => Theme::Light,
+            "dark" => Theme::Dark,
+            _ => Theme::Auto,
+        }
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Curve {
+    pub pool: String,
+    pub size: u32,
+    pub points: Vec<CurvePoint>,
+    pub done: bool,
 }
 
 #[derive(Debug, Clone, PartialEq)]
 pub struct State {
-    pub files: Vec<LoadedFile>,
+    pub inputs: Vec<InputRow>,
     pub using_demo: bool,
-    pub to: String,
-    pub from: String,
-    pub profile: Profile,
+    pub opts: Opts,
+    pub status: Status,
+    pub report: Option<Rc<ReportView>>,
+    pub nodes: Rc<Vec<NodeFacts>>,
+    /// A report whose findings are still arriving.
+    pending: Option<(ReportView, Vec<NodeFacts>)>,
+    pub curve: Option<Rc<Curve>>,
     pub tab: Tab,
-    /// The report, or the error that stopped it (input or options), as text.
-    pub result: Result<Rc<Report>, String>,
+    pub filter: Filter,
+    pub group: GroupBy,
+    pub shown: usize,
+    /// The finding whose details are open (its index in the report).
+    pub open: Option<usize>,
+    /// Lines of a source file: file, first line, lines.
+    pub lines: Option<Rc<(String, u32, Vec<String>)>>,
+    pub rule: Option<String>,
+    pub t: u64,
+    pub playing: bool,
+    pub theme: Theme,
+    /// Messages the worker sent (the end-to-end test reads it to see that a worker did the work).
+    pub from_worker: u64,
 }
 
 pub enum Action {
-    LoadDemo,
-    SetFiles(Vec<LoadedFile>),
-    SetTo(String),
-    SetFrom(String),
-    SetProfile(Profile),
-    SetTab(Tab),
+    /// New inputs are being read (the demo when `demo`).
+    SetInputs { rows: Vec<InputRow>, demo: bool },
+    SetOpts(Opts),
+    Worker(FromWorker),
+    Cancelled,
+    Tab(Tab),
+    Filter(Filter),
+    Group(GroupBy),
+    ShowMore,
+    Open(Option<usize>),
+    Rule(Option<String>),
+    Time(u64),
+    Play(bool),
+    Tick,
+    Theme(Theme),
+}
+
+pub fn demo_rows() -> Vec<InputRow> {
+    DEMO_FILES
+        .iter()
+        .map(|(n, t)| InputRow { name: (*n).to_owned(), size: t.len() as u64, kind: InputKind::Demo, passed_over: None, info: None })
+        .collect()
 }
 
 impl State {
-    pub fn demo() -> State {
-        let mut s = State {
-            files: demo_files(),
-            using_demo: true,
-            to: DEMO_TARGET.to_owned(),
-            from: String::new(),
-            profile: Profile::Kubeadm,
-            tab: Tab::Findings,
-            result: Err(String::new()),
-        };
-        s.recheck();
-        s
-    }
-
-    pub fn options(&self) -> UpgradeOptions {
-        let mut o = UpgradeOptions::new(self.to.trim());
-        o.profile = self.profile;
-        let from = self.from.trim();
-        if !from.is_empty() {
-            o.from = Some(from.to_owned());
+    /// The page as it opens: the demo being read, under the URL's options.
+    pub fn new(opts: Opts, tab: Tab, theme: Theme) -> State {
+        let mut opts = opts;
+        if opts.to.trim().is_empty() {
+            opts.to = DEMO_TARGET.to_owned();
         }
-        o
+        State {
+            inputs: demo_rows(),
+            using_demo: true,
+            opts,
+            status: Status::Checking,
+            report: None,
+            nodes: Rc::new(Vec::new()),
+            pending: None,
+            curve: None,
+            tab,
+            filter: Filter::default(),
+            group: GroupBy::None,
+            shown: PAGE,
+            open: None,
+            lines: None,
+            rule: None,
+            t: 0,
+            playing: false,
+            theme,
+            from_worker: 0,
+        }
     }
 
-    fn recheck(&mut self) {
-        let inputs: Vec<Input> = self.files.iter().map(|f| Input::new(f.name.clone(), f.content.as_bytes())).collect();
-        self.result = check(&inputs, &self.options()).map(Rc::new).map_err(|e| e.to_string());
+    pub fn busy(&self) -> bool {
+        matches!(self.status, Status::Reading { .. } | Status::Checking)
     }
-}
 
-impl Default for State {
-    fn default() -> Self {
-        State::demo()
+    fn on_worker(&mut self, m: FromWorker) {
+        self.from_worker += 1;
+        match m {
+            FromWorker::Progress { bytes, total, objects, file, .. } => {
+                self.status = Status::Reading { bytes, total, objects, file };
+            }
+            FromWorker::Inputs { inputs, .. } => {
+                for info in inputs {
+                    if let Some(row) = self.inputs.iter_mut().find(|r| r.name == info.name && r.info.is_none()) {
+                        row.info = Some(info);
+                    }
+                }
+                self.status = Status::Checking;
+            }
+            FromWorker::Report { report, nodes, .. } => match serde_json::from_str::<ReportView>(&report) {
+                Ok(r) => {
+                    self.pending = Some((r, nodes));
+                    self.curve = None;
+                }
+                Err(e) => self.status = Status::Failed(format!("the worker's report cannot be read: {e}")),
+            },
+            FromWorker::Findings { part, last, .. } => {
+                if let Some((r, _)) = self.pending.as_mut() {
+                    match serde_json::from_str::<Vec<FindingV>>(&part) {
+                        Ok(f) => r.findings.extend(f),
+                        Err(e) => self.status = Status::Failed(format!("the worker's findings cannot be read: {e}")),
+                    }
+                }
+                if last {
+                    if let Some((r, nodes)) = self.pending.take() {
+                        self.t = self.t.min(r.plan.total_seconds);
+                        if self.open.is_some_and(|i| i >= r.findings.len()) {
+                            self.open = None;
+                        }
+                        self.report = Some(Rc::new(r));
+                        self.nodes = Rc::new(nodes);
+                        self.status = Status::Idle;
+                    }
+                }
+            }
+            FromWorker::Failed { message, .. } => {
+                self.pending = None;
+                self.status = Status::Failed(message);
+            }
+            FromWorker::Curve { pool, size, points, done, .. } => {
+                self.curve = Some(Rc::new(Curve { pool, size, points, done }));
+            }
+            FromWorker::Lines { file, first, lines } => self.lines = Some(Rc::new((file, first, lines))),
+            FromWorker::Export { .. } => {}
+        }
     }
 }
 
@@ -85,20 +266,52 @@ impl Reducible for State {
     fn reduce(self: Rc<Self>, action: Action) -> Rc<Self> {
         let mut s = (*self).clone();
         match action {
-            Action::LoadDemo => return Rc::new(State { tab: s.tab, ..State::demo() }),
-            Action::SetFiles(files) => {
-                s.files = files;
-                s.using_demo = false;
+            Action::SetInputs { rows, demo } => {
+                s.inputs = rows;
+                s.using_demo = demo;
+                s.status = Status::Reading { bytes: 0, total: s.inputs.iter().map(|r| r.size).sum(), objects: 0, file: String::new() };
+                s.pending = None;
+                s.open = None;
+                s.lines = None;
             }
-            Action::SetTo(to) => s.to = to,
-            Action::SetFrom(from) => s.from = from,
-            Action::SetProfile(p) => s.profile = p,
-            Action::SetTab(t) => {
-                s.tab = t;
-                return Rc::new(s);
+            Action::SetOpts(o) => {
+                s.opts = o;
+                s.status = Status::Checking;
             }
+            Action::Worker(m) => s.on_worker(m),
+            Action::Cancelled => {
+                s.pending = None;
+                s.status = Status::Failed("Cancelled: the report shown is the last one completed.".to_owned());
+            }
+            Action::Tab(t) => s.tab = t,
+            Action::Filter(f) => {
+                s.filter = f;
+                s.shown = PAGE;
+            }
+            Action::Group(g) => s.group = g,
+            Action::ShowMore => s.shown += PAGE,
+            Action::Open(i) => {
+                s.open = if s.open == i { None } else { i };
+                s.lines = None;
+            }
+            Action::Rule(r) => s.rule = r,
+            Action::Time(t) => s.t = t,
+            Action::Play(p) => {
+                let total = s.report.as_ref().map_or(0, |r| r.plan.total_seconds);
+                if p && s.t >= total {
+                    s.t = 0;
+                }
+                s.playing = p;
+            }
+            Action::Tick => {
+                let total = s.report.as_ref().map_or(0, |r| r.plan.total_seconds);
+                s.t = (s.t + total.div_ceil(REPLAY_STEPS).max(1)).min(total);
+                if s.t >= total {
+                    s.playing = false;
+                }
+            }
+            Action::Theme(t) => s.theme = t,
         }
-        s.recheck();
         Rc::new(s)
     }
 }
@@ -106,22 +319,82 @@ impl Reducible for State {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::engine::{Engine, TextReader};
+    use crate::protocol::{InputSpec, Source};
 
-    #[test]
-    fn the_demo_produces_a_report() {
-        let s = State::demo();
-        let r = s.result.as_ref().expect("demo report");
-        assert!(r.inventory.objects > 20);
-        assert!(r.upgrade.from.is_some());
+    /// The messages the worker sends for the demo, from the engine itself.
+    fn demo_messages(options: &str) -> Vec<FromWorker> {
+        let text = |s: &InputSpec| DEMO_FILES.iter().find(|(n, _)| *n == s.name).map(|(_, t)| *t);
+        let inputs: Vec<InputSpec> =
+            DEMO_FILES.iter().map(|(n, _)| InputSpec { name: (*n).into(), source: Source::Demo, passed_over: None }).collect();
+        let mut e = Engine::default();
+        let mut out = Vec::new();
+        let infos = e.load(1, options, inputs, &mut TextReader(&text), &mut |m| out.push(m)).unwrap();
+        out.push(FromWorker::Inputs { generation: 1, inputs: infos });
+        out.extend(e.check(1, None).unwrap());
+        out
+    }
+
+    fn reduce_all(mut s: Rc<State>, msgs: Vec<FromWorker>) -> Rc<State> {
+        for m in msgs {
+            s = s.reduce(Action::Worker(m));
+        }
+        s
     }
 
     #[test]
-    fn user_files_replace_the_demo_and_errors_are_shown() {
-        let s = Rc::new(State::demo());
-        let s = s.reduce(Action::SetFiles(vec![LoadedFile { name: "bad.yaml".into(), content: "a: [1\n".into() }]));
-        assert!(!s.using_demo);
-        assert!(s.result.as_ref().unwrap_err().starts_with("bad.yaml:"));
-        let s = s.reduce(Action::SetTo("latest".into()));
-        assert!(s.result.as_ref().unwrap_err().contains("`to`"));
+    fn the_demo_reads_into_a_report_with_every_finding() {
+        let s = Rc::new(State::new(Opts::default(), Tab::Overview, Theme::Auto));
+        assert_eq!(s.opts.to, DEMO_TARGET);
+        assert!(s.busy());
+        let msgs = demo_messages(&s.opts.to_json());
+        let n = msgs.len() as u64;
+        let s = reduce_all(s, msgs);
+        assert_eq!(s.status, Status::Idle);
+        assert_eq!(s.from_worker, n);
+        let r = s.report.as_ref().unwrap();
+        assert_eq!(r.findings.len() as u64, r.summary.blocker + r.summary.warning + r.summary.info);
+        assert!(s.inputs.iter().all(|i| i.info.as_ref().is_some_and(|x| x.objects > 0)));
+        assert!(!s.nodes.is_empty());
+    }
+
+    #[test]
+    fn progress_failures_and_cancel_keep_the_last_report() {
+        let s = Rc::new(State::new(Opts::default(), Tab::Overview, Theme::Auto));
+        let s = reduce_all(s.clone(), demo_messages(&s.opts.to_json()));
+        let before = s.report.clone();
+        let s = s.reduce(Action::SetInputs { rows: demo_rows(), demo: true });
+        assert!(matches!(s.status, Status::Reading { bytes: 0, .. }));
+        let s = s.reduce(Action::Worker(FromWorker::Progress { generation: 2, bytes: 5, total: 10, objects: 1, file: "a".into() }));
+        assert_eq!(s.status, Status::Reading { bytes: 5, total: 10, objects: 1, file: "a".into() });
+        let s = s.reduce(Action::Cancelled);
+        assert!(matches!(&s.status, Status::Failed(m) if m.starts_with("Cancelled")));
+        assert_eq!(s.report, before);
+        let s = s.reduce(Action::Worker(FromWorker::Failed { generation: 3, message: "maxSurge: bad".into() }));
+        assert_eq!(s.status, Status::Failed("maxSurge: bad".into()));
+        assert_eq!(s.report, before);
+    }
+
+    #[test]
+    fn the_replay_plays_to_the_end_and_stops() {
+        let s = Rc::new(State::new(Opts::default(), Tab::Plan, Theme::Dark));
+        let mut s = reduce_all(s.clone(), demo_messages(&s.opts.to_json())).reduce(Action::Play(true));
+        let total = s.report.as_ref().unwrap().plan.total_seconds;
+        for _ in 0..=REPLAY_STEPS {
+            s = s.reduce(Action::Tick);
+        }
+        assert_eq!(s.t, total);
+        assert!(!s.playing);
+        let s = s.reduce(Action::Play(true));
+        assert_eq!(s.t, 0, "playing again starts over");
+    }
+
+    #[test]
+    fn opening_a_finding_twice_closes_it_and_filters_reset_the_page() {
+        let s = Rc::new(State::new(Opts::default(), Tab::Findings, Theme::Auto));
+        let s = s.reduce(Action::ShowMore).reduce(Action::Open(Some(2)));
+        assert_eq!((s.shown, s.open), (2 * PAGE, Some(2)));
+        let s = s.reduce(Action::Open(Some(2))).reduce(Action::Filter(Filter { text: "x".into(), ..Filter::default() }));
+        assert_eq!((s.shown, s.open), (PAGE, None));
     }
 }

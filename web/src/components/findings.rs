@@ -1,55 +1,176 @@
-//! Findings grouped by severity, with the object, the file and line, and the fix.
+//! Findings: filter by severity, rule, namespace, node and text; group by rule or object; each opens
+//! its rule's docs and the object's source lines.
 
-use std::rc::Rc;
-
-use kube_preflight::model::display_ref;
-use kube_preflight::report::Finding;
-use kube_preflight::{Report, Severity};
+use web_sys::{HtmlInputElement, HtmlSelectElement};
 use yew::prelude::*;
 
-#[derive(Properties, PartialEq)]
-pub struct FindingsProps {
-    pub report: Rc<Report>,
+use super::app::{use_ctx, Ctx};
+use crate::markdown;
+use crate::state::{Action, Tab};
+use crate::view::{facets, grouped, Filter, FindingV, GroupBy, SEVERITIES};
+
+fn select(ctx: &Ctx, id: &'static str, label: &'static str, value: &str, values: &[String], set: fn(&mut Filter, String)) -> Html {
+    let ctx = ctx.clone();
+    let onchange = Callback::from(move |e: Event| {
+        let s: HtmlSelectElement = e.target_unchecked_into();
+        let mut f = ctx.state.filter.clone();
+        set(&mut f, s.value());
+        ctx.send(Action::Filter(f));
+    });
+    html! {
+        <label class="field">{ label }
+            <select {id} {onchange}>
+                <option value="" selected={value.is_empty()}>{ "all" }</option>
+                { for values.iter().map(|v| html! { <option value={v.clone()} selected={v == value}>{ v.clone() }</option> }) }
+            </select>
+        </label>
+    }
 }
 
-fn finding_row(f: &Finding) -> Html {
-    let object = f.object.as_ref().map(display_ref).unwrap_or_default();
-    let source = f.source.as_ref().map(kube_preflight::model::Source::location).unwrap_or_default();
+/// One finding's row; `open` adds its details (fix, rule docs, source lines).
+pub fn finding_row(ctx: &Ctx, i: usize, f: &FindingV, open: bool) -> Html {
+    let toggle = {
+        let ctx = ctx.clone();
+        let source = f.source.clone();
+        Callback::from(move |_| {
+            ctx.send(Action::Open(Some(i)));
+            if let Some(line) = source.as_ref().and_then(|s| s.line) {
+                if ctx.state.open != Some(i) {
+                    ctx.bridge.lines(&source.as_ref().map(|s| s.file.clone()).unwrap_or_default(), line);
+                }
+            }
+        })
+    };
+    let object = f.object.as_ref().map(|o| o.display()).unwrap_or_default();
+    let source = f.source.as_ref().map(|s| s.location()).unwrap_or_default();
     html! {
-        <tr class={classes!("finding", f.severity.name())} data-code={f.code}>
-            <td><span class={classes!("sev", f.severity.name())}>{ f.severity.name() }</span></td>
-            <td><code>{ f.code }</code></td>
-            <td>
-                <div class="message">{ f.message.clone() }</div>
-                <div class="help">{ "Fix: " }{ f.help.clone() }</div>
-            </td>
-            <td>{ object }<div class="source">{ source }</div>
-                if let Some(h) = &f.hop { <div class="hop">{ format!("hop {h}") }</div> }
-            </td>
-        </tr>
+        <li class={classes!("finding", f.severity.clone(), open.then_some("open"))} data-code={f.code.clone()}>
+            <button type="button" class="finding-head" aria-expanded={open.to_string()} onclick={toggle}>
+                <span class={classes!("sev", f.severity.clone())}>{ f.severity.clone() }</span>
+                <code class="code">{ f.code.clone() }</code>
+                <span class="message">{ f.message.clone() }</span>
+                <span class="where">{ object }{ if source.is_empty() { String::new() } else { format!(" · {source}") } }</span>
+            </button>
+            if open { { details(ctx, f) } }
+        </li>
+    }
+}
+
+fn details(ctx: &Ctx, f: &FindingV) -> Html {
+    let rule = kube_preflight::rules().into_iter().find(|r| r.code == f.code);
+    let lines = ctx.state.lines.clone().filter(|l| f.source.as_ref().is_some_and(|s| s.file == l.0));
+    let target = f.source.as_ref().and_then(|s| s.line);
+    let to_rules = {
+        let ctx = ctx.clone();
+        let code = f.code.clone();
+        Callback::from(move |_| {
+            ctx.send(Action::Rule(Some(code.clone())));
+            ctx.send(Action::Tab(Tab::Rules));
+        })
+    };
+    html! {
+        <div class="finding-details">
+            <p class="help"><strong>{ "Fix: " }</strong>{ f.help.clone() }</p>
+            if let Some(h) = &f.hop { <p>{ format!("Bites at the hop to {h}.") }</p> }
+            if let Some(s) = &f.source {
+                <div class="source-lines">
+                    <div class="source-name">{ s.location() }{ s.via.clone().map(|v| format!(" (via {v})")).unwrap_or_default() }</div>
+                    if let Some(l) = lines {
+                        <pre class="lines">{ for l.2.iter().enumerate().map(|(k, text)| {
+                            let n = l.1 + k as u32;
+                            html! { <span class={classes!("line", (Some(n) == target).then_some("target"))}><span class="ln">{ format!("{n:>5} ") }</span>{ text.clone() }{ "\n" }</span> }
+                        }) }</pre>
+                    }
+                </div>
+            }
+            if let Some(r) = rule {
+                <div class="rule-docs" id="finding-rule-docs">
+                    <h4>{ r.title }{ " " }<button type="button" class="link" onclick={to_rules}>{ "all rules" }</button></h4>
+                    { markdown::render(r.docs, 4) }
+                </div>
+            }
+        </div>
     }
 }
 
 #[component]
-pub fn Findings(props: &FindingsProps) -> Html {
-    let r = &props.report;
-    let not_run = r.not_run.iter().map(|n| html! { <li><code>{ n.code }</code>{ ": " }{ n.reason.clone() }</li> });
+pub fn FindingsView() -> Html {
+    let ctx = use_ctx();
+    let Some(r) = ctx.state.report.clone() else { return html! {} };
+    let filter = ctx.state.filter.clone();
+    let fac = facets(&r.findings);
+    let groups = grouped(&r.findings, &filter, ctx.state.group);
+    let matched: usize = groups.iter().map(|g| g.1.len()).sum();
+    let sev_box = |sev: &'static str| {
+        let ctx = ctx.clone();
+        let on = !filter.hidden.contains(sev);
+        let onchange = Callback::from(move |_| {
+            let mut f = ctx.state.filter.clone();
+            if !f.hidden.remove(sev) {
+                f.hidden.insert(sev.to_owned());
+            }
+            ctx.send(Action::Filter(f));
+        });
+        html! { <label class={classes!("sev-toggle", sev)}><input type="checkbox" id={format!("sev-{sev}")} checked={on} {onchange} />{ sev }</label> }
+    };
+    let on_text = {
+        let ctx = ctx.clone();
+        Callback::from(move |e: InputEvent| {
+            let i: HtmlInputElement = e.target_unchecked_into();
+            let mut f = ctx.state.filter.clone();
+            f.text = i.value();
+            ctx.send(Action::Filter(f));
+        })
+    };
+    let on_group = {
+        let ctx = ctx.clone();
+        Callback::from(move |e: Event| {
+            let s: HtmlSelectElement = e.target_unchecked_into();
+            ctx.send(Action::Group(GroupBy::parse(&s.value())));
+        })
+    };
+    let more = {
+        let ctx = ctx.clone();
+        Callback::from(move |_| ctx.send(Action::ShowMore))
+    };
+    let mut budget = ctx.state.shown;
+    let mut shown = 0;
+    let mut sections = Vec::new();
+    for (name, members) in &groups {
+        if budget == 0 {
+            break;
+        }
+        let take: Vec<usize> = members.iter().copied().take(budget).collect();
+        budget -= take.len();
+        shown += take.len();
+        let items = take.iter().filter_map(|i| r.findings.get(*i).map(|f| finding_row(&ctx, *i, f, ctx.state.open == Some(*i))));
+        sections.push(html! {
+            <section class="group">
+                if !name.is_empty() { <h3 class="group-name">{ format!("{name} ({})", members.len()) }</h3> }
+                <ul class="findings">{ for items }</ul>
+            </section>
+        });
+    }
     html! {
         <div id="findings">
-            if r.findings.is_empty() {
-                <p class="empty">{ "No findings: nothing in these inputs stands in the way of this upgrade." }</p>
-            } else {
-                <table class="findings">
-                    <thead><tr><th>{"Severity"}</th><th>{"Rule"}</th><th>{"Finding"}</th><th>{"Object"}</th></tr></thead>
-                    <tbody>
-                        { for [Severity::Blocker, Severity::Warning, Severity::Info].into_iter()
-                            .flat_map(|s| r.findings.iter().filter(move |f| f.severity == s))
-                            .map(finding_row) }
-                    </tbody>
-                </table>
-            }
+            <form class="filters" aria-label="Filter findings" onsubmit={Callback::from(|e: SubmitEvent| e.prevent_default())}>
+                <fieldset class="sevs"><legend>{ "Severity" }</legend>{ for SEVERITIES.into_iter().map(sev_box) }</fieldset>
+                { select(&ctx, "filter-rule", "Rule", &filter.rule, &fac.rules, |f, v| f.rule = v) }
+                { select(&ctx, "filter-namespace", "Namespace", &filter.namespace, &fac.namespaces, |f, v| f.namespace = v) }
+                { select(&ctx, "filter-node", "Node", &filter.node, &fac.nodes, |f, v| f.node = v) }
+                <label class="field">{ "Text" }<input id="filter-text" type="search" value={filter.text.clone()} oninput={on_text} placeholder="message, object, file" /></label>
+                <label class="field">{ "Group by" }
+                    <select id="group-by" onchange={on_group}>
+                        { for [GroupBy::None, GroupBy::Rule, GroupBy::Object].iter().map(|g| html! { <option value={g.name()} selected={*g == ctx.state.group}>{ g.name() }</option> }) }
+                    </select>
+                </label>
+            </form>
+            <p class="matched" id="matched" aria-live="polite">{ format!("{matched} of {} finding(s)", r.findings.len()) }</p>
+            { for sections }
+            if shown < matched { <button type="button" id="show-more" onclick={more}>{ format!("Show more ({} left)", matched - shown) }</button> }
             if !r.not_run.is_empty() {
-                <div class="not-run"><h3>{ "Checks that did not run" }</h3><ul>{ for not_run }</ul></div>
+                <div class="not-run"><h3>{ "Checks that did not run" }</h3>
+                    <ul>{ for r.not_run.iter().map(|n| html! { <li><code>{ n.code.clone() }</code>{ ": " }{ n.reason.clone() }</li> }) }</ul></div>
             }
         </div>
     }

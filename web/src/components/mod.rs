@@ -1,9 +1,15 @@
-//! One component per file, each with its props beside it.
+//! One component per file, each with its props beside it. Every component reads the one state through
+//! [`app::Ctx`] and changes it by actions; reading and checking are requests to the worker.
 
 pub mod app;
-pub mod controls;
+pub mod charts;
+pub mod downtime;
+pub mod export;
 pub mod findings;
-pub mod inventory;
+pub mod inputs;
+pub mod options_form;
+pub mod overview;
 pub mod plan;
 pub mod rules;
-pub mod summary;
+pub mod verdict;
+pub mod whatif;

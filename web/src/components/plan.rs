@@ -1,99 +1,223 @@
-//! The upgrade plan (phases, each with its node steps, the total, the times used) and the expected
-//! downtime.
+//! The plan: an SVG Gantt chart per hop, phase and node (concurrency drawn as the number of nodes in
+//! flight), and the replay: a time slider and play over a map of the nodes by pool, with the pods being
+//! moved and the workloads without a Ready replica at that moment.
 
-use std::rc::Rc;
+use std::collections::BTreeSet;
 
-use kube_preflight::report::Phase;
 use kube_preflight::units::duration;
-use kube_preflight::Report;
+use web_sys::HtmlInputElement;
 use yew::prelude::*;
 
+use super::app::use_ctx;
+use super::charts::{axis, bar, Scale};
+use crate::state::Action;
+use crate::view::{frame, in_flight, phase_steps, pools, NodeState, ReportView};
+
+const ROW: f64 = 22.0;
+const NODE_ROW: f64 = 14.0;
+/// Phases with more nodes than this start folded (their in-flight profile still shows).
+const OPEN_UP_TO: usize = 12;
+
+fn phase_label(p: &crate::view::PhaseV) -> String {
+    let mut s = p.name.clone();
+    if let Some(pool) = &p.pool {
+        s = format!("{s} · {pool}");
+    }
+    s
+}
+
 #[derive(Properties, PartialEq)]
-pub struct PlanProps {
-    pub report: Rc<Report>,
+pub struct GanttProps {
+    /// Draw compact (the overview): phases only.
+    #[prop_or_default]
+    pub compact: bool,
 }
 
-fn bar(start: u64, end: u64, total: f64) -> Html {
-    let left = start as f64 / total * 100.0;
-    let width = ((end - start) as f64 / total * 100.0).max(0.4);
-    html! { <div class="bar" style={format!("margin-left:{left:.2}%;width:{width:.2}%")}></div> }
-}
-
-fn phase_rows(r: &Report, p: &Phase, total: f64) -> Html {
-    let steps: Vec<_> =
-        r.plan.steps.iter().filter(|s| s.phase == p.name && s.pool == p.pool && s.hop == p.hop).collect();
-    html! {
-        <>
-            <tr class="phase">
-                <td>{ p.hop.clone().unwrap_or_default() }</td>
-                <td><strong>{ p.name }</strong></td>
-                <td>{ p.pool.clone().unwrap_or_default() }</td>
-                <td>{ p.concurrency }</td>
-                <td>{ p.nodes.len() }</td>
-                <td>{ duration(p.start_seconds) }</td>
-                <td>{ duration(p.end_seconds) }</td>
-                <td class="bar-col">{ bar(p.start_seconds, p.end_seconds, total) }</td>
-            </tr>
-            if !steps.is_empty() {
-                <tr class="steps"><td colspan="8">
-                    <details>
-                        <summary>{ format!("{} node step(s)", steps.len()) }</summary>
-                        <table class="node-steps">
-                            { for steps.iter().map(|s| html! {
-                                <tr data-node={s.node.clone()}>
-                                    <td>{ s.node.clone() }</td>
-                                    <td>{ duration(s.start_seconds) }</td>
-                                    <td>{ duration(s.end_seconds) }</td>
-                                    <td class="bar-col">{ bar(s.start_seconds, s.end_seconds, total) }</td>
-                                </tr>
-                            }) }
-                        </table>
-                    </details>
-                </td></tr>
+#[component]
+pub fn Gantt(props: &GanttProps) -> Html {
+    let ctx = use_ctx();
+    let focus = use_state(String::new);
+    let toggled = use_state(BTreeSet::<usize>::new);
+    let Some(r) = ctx.state.report.clone() else { return html! {} };
+    let plan = &r.plan;
+    if plan.phases.is_empty() {
+        let why = r.not_run.iter().find(|n| n.code == "plan").map(|n| n.reason.clone()).unwrap_or_else(|| "there are no nodes to plan for".into());
+        return html! { <p class="empty" id="no-plan">{ "No plan: " }{ why }</p> };
+    }
+    let width = if props.compact { 620.0 } else { 1100.0 };
+    let sc = Scale { label: if props.compact { 150.0 } else { 210.0 }, width, total: plan.total_seconds };
+    let on_focus = {
+        let focus = focus.clone();
+        Callback::from(move |s: String| focus.set(s))
+    };
+    let mut y = 20.0;
+    let mut rows: Vec<Html> = Vec::new();
+    let mut last_hop: Option<Option<String>> = None;
+    for (i, p) in plan.phases.iter().enumerate() {
+        if last_hop.as_ref() != Some(&p.hop) {
+            last_hop = Some(p.hop.clone());
+            rows.push(html! { <text class="hop-label" x="4" y={format!("{:.0}", y + 14.0)}>{ format!("hop to {}", p.hop.clone().unwrap_or_default()) }</text> });
+            y += ROW;
+        }
+        let steps = phase_steps(plan, p);
+        let open = !props.compact && ((steps.len() <= OPEN_UP_TO) != toggled.contains(&i));
+        let details = format!(
+            "{}: {} node(s), {} at once, {} to {} ({})",
+            phase_label(p),
+            p.nodes.len(),
+            p.concurrency,
+            duration(p.start_seconds),
+            duration(p.end_seconds),
+            duration(p.end_seconds - p.start_seconds)
+        );
+        let toggle = {
+            let toggled = toggled.clone();
+            Callback::from(move |()| {
+                let mut t = (*toggled).clone();
+                if !t.remove(&i) {
+                    t.insert(i);
+                }
+                toggled.set(t);
+            })
+        };
+        // The in-flight profile: how many nodes are out at each moment (the concurrency, as it happens).
+        let profile = in_flight(&steps);
+        let peak = profile.iter().map(|(_, c)| *c).max().unwrap_or(0).max(1);
+        let mut d = String::new();
+        for (j, (t, c)) in profile.iter().enumerate() {
+            let next = profile.get(j + 1).map_or(*t, |n| n.0);
+            let h = f64::from(*c) / f64::from(peak) * (ROW - 6.0);
+            if *c > 0 {
+                d.push_str(&format!("M{:.1} {:.1}h{:.1}v{:.1}h{:.1}Z", sc.x(*t), y + ROW - 3.0 - h, sc.w(*t, next), h, -sc.w(*t, next)));
             }
-        </>
+        }
+        rows.push(html! {
+            <g class="phase-row" data-phase={p.name.clone()}>
+                <text x="12" y={format!("{:.0}", y + 15.0)} class="row-label">{ phase_label(p) }</text>
+                if !props.compact && !steps.is_empty() {
+                    <text x={format!("{:.0}", sc.label - 6.0)} y={format!("{:.0}", y + 15.0)} text-anchor="end" class="fold" tabindex="0" role="button"
+                        aria-label={format!("{} the nodes of {}", if open { "Hide" } else { "Show" }, phase_label(p))} onclick={toggle.reform(|_: MouseEvent| ())}
+                        onkeydown={Callback::from(move |e: KeyboardEvent| if e.key() == "Enter" || e.key() == " " { e.prevent_default(); toggle.emit(()) })}>
+                        { if open { "▾" } else { "▸" } }
+                    </text>
+                }
+                { bar(sc, y + 3.0, ROW - 6.0, p.start_seconds, p.end_seconds, "phase", details, on_focus.clone()) }
+                <path class="in-flight" d={d} aria-hidden="true" />
+            </g>
+        });
+        y += ROW;
+        if open {
+            for s in &steps {
+                let details = format!("{}: {} from {} to {}", s.node, s.phase, duration(s.start_seconds), duration(s.end_seconds));
+                rows.push(html! {
+                    <g class="node-row" data-node={s.node.clone()}>
+                        <text x="24" y={format!("{:.0}", y + 11.0)} class="node-label">{ s.node.clone() }</text>
+                        { bar(sc, y + 2.0, NODE_ROW - 4.0, s.start_seconds, s.end_seconds, "step", details, on_focus.clone()) }
+                    </g>
+                });
+                y += NODE_ROW;
+            }
+        }
+    }
+    let height = y + 6.0;
+    let cursor = (!props.compact && ctx.state.t > 0).then(|| sc.x(ctx.state.t));
+    html! {
+        <figure class="gantt" id={if props.compact { "gantt-mini" } else { "gantt" }}>
+            <svg viewBox={format!("0 0 {width:.0} {height:.0}")} width="100%" role="group"
+                aria-label={format!("Plan timeline: {} phase(s), {} in all", plan.phases.len(), duration(plan.total_seconds))}>
+                { axis(sc, height) }
+                { for rows }
+                if let Some(x) = cursor { <line class="cursor" x1={format!("{x:.1}")} x2={format!("{x:.1}")} y1="14" y2={format!("{height:.0}")} /> }
+            </svg>
+            if !props.compact {
+                <figcaption id="gantt-details" aria-live="polite">{ if focus.is_empty() { "Hover over or focus a bar (Tab) for its details; ▸ shows a phase's nodes.".to_owned() } else { (*focus).clone() } }</figcaption>
+            }
+        </figure>
+    }
+}
+
+/// The replay: slider, play, the node map, and what is happening at that moment.
+#[component]
+pub fn Replay() -> Html {
+    let ctx = use_ctx();
+    let Some(r) = ctx.state.report.clone() else { return html! {} };
+    let total = r.plan.total_seconds;
+    if total == 0 {
+        return html! {};
+    }
+    let t = ctx.state.t;
+    let f = frame(&r, &ctx.state.nodes, t);
+    let on_slide = {
+        let ctx = ctx.clone();
+        Callback::from(move |e: InputEvent| {
+            let i: HtmlInputElement = e.target_unchecked_into();
+            ctx.send(Action::Time(i.value().parse().unwrap_or(0)));
+        })
+    };
+    let on_play = {
+        let ctx = ctx.clone();
+        let playing = ctx.state.playing;
+        Callback::from(move |_| ctx.send(Action::Play(!playing)))
+    };
+    html! {
+        <section class="replay" id="replay" aria-label="Replay">
+            <div class="replay-controls">
+                <button type="button" id="play" onclick={on_play} aria-pressed={ctx.state.playing.to_string()}>{ if ctx.state.playing { "Pause" } else { "Play" } }</button>
+                <input type="range" id="replay-time" min="0" max={total.to_string()} step="15" value={t.to_string()} oninput={on_slide}
+                    aria-label="Time into the upgrade" aria-valuetext={duration(t)} />
+                <output id="replay-clock" for="replay-time">{ format!("{} of {}", duration(t), duration(total)) }</output>
+            </div>
+            { node_map(&r, &ctx.state.nodes, &f) }
+            <div class="replay-lists">
+                <div><h4>{ format!("Nodes out ({})", f.out.len()) }</h4><ul id="nodes-out">{ for f.out.iter().take(40).map(|n| html! { <li>{ n.clone() }</li> }) }</ul></div>
+                <div><h4>{ format!("Pods being moved ({})", f.moving) }</h4><ul id="pods-moving">{ for f.moving_names.iter().take(40).map(|n| html! { <li>{ n.clone() }</li> }) }</ul></div>
+                <div><h4>{ format!("Workloads with no Ready replica ({})", f.down.len()) }</h4><ul id="workloads-down">{ for f.down.iter().take(40).map(|n| html! { <li class="down">{ n.clone() }</li> }) }</ul></div>
+            </div>
+        </section>
+    }
+}
+
+fn node_map(r: &ReportView, nodes: &[crate::protocol::NodeFacts], f: &crate::view::Frame) -> Html {
+    let groups = pools(&r.plan, nodes);
+    const CELL: f64 = 14.0;
+    const PER_ROW: usize = 64;
+    let mut y = 0.0;
+    let mut out = Vec::new();
+    for (pool, names) in &groups {
+        out.push(html! { <text class="pool-label" x="0" y={format!("{:.0}", y + 11.0)}>{ format!("{pool} ({})", names.len()) }</text> });
+        y += 16.0;
+        for (i, n) in names.iter().enumerate() {
+            let st = f.states.get(n).copied().unwrap_or(NodeState::Waiting);
+            let (x, yy) = ((i % PER_ROW) as f64 * CELL, y + (i / PER_ROW) as f64 * CELL);
+            out.push(html! {
+                <rect class={classes!("node", st.name())} x={format!("{x:.0}")} y={format!("{yy:.0}")} width="11" height="11" rx="2" data-node={n.clone()}>
+                    <title>{ format!("{n}: {}", st.name()) }</title>
+                </rect>
+            });
+        }
+        y += names.len().div_ceil(PER_ROW) as f64 * CELL + 6.0;
+    }
+    html! {
+        <figure class="node-map">
+            <svg viewBox={format!("0 0 {:.0} {:.0}", PER_ROW as f64 * CELL, y.max(20.0))} width="100%" role="img"
+                aria-label={format!("Nodes by pool: {} out, the rest waiting or done", f.out.len())}>{ for out }</svg>
+            <figcaption class="legend">
+                <span class="key waiting"></span>{ "waiting " }<span class="key out"></span>{ "out (cordoned, drained, upgrading) " }
+                <span class="key between"></span>{ "between hops " }<span class="key done"></span>{ "done" }
+            </figcaption>
+        </figure>
     }
 }
 
 #[component]
-pub fn PlanView(props: &PlanProps) -> Html {
-    let r = &props.report;
-    let plan = &r.plan;
-    let total = plan.total_seconds.max(1) as f64;
+pub fn PlanView() -> Html {
+    let ctx = use_ctx();
+    let Some(r) = ctx.state.report.clone() else { return html! {} };
     html! {
         <div id="plan">
-            if plan.phases.is_empty() {
-                <p class="empty">{ "No plan: " }{
-                    r.not_run.iter().find(|n| n.code == "plan").map(|n| n.reason.clone())
-                        .unwrap_or_else(|| "there are no nodes in these inputs to plan for.".to_owned())
-                }</p>
-            } else {
-                <p class="plan-total">{ format!("{} phase(s), {} node step(s), {} in all with the {} profile.", plan.phases.len(), plan.steps.len(), duration(plan.total_seconds), r.upgrade.profile) }</p>
-                <table class="phases">
-                    <thead><tr><th>{"Hop"}</th><th>{"Phase"}</th><th>{"Pool"}</th><th>{"At once"}</th><th>{"Nodes"}</th><th>{"Start"}</th><th>{"End"}</th><th class="bar-col"></th></tr></thead>
-                    <tbody>{ for plan.phases.iter().map(|p| phase_rows(r, p, total)) }</tbody>
-                </table>
-            }
-            <h3>{ "Expected downtime" }</h3>
-            if r.downtime.components.is_empty() && r.downtime.workloads.is_empty() {
-                <p class="empty">{ "None expected from these inputs." }</p>
-            } else {
-                <table class="downtime">
-                    <thead><tr><th>{"Component or workload"}</th><th>{"Expected"}</th><th>{"When / why"}</th></tr></thead>
-                    <tbody>
-                        { for r.downtime.components.iter().map(|c| html! { <tr><td>{ c.component.clone() }</td><td>{ c.expected.clone() }</td><td>{ c.when.clone() }</td></tr> }) }
-                        { for r.downtime.workloads.iter().map(|w| html! {
-                            <tr class="workload-down"><td><strong>{ format!("{} {}/{}", w.kind, w.namespace, w.name) }</strong></td><td>{ duration(w.seconds) }</td><td>{ w.reason.clone() }</td></tr>
-                        }) }
-                    </tbody>
-                </table>
-            }
-            if !plan.timings.is_empty() {
-                <details class="timings">
-                    <summary>{ "Times the plan assumes (override with options.timings)" }</summary>
-                    <ul>{ for plan.timings.iter().map(|(k, v)| html! { <li><code>{ *k }</code>{ format!(": {}", duration(*v)) }</li> }) }</ul>
-                </details>
-            }
+            <p class="plan-total">{ format!("{} phase(s), {} node step(s), {} in all with {}.", r.plan.phases.len(), r.plan.steps.len(), duration(r.plan.total_seconds), r.upgrade.profile) }</p>
+            <Gantt />
+            <Replay />
         </div>
     }
 }

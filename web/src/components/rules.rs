@@ -1,16 +1,28 @@
-//! The rule catalogue with each rule's documentation.
+//! The rule catalogue with each rule's documentation; a finding's "all rules" opens its rule here.
 
 use yew::prelude::*;
 
+use super::app::use_ctx;
 use crate::markdown;
 
 #[component]
 pub fn RulesView() -> Html {
-    let rules = kube_preflight::rules();
+    let ctx = use_ctx();
+    let open = ctx.state.rule.clone();
+    {
+        let open = open.clone();
+        use_effect_with(open, |open| {
+            if let Some(code) = open {
+                if let Some(el) = web_sys::window().and_then(|w| w.document()).and_then(|d| d.get_element_by_id(&code.replace('/', "-"))) {
+                    el.scroll_into_view();
+                }
+            }
+        });
+    }
     html! {
         <div id="rules">
-            { for rules.iter().map(|r| html! {
-                <details class="rule" id={r.code.replace('/', "-")}>
+            { for kube_preflight::rules().iter().map(|r| html! {
+                <details class="rule" id={r.code.replace('/', "-")} open={open.as_deref() == Some(r.code)}>
                     <summary><code>{ r.code }</code>{ " " }<span class={classes!("sev", r.severity.name())}>{ r.severity.name() }</span>{ " " }{ r.title }</summary>
                     <div class="docs">{ markdown::render(r.docs, 2) }</div>
                 </details>

@@ -1,0 +1,166 @@
+//! The page's side of the worker: start it, queue requests until it says it is ready, drop answers to
+//! requests that a newer one replaced, and cancel (stop the worker, start a new one, and read again what
+//! was last read in full, so the report on screen stays the one that can be changed).
+
+use std::cell::RefCell;
+use std::rc::Rc;
+
+use js_sys::{Array, Reflect};
+use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
+use web_sys::{File, MessageEvent, Worker};
+use yew::Callback;
+
+use crate::protocol::{FromWorker, ToWorker};
+
+/// The worker's loader, written by trunk beside `index.html`.
+pub const WORKER_URL: &str = "./kube-preflight-worker_loader.js";
+
+struct Inner {
+    worker: Option<Worker>,
+    ready: bool,
+    queue: Vec<(ToWorker, Vec<File>)>,
+    generation: u32,
+    /// The last request that read inputs, and whether it finished (what a cancel reads again).
+    last_load: Option<(ToWorker, Vec<File>)>,
+    good_load: Option<(ToWorker, Vec<File>)>,
+    on_message: Callback<FromWorker>,
+    _closure: Option<Closure<dyn Fn(MessageEvent)>>,
+}
+
+#[derive(Clone)]
+pub struct Bridge(Rc<RefCell<Inner>>);
+
+impl PartialEq for Bridge {
+    fn eq(&self, other: &Self) -> bool {
+        Rc::ptr_eq(&self.0, &other.0)
+    }
+}
+
+fn generation_of(m: &FromWorker) -> Option<u32> {
+    match m {
+        FromWorker::Progress { generation, .. }
+        | FromWorker::Inputs { generation, .. }
+        | FromWorker::Report { generation, .. }
+        | FromWorker::Findings { generation, .. }
+        | FromWorker::Curve { generation, .. } => Some(*generation),
+        FromWorker::Failed { generation, .. } if *generation > 0 => Some(*generation),
+        _ => None,
+    }
+}
+
+impl Bridge {
+    pub fn new(on_message: Callback<FromWorker>) -> Bridge {
+        let b = Bridge(Rc::new(RefCell::new(Inner {
+            worker: None,
+            ready: false,
+            queue: Vec::new(),
+            generation: 0,
+            last_load: None,
+            good_load: None,
+            on_message,
+            _closure: None,
+        })));
+        b.spawn();
+        b
+    }
+
+    fn spawn(&self) {
+        let weak = Rc::downgrade(&self.0);
+        let closure = Closure::<dyn Fn(MessageEvent)>::new(move |e: MessageEvent| {
+            let Some(inner) = weak.upgrade() else { return };
+            let data = e.data();
+            if Reflect::get(&data, &"ready".into()).ok().is_some_and(|v| v.is_truthy()) {
+                let queue = {
+                    let mut i = inner.borrow_mut();
+                    i.ready = true;
+                    std::mem::take(&mut i.queue)
+                };
+                for (m, files) in queue {
+                    Bridge(inner.clone()).post_now(&m, &files);
+                }
+                return;
+            }
+            let json = Reflect::get(&data, &"json".into()).ok().and_then(|v| v.as_string()).unwrap_or_default();
+            let Ok(msg) = serde_json::from_str::<FromWorker>(&json) else { return };
+            let (current, cb) = {
+                let mut i = inner.borrow_mut();
+                let current = generation_of(&msg).is_none_or(|g| g == i.generation);
+                if current && matches!(msg, FromWorker::Inputs { .. }) {
+                    i.good_load = i.last_load.clone();
+                }
+                (current, i.on_message.clone())
+            };
+            if current {
+                cb.emit(msg);
+            }
+        });
+        let worker = Worker::new(WORKER_URL).ok();
+        if let Some(w) = &worker {
+            w.set_onmessage(Some(closure.as_ref().unchecked_ref()));
+        }
+        let mut i = self.0.borrow_mut();
+        i.worker = worker;
+        i.ready = false;
+        i._closure = Some(closure);
+    }
+
+    fn post_now(&self, m: &ToWorker, files: &[File]) {
+        let i = self.0.borrow();
+        let Some(w) = &i.worker else { return };
+        let o = js_sys::Object::new();
+        let _ = Reflect::set(&o, &"json".into(), &JsValue::from_str(&m.to_json()));
+        let arr: Array = files.iter().map(JsValue::from).collect();
+        let _ = Reflect::set(&o, &"files".into(), &arr);
+        let _ = w.post_message(&o);
+    }
+
+    fn post(&self, m: ToWorker, files: Vec<File>) {
+        if self.0.borrow().ready {
+            self.post_now(&m, &files);
+        } else {
+            self.0.borrow_mut().queue.push((m, files));
+        }
+    }
+
+    fn next_generation(&self) -> u32 {
+        let mut i = self.0.borrow_mut();
+        i.generation += 1;
+        i.generation
+    }
+
+    /// Read these inputs and check them.
+    pub fn load(&self, options: String, inputs: Vec<crate::protocol::InputSpec>, files: Vec<File>) {
+        let generation = self.next_generation();
+        let m = ToWorker::Load { generation, options, inputs };
+        self.0.borrow_mut().last_load = Some((m.clone(), files.clone()));
+        self.post(m, files);
+    }
+
+    /// Check what was read under other options.
+    pub fn options(&self, options: String) {
+        let generation = self.next_generation();
+        self.post(ToWorker::Options { generation, options }, Vec::new());
+    }
+
+    pub fn export(&self, format: &str) {
+        self.post(ToWorker::Export { format: format.to_owned() }, Vec::new());
+    }
+
+    pub fn lines(&self, file: &str, line: u32) {
+        self.post(ToWorker::Lines { file: file.to_owned(), line }, Vec::new());
+    }
+
+    /// Stop the worker at once and start another on what was last read in full, under `options`.
+    pub fn cancel(&self, options: String) {
+        if let Some(w) = self.0.borrow_mut().worker.take() {
+            w.terminate();
+        }
+        self.next_generation();
+        self.spawn();
+        let good = self.0.borrow().good_load.clone();
+        if let Some((ToWorker::Load { inputs, .. }, files)) = good {
+            self.load(options, inputs, files);
+        }
+    }
+}

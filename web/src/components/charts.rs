@@ -1,0 +1,51 @@
+//! SVG pieces the views share: the time axis and a bar with its accessible details.
+
+use kube_preflight::units::duration;
+use yew::prelude::*;
+
+use crate::view::ticks;
+
+/// The chart's geometry: a label column, then time from 0 to `total` across `width`.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Scale {
+    pub label: f64,
+    pub width: f64,
+    pub total: u64,
+}
+
+impl Scale {
+    pub fn x(&self, t: u64) -> f64 {
+        self.label + t as f64 / self.total.max(1) as f64 * (self.width - self.label - 8.0)
+    }
+
+    pub fn w(&self, s: u64, e: u64) -> f64 {
+        (self.x(e) - self.x(s)).max(1.5)
+    }
+}
+
+/// The time axis along the top, with grid lines down to `height`.
+pub fn axis(sc: Scale, height: f64) -> Html {
+    html! {
+        <g class="axis" aria-hidden="true">
+            { for ticks(sc.total, 8).into_iter().map(|t| html! {
+                <g>
+                    <line x1={format!("{:.1}", sc.x(t))} x2={format!("{:.1}", sc.x(t))} y1="14" y2={format!("{height:.0}")} class="grid" />
+                    <text x={format!("{:.1}", sc.x(t))} y="10" text-anchor="middle">{ duration(t) }</text>
+                </g>
+            }) }
+        </g>
+    }
+}
+
+/// A bar that says what it is on hover (a `<title>`) and on focus (`onfocus` shows it in the panel).
+#[allow(clippy::too_many_arguments)]
+pub fn bar(sc: Scale, y: f64, h: f64, s: u64, e: u64, class: &'static str, details: String, onfocus: Callback<String>) -> Html {
+    let d = details.clone();
+    let focus = Callback::from(move |_: FocusEvent| onfocus.emit(d.clone()));
+    html! {
+        <rect class={classes!("bar", class)} x={format!("{:.1}", sc.x(s))} y={format!("{y:.1}")} width={format!("{:.1}", sc.w(s, e))}
+            height={format!("{h:.1}")} rx="2" tabindex="0" role="img" aria-label={details.clone()} onfocus={focus}>
+            <title>{ details }</title>
+        </rect>
+    }
+}

@@ -1,0 +1,85 @@
+//! Downtime: the components, and per workload a chart of when and for how long it has no Ready replica,
+//! longest first, on the plan's time axis.
+
+use kube_preflight::units::duration;
+use yew::prelude::*;
+
+use super::app::use_ctx;
+use super::charts::{axis, bar, Scale};
+
+#[derive(Properties, PartialEq)]
+pub struct DowntimeChartProps {
+    /// Draw at most this many workloads (all when 0).
+    #[prop_or_default]
+    pub limit: usize,
+}
+
+#[component]
+pub fn DowntimeChart(props: &DowntimeChartProps) -> Html {
+    let ctx = use_ctx();
+    let focus = use_state(String::new);
+    let Some(r) = ctx.state.report.clone() else { return html! {} };
+    let all = &r.downtime.workloads;
+    if all.is_empty() {
+        return html! { <p class="empty" id="no-downtime">{ "No workload is expected to lose its last Ready replica." }</p> };
+    }
+    let limit = if props.limit == 0 { all.len() } else { props.limit.min(all.len()) };
+    let compact = props.limit > 0;
+    let width = if compact { 620.0 } else { 1100.0 };
+    let sc = Scale { label: if compact { 230.0 } else { 330.0 }, width, total: r.plan.total_seconds.max(1) };
+    let on_focus = {
+        let focus = focus.clone();
+        Callback::from(move |s: String| focus.set(s))
+    };
+    const ROW: f64 = 18.0;
+    let rows = all.iter().take(limit).enumerate().map(|(i, w)| {
+        let y = 18.0 + i as f64 * ROW;
+        html! {
+            <g class="workload-row" data-workload={w.display()}>
+                <text x="4" y={format!("{:.0}", y + 12.0)} class="row-label">{ format!("{} · {}", w.display(), duration(w.seconds)) }</text>
+                { for w.windows.iter().map(|x| bar(sc, y + 3.0, ROW - 6.0, x.start_seconds, x.end_seconds, "down",
+                    format!("{}: down from {} to {} ({}); {}", w.display(), duration(x.start_seconds), duration(x.end_seconds), duration(x.end_seconds - x.start_seconds), w.reason),
+                    on_focus.clone())) }
+            </g>
+        }
+    });
+    let height = 22.0 + limit as f64 * ROW;
+    html! {
+        <figure class="downtime-chart" id={if compact { "downtime-mini" } else { "downtime-chart" }}>
+            <svg viewBox={format!("0 0 {width:.0} {height:.0}")} width="100%" role="group" aria-label={format!("{} workload(s) down, longest first", all.len())}>
+                { axis(sc, height) }
+                { for rows }
+            </svg>
+            <figcaption aria-live="polite">{
+                if !focus.is_empty() { (*focus).clone() }
+                else if limit < all.len() { format!("The {limit} longest of {} workloads down; all under Downtime.", all.len()) }
+                else { "Hover over or focus a bar for why.".to_owned() }
+            }</figcaption>
+        </figure>
+    }
+}
+
+#[component]
+pub fn DowntimeView() -> Html {
+    let ctx = use_ctx();
+    let Some(r) = ctx.state.report.clone() else { return html! {} };
+    html! {
+        <div id="downtime">
+            <h3>{ "Components" }</h3>
+            if r.downtime.components.is_empty() {
+                <p class="empty">{ "No component downtime expected from these inputs." }</p>
+            } else {
+                <table class="components">
+                    <thead><tr><th>{ "Component" }</th><th>{ "Expected" }</th><th>{ "When" }</th></tr></thead>
+                    <tbody>{ for r.downtime.components.iter().map(|c| html! { <tr><td>{ c.component.clone() }</td><td>{ c.expected.clone() }</td><td>{ c.when.clone() }</td></tr> }) }</tbody>
+                </table>
+            }
+            <h3>{ "Workloads, longest first" }</h3>
+            <DowntimeChart />
+            <table class="workloads">
+                <thead><tr><th>{ "Workload" }</th><th>{ "Down" }</th><th>{ "Why" }</th></tr></thead>
+                <tbody>{ for r.downtime.workloads.iter().map(|w| html! { <tr><td>{ w.display() }</td><td class="num">{ duration(w.seconds) }</td><td>{ w.reason.clone() }</td></tr> }) }</tbody>
+            </table>
+        </div>
+    }
+}

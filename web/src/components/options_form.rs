@@ -1,0 +1,95 @@
+//! Options: the target, the current version, the distribution, the budgets, the drain and the plan's times.
+//! Every change is checked again at once by the worker, and kept in the URL.
+
+use kube_preflight::Profile;
+use web_sys::{HtmlInputElement, HtmlSelectElement};
+use yew::prelude::*;
+
+use super::app::{use_ctx, Ctx};
+use crate::options::{Drain, Opts};
+
+fn field(ctx: &Ctx, id: &'static str, label: &'static str, value: &str, placeholder: &'static str, set: fn(&mut Opts, String)) -> Html {
+    let ctx = ctx.clone();
+    let onchange = Callback::from(move |e: Event| {
+        let input: HtmlInputElement = e.target_unchecked_into();
+        let mut o = ctx.state.opts.clone();
+        set(&mut o, input.value());
+        ctx.set_opts(o);
+    });
+    html! {
+        <label class="field">{ label }
+            <input {id} type="text" value={value.to_owned()} {placeholder} {onchange} size="9" />
+        </label>
+    }
+}
+
+#[component]
+pub fn OptionsForm() -> Html {
+    let ctx = use_ctx();
+    let o = ctx.state.opts.clone();
+    let on_profile = {
+        let ctx = ctx.clone();
+        Callback::from(move |e: Event| {
+            let s: HtmlSelectElement = e.target_unchecked_into();
+            let mut o = ctx.state.opts.clone();
+            o.profile = s.value();
+            ctx.set_opts(o);
+        })
+    };
+    let on_drain = {
+        let ctx = ctx.clone();
+        Callback::from(move |e: Event| {
+            let s: HtmlSelectElement = e.target_unchecked_into();
+            let mut o = ctx.state.opts.clone();
+            o.drain = Drain::parse(&s.value());
+            ctx.set_opts(o);
+        })
+    };
+    let timings = ctx.state.report.as_ref().map(|r| r.plan.timings.clone()).unwrap_or_default();
+    let timing_row = |(name, default): (&String, &u64)| {
+        let ctx = ctx.clone();
+        let key = name.clone();
+        let value = o.timings.get(name).cloned().unwrap_or_default();
+        let onchange = Callback::from(move |e: Event| {
+            let input: HtmlInputElement = e.target_unchecked_into();
+            let mut o = ctx.state.opts.clone();
+            if input.value().trim().is_empty() {
+                o.timings.remove(&key);
+            } else {
+                o.timings.insert(key.clone(), input.value());
+            }
+            ctx.set_opts(o);
+        });
+        html! {
+            <label class="field timing">{ name.clone() }
+                <input type="text" inputmode="numeric" data-timing={name.clone()} value={value} placeholder={default.to_string()} {onchange} size="6" />
+            </label>
+        }
+    };
+    let profile = if o.profile.is_empty() { "kubeadm".to_owned() } else { o.profile.clone() };
+    html! {
+        <form class="options" aria-label="Options" onsubmit={Callback::from(|e: SubmitEvent| e.prevent_default())}>
+            { field(&ctx, "to", "Target", &o.to, "1.29.2", |o, v| o.to = v) }
+            { field(&ctx, "from", "Current", &o.from, "from nodes", |o, v| o.from = v) }
+            <label class="field">{ "Distribution" }
+                <select id="profile" onchange={on_profile}>
+                    { for Profile::ALL.iter().map(|p| html! { <option value={p.name()} selected={p.name() == profile}>{ p.name() }</option> }) }
+                </select>
+            </label>
+            { field(&ctx, "max-unavailable-worker", "maxUnavailable workers", &o.max_unavailable_worker, "default", |o, v| o.max_unavailable_worker = v) }
+            { field(&ctx, "max-unavailable-cp", "maxUnavailable control plane", &o.max_unavailable_control_plane, "default", |o, v| o.max_unavailable_control_plane = v) }
+            { field(&ctx, "max-surge", "maxSurge", &o.max_surge, "default", |o, v| o.max_surge = v) }
+            <label class="field">{ "Drain" }
+                <select id="drain" onchange={on_drain}>
+                    { for [Drain::Default, Drain::On, Drain::Off].iter().map(|d| html! { <option value={d.name()} selected={*d == o.drain}>{ d.name() }</option> }) }
+                </select>
+            </label>
+            if !timings.is_empty() {
+                <details class="timings">
+                    <summary>{ "Times (seconds)" }</summary>
+                    <div class="timing-grid">{ for timings.iter().map(timing_row) }</div>
+                </details>
+            }
+        </form>
+    }
+}

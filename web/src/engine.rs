@@ -1,0 +1,382 @@
+//! What the dashboard's worker does, without the browser: read the inputs through a [`Session`] (each
+//! found-file error leaves that file out and names its line and column), keep what was read, check it
+//! under any options, compute the what-if curve one point at a time, render exports, and quote a file's
+//! lines. The worker (`worker.rs`) only moves bytes and messages; this is tested natively.
+
+use kube_preflight::ingest::Ingested;
+use kube_preflight::parse::parse_json;
+use kube_preflight::quantity::IntOrPercent;
+use kube_preflight::render::{self, Format, RenderOptions};
+use kube_preflight::{check_options, report_for, Report, Session, UpgradeOptions};
+
+use crate::protocol::{CurvePoint, FromWorker, InputInfo, InputSpec, NodeFacts};
+
+/// The size of a read, and of a progress step.
+pub const CHUNK: u64 = 1 << 20;
+/// Findings per `Findings` message (each part stays a short task on the page).
+pub const FINDINGS_PART: usize = 400;
+/// Pods named per node in the replay.
+pub const PODS_NAMED: usize = 50;
+/// The most points of the what-if curve: every concurrency up to this, else this many spread over the pool.
+pub const CURVE_POINTS: u32 = 48;
+
+/// Reads an input's bytes (the worker: a `File` through `FileReaderSync`; tests: text).
+pub trait Reader {
+    fn size(&mut self, spec: &InputSpec) -> u64;
+    fn read(&mut self, spec: &InputSpec, offset: u64, len: u64) -> Result<Vec<u8>, String>;
+}
+
+pub fn parse_options(json: &str) -> Result<UpgradeOptions, String> {
+    let node = parse_json("options", json).map_err(|e| e.to_string())?;
+    let o = UpgradeOptions::from_node(&node).map_err(|e| kube_preflight::Error::Options(e).to_string())?;
+    check_options(&o).map_err(|e| e.to_string())?;
+    Ok(o)
+}
+
+#[derive(Debug, Default)]
+pub struct Engine {
+    pub ingested: Option<Ingested>,
+    pub inputs: Vec<InputSpec>,
+    pub nodes: Vec<NodeFacts>,
+    pub options: UpgradeOptions,
+    pub report: Option<Report>,
+}
+
+impl Engine {
+    /// Read every input (replacing what was read before), telling progress through `post`.
+    pub fn load(
+        &mut self,
+        generation: u32,
+        options: &str,
+        inputs: Vec<InputSpec>,
+        reader: &mut dyn Reader,
+        post: &mut dyn FnMut(FromWorker),
+    ) -> Result<Vec<InputInfo>, String> {
+        self.ingested = None;
+        self.report = None;
+        self.nodes.clear();
+        let options = parse_options(options)?;
+        let mut session = Session::new(options.clone()).map_err(|e| e.to_string())?;
+        let sizes: Vec<u64> = inputs.iter().map(|i| if i.passed_over.is_some() { 0 } else { reader.size(i) }).collect();
+        let total: u64 = sizes.iter().sum();
+        let mut done = 0u64;
+        let mut infos = Vec::new();
+        for (spec, size) in inputs.iter().zip(sizes) {
+            if let Some(why) = &spec.passed_over {
+                session.skip(&spec.name, why).map_err(|e| e.to_string())?;
+                infos.push(InputInfo { name: spec.name.clone(), bytes: 0, objects: 0, skipped: Some(why.clone()) });
+                continue;
+            }
+            let before = session.progress().1;
+            let mut offset = 0u64;
+            loop {
+                let len = CHUNK.min(size - offset);
+                let bytes = reader.read(spec, offset, len)?;
+                session.push_found(&spec.name, &bytes).map_err(|e| e.to_string())?;
+                offset += len;
+                done += len;
+                post(FromWorker::Progress {
+                    generation,
+                    bytes: done,
+                    total,
+                    objects: session.progress().1 as u64,
+                    file: spec.name.clone(),
+                });
+                if offset >= size {
+                    break;
+                }
+            }
+            session.end_input().map_err(|e| e.to_string())?;
+            let objects = session.progress().1.saturating_sub(before) as u64;
+            infos.push(InputInfo { name: spec.name.clone(), bytes: size, objects, skipped: None });
+        }
+        let ingested = session.finish_ingested().map_err(|e| e.to_string())?;
+        for info in &mut infos {
+            if info.skipped.is_none() {
+                info.skipped = ingested.inventory.skipped.iter().find(|s| s.file == info.name).map(|s| s.reason.clone());
+            }
+        }
+        self.nodes = node_facts(&ingested);
+        self.ingested = Some(ingested);
+        self.inputs = inputs;
+        self.options = options;
+        Ok(infos)
+    }
+
+    /// Check what was read under `options` (the last ones when `None`): the report, then its findings in parts.
+    pub fn check(&mut self, generation: u32, options: Option<&str>) -> Result<Vec<FromWorker>, String> {
+        if let Some(json) = options {
+            self.options = parse_options(json)?;
+        }
+        let ingested = self.ingested.as_ref().ok_or("nothing has been read")?;
+        let mut report = report_for(ingested, &self.options).map_err(|e| e.to_string())?;
+        let findings = std::mem::take(&mut report.findings);
+        let mut out = vec![FromWorker::Report {
+            generation,
+            report: report.to_json(),
+            findings: u32::try_from(findings.len()).unwrap_or(u32::MAX),
+            nodes: self.nodes.clone(),
+        }];
+        let parts: Vec<_> = findings.chunks(FINDINGS_PART).collect();
+        for (i, part) in parts.iter().enumerate() {
+            out.push(FromWorker::Findings {
+                generation,
+                part: serde_json::to_string(part).unwrap_or_else(|_| "[]".to_owned()),
+                last: i + 1 == parts.len(),
+            });
+        }
+        if parts.is_empty() {
+            out.push(FromWorker::Findings { generation, part: "[]".to_owned(), last: true });
+        }
+        report.findings = findings;
+        self.report = Some(report);
+        Ok(out)
+    }
+
+    /// The what-if: the largest worker pool and the concurrencies to try on it.
+    pub fn curve_plan(&self) -> Option<(String, u32, Vec<u32>)> {
+        let r = self.report.as_ref()?;
+        let p = r.plan.phases.iter().filter(|p| p.name == "workers").max_by_key(|p| p.nodes.len())?;
+        let size = u32::try_from(p.nodes.len()).ok().filter(|s| *s > 0)?;
+        let pool = p.pool.clone().unwrap_or_else(|| "workers".to_owned());
+        Some((pool, size, concurrencies(size)))
+    }
+
+    /// The plan's length and the workloads' downtime with `k` workers out at once.
+    pub fn curve_point(&self, k: u32) -> Option<CurvePoint> {
+        let mut o = self.options.clone();
+        o.max_unavailable_worker = Some(IntOrPercent::Int(i64::from(k)));
+        let r = report_for(self.ingested.as_ref()?, &o).ok()?;
+        Some(CurvePoint {
+            concurrency: k,
+            total_seconds: r.plan.total_seconds,
+            downtime_seconds: r.downtime.workloads.iter().map(|w| w.seconds).sum(),
+            workloads_down: u32::try_from(r.downtime.workloads.len()).unwrap_or(u32::MAX),
+        })
+    }
+
+    /// The last report in one of the CLI's formats.
+    pub fn export(&self, format: &str) -> Result<FromWorker, String> {
+        let r = self.report.as_ref().ok_or("there is no report yet")?;
+        let f = Format::parse(format).ok_or_else(|| format!("unknown format {format:?}"))?;
+        let (ext, mime) = match f {
+            Format::Json => ("json", "application/json"),
+            Format::Markdown => ("md", "text/markdown"),
+            Format::Sarif => ("sarif", "application/sarif+json"),
+            Format::Junit => ("xml", "application/xml"),
+            Format::Text => ("txt", "text/plain"),
+        };
+        Ok(FromWorker::Export {
+            format: format.to_owned(),
+            file_name: format!("kube-preflight-{}.{ext}", r.upgrade.to),
+            mime: mime.to_owned(),
+            text: render::render(r, f, RenderOptions::default()),
+        })
+    }
+
+    /// Up to three lines either side of `line` in the named input.
+    pub fn lines(&self, file: &str, line: u32, reader: &mut dyn Reader) -> FromWorker {
+        let first = line.saturating_sub(3).max(1);
+        let last = line.saturating_add(3);
+        let mut lines = Vec::new();
+        if let Some(spec) = self.inputs.iter().find(|i| i.name == file || i.name.ends_with(&format!("/{file}"))) {
+            let size = reader.size(spec);
+            let (mut offset, mut at, mut cur) = (0u64, 1u32, Vec::new());
+            'read: while offset < size && at <= last {
+                let Ok(bytes) = reader.read(spec, offset, CHUNK.min(size - offset)) else { break };
+                offset += bytes.len().max(1) as u64;
+                for b in bytes {
+                    if b == b'\n' {
+                        if at >= first {
+                            lines.push(String::from_utf8_lossy(&cur).into_owned());
+                        }
+                        cur.clear();
+                        at += 1;
+                        if at > last {
+                            break 'read;
+                        }
+                    } else if at >= first && cur.len() < 400 {
+                        cur.push(b);
+                    }
+                }
+            }
+            if at >= first && at <= last && !cur.is_empty() {
+                lines.push(String::from_utf8_lossy(&cur).into_owned());
+            }
+        }
+        FromWorker::Lines { file: file.to_owned(), first, lines }
+    }
+}
+
+/// Every concurrency from 1 to `size` when there are few, else [`CURVE_POINTS`] of them spread
+/// geometrically (dense where a step changes most), always with 1 and `size`.
+pub fn concurrencies(size: u32) -> Vec<u32> {
+    if size <= CURVE_POINTS {
+        return (1..=size).collect();
+    }
+    let mut out: Vec<u32> = (0..CURVE_POINTS)
+        .map(|i| {
+            let x = f64::from(size).powf(f64::from(i) / f64::from(CURVE_POINTS - 1));
+            (x.round() as u32).clamp(1, size)
+        })
+        .collect();
+    out.dedup();
+    out
+}
+
+/// The nodes and the pods a drain moves from each (not DaemonSet pods, which stay).
+fn node_facts(ingested: &Ingested) -> Vec<NodeFacts> {
+    let mut nodes: Vec<NodeFacts> = ingested
+        .objects
+        .iter()
+        .filter(|o| o.node().is_some())
+        .map(|o| NodeFacts {
+            name: o.r.name.clone(),
+            control_plane: o.node_roles().control_plane,
+            pods: 0,
+            pod_names: Vec::new(),
+        })
+        .collect();
+    nodes.sort_by(|a, b| a.name.cmp(&b.name));
+    nodes.dedup_by(|a, b| a.name == b.name);
+    for o in &ingested.objects {
+        let Some(node) = o.pod().and_then(|p| p.spec.node_name.as_deref()) else { continue };
+        if o.owners.iter().any(|w| w.controller && w.kind == "DaemonSet") {
+            continue;
+        }
+        if let Ok(i) = nodes.binary_search_by(|n| n.name.as_str().cmp(node)) {
+            if let Some(n) = nodes.get_mut(i) {
+                n.pods += 1;
+                if n.pod_names.len() < PODS_NAMED {
+                    n.pod_names.push(format!("{}/{}", o.r.namespace.clone().unwrap_or_default(), o.r.name));
+                }
+            }
+        }
+    }
+    nodes
+}
+
+/// Inputs held as text (pasted, the demo, and the tests).
+pub struct TextReader<'a>(pub &'a dyn Fn(&InputSpec) -> Option<&'a str>);
+
+impl Reader for TextReader<'_> {
+    fn size(&mut self, spec: &InputSpec) -> u64 {
+        (self.0)(spec).map_or(0, |t| t.len() as u64)
+    }
+
+    fn read(&mut self, spec: &InputSpec, offset: u64, len: u64) -> Result<Vec<u8>, String> {
+        let t = (self.0)(spec).ok_or_else(|| format!("{}: cannot be read", spec.name))?;
+        let (s, e) = (usize::try_from(offset).unwrap_or(usize::MAX), usize::try_from(offset + len).unwrap_or(usize::MAX));
+        Ok(t.as_bytes().get(s..e.min(t.len())).unwrap_or_default().to_vec())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::demo::{DEMO_FILES, DEMO_TARGET};
+    use crate::protocol::Source;
+    use kube_preflight::{check, Input};
+
+    fn text_of(spec: &InputSpec) -> Option<&'static str> {
+        match &spec.source {
+            Source::Demo => DEMO_FILES.iter().find(|(n, _)| *n == spec.name).map(|(_, t)| *t),
+            Source::Text { .. } => Some("kind: Pod\nmetadata: [\n"),
+            Source::File { .. } => None,
+        }
+    }
+
+    fn demo_inputs() -> Vec<InputSpec> {
+        let mut v: Vec<InputSpec> =
+            DEMO_FILES.iter().map(|(n, _)| InputSpec { name: (*n).to_owned(), source: Source::Demo, passed_over: None }).collect();
+        v.push(InputSpec { name: "pasted.yaml".into(), source: Source::Text { text: String::new() }, passed_over: None });
+        v.push(InputSpec { name: "notes.txt".into(), source: Source::Demo, passed_over: Some("not .yaml, .yml or .json: not read".into()) });
+        v
+    }
+
+    fn loaded() -> (Engine, Vec<InputInfo>, Vec<FromWorker>) {
+        let mut e = Engine::default();
+        let mut posts = Vec::new();
+        let options = format!("{{\"to\":\"{DEMO_TARGET}\"}}");
+        let infos = e.load(1, &options, demo_inputs(), &mut TextReader(&text_of), &mut |m| posts.push(m)).unwrap();
+        (e, infos, posts)
+    }
+
+    #[test]
+    fn reading_reports_progress_counts_objects_per_file_and_leaves_out_what_cannot_be_read() {
+        let (e, infos, posts) = loaded();
+        let total: u64 = DEMO_FILES.iter().map(|(_, t)| t.len() as u64).sum::<u64>() + 22;
+        assert!(matches!(posts.last(), Some(FromWorker::Progress { bytes, total: t, .. }) if *bytes == total && *t == total));
+        assert_eq!(infos.len(), 4);
+        // The same counts as reading each demo file alone.
+        for (info, (name, text)) in infos.iter().zip(DEMO_FILES) {
+            let alone = check(&[Input::new(name, text)], &UpgradeOptions::new(DEMO_TARGET)).unwrap();
+            assert_eq!(info.objects, alone.inventory.objects as u64, "{name}");
+            assert!(info.skipped.is_none());
+        }
+        let pasted = &infos[2];
+        assert_eq!(pasted.objects, 0);
+        assert!(pasted.skipped.as_deref().unwrap().contains("pasted.yaml:3:1"), "{pasted:?}");
+        assert_eq!(infos[3].skipped.as_deref(), Some("not .yaml, .yml or .json: not read"));
+        assert!(e.nodes.iter().any(|n| n.control_plane) && e.nodes.iter().any(|n| n.pods > 0));
+    }
+
+    #[test]
+    fn the_report_is_the_cores_under_each_option_set_and_findings_come_in_parts() {
+        let (mut e, _, _) = loaded();
+        let mut inputs: Vec<Input> = DEMO_FILES.iter().map(|(n, t)| Input::new(*n, *t)).collect();
+        inputs.push(Input::new("pasted.yaml", "kind: Pod\nmetadata: [\n").discovered());
+        let mut notes = Input::new("notes.txt", "");
+        notes.passed_over = Some("not .yaml, .yml or .json: not read".into());
+        inputs.push(notes);
+        for opts in [format!("{{\"to\":\"{DEMO_TARGET}\"}}"), "{\"to\":\"1.28.4\",\"profile\":\"rke\",\"maxUnavailableWorker\":2}".to_owned()] {
+            let msgs = e.check(2, Some(&opts)).unwrap();
+            let expected = check(&inputs, &parse_options(&opts).unwrap()).unwrap();
+            let FromWorker::Report { report, findings, .. } = &msgs[0] else { panic!() };
+            assert_eq!(*findings as usize, expected.findings.len());
+            let mut got: crate::view::ReportView = serde_json::from_str(report).unwrap();
+            for m in &msgs[1..] {
+                let FromWorker::Findings { part, .. } = m else { panic!() };
+                got.findings.extend(serde_json::from_str::<Vec<crate::view::FindingV>>(part).unwrap());
+            }
+            let whole: crate::view::ReportView = serde_json::from_str(&expected.to_json()).unwrap();
+            assert_eq!(got, whole);
+            assert!(matches!(msgs.last(), Some(FromWorker::Findings { last: true, .. })));
+        }
+        let bad = e.check(3, Some("{\"to\":\"1.29\",\"maxSurge\":\"ten\"}")).unwrap_err();
+        assert!(bad.contains("maxSurge"), "{bad}");
+    }
+
+    #[test]
+    fn the_curve_tries_each_concurrency_of_the_largest_worker_pool() {
+        let (mut e, _, _) = loaded();
+        e.check(1, None).unwrap();
+        let (pool, size, ks) = e.curve_plan().unwrap();
+        assert_eq!(pool, "workers");
+        assert_eq!(ks, (1..=size).collect::<Vec<_>>());
+        let one = e.curve_point(1).unwrap();
+        let all = e.curve_point(size).unwrap();
+        // All workers at once is never longer than one at a time.
+        assert!(all.total_seconds <= one.total_seconds, "{one:?} {all:?}");
+        let inputs: Vec<Input> = DEMO_FILES.iter().map(|(n, t)| Input::new(*n, *t)).collect();
+        let mut o = UpgradeOptions::new(DEMO_TARGET);
+        o.max_unavailable_worker = Some(IntOrPercent::Int(1));
+        assert_eq!(one.total_seconds, check(&inputs, &o).unwrap().plan.total_seconds);
+        assert_eq!(concurrencies(1000).first(), Some(&1));
+        assert_eq!(concurrencies(1000).last(), Some(&1000));
+        assert!(concurrencies(1000).len() <= CURVE_POINTS as usize);
+    }
+
+    #[test]
+    fn exports_and_source_lines() {
+        let (mut e, _, _) = loaded();
+        e.check(1, None).unwrap();
+        let FromWorker::Export { text, file_name, .. } = e.export("sarif").unwrap() else { panic!() };
+        assert!(text.contains("\"version\": \"2.1.0\"") && file_name.ends_with(".sarif"), "{file_name}");
+        assert!(e.export("pdf").is_err());
+        let (name, text) = DEMO_FILES[1];
+        let FromWorker::Lines { first, lines, .. } = e.lines(name, 5, &mut TextReader(&text_of)) else { panic!() };
+        assert_eq!(first, 2);
+        assert_eq!(lines, text.lines().skip(1).take(7).collect::<Vec<_>>());
+    }
+}

@@ -1,0 +1,231 @@
+//! The options as the page edits them (text fields), the options JSON the core reads, and the URL query
+//! that keeps them (never any cluster data), so that a review can be reopened and shared.
+
+use std::collections::BTreeMap;
+
+/// The drain setting: the distribution's default, or forced on or off.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Drain {
+    #[default]
+    Default,
+    On,
+    Off,
+}
+
+impl Drain {
+    pub fn name(self) -> &'static str {
+        match self {
+            Drain::Default => "default",
+            Drain::On => "on",
+            Drain::Off => "off",
+        }
+    }
+
+    pub fn parse(s: &str) -> Drain {
+        match s {
+            "on" | "true" => Drain::On,
+            "off" | "false" => Drain::Off,
+            _ => Drain::Default,
+        }
+    }
+}
+
+/// Every option the page offers, as typed. Empty means "the distribution's default".
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Opts {
+    pub to: String,
+    pub from: String,
+    pub profile: String,
+    pub max_unavailable_worker: String,
+    pub max_unavailable_control_plane: String,
+    pub max_surge: String,
+    pub drain: Drain,
+    /// Overrides of the plan's times, in seconds, by name (`drainTimeoutSeconds`, ...).
+    pub timings: BTreeMap<String, String>,
+}
+
+/// A limit as JSON: a whole number as a number, anything else (`"25%"`, a typo) as a string, so that the
+/// core names the field when it is wrong.
+fn limit_json(raw: &str) -> String {
+    let raw = raw.trim();
+    if !raw.is_empty() && raw.bytes().all(|b| b.is_ascii_digit()) && raw.len() < 10 {
+        raw.to_owned()
+    } else {
+        json_string(raw)
+    }
+}
+
+pub fn json_string(s: &str) -> String {
+    serde_json::to_string(s).unwrap_or_else(|_| "\"\"".to_owned())
+}
+
+impl Opts {
+    /// The options JSON the core reads (CONTRACT section 3).
+    pub fn to_json(&self) -> String {
+        let mut fields: Vec<String> = vec![format!("\"to\":{}", json_string(self.to.trim()))];
+        let mut text = |name: &str, v: &str| {
+            if !v.trim().is_empty() {
+                fields.push(format!("{}:{}", json_string(name), json_string(v.trim())));
+            }
+        };
+        text("from", &self.from);
+        text("profile", &self.profile);
+        for (name, v) in [
+            ("maxUnavailableWorker", &self.max_unavailable_worker),
+            ("maxUnavailableControlPlane", &self.max_unavailable_control_plane),
+            ("maxSurge", &self.max_surge),
+        ] {
+            if !v.trim().is_empty() {
+                fields.push(format!("{}:{}", json_string(name), limit_json(v)));
+            }
+        }
+        match self.drain {
+            Drain::Default => {}
+            Drain::On => fields.push("\"drain\":true".to_owned()),
+            Drain::Off => fields.push("\"drain\":false".to_owned()),
+        }
+        let timings: Vec<String> = self
+            .timings
+            .iter()
+            .filter(|(_, v)| !v.trim().is_empty())
+            .map(|(k, v)| format!("{}:{}", json_string(k), limit_json(v)))
+            .collect();
+        if !timings.is_empty() {
+            fields.push(format!("\"timings\":{{{}}}", timings.join(",")));
+        }
+        format!("{{{}}}", fields.join(","))
+    }
+
+    /// The URL query that keeps these options (and the view's `extra` pairs), in a fixed order.
+    pub fn to_query(&self, extra: &[(&str, &str)]) -> String {
+        let mut pairs: Vec<(String, String)> = Vec::new();
+        let mut put = |k: &str, v: &str| {
+            if !v.trim().is_empty() {
+                pairs.push((k.to_owned(), v.trim().to_owned()));
+            }
+        };
+        put("to", &self.to);
+        put("from", &self.from);
+        put("profile", &self.profile);
+        put("maxUnavailableWorker", &self.max_unavailable_worker);
+        put("maxUnavailableControlPlane", &self.max_unavailable_control_plane);
+        put("maxSurge", &self.max_surge);
+        if self.drain != Drain::Default {
+            put("drain", self.drain.name());
+        }
+        for (k, v) in &self.timings {
+            put(&format!("timings.{k}"), v);
+        }
+        for (k, v) in extra {
+            put(k, v);
+        }
+        pairs.iter().map(|(k, v)| format!("{}={}", encode(k), encode(v))).collect::<Vec<_>>().join("&")
+    }
+
+    /// Read options from a URL query (`?to=1.29&maxSurge=1`); unknown keys are returned for the view.
+    pub fn from_query(query: &str, mut base: Opts) -> (Opts, Vec<(String, String)>) {
+        let mut rest = Vec::new();
+        for pair in query.trim_start_matches('?').split('&').filter(|p| !p.is_empty()) {
+            let (k, v) = pair.split_once('=').unwrap_or((pair, ""));
+            let (k, v) = (decode(k), decode(v));
+            match k.as_str() {
+                "to" => base.to = v,
+                "from" => base.from = v,
+                "profile" => base.profile = v,
+                "maxUnavailableWorker" => base.max_unavailable_worker = v,
+                "maxUnavailableControlPlane" => base.max_unavailable_control_plane = v,
+                "maxSurge" => base.max_surge = v,
+                "drain" => base.drain = Drain::parse(&v),
+                _ => match k.strip_prefix("timings.") {
+                    Some(t) if !t.is_empty() => {
+                        base.timings.insert(t.to_owned(), v);
+                    }
+                    _ => rest.push((k, v)),
+                },
+            }
+        }
+        (base, rest)
+    }
+}
+
+fn encode(s: &str) -> String {
+    let mut out = String::new();
+    for b in s.bytes() {
+        if b.is_ascii_alphanumeric() || b"-._~".contains(&b) {
+            out.push(char::from(b));
+        } else {
+            out.push_str(&format!("%{b:02X}"));
+        }
+    }
+    out
+}
+
+fn decode(s: &str) -> String {
+    let bytes = s.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while let Some(&b) = bytes.get(i) {
+        let hex = bytes.get(i + 1..i + 3).and_then(|h| std::str::from_utf8(h).ok()).and_then(|h| u8::from_str_radix(h, 16).ok());
+        match (b, hex) {
+            (b'%', Some(v)) => {
+                out.push(v);
+                i += 3;
+            }
+            (b'+', _) => {
+                out.push(b' ');
+                i += 1;
+            }
+            _ => {
+                out.push(b);
+                i += 1;
+            }
+        }
+    }
+    String::from_utf8_lossy(&out).into_owned()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use kube_preflight::parse::parse_json;
+    use kube_preflight::UpgradeOptions;
+
+    fn opts() -> Opts {
+        let mut o = Opts { to: "1.29.2".into(), profile: "rke".into(), max_unavailable_worker: "10%".into(), ..Opts::default() };
+        o.max_surge = "2".into();
+        o.drain = Drain::Off;
+        o.timings.insert("drainTimeoutSeconds".into(), "120".into());
+        o
+    }
+
+    #[test]
+    fn the_json_is_what_the_core_reads() {
+        let node = parse_json("options", &opts().to_json()).unwrap();
+        let o = UpgradeOptions::from_node(&node).unwrap();
+        assert_eq!(o.to, "1.29.2");
+        assert_eq!(o.profile.name(), "rke");
+        assert_eq!(o.drain, Some(false));
+        assert_eq!(o.timings.get("drainTimeoutSeconds"), Some(&120));
+        assert!(o.max_surge.is_some() && o.max_unavailable_worker.is_some());
+        // A typo reaches the core as text, which names the field.
+        let bad = Opts { to: "1.29".into(), max_unavailable_worker: "ten".into(), ..Opts::default() };
+        let e = match UpgradeOptions::from_node(&parse_json("options", &bad.to_json()).unwrap()) {
+            Err(e) => e.to_string(),
+            Ok(o) => kube_preflight::check_options(&o).unwrap_err().to_string(),
+        };
+        assert!(e.contains("maxUnavailableWorker"), "{e}");
+    }
+
+    #[test]
+    fn the_url_keeps_the_options_and_gives_them_back() {
+        let o = opts();
+        let q = o.to_query(&[("tab", "plan"), ("theme", "dark")]);
+        assert_eq!(q, "to=1.29.2&profile=rke&maxUnavailableWorker=10%25&maxSurge=2&drain=off&timings.drainTimeoutSeconds=120&tab=plan&theme=dark");
+        let (back, rest) = Opts::from_query(&format!("?{q}"), Opts::default());
+        assert_eq!(back, o);
+        assert_eq!(rest, [("tab".to_owned(), "plan".to_owned()), ("theme".to_owned(), "dark".to_owned())]);
+        let (odd, _) = Opts::from_query("to=1%2E29+x&from=%ZZ&&=", Opts::default());
+        assert_eq!(odd.to, "1.29 x");
+        assert_eq!(odd.from, "%ZZ");
+    }
+}

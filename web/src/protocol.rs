@@ -1,0 +1,124 @@
+//! What the page and its worker say to each other. Every message is one JSON text (`{"json": ...}`), with
+//! the picked `File`s beside it in a `files` array (a `File` goes to a worker by reference, not by copy).
+
+use serde::{Deserialize, Serialize};
+
+/// Where one input's bytes come from.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "camelCase")]
+pub enum Source {
+    /// The `files[index]` beside the message.
+    File { index: usize },
+    /// Pasted text.
+    Text { text: String },
+    /// One of the built-in demo cluster's files.
+    Demo,
+}
+
+/// One input as the page lists it before it is read.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct InputSpec {
+    pub name: String,
+    pub source: Source,
+    /// Listed but not read (a folder's file of another kind), with the reason.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub passed_over: Option<String>,
+}
+
+/// From the page to the worker. `generation` numbers requests: an answer to an older one is dropped.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "camelCase")]
+pub enum ToWorker {
+    /// Read these inputs (replacing what was read) and check them under `options` (the options JSON).
+    Load { generation: u32, options: String, inputs: Vec<InputSpec> },
+    /// Check what was read again under other options.
+    Options { generation: u32, options: String },
+    /// Render the last report in a format of the CLI (`json`, `markdown`, `sarif`, `junit`, `text`).
+    Export { format: String },
+    /// The lines around `line` of an input, for a finding's source.
+    Lines { file: String, line: u32 },
+}
+
+/// What one input turned out to be.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct InputInfo {
+    pub name: String,
+    pub bytes: u64,
+    pub objects: u64,
+    /// Why it was left out (cannot be read: file, line and column), if it was.
+    pub skipped: Option<String>,
+}
+
+/// A node as the replay needs it: its pods (those a drain moves), counted and named (the first 50).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct NodeFacts {
+    pub name: String,
+    pub control_plane: bool,
+    pub pods: u32,
+    pub pod_names: Vec<String>,
+}
+
+/// One point of the what-if curve: the plan's length and the workloads' downtime at one concurrency.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CurvePoint {
+    pub concurrency: u32,
+    pub total_seconds: u64,
+    pub downtime_seconds: u64,
+    pub workloads_down: u32,
+}
+
+/// From the worker to the page.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "camelCase")]
+pub enum FromWorker {
+    /// Reading: bytes read of all, objects so far, the file being read.
+    Progress { generation: u32, bytes: u64, total: u64, objects: u64, file: String },
+    /// Every input, once read.
+    Inputs { generation: u32, inputs: Vec<InputInfo> },
+    /// The report (the contract's JSON, its findings sent after it in `Findings` parts) and the nodes.
+    Report { generation: u32, report: String, findings: u32, nodes: Vec<NodeFacts> },
+    /// Some of the report's findings (a JSON array), in order; `last` on the final part.
+    Findings { generation: u32, part: String, last: bool },
+    /// The inputs or the options cannot be checked.
+    Failed { generation: u32, message: String },
+    /// What-if points so far for the largest worker pool (`size` nodes); `done` once all are in.
+    Curve { generation: u32, pool: String, size: u32, points: Vec<CurvePoint>, done: bool },
+    /// An export, ready to download.
+    Export { format: String, file_name: String, mime: String, text: String },
+    /// Lines of an input from `first` (1-based).
+    Lines { file: String, first: u32, lines: Vec<String> },
+}
+
+impl ToWorker {
+    pub fn to_json(&self) -> String {
+        serde_json::to_string(self).unwrap_or_default()
+    }
+}
+
+impl FromWorker {
+    pub fn to_json(&self) -> String {
+        serde_json::to_string(self).unwrap_or_default()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn messages_go_through_json_and_back() {
+        let m = ToWorker::Load {
+            generation: 3,
+            options: "{\"to\":\"1.29\"}".into(),
+            inputs: vec![
+                InputSpec { name: "a.yaml".into(), source: Source::File { index: 0 }, passed_over: None },
+                InputSpec { name: "pasted".into(), source: Source::Text { text: "kind: Pod".into() }, passed_over: None },
+            ],
+        };
+        let back: ToWorker = serde_json::from_str(&m.to_json()).unwrap();
+        assert_eq!(back, m);
+        let f = FromWorker::Progress { generation: 1, bytes: 5, total: 10, objects: 2, file: "a".into() };
+        assert!(f.to_json().starts_with("{\"type\":\"progress\""));
+        assert_eq!(serde_json::from_str::<FromWorker>(&f.to_json()).unwrap(), f);
+    }
+}

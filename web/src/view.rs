@@ -1,0 +1,530 @@
+//! The report as the page reads it (the contract's JSON, as any portal embedding the npm package would),
+//! and the view models the components draw: findings filtered and grouped, the timeline's rows, the
+//! replay at a moment, the what-if curve. Pure: tested natively.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use serde::Deserialize;
+
+use crate::protocol::{CurvePoint, NodeFacts};
+
+#[derive(Debug, Clone, PartialEq, Default, Deserialize)]
+#[serde(rename_all = "camelCase", default)]
+pub struct ReportView {
+    pub upgrade: UpgradeV,
+    pub inventory: InventoryV,
+    pub summary: SummaryV,
+    pub findings: Vec<FindingV>,
+    pub plan: PlanV,
+    pub downtime: DowntimeV,
+    pub not_run: Vec<NotRunV>,
+}
+
+#[derive(Debug, Clone, PartialEq, Default, Deserialize)]
+#[serde(rename_all = "camelCase", default)]
+pub struct UpgradeV {
+    pub from: Option<String>,
+    pub to: String,
+    pub profile: String,
+    pub path: Vec<String>,
+    pub from_source: Option<String>,
+}
+
+#[derive(Debug, Clone, PartialEq, Default, Deserialize)]
+#[serde(rename_all = "camelCase", default)]
+pub struct InventoryV {
+    pub files: u64,
+    pub objects: u64,
+    pub by_kind: BTreeMap<String, u64>,
+    pub skipped: Vec<SkippedV>,
+}
+
+#[derive(Debug, Clone, PartialEq, Default, Deserialize)]
+#[serde(default)]
+pub struct SkippedV {
+    pub file: String,
+    pub reason: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Default, Deserialize)]
+#[serde(default)]
+pub struct SummaryV {
+    pub blocker: u64,
+    pub warning: u64,
+    pub info: u64,
+    pub verdict: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Default, Deserialize)]
+#[serde(rename_all = "camelCase", default)]
+pub struct ObjectV {
+    pub api_version: String,
+    pub kind: String,
+    pub namespace: Option<String>,
+    pub name: String,
+}
+
+impl ObjectV {
+    pub fn display(&self) -> String {
+        match &self.namespace {
+            Some(ns) => format!("{} {ns}/{}", self.kind, self.name),
+            None => format!("{} {}", self.kind, self.name),
+        }
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Default, Deserialize)]
+#[serde(default)]
+pub struct SourceV {
+    pub file: String,
+    pub line: Option<u32>,
+    pub via: Option<String>,
+}
+
+impl SourceV {
+    pub fn location(&self) -> String {
+        match self.line {
+            Some(l) => format!("{}:{l}", self.file),
+            None => self.file.clone(),
+        }
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Default, Deserialize)]
+#[serde(default)]
+pub struct FindingV {
+    pub code: String,
+    pub severity: String,
+    pub message: String,
+    pub help: String,
+    pub object: Option<ObjectV>,
+    pub source: Option<SourceV>,
+    pub hop: Option<String>,
+    pub data: BTreeMap<String, serde_json::Value>,
+}
+
+impl FindingV {
+    /// The node it is about: a Node object, or the node named in its facts.
+    pub fn node(&self) -> Option<&str> {
+        match &self.object {
+            Some(o) if o.kind == "Node" => Some(o.name.as_str()),
+            _ => self.data.get("node").and_then(serde_json::Value::as_str),
+        }
+    }
+
+    pub fn namespace(&self) -> Option<&str> {
+        self.object.as_ref().and_then(|o| o.namespace.as_deref())
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Default, Deserialize)]
+#[serde(rename_all = "camelCase", default)]
+pub struct PhaseV {
+    pub name: String,
+    pub pool: Option<String>,
+    pub hop: Option<String>,
+    pub concurrency: u32,
+    pub nodes: Vec<String>,
+    pub start_seconds: u64,
+    pub end_seconds: u64,
+}
+
+#[derive(Debug, Clone, PartialEq, Default, Deserialize)]
+#[serde(rename_all = "camelCase", default)]
+pub struct StepV {
+    pub node: String,
+    pub phase: String,
+    pub pool: Option<String>,
+    pub hop: Option<String>,
+    pub start_seconds: u64,
+    pub end_seconds: u64,
+}
+
+#[derive(Debug, Clone, PartialEq, Default, Deserialize)]
+#[serde(rename_all = "camelCase", default)]
+pub struct PlanV {
+    pub phases: Vec<PhaseV>,
+    pub steps: Vec<StepV>,
+    pub total_seconds: u64,
+    pub timings: BTreeMap<String, u64>,
+}
+
+#[derive(Debug, Clone, PartialEq, Default, Deserialize)]
+#[serde(default)]
+pub struct ComponentV {
+    pub component: String,
+    pub expected: String,
+    pub when: String,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Deserialize)]
+#[serde(rename_all = "camelCase", default)]
+pub struct WindowV {
+    pub start_seconds: u64,
+    pub end_seconds: u64,
+}
+
+#[derive(Debug, Clone, PartialEq, Default, Deserialize)]
+#[serde(default)]
+pub struct WorkloadV {
+    pub kind: String,
+    pub namespace: String,
+    pub name: String,
+    pub seconds: u64,
+    pub reason: String,
+    pub windows: Vec<WindowV>,
+}
+
+impl WorkloadV {
+    pub fn display(&self) -> String {
+        format!("{} {}/{}", self.kind, self.namespace, self.name)
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Default, Deserialize)]
+#[serde(default)]
+pub struct DowntimeV {
+    pub components: Vec<ComponentV>,
+    pub workloads: Vec<WorkloadV>,
+}
+
+#[derive(Debug, Clone, PartialEq, Default, Deserialize)]
+#[serde(default)]
+pub struct NotRunV {
+    pub code: String,
+    pub reason: String,
+}
+
+pub const SEVERITIES: [&str; 3] = ["blocker", "warning", "info"];
+
+/// The findings filter: every part must match; empty parts match all.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Filter {
+    /// Severities hidden (all shown when empty).
+    pub hidden: BTreeSet<String>,
+    pub rule: String,
+    pub namespace: String,
+    pub node: String,
+    pub text: String,
+}
+
+impl Filter {
+    pub fn matches(&self, f: &FindingV) -> bool {
+        let text = self.text.trim().to_lowercase();
+        !self.hidden.contains(&f.severity)
+            && (self.rule.is_empty() || f.code == self.rule)
+            && (self.namespace.is_empty() || f.namespace() == Some(self.namespace.as_str()))
+            && (self.node.is_empty() || f.node() == Some(self.node.as_str()))
+            && (text.is_empty()
+                || [f.message.as_str(), f.help.as_str(), f.code.as_str()].iter().any(|s| s.to_lowercase().contains(&text))
+                || f.object.as_ref().is_some_and(|o| o.display().to_lowercase().contains(&text))
+                || f.source.as_ref().is_some_and(|s| s.file.to_lowercase().contains(&text)))
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum GroupBy {
+    #[default]
+    None,
+    Rule,
+    Object,
+}
+
+impl GroupBy {
+    pub fn name(self) -> &'static str {
+        match self {
+            GroupBy::None => "none",
+            GroupBy::Rule => "rule",
+            GroupBy::Object => "object",
+        }
+    }
+
+    pub fn parse(s: &str) -> GroupBy {
+        match s {
+            "rule" => GroupBy::Rule,
+            "object" => GroupBy::Object,
+            _ => GroupBy::None,
+        }
+    }
+}
+
+/// The values the filter's lists offer: rules, namespaces and nodes that occur, sorted.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Facets {
+    pub rules: Vec<String>,
+    pub namespaces: Vec<String>,
+    pub nodes: Vec<String>,
+}
+
+pub fn facets(findings: &[FindingV]) -> Facets {
+    let (mut rules, mut namespaces, mut nodes) = (BTreeSet::new(), BTreeSet::new(), BTreeSet::new());
+    for f in findings {
+        rules.insert(f.code.clone());
+        if let Some(ns) = f.namespace() {
+            namespaces.insert(ns.to_owned());
+        }
+        if let Some(n) = f.node() {
+            nodes.insert(n.to_owned());
+        }
+    }
+    Facets {
+        rules: rules.into_iter().collect(),
+        namespaces: namespaces.into_iter().collect(),
+        nodes: nodes.into_iter().collect(),
+    }
+}
+
+/// The findings that match, in groups (one unnamed group when not grouping), each group's members as
+/// indices into `findings`, groups in order of their worst member, then by name.
+pub fn grouped(findings: &[FindingV], filter: &Filter, by: GroupBy) -> Vec<(String, Vec<usize>)> {
+    let mut groups: BTreeMap<String, Vec<usize>> = BTreeMap::new();
+    for (i, f) in findings.iter().enumerate().filter(|(_, f)| filter.matches(f)) {
+        let key = match by {
+            GroupBy::None => String::new(),
+            GroupBy::Rule => f.code.clone(),
+            GroupBy::Object => f.object.as_ref().map(ObjectV::display).unwrap_or_else(|| "(the cluster)".to_owned()),
+        };
+        groups.entry(key).or_default().push(i);
+    }
+    let rank = |s: &str| SEVERITIES.iter().position(|x| *x == s).unwrap_or(SEVERITIES.len());
+    let mut out: Vec<(String, Vec<usize>)> = groups.into_iter().collect();
+    out.sort_by_key(|(name, members)| {
+        (members.iter().filter_map(|i| findings.get(*i)).map(|f| rank(&f.severity)).min().unwrap_or(9), name.clone())
+    });
+    out
+}
+
+/// A node's state at one moment of the plan.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum NodeState {
+    /// Its first step has not started.
+    Waiting,
+    /// In a step: cordoned, drained, upgraded or rebooting.
+    Out,
+    /// Between two hops' steps.
+    Between,
+    /// Every step done.
+    Done,
+}
+
+impl NodeState {
+    pub fn name(self) -> &'static str {
+        match self {
+            NodeState::Waiting => "waiting",
+            NodeState::Out => "out",
+            NodeState::Between => "between",
+            NodeState::Done => "done",
+        }
+    }
+}
+
+pub fn node_state(steps: &[&StepV], t: u64) -> NodeState {
+    if steps.iter().any(|s| s.start_seconds <= t && t < s.end_seconds) {
+        NodeState::Out
+    } else if steps.iter().all(|s| s.end_seconds <= t) {
+        NodeState::Done
+    } else if steps.iter().any(|s| s.end_seconds <= t) {
+        NodeState::Between
+    } else {
+        NodeState::Waiting
+    }
+}
+
+/// The nodes by pool, for the replay's map: a pool is the step's pool where the distribution has pools,
+/// else the phase (control plane, workers); each pool's nodes sorted by name.
+pub fn pools(plan: &PlanV, nodes: &[NodeFacts]) -> Vec<(String, Vec<String>)> {
+    let mut by_pool: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
+    let mut placed: BTreeSet<&str> = BTreeSet::new();
+    for s in &plan.steps {
+        if placed.insert(s.node.as_str()) {
+            let pool = s.pool.clone().unwrap_or_else(|| s.phase.clone());
+            by_pool.entry(pool).or_default().insert(s.node.clone());
+        }
+    }
+    for n in nodes.iter().filter(|n| !placed.contains(n.name.as_str())) {
+        by_pool.entry("not in the plan".to_owned()).or_default().insert(n.name.clone());
+    }
+    // Control-plane pools first, as they upgrade first.
+    let first = |p: &str| !(p.contains("control") || p.contains("master") || p == "etcd");
+    let mut out: Vec<(String, Vec<String>)> = by_pool.into_iter().map(|(k, v)| (k, v.into_iter().collect())).collect();
+    out.sort_by_key(|(p, _)| (first(p), p.clone()));
+    out
+}
+
+/// The plan at one moment: each node's state, the pods being moved, the workloads with no Ready replica.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Frame {
+    pub states: BTreeMap<String, NodeState>,
+    pub out: Vec<String>,
+    /// Pods on the nodes out now (those the drain moves), counted, and named up to 50 per node.
+    pub moving: u64,
+    pub moving_names: Vec<String>,
+    pub down: Vec<String>,
+}
+
+pub fn frame(report: &ReportView, nodes: &[NodeFacts], t: u64) -> Frame {
+    let mut by_node: BTreeMap<&str, Vec<&StepV>> = BTreeMap::new();
+    for s in &report.plan.steps {
+        by_node.entry(s.node.as_str()).or_default().push(s);
+    }
+    let mut f = Frame::default();
+    for (node, steps) in &by_node {
+        let st = node_state(steps, t);
+        if st == NodeState::Out {
+            f.out.push((*node).to_owned());
+        }
+        f.states.insert((*node).to_owned(), st);
+    }
+    for n in nodes.iter().filter(|n| f.states.get(&n.name) == Some(&NodeState::Out)) {
+        f.moving += u64::from(n.pods);
+        f.moving_names.extend(n.pod_names.iter().map(|p| format!("{p} (from {})", n.name)));
+    }
+    f.down = report
+        .downtime
+        .workloads
+        .iter()
+        .filter(|w| w.windows.iter().any(|x| x.start_seconds <= t && t < x.end_seconds))
+        .map(WorkloadV::display)
+        .collect();
+    f
+}
+
+/// How many of a phase's nodes are out at each change, as `(time, count)` steps, for the timeline.
+pub fn in_flight(steps: &[&StepV]) -> Vec<(u64, u32)> {
+    let mut events: Vec<(u64, i32)> = steps.iter().flat_map(|s| [(s.start_seconds, 1), (s.end_seconds, -1)]).collect();
+    events.sort_unstable();
+    let mut out: Vec<(u64, u32)> = Vec::new();
+    let mut n: i32 = 0;
+    for (t, d) in events {
+        n += d;
+        let c = u32::try_from(n.max(0)).unwrap_or(0);
+        match out.last_mut() {
+            Some(last) if last.0 == t => last.1 = c,
+            _ => out.push((t, c)),
+        }
+    }
+    out
+}
+
+/// The steps of a phase row (same name, pool and hop).
+pub fn phase_steps<'a>(plan: &'a PlanV, p: &PhaseV) -> Vec<&'a StepV> {
+    plan.steps.iter().filter(|s| s.phase == p.name && s.pool == p.pool && s.hop == p.hop).collect()
+}
+
+/// The what-if points that are best: no other point is both shorter and with less downtime.
+pub fn pareto(points: &[CurvePoint]) -> Vec<u32> {
+    points
+        .iter()
+        .filter(|p| {
+            !points.iter().any(|q| {
+                q.total_seconds <= p.total_seconds
+                    && q.downtime_seconds <= p.downtime_seconds
+                    && (q.total_seconds < p.total_seconds || q.downtime_seconds < p.downtime_seconds)
+            })
+        })
+        .map(|p| p.concurrency)
+        .collect()
+}
+
+/// "Nice" axis ticks for `0..=max` seconds: about `n` of them at round durations.
+pub fn ticks(max: u64, n: u64) -> Vec<u64> {
+    const STEPS: [u64; 12] = [60, 120, 300, 600, 900, 1800, 3600, 7200, 10800, 21600, 43200, 86400];
+    let want = max / n.max(1);
+    let step = STEPS.iter().copied().find(|s| *s >= want).unwrap_or_else(|| want.div_ceil(86400).max(1) * 86400);
+    (0..=max / step).map(|i| i * step).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use kube_preflight::{check, Input, UpgradeOptions};
+
+    pub fn demo_view() -> ReportView {
+        let inputs: Vec<Input> = crate::demo::DEMO_FILES.iter().map(|(n, t)| Input::new(*n, *t)).collect();
+        let r = check(&inputs, &UpgradeOptions::new(crate::demo::DEMO_TARGET)).unwrap();
+        serde_json::from_str(&r.to_json()).unwrap()
+    }
+
+    #[test]
+    fn the_contract_json_reads_into_the_view() {
+        let v = demo_view();
+        assert_eq!(v.summary.verdict, "blocked");
+        assert_eq!(v.upgrade.path, ["1.28", "1.29.2"]);
+        assert!(!v.plan.steps.is_empty() && v.plan.total_seconds > 0);
+        let w = v.downtime.workloads.first().unwrap();
+        assert_eq!(w.windows.iter().map(|x| x.end_seconds - x.start_seconds).sum::<u64>(), w.seconds);
+    }
+
+    #[test]
+    fn filters_and_groups() {
+        let v = demo_view();
+        let all = grouped(&v.findings, &Filter::default(), GroupBy::None);
+        assert_eq!(all.len(), 1);
+        assert_eq!(all[0].1.len(), v.findings.len());
+        let mut only_blockers = Filter::default();
+        only_blockers.hidden.insert("warning".into());
+        only_blockers.hidden.insert("info".into());
+        let b = grouped(&v.findings, &only_blockers, GroupBy::Rule);
+        assert!(b.iter().flat_map(|g| &g.1).all(|i| v.findings[*i].severity == "blocker"));
+        assert_eq!(b.iter().map(|g| g.1.len()).sum::<usize>() as u64, v.summary.blocker);
+        let by_rule = grouped(&v.findings, &Filter::default(), GroupBy::Rule);
+        assert_eq!(by_rule.len(), facets(&v.findings).rules.len());
+        // Groups come worst first.
+        assert_eq!(v.findings[by_rule[0].1[0]].severity, "blocker");
+        let text = Filter { text: "AUTOSCALING/V2BETA2".into(), ..Filter::default() };
+        let t = grouped(&v.findings, &text, GroupBy::Object);
+        assert!(!t.is_empty() && t.iter().all(|(name, _)| name.starts_with("HorizontalPodAutoscaler")), "{t:?}");
+        let ns = Filter { namespace: "nowhere".into(), ..Filter::default() };
+        assert!(grouped(&v.findings, &ns, GroupBy::None).is_empty());
+    }
+
+    fn step(node: &str, s: u64, e: u64) -> StepV {
+        StepV { node: node.into(), phase: "workers".into(), start_seconds: s, end_seconds: e, ..StepV::default() }
+    }
+
+    #[test]
+    fn a_node_is_out_during_its_steps_and_between_hops() {
+        let a = step("a", 10, 20);
+        let b = step("a", 50, 60);
+        let steps = [&a, &b];
+        assert_eq!(node_state(&steps, 0), NodeState::Waiting);
+        assert_eq!(node_state(&steps, 10), NodeState::Out);
+        assert_eq!(node_state(&steps, 20), NodeState::Between);
+        assert_eq!(node_state(&steps, 59), NodeState::Out);
+        assert_eq!(node_state(&steps, 60), NodeState::Done);
+    }
+
+    #[test]
+    fn in_flight_counts_overlapping_steps() {
+        let (a, b, c) = (step("a", 0, 10), step("b", 0, 10), step("c", 10, 30));
+        assert_eq!(in_flight(&[&a, &b, &c]), [(0, 2), (10, 1), (30, 0)]);
+    }
+
+    #[test]
+    fn a_frame_names_the_nodes_out_their_pods_and_the_workloads_down() {
+        let mut v = demo_view();
+        let w = v.downtime.workloads[0].clone();
+        let t = w.windows[0].start_seconds;
+        let out_node = v.plan.steps.iter().find(|s| s.start_seconds <= t && t < s.end_seconds).unwrap().node.clone();
+        let nodes = vec![NodeFacts { name: out_node.clone(), control_plane: false, pods: 3, pod_names: vec!["ns/p".into()] }];
+        let f = frame(&v, &nodes, t);
+        assert!(f.out.contains(&out_node));
+        assert_eq!(f.moving, 3);
+        assert_eq!(f.moving_names, [format!("ns/p (from {out_node})")]);
+        assert!(f.down.contains(&w.display()));
+        assert!(!frame(&v, &nodes, w.windows[0].end_seconds).down.contains(&w.display()) || w.windows.len() > 1);
+        v.downtime.workloads.clear();
+        assert!(frame(&v, &nodes, t).down.is_empty());
+        let p = pools(&v.plan, &nodes);
+        assert!(p.iter().map(|(_, n)| n.len()).sum::<usize>() >= 1);
+        assert!(p[0].0.contains("control"), "{p:?}");
+    }
+
+    #[test]
+    fn the_best_points_and_the_ticks() {
+        let pt = |c, t, d| CurvePoint { concurrency: c, total_seconds: t, downtime_seconds: d, workloads_down: 0 };
+        assert_eq!(pareto(&[pt(1, 100, 0), pt(2, 60, 10), pt(3, 60, 20), pt(4, 40, 10)]), [1, 4]);
+        assert_eq!(ticks(3600, 6), [0, 600, 1200, 1800, 2400, 3000, 3600]);
+        assert_eq!(ticks(0, 6), [0]);
+    }
+}

@@ -33,10 +33,12 @@ pub fn finding_row(ctx: &Ctx, i: usize, f: &FindingV, open: bool) -> Html {
         let ctx = ctx.clone();
         let source = f.source.clone();
         Callback::from(move |_| {
+            // Read before dispatching: the handle shows the newest state once the action is applied.
+            let opening = ctx.state.open != Some(i);
             ctx.send(Action::Open(Some(i)));
-            if let Some(line) = source.as_ref().and_then(|s| s.line) {
-                if ctx.state.open != Some(i) {
-                    ctx.bridge.lines(&source.as_ref().map(|s| s.file.clone()).unwrap_or_default(), line);
+            if let (true, Some(s)) = (opening, source.as_ref()) {
+                if let Some(line) = s.line {
+                    ctx.bridge.lines(&s.file, line);
                 }
             }
         })

@@ -342,7 +342,8 @@ mod tests {
     #[test]
     fn ending_each_input_counts_its_objects_and_what_was_read_checks_again_under_other_options() {
         let opts = UpgradeOptions::new("1.29.2");
-        let two = "apiVersion: v1\nkind: Pod\nmetadata: {name: a}\n---\napiVersion: v1\nkind: Pod\nmetadata: {name: b}\n";
+        let two =
+            "apiVersion: v1\nkind: Pod\nmetadata: {name: a}\n---\napiVersion: v1\nkind: Pod\nmetadata: {name: b}\n";
         let bad = "kind: Pod\nmetadata: [\n";
         let mut s = Session::new(opts.clone()).unwrap();
         s.push_found("two.yaml", two.as_bytes()).unwrap();

@@ -93,7 +93,8 @@ impl Engine {
         let ingested = session.finish_ingested().map_err(|e| e.to_string())?;
         for info in &mut infos {
             if info.skipped.is_none() {
-                info.skipped = ingested.inventory.skipped.iter().find(|s| s.file == info.name).map(|s| s.reason.clone());
+                info.skipped =
+                    ingested.inventory.skipped.iter().find(|s| s.file == info.name).map(|s| s.reason.clone());
             }
         }
         self.nodes = node_facts(&ingested);
@@ -266,7 +267,8 @@ impl Reader for TextReader<'_> {
 
     fn read(&mut self, spec: &InputSpec, offset: u64, len: u64) -> Result<Vec<u8>, String> {
         let t = (self.0)(spec).ok_or_else(|| format!("{}: cannot be read", spec.name))?;
-        let (s, e) = (usize::try_from(offset).unwrap_or(usize::MAX), usize::try_from(offset + len).unwrap_or(usize::MAX));
+        let (s, e) =
+            (usize::try_from(offset).unwrap_or(usize::MAX), usize::try_from(offset + len).unwrap_or(usize::MAX));
         Ok(t.as_bytes().get(s..e.min(t.len())).unwrap_or_default().to_vec())
     }
 }
@@ -287,10 +289,20 @@ mod tests {
     }
 
     fn demo_inputs() -> Vec<InputSpec> {
-        let mut v: Vec<InputSpec> =
-            DEMO_FILES.iter().map(|(n, _)| InputSpec { name: (*n).to_owned(), source: Source::Demo, passed_over: None }).collect();
-        v.push(InputSpec { name: "pasted.yaml".into(), source: Source::Text { text: String::new() }, passed_over: None });
-        v.push(InputSpec { name: "notes.txt".into(), source: Source::Demo, passed_over: Some("not .yaml, .yml or .json: not read".into()) });
+        let mut v: Vec<InputSpec> = DEMO_FILES
+            .iter()
+            .map(|(n, _)| InputSpec { name: (*n).to_owned(), source: Source::Demo, passed_over: None })
+            .collect();
+        v.push(InputSpec {
+            name: "pasted.yaml".into(),
+            source: Source::Text { text: String::new() },
+            passed_over: None,
+        });
+        v.push(InputSpec {
+            name: "notes.txt".into(),
+            source: Source::Demo,
+            passed_over: Some("not .yaml, .yml or .json: not read".into()),
+        });
         v
     }
 
@@ -306,7 +318,9 @@ mod tests {
     fn reading_reports_progress_counts_objects_per_file_and_leaves_out_what_cannot_be_read() {
         let (e, infos, posts) = loaded();
         let total: u64 = DEMO_FILES.iter().map(|(_, t)| t.len() as u64).sum::<u64>() + 22;
-        assert!(matches!(posts.last(), Some(FromWorker::Progress { bytes, total: t, .. }) if *bytes == total && *t == total));
+        assert!(
+            matches!(posts.last(), Some(FromWorker::Progress { bytes, total: t, .. }) if *bytes == total && *t == total)
+        );
         assert_eq!(infos.len(), 4);
         // The same counts as reading each demo file alone.
         for (info, (name, text)) in infos.iter().zip(DEMO_FILES) {
@@ -329,7 +343,10 @@ mod tests {
         let mut notes = Input::new("notes.txt", "");
         notes.passed_over = Some("not .yaml, .yml or .json: not read".into());
         inputs.push(notes);
-        for opts in [format!("{{\"to\":\"{DEMO_TARGET}\"}}"), "{\"to\":\"1.28.4\",\"profile\":\"rke\",\"maxUnavailableWorker\":2}".to_owned()] {
+        for opts in [
+            format!("{{\"to\":\"{DEMO_TARGET}\"}}"),
+            "{\"to\":\"1.28.4\",\"profile\":\"rke\",\"maxUnavailableWorker\":2}".to_owned(),
+        ] {
             let msgs = e.check(2, Some(&opts)).unwrap();
             let expected = check(&inputs, &parse_options(&opts).unwrap()).unwrap();
             let FromWorker::Report { report, findings, .. } = &msgs[0] else { panic!() };

@@ -165,7 +165,10 @@ fn decode(s: &str) -> String {
     let mut out = Vec::with_capacity(bytes.len());
     let mut i = 0;
     while let Some(&b) = bytes.get(i) {
-        let hex = bytes.get(i + 1..i + 3).and_then(|h| std::str::from_utf8(h).ok()).and_then(|h| u8::from_str_radix(h, 16).ok());
+        let hex = bytes
+            .get(i + 1..i + 3)
+            .and_then(|h| std::str::from_utf8(h).ok())
+            .and_then(|h| u8::from_str_radix(h, 16).ok());
         match (b, hex) {
             (b'%', Some(v)) => {
                 out.push(v);
@@ -191,7 +194,12 @@ mod tests {
     use kube_preflight::UpgradeOptions;
 
     fn opts() -> Opts {
-        let mut o = Opts { to: "1.29.2".into(), profile: "rke".into(), max_unavailable_worker: "10%".into(), ..Opts::default() };
+        let mut o = Opts {
+            to: "1.29.2".into(),
+            profile: "rke".into(),
+            max_unavailable_worker: "10%".into(),
+            ..Opts::default()
+        };
         o.max_surge = "2".into();
         o.drain = Drain::Off;
         o.timings.insert("drainTimeoutSeconds".into(), "120".into());

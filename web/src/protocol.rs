@@ -112,7 +112,11 @@ mod tests {
             options: "{\"to\":\"1.29\"}".into(),
             inputs: vec![
                 InputSpec { name: "a.yaml".into(), source: Source::File { index: 0 }, passed_over: None },
-                InputSpec { name: "pasted".into(), source: Source::Text { text: "kind: Pod".into() }, passed_over: None },
+                InputSpec {
+                    name: "pasted".into(),
+                    source: Source::Text { text: "kind: Pod".into() },
+                    passed_over: None,
+                },
             ],
         };
         let back: ToWorker = serde_json::from_str(&m.to_json()).unwrap();

@@ -8,7 +8,7 @@ use yew::Reducible;
 use crate::demo::{DEMO_FILES, DEMO_TARGET};
 use crate::options::Opts;
 use crate::protocol::{CurvePoint, FromWorker, InputInfo, NodeFacts};
-use crate::view::{FindingV, Filter, GroupBy, ReportView};
+use crate::view::{Filter, FindingV, GroupBy, ReportView};
 
 /// Findings drawn at first, and added by each "show more".
 pub const PAGE: usize = 100;
@@ -150,7 +150,10 @@ pub struct State {
 
 pub enum Action {
     /// New inputs are being read (the demo when `demo`).
-    SetInputs { rows: Vec<InputRow>, demo: bool },
+    SetInputs {
+        rows: Vec<InputRow>,
+        demo: bool,
+    },
     SetOpts(Opts),
     Worker(FromWorker),
     Cancelled,
@@ -169,7 +172,13 @@ pub enum Action {
 pub fn demo_rows() -> Vec<InputRow> {
     DEMO_FILES
         .iter()
-        .map(|(n, t)| InputRow { name: (*n).to_owned(), size: t.len() as u64, kind: InputKind::Demo, passed_over: None, info: None })
+        .map(|(n, t)| InputRow {
+            name: (*n).to_owned(),
+            size: t.len() as u64,
+            kind: InputKind::Demo,
+            passed_over: None,
+            info: None,
+        })
         .collect()
 }
 
@@ -269,7 +278,12 @@ impl Reducible for State {
             Action::SetInputs { rows, demo } => {
                 s.inputs = rows;
                 s.using_demo = demo;
-                s.status = Status::Reading { bytes: 0, total: s.inputs.iter().map(|r| r.size).sum(), objects: 0, file: String::new() };
+                s.status = Status::Reading {
+                    bytes: 0,
+                    total: s.inputs.iter().map(|r| r.size).sum(),
+                    objects: 0,
+                    file: String::new(),
+                };
                 s.pending = None;
                 s.open = None;
                 s.lines = None;
@@ -325,8 +339,10 @@ mod tests {
     /// The messages the worker sends for the demo, from the engine itself.
     fn demo_messages(options: &str) -> Vec<FromWorker> {
         let text = |s: &InputSpec| DEMO_FILES.iter().find(|(n, _)| *n == s.name).map(|(_, t)| *t);
-        let inputs: Vec<InputSpec> =
-            DEMO_FILES.iter().map(|(n, _)| InputSpec { name: (*n).into(), source: Source::Demo, passed_over: None }).collect();
+        let inputs: Vec<InputSpec> = DEMO_FILES
+            .iter()
+            .map(|(n, _)| InputSpec { name: (*n).into(), source: Source::Demo, passed_over: None })
+            .collect();
         let mut e = Engine::default();
         let mut out = Vec::new();
         let infos = e.load(1, options, inputs, &mut TextReader(&text), &mut |m| out.push(m)).unwrap();
@@ -365,7 +381,13 @@ mod tests {
         let before = s.report.clone();
         let s = s.reduce(Action::SetInputs { rows: demo_rows(), demo: true });
         assert!(matches!(s.status, Status::Reading { bytes: 0, .. }));
-        let s = s.reduce(Action::Worker(FromWorker::Progress { generation: 2, bytes: 5, total: 10, objects: 1, file: "a".into() }));
+        let s = s.reduce(Action::Worker(FromWorker::Progress {
+            generation: 2,
+            bytes: 5,
+            total: 10,
+            objects: 1,
+            file: "a".into(),
+        }));
         assert_eq!(s.status, Status::Reading { bytes: 5, total: 10, objects: 1, file: "a".into() });
         let s = s.reduce(Action::Cancelled);
         assert!(matches!(&s.status, Status::Failed(m) if m.starts_with("Cancelled")));
@@ -394,7 +416,8 @@ mod tests {
         let s = Rc::new(State::new(Opts::default(), Tab::Findings, Theme::Auto));
         let s = s.reduce(Action::ShowMore).reduce(Action::Open(Some(2)));
         assert_eq!((s.shown, s.open), (2 * PAGE, Some(2)));
-        let s = s.reduce(Action::Open(Some(2))).reduce(Action::Filter(Filter { text: "x".into(), ..Filter::default() }));
+        let s =
+            s.reduce(Action::Open(Some(2))).reduce(Action::Filter(Filter { text: "x".into(), ..Filter::default() }));
         assert_eq!((s.shown, s.open), (PAGE, None));
     }
 }

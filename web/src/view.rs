@@ -216,7 +216,9 @@ impl Filter {
             && (self.namespace.is_empty() || f.namespace() == Some(self.namespace.as_str()))
             && (self.node.is_empty() || f.node() == Some(self.node.as_str()))
             && (text.is_empty()
-                || [f.message.as_str(), f.help.as_str(), f.code.as_str()].iter().any(|s| s.to_lowercase().contains(&text))
+                || [f.message.as_str(), f.help.as_str(), f.code.as_str()]
+                    .iter()
+                    .any(|s| s.to_lowercase().contains(&text))
                 || f.object.as_ref().is_some_and(|o| o.display().to_lowercase().contains(&text))
                 || f.source.as_ref().is_some_and(|s| s.file.to_lowercase().contains(&text)))
     }
@@ -506,7 +508,8 @@ mod tests {
         let w = v.downtime.workloads[0].clone();
         let t = w.windows[0].start_seconds;
         let out_node = v.plan.steps.iter().find(|s| s.start_seconds <= t && t < s.end_seconds).unwrap().node.clone();
-        let nodes = vec![NodeFacts { name: out_node.clone(), control_plane: false, pods: 3, pod_names: vec!["ns/p".into()] }];
+        let nodes =
+            vec![NodeFacts { name: out_node.clone(), control_plane: false, pods: 3, pod_names: vec!["ns/p".into()] }];
         let f = frame(&v, &nodes, t);
         assert!(f.out.contains(&out_node));
         assert_eq!(f.moving, 3);

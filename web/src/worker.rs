@@ -32,10 +32,14 @@ impl Reader for Files {
         };
         match &spec.source {
             Source::Text { text } => Ok(slice(text)),
-            Source::Demo => Ok(DEMO_FILES.iter().find(|(n, _)| *n == spec.name).map(|(_, t)| slice(t)).unwrap_or_default()),
+            Source::Demo => {
+                Ok(DEMO_FILES.iter().find(|(n, _)| *n == spec.name).map(|(_, t)| slice(t)).unwrap_or_default())
+            }
             Source::File { index } => {
                 let file = self.0.get(*index).ok_or_else(|| format!("{}: the file is gone", spec.name))?;
-                let cannot = |e: JsValue| format!("{}: cannot be read: {}", spec.name, e.as_string().unwrap_or_else(|| format!("{e:?}")));
+                let cannot = |e: JsValue| {
+                    format!("{}: cannot be read: {}", spec.name, e.as_string().unwrap_or_else(|| format!("{e:?}")))
+                };
                 let blob = file.slice_with_f64_and_f64(offset as f64, (offset + len) as f64).map_err(cannot)?;
                 let buf = FileReaderSync::new().map_err(cannot)?.read_as_array_buffer(&blob).map_err(cannot)?;
                 Ok(Uint8Array::new(&buf).to_vec())
@@ -65,7 +69,12 @@ async fn yield_now(scope: &DedicatedWorkerGlobalScope) {
 }
 
 /// Check, post the report, then the what-if curve one point at a time (stopping when a newer check comes).
-fn check_and_curve(scope: &DedicatedWorkerGlobalScope, w: &Rc<RefCell<Worker>>, generation: u32, options: Option<&str>) {
+fn check_and_curve(
+    scope: &DedicatedWorkerGlobalScope,
+    w: &Rc<RefCell<Worker>>,
+    generation: u32,
+    options: Option<&str>,
+) {
     let result = w.borrow_mut().engine.check(generation, options);
     match result {
         Err(message) => return post(scope, &FromWorker::Failed { generation, message }),
@@ -117,7 +126,11 @@ fn handle(scope: &DedicatedWorkerGlobalScope, w: &Rc<RefCell<Worker>>, e: &Messa
         }
         ToWorker::Options { generation, options } => check_and_curve(scope, w, generation, Some(&options)),
         ToWorker::Export { format } => {
-            let m = w.borrow().engine.export(&format).unwrap_or_else(|message| FromWorker::Failed { generation: 0, message });
+            let m = w
+                .borrow()
+                .engine
+                .export(&format)
+                .unwrap_or_else(|message| FromWorker::Failed { generation: 0, message });
             post(scope, &m);
         }
         ToWorker::Lines { file, line } => {

@@ -1,7 +1,13 @@
-//! The dashboard mounted in headless Chromium (wasm-bindgen-test with run_in_browser).
+//! The dashboard in headless Chromium (wasm-bindgen-test with run_in_browser): the worker's engine on the
+//! demo, and the page mounted (no worker script is served here: the page must still render its controls
+//! and the rule docs, and say that it is reading).
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic, clippy::indexing_slicing)]
 #![cfg(target_arch = "wasm32")]
 
+use kube_preflight_web::demo::{DEMO_FILES, DEMO_TARGET};
+use kube_preflight_web::engine::{Engine, TextReader};
+use kube_preflight_web::protocol::{FromWorker, InputSpec, Source};
+use kube_preflight_web::view::ReportView;
 use kube_preflight_web::App;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_test::{wasm_bindgen_test, wasm_bindgen_test_configure};
@@ -16,23 +22,51 @@ async fn tick() {
 }
 
 #[wasm_bindgen_test]
-async fn the_demo_report_renders() {
+fn the_engine_reads_and_checks_the_demo_in_the_browser() {
+    let text = |s: &InputSpec| DEMO_FILES.iter().find(|(n, _)| *n == s.name).map(|(_, t)| *t);
+    let inputs: Vec<InputSpec> = DEMO_FILES
+        .iter()
+        .map(|(n, _)| InputSpec { name: (*n).into(), source: Source::Demo, passed_over: None })
+        .collect();
+    let mut e = Engine::default();
+    let mut progress = 0;
+    let infos = e
+        .load(1, &format!("{{\"to\":\"{DEMO_TARGET}\"}}"), inputs, &mut TextReader(&text), &mut |_| progress += 1)
+        .unwrap();
+    assert!(progress >= 2);
+    assert!(infos.iter().all(|i| i.objects > 0 && i.skipped.is_none()));
+    let msgs = e.check(1, None).unwrap();
+    let FromWorker::Report { report, .. } = &msgs[0] else { panic!("no report") };
+    let r: ReportView = serde_json::from_str(report).unwrap();
+    assert_eq!(r.summary.verdict, "blocked");
+    assert_eq!(r.upgrade.path, ["1.28", "1.29.2"]);
+    let (_, size, ks) = e.curve_plan().unwrap();
+    assert_eq!(ks.len() as u32, size);
+    assert!(e.curve_point(size).unwrap().total_seconds <= e.curve_point(1).unwrap().total_seconds);
+}
+
+#[wasm_bindgen_test]
+async fn the_page_renders_its_controls_and_the_rule_docs_while_reading() {
     let document = web_sys::window().unwrap().document().unwrap();
     let root = document.create_element("div").unwrap();
     document.body().unwrap().append_child(&root).unwrap();
     let handle = yew::Renderer::<App>::with_root(root.clone()).render();
     tick().await;
-    let verdict = document.get_element_by_id("verdict").expect("a verdict");
-    let text = verdict.text_content().unwrap_or_default();
-    assert!(text == "READY" || text == "BLOCKED", "{text}");
-    let path = document.get_element_by_id("summary").unwrap().text_content().unwrap_or_default();
-    assert!(path.contains("1.27.6") && path.contains("1.29.2"), "{path}");
-
-    // The Rules tab shows every rule's docs.
+    for id in ["files", "folder", "paste", "to", "profile", "max-unavailable-worker", "theme"] {
+        assert!(document.get_element_by_id(id).is_some(), "{id}");
+    }
+    assert_eq!(
+        document.get_element_by_id("to").unwrap().dyn_into::<web_sys::HtmlInputElement>().unwrap().value(),
+        DEMO_TARGET
+    );
+    assert!(root.text_content().unwrap_or_default().contains("Checking"));
     let tab = root.query_selector("button[data-tab=rules]").unwrap().unwrap();
     tab.dyn_into::<web_sys::HtmlElement>().unwrap().click();
     tick().await;
     let rules = document.get_element_by_id("rules").expect("rules view");
     assert!(rules.text_content().unwrap_or_default().contains("version/minor-skip"));
+    // The tab is kept in the URL with the options.
+    let search = web_sys::window().unwrap().location().search().unwrap();
+    assert!(search.contains("tab=rules") && search.contains("to=1.29.2"), "{search}");
     handle.destroy();
 }

@@ -46,7 +46,8 @@ impl Ctx {
 
     pub fn load_demo(&self) {
         let rows = demo_rows();
-        let specs = rows.iter().map(|r| InputSpec { name: r.name.clone(), source: Source::Demo, passed_over: None }).collect();
+        let specs =
+            rows.iter().map(|r| InputSpec { name: r.name.clone(), source: Source::Demo, passed_over: None }).collect();
         self.load(rows, specs, Vec::new(), true);
     }
 
@@ -173,9 +174,11 @@ pub fn App() -> Html {
                 Callback::from(move |_| ctx.cancel())
             };
             html! { <div class="progress" id="progress" role="status"><span class="spinner" aria-hidden="true"></span><span>{ "Checking…" }</span>
-                <button type="button" id="cancel" onclick={on_cancel}>{ "Cancel" }</button></div> }
+            <button type="button" id="cancel" onclick={on_cancel}>{ "Cancel" }</button></div> }
         }
-        Status::Failed(m) => html! { <div class="error" role="alert" id="error"><strong>{ "Cannot check: " }</strong><code>{ m.clone() }</code></div> },
+        Status::Failed(m) => {
+            html! { <div class="error" role="alert" id="error"><strong>{ "Cannot check: " }</strong><code>{ m.clone() }</code></div> }
+        }
         Status::Idle => html! {},
     };
     let body = match (&state.report, state.tab) {

@@ -39,7 +39,16 @@ pub fn axis(sc: Scale, height: f64) -> Html {
 
 /// A bar that says what it is on hover (a `<title>`) and on focus (`onfocus` shows it in the panel).
 #[allow(clippy::too_many_arguments)]
-pub fn bar(sc: Scale, y: f64, h: f64, s: u64, e: u64, class: &'static str, details: String, onfocus: Callback<String>) -> Html {
+pub fn bar(
+    sc: Scale,
+    y: f64,
+    h: f64,
+    s: u64,
+    e: u64,
+    class: &'static str,
+    details: String,
+    onfocus: Callback<String>,
+) -> Html {
     let d = details.clone();
     let focus = Callback::from(move |_: FocusEvent| onfocus.emit(d.clone()));
     html! {

@@ -9,7 +9,14 @@ use crate::markdown;
 use crate::state::{Action, Tab};
 use crate::view::{facets, grouped, Filter, FindingV, GroupBy, SEVERITIES};
 
-fn select(ctx: &Ctx, id: &'static str, label: &'static str, value: &str, values: &[String], set: fn(&mut Filter, String)) -> Html {
+fn select(
+    ctx: &Ctx,
+    id: &'static str,
+    label: &'static str,
+    value: &str,
+    values: &[String],
+    set: fn(&mut Filter, String),
+) -> Html {
     let ctx = ctx.clone();
     let onchange = Callback::from(move |e: Event| {
         let s: HtmlSelectElement = e.target_unchecked_into();
@@ -145,7 +152,9 @@ pub fn FindingsView() -> Html {
         let take: Vec<usize> = members.iter().copied().take(budget).collect();
         budget -= take.len();
         shown += take.len();
-        let items = take.iter().filter_map(|i| r.findings.get(*i).map(|f| finding_row(&ctx, *i, f, ctx.state.open == Some(*i))));
+        let items = take
+            .iter()
+            .filter_map(|i| r.findings.get(*i).map(|f| finding_row(&ctx, *i, f, ctx.state.open == Some(*i))));
         sections.push(html! {
             <section class="group">
                 if !name.is_empty() { <h3 class="group-name">{ format!("{name} ({})", members.len()) }</h3> }

@@ -22,7 +22,8 @@ fn load_files(ctx: &Ctx, list: Option<FileList>, folder: bool) {
     let mut files: Vec<(String, File)> = (0..list.length())
         .filter_map(|i| list.get(i))
         .map(|f| {
-            let rel = js_sys::Reflect::get(&f, &JsValue::from_str("webkitRelativePath")).ok().and_then(|v| v.as_string());
+            let rel =
+                js_sys::Reflect::get(&f, &JsValue::from_str("webkitRelativePath")).ok().and_then(|v| v.as_string());
             (rel.filter(|r| !r.is_empty()).unwrap_or_else(|| f.name()), f)
         })
         .collect();
@@ -41,7 +42,13 @@ fn load_files(ctx: &Ctx, list: Option<FileList>, folder: bool) {
             kept.push(f.clone());
             Source::File { index: kept.len() - 1 }
         };
-        rows.push(InputRow { name: name.clone(), size: f.size() as u64, kind: InputKind::File, passed_over: passed_over.clone(), info: None });
+        rows.push(InputRow {
+            name: name.clone(),
+            size: f.size() as u64,
+            kind: InputKind::File,
+            passed_over: passed_over.clone(),
+            info: None,
+        });
         specs.push(InputSpec { name, source, passed_over });
     }
     ctx.load(rows, specs, kept, false);
@@ -95,7 +102,7 @@ pub fn InputsBar() -> Html {
             let Some(area) = web_sys::window()
                 .and_then(|w| w.document())
                 .and_then(|d| d.get_element_by_id("paste-text"))
-                .map(|e| wasm_bindgen::JsCast::unchecked_into::<HtmlTextAreaElement>(e))
+                .map(wasm_bindgen::JsCast::unchecked_into::<HtmlTextAreaElement>)
             else {
                 return;
             };
@@ -104,7 +111,13 @@ pub fn InputsBar() -> Html {
                 return;
             }
             let name = "pasted.yaml".to_owned();
-            let rows = vec![InputRow { name: name.clone(), size: text.len() as u64, kind: InputKind::Pasted, passed_over: None, info: None }];
+            let rows = vec![InputRow {
+                name: name.clone(),
+                size: text.len() as u64,
+                kind: InputKind::Pasted,
+                passed_over: None,
+                info: None,
+            }];
             let specs = vec![InputSpec { name, source: Source::Text { text }, passed_over: None }];
             ctx.load(rows, specs, Vec::new(), false);
             pasting.set(false);
@@ -120,7 +133,11 @@ pub fn InputsBar() -> Html {
     };
     let s = &ctx.state;
     let objects: u64 = s.inputs.iter().filter_map(|r| r.info.as_ref()).map(|i| i.objects).sum();
-    let left_out = s.inputs.iter().filter(|r| r.info.as_ref().is_some_and(|i| i.skipped.is_some()) || r.passed_over.is_some()).count();
+    let left_out = s
+        .inputs
+        .iter()
+        .filter(|r| r.info.as_ref().is_some_and(|i| i.skipped.is_some()) || r.passed_over.is_some())
+        .count();
     html! {
         <div class={classes!("inputs-bar", (*dragging).then_some("dragging"))} ondrop={on_drop} ondragover={on_over} ondragleave={on_leave} id="dropzone">
             <span class="drop-hint">{ "Drop files here, or " }</span>

@@ -8,7 +8,14 @@ use yew::prelude::*;
 use super::app::{use_ctx, Ctx};
 use crate::options::{Drain, Opts};
 
-fn field(ctx: &Ctx, id: &'static str, label: &'static str, value: &str, placeholder: &'static str, set: fn(&mut Opts, String)) -> Html {
+fn field(
+    ctx: &Ctx,
+    id: &'static str,
+    label: &'static str,
+    value: &str,
+    placeholder: &'static str,
+    set: fn(&mut Opts, String),
+) -> Html {
     let ctx = ctx.clone();
     let onchange = Callback::from(move |e: Event| {
         let input: HtmlInputElement = e.target_unchecked_into();

@@ -41,7 +41,12 @@ pub fn Gantt(props: &GanttProps) -> Html {
     let Some(r) = ctx.state.report.clone() else { return html! {} };
     let plan = &r.plan;
     if plan.phases.is_empty() {
-        let why = r.not_run.iter().find(|n| n.code == "plan").map(|n| n.reason.clone()).unwrap_or_else(|| "there are no nodes to plan for".into());
+        let why = r
+            .not_run
+            .iter()
+            .find(|n| n.code == "plan")
+            .map(|n| n.reason.clone())
+            .unwrap_or_else(|| "there are no nodes to plan for".into());
         return html! { <p class="empty" id="no-plan">{ "No plan: " }{ why }</p> };
     }
     let width = if props.compact { 620.0 } else { 1100.0 };
@@ -88,7 +93,14 @@ pub fn Gantt(props: &GanttProps) -> Html {
             let next = profile.get(j + 1).map_or(*t, |n| n.0);
             let h = f64::from(*c) / f64::from(peak) * (ROW - 6.0);
             if *c > 0 {
-                d.push_str(&format!("M{:.1} {:.1}h{:.1}v{:.1}h{:.1}Z", sc.x(*t), y + ROW - 3.0 - h, sc.w(*t, next), h, -sc.w(*t, next)));
+                d.push_str(&format!(
+                    "M{:.1} {:.1}h{:.1}v{:.1}h{:.1}Z",
+                    sc.x(*t),
+                    y + ROW - 3.0 - h,
+                    sc.w(*t, next),
+                    h,
+                    -sc.w(*t, next)
+                ));
             }
         }
         rows.push(html! {
@@ -108,7 +120,13 @@ pub fn Gantt(props: &GanttProps) -> Html {
         y += ROW;
         if open {
             for s in &steps {
-                let details = format!("{}: {} from {} to {}", s.node, s.phase, duration(s.start_seconds), duration(s.end_seconds));
+                let details = format!(
+                    "{}: {} from {} to {}",
+                    s.node,
+                    s.phase,
+                    duration(s.start_seconds),
+                    duration(s.end_seconds)
+                );
                 rows.push(html! {
                     <g class="node-row" data-node={s.node.clone()}>
                         <text x="24" y={format!("{:.0}", y + 11.0)} class="node-label">{ s.node.clone() }</text>

@@ -238,7 +238,7 @@ impl Session {
         report_from(self.ingested.finish(), &self.options)
     }
 
-    /// End the session and keep what was read rather than a report: [`crate::report_for`] checks it under
+    /// End the session and keep what was read rather than a report: [`crate::pipeline::report_for`] checks it under
     /// any options, as many times as asked (the dashboard's what-if).
     pub fn finish_ingested(mut self) -> Result<crate::ingest::Ingested, Error> {
         if let Some(e) = self.error.take() {
@@ -357,7 +357,7 @@ mod tests {
         for to in ["1.29.2", "1.30.0"] {
             let o = UpgradeOptions::new(to);
             let expected = check(&inputs, &o).unwrap().to_json();
-            assert_eq!(crate::report_for(&ingested, &o).unwrap().to_json(), expected, "{to}");
+            assert_eq!(crate::pipeline::report_for(&ingested, &o).unwrap().to_json(), expected, "{to}");
         }
         // A named input that cannot be read ends the session with its error.
         let mut s = Session::new(opts).unwrap();

@@ -209,11 +209,15 @@ fn bench(root: &Path, env: &setup::Env, sizes: Option<&str>) -> Result<(), Failu
     }
     web(root, env)?;
     let dist = std::fs::read_dir(root.join("dist")).map_err(|e| Failure::new(format!("dist/: {e}")))?;
-    if let Some(file) =
-        dist.filter_map(Result::ok).map(|e| e.path()).find(|p| p.extension().is_some_and(|e| e == "wasm"))
-    {
+    // The page and its worker (trunk names the page's file with a hash, the worker's by its bin).
+    let mut files: Vec<_> =
+        dist.filter_map(Result::ok).map(|e| e.path()).filter(|p| p.extension().is_some_and(|e| e == "wasm")).collect();
+    files.sort();
+    for file in files {
         let raw = std::fs::metadata(&file).map(|m| m.len()).unwrap_or(0);
-        wasm.push(format!("dashboard:{raw}:{}", util::gzip_size(&file)?));
+        let name = file.file_name().and_then(|n| n.to_str()).unwrap_or_default();
+        let which = if name.starts_with("kube-preflight-worker") { "dashboard-worker" } else { "dashboard-page" };
+        wasm.push(format!("{which}:{raw}:{}", util::gzip_size(&file)?));
     }
     step("bench: reading and checking generated snapshots (CLI, native, wasm; release)");
     let mut c = cmd("cargo", root, env);

@@ -126,15 +126,9 @@ impl Session {
     /// List an input without reading it (a walked folder's file of another kind), with the reason, as
     /// `check()` lists an [`crate::Input`] with `passed_over`. Ends the previous input.
     pub fn skip(&mut self, name: &str, reason: &str) -> Result<(), Error> {
-        if let Some(e) = &self.error {
-            return Err(e.clone());
-        }
-        let r = self.close_file();
-        match &r {
-            Ok(()) => self.ingested.passed_over(name, reason),
-            Err(e) => self.error = Some(e.clone()),
-        }
-        r
+        self.end_input()?;
+        self.ingested.passed_over(name, reason);
+        Ok(())
     }
 
     fn push_input(&mut self, name: &str, chunk: &[u8], discovered: bool) -> Result<(), Error> {
@@ -230,16 +224,13 @@ impl Session {
     }
 
     /// End the last input and build the report.
-    pub fn finish(mut self) -> Result<Report, Error> {
-        if let Some(e) = self.error.take() {
-            return Err(e);
-        }
-        self.close_file()?;
-        report_from(self.ingested.finish(), &self.options)
+    pub fn finish(self) -> Result<Report, Error> {
+        let options = self.options.clone();
+        report_from(self.finish_ingested()?, &options)
     }
 
-    /// End the session and keep what was read rather than a report: [`crate::pipeline::report_for`] checks it under
-    /// any options, as many times as asked (the dashboard's what-if).
+    /// End the session and keep what was read rather than a report: [`crate::pipeline::report_for`]
+    /// checks it under any options, as many times as asked (the dashboard's what-if).
     pub fn finish_ingested(mut self) -> Result<crate::ingest::Ingested, Error> {
         if let Some(e) = self.error.take() {
             return Err(e);

@@ -9,7 +9,8 @@ use kube_preflight::quantity::IntOrPercent;
 use kube_preflight::render::{self, Format, RenderOptions};
 use kube_preflight::{check_options, report_for, Report, Session, UpgradeOptions};
 
-use crate::protocol::{CurvePoint, FromWorker, InputInfo, InputSpec, NodeFacts};
+use crate::demo::demo_text;
+use crate::protocol::{CurvePoint, FromWorker, InputInfo, InputSpec, NodeFacts, Source};
 
 /// The size of a read, and of a progress step.
 pub const CHUNK: u64 = 1 << 20;
@@ -116,7 +117,6 @@ impl Engine {
             generation,
             report: report.to_json(),
             findings: u32::try_from(findings.len()).unwrap_or(u32::MAX),
-            nodes: self.nodes.clone(),
         }];
         let parts: Vec<_> = findings.chunks(FINDINGS_PART).collect();
         for (i, part) in parts.iter().enumerate() {
@@ -257,52 +257,53 @@ fn node_facts(ingested: &Ingested) -> Vec<NodeFacts> {
     nodes
 }
 
-/// Inputs held as text (pasted, the demo, and the tests).
-pub struct TextReader<'a>(pub &'a dyn Fn(&InputSpec) -> Option<&'a str>);
+/// The text of an input the message carries (pasted) or the page has built in (the demo); `None` for a
+/// picked file, which only the worker can read.
+pub fn held_text(spec: &InputSpec) -> Option<&str> {
+    match &spec.source {
+        Source::Text { text } => Some(text),
+        Source::Demo => demo_text(&spec.name),
+        Source::File { .. } => None,
+    }
+}
 
-impl Reader for TextReader<'_> {
+/// Reads the inputs whose text is held ([`held_text`]): the worker's for pasted text and the demo, and
+/// the tests'.
+pub struct Held;
+
+impl Reader for Held {
     fn size(&mut self, spec: &InputSpec) -> u64 {
-        (self.0)(spec).map_or(0, |t| t.len() as u64)
+        held_text(spec).map_or(0, |t| t.len() as u64)
     }
 
     fn read(&mut self, spec: &InputSpec, offset: u64, len: u64) -> Result<Vec<u8>, String> {
-        let t = (self.0)(spec).ok_or_else(|| format!("{}: cannot be read", spec.name))?;
-        let (s, e) =
-            (usize::try_from(offset).unwrap_or(usize::MAX), usize::try_from(offset + len).unwrap_or(usize::MAX));
-        Ok(t.as_bytes().get(s..e.min(t.len())).unwrap_or_default().to_vec())
+        let t = held_text(spec).ok_or_else(|| format!("{}: cannot be read", spec.name))?;
+        let start = usize::try_from(offset).unwrap_or(usize::MAX);
+        let end = usize::try_from(offset.saturating_add(len)).unwrap_or(usize::MAX).min(t.len());
+        Ok(t.as_bytes().get(start..end).unwrap_or_default().to_vec())
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::demo::{DEMO_FILES, DEMO_TARGET};
-    use crate::protocol::Source;
+    use crate::demo::{demo_inputs, demo_specs, DEMO_FILES, DEMO_TARGET};
     use kube_preflight::{check, Input};
 
-    fn text_of(spec: &InputSpec) -> Option<&'static str> {
-        match &spec.source {
-            Source::Demo => DEMO_FILES.iter().find(|(n, _)| *n == spec.name).map(|(_, t)| *t),
-            Source::Text { .. } => Some("kind: Pod\nmetadata: [\n"),
-            Source::File { .. } => None,
-        }
-    }
+    const PASTED: &str = "kind: Pod\nmetadata: [\n";
 
-    fn demo_inputs() -> Vec<InputSpec> {
-        let mut v: Vec<InputSpec> = DEMO_FILES
-            .iter()
-            .map(|(n, _)| InputSpec { name: (*n).to_owned(), source: Source::Demo, passed_over: None })
-            .collect();
+    const NOT_READ: &str = "not .yaml, .yml or .json: not read";
+
+    /// The demo, pasted text that does not parse, and a file passed over.
+    fn specs() -> Vec<InputSpec> {
+        let mut v = demo_specs();
         v.push(InputSpec {
             name: "pasted.yaml".into(),
-            source: Source::Text { text: String::new() },
+            source: Source::Text { text: PASTED.into() },
             passed_over: None,
         });
-        v.push(InputSpec {
-            name: "notes.txt".into(),
-            source: Source::Demo,
-            passed_over: Some("not .yaml, .yml or .json: not read".into()),
-        });
+        let empty = Source::Text { text: String::new() };
+        v.push(InputSpec { name: "notes.txt".into(), source: empty, passed_over: Some(NOT_READ.into()) });
         v
     }
 
@@ -310,14 +311,14 @@ mod tests {
         let mut e = Engine::default();
         let mut posts = Vec::new();
         let options = format!("{{\"to\":\"{DEMO_TARGET}\"}}");
-        let infos = e.load(1, &options, demo_inputs(), &mut TextReader(&text_of), &mut |m| posts.push(m)).unwrap();
+        let infos = e.load(1, &options, specs(), &mut Held, &mut |m| posts.push(m)).unwrap();
         (e, infos, posts)
     }
 
     #[test]
     fn reading_reports_progress_counts_objects_per_file_and_leaves_out_what_cannot_be_read() {
         let (e, infos, posts) = loaded();
-        let total: u64 = DEMO_FILES.iter().map(|(_, t)| t.len() as u64).sum::<u64>() + 22;
+        let total: u64 = DEMO_FILES.iter().map(|(_, t)| t.len() as u64).sum::<u64>() + PASTED.len() as u64;
         assert!(
             matches!(posts.last(), Some(FromWorker::Progress { bytes, total: t, .. }) if *bytes == total && *t == total)
         );
@@ -331,17 +332,17 @@ mod tests {
         let pasted = &infos[2];
         assert_eq!(pasted.objects, 0);
         assert!(pasted.skipped.as_deref().unwrap().contains("pasted.yaml:3:1"), "{pasted:?}");
-        assert_eq!(infos[3].skipped.as_deref(), Some("not .yaml, .yml or .json: not read"));
+        assert_eq!(infos[3].skipped.as_deref(), Some(NOT_READ));
         assert!(e.nodes.iter().any(|n| n.control_plane) && e.nodes.iter().any(|n| n.pods > 0));
     }
 
     #[test]
     fn the_report_is_the_cores_under_each_option_set_and_findings_come_in_parts() {
         let (mut e, _, _) = loaded();
-        let mut inputs: Vec<Input> = DEMO_FILES.iter().map(|(n, t)| Input::new(*n, *t)).collect();
-        inputs.push(Input::new("pasted.yaml", "kind: Pod\nmetadata: [\n").discovered());
+        let mut inputs = demo_inputs();
+        inputs.push(Input::new("pasted.yaml", PASTED).discovered());
         let mut notes = Input::new("notes.txt", "");
-        notes.passed_over = Some("not .yaml, .yml or .json: not read".into());
+        notes.passed_over = Some(NOT_READ.into());
         inputs.push(notes);
         for opts in [
             format!("{{\"to\":\"{DEMO_TARGET}\"}}"),
@@ -375,7 +376,7 @@ mod tests {
         let all = e.curve_point(size).unwrap();
         // All workers at once is never longer than one at a time.
         assert!(all.total_seconds <= one.total_seconds, "{one:?} {all:?}");
-        let inputs: Vec<Input> = DEMO_FILES.iter().map(|(n, t)| Input::new(*n, *t)).collect();
+        let inputs = demo_inputs();
         let mut o = UpgradeOptions::new(DEMO_TARGET);
         o.max_unavailable_worker = Some(IntOrPercent::Int(1));
         assert_eq!(one.total_seconds, check(&inputs, &o).unwrap().plan.total_seconds);
@@ -392,7 +393,7 @@ mod tests {
         assert!(text.contains("\"version\": \"2.1.0\"") && file_name.ends_with(".sarif"), "{file_name}");
         assert!(e.export("pdf").is_err());
         let (name, text) = DEMO_FILES[1];
-        let FromWorker::Lines { first, lines, .. } = e.lines(name, 5, &mut TextReader(&text_of)) else { panic!() };
+        let FromWorker::Lines { first, lines, .. } = e.lines(name, 5, &mut Held) else { panic!() };
         assert_eq!(first, 2);
         assert_eq!(lines, text.lines().skip(1).take(7).collect::<Vec<_>>());
     }

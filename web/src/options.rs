@@ -3,6 +3,8 @@
 
 use std::collections::BTreeMap;
 
+use serde_json::{Map, Value};
+
 /// The drain setting: the distribution's default, or forced on or off.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum Drain {
@@ -46,54 +48,45 @@ pub struct Opts {
 
 /// A limit as JSON: a whole number as a number, anything else (`"25%"`, a typo) as a string, so that the
 /// core names the field when it is wrong.
-fn limit_json(raw: &str) -> String {
+fn limit_json(raw: &str) -> Value {
     let raw = raw.trim();
-    if !raw.is_empty() && raw.bytes().all(|b| b.is_ascii_digit()) && raw.len() < 10 {
-        raw.to_owned()
-    } else {
-        json_string(raw)
+    match raw.parse::<u32>() {
+        Ok(n) if raw.bytes().all(|b| b.is_ascii_digit()) => Value::from(n),
+        _ => Value::from(raw),
     }
 }
 
-pub fn json_string(s: &str) -> String {
-    serde_json::to_string(s).unwrap_or_else(|_| "\"\"".to_owned())
-}
-
 impl Opts {
-    /// The options JSON the core reads (CONTRACT section 3).
+    /// The options JSON the core reads (CONTRACT section 3); empty fields are left to the defaults.
     pub fn to_json(&self) -> String {
-        let mut fields: Vec<String> = vec![format!("\"to\":{}", json_string(self.to.trim()))];
-        let mut text = |name: &str, v: &str| {
-            if !v.trim().is_empty() {
-                fields.push(format!("{}:{}", json_string(name), json_string(v.trim())));
+        let mut m = Map::new();
+        m.insert("to".into(), Value::from(self.to.trim()));
+        let present = |v: &str| !v.trim().is_empty();
+        for (name, v) in [("from", &self.from), ("profile", &self.profile)] {
+            if present(v) {
+                m.insert(name.into(), Value::from(v.trim()));
             }
-        };
-        text("from", &self.from);
-        text("profile", &self.profile);
+        }
         for (name, v) in [
             ("maxUnavailableWorker", &self.max_unavailable_worker),
             ("maxUnavailableControlPlane", &self.max_unavailable_control_plane),
             ("maxSurge", &self.max_surge),
         ] {
-            if !v.trim().is_empty() {
-                fields.push(format!("{}:{}", json_string(name), limit_json(v)));
+            if present(v) {
+                m.insert(name.into(), limit_json(v));
             }
         }
         match self.drain {
             Drain::Default => {}
-            Drain::On => fields.push("\"drain\":true".to_owned()),
-            Drain::Off => fields.push("\"drain\":false".to_owned()),
+            Drain::On => _ = m.insert("drain".into(), Value::Bool(true)),
+            Drain::Off => _ = m.insert("drain".into(), Value::Bool(false)),
         }
-        let timings: Vec<String> = self
-            .timings
-            .iter()
-            .filter(|(_, v)| !v.trim().is_empty())
-            .map(|(k, v)| format!("{}:{}", json_string(k), limit_json(v)))
-            .collect();
+        let timings: Map<String, Value> =
+            self.timings.iter().filter(|(_, v)| present(v)).map(|(k, v)| (k.clone(), limit_json(v))).collect();
         if !timings.is_empty() {
-            fields.push(format!("\"timings\":{{{}}}", timings.join(",")));
+            m.insert("timings".into(), Value::Object(timings));
         }
-        format!("{{{}}}", fields.join(","))
+        Value::Object(m).to_string()
     }
 
     /// The URL query that keeps these options (and the view's `extra` pairs), in a fixed order.

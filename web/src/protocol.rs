@@ -73,10 +73,10 @@ pub struct CurvePoint {
 pub enum FromWorker {
     /// Reading: bytes read of all, objects so far, the file being read.
     Progress { generation: u32, bytes: u64, total: u64, objects: u64, file: String },
-    /// Every input, once read.
-    Inputs { generation: u32, inputs: Vec<InputInfo> },
-    /// The report (the contract's JSON, its findings sent after it in `Findings` parts) and the nodes.
-    Report { generation: u32, report: String, findings: u32, nodes: Vec<NodeFacts> },
+    /// Every input, once read, and the nodes read (they change only with the inputs, not the options).
+    Inputs { generation: u32, inputs: Vec<InputInfo>, nodes: Vec<NodeFacts> },
+    /// The report (the contract's JSON, its findings sent after it in `Findings` parts).
+    Report { generation: u32, report: String, findings: u32 },
     /// Some of the report's findings (a JSON array), in order; `last` on the final part.
     Findings { generation: u32, part: String, last: bool },
     /// The inputs or the options cannot be checked.

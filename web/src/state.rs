@@ -15,20 +15,12 @@ pub const PAGE: usize = 100;
 /// Replay steps from start to end.
 pub const REPLAY_STEPS: u64 = 240;
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum InputKind {
-    Demo,
-    File,
-    Pasted,
-}
-
 /// One input as listed: what the page knows before reading, and what reading found.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct InputRow {
     pub name: String,
     pub size: u64,
-    pub kind: InputKind,
-    pub passed_over: Option<String>,
+    /// What reading found (objects, or why it was left out), once read.
     pub info: Option<InputInfo>,
 }
 
@@ -130,7 +122,7 @@ pub struct State {
     pub report: Option<Rc<ReportView>>,
     pub nodes: Rc<Vec<NodeFacts>>,
     /// A report whose findings are still arriving.
-    pending: Option<(ReportView, Vec<NodeFacts>)>,
+    pending: Option<ReportView>,
     pub curve: Option<Rc<Curve>>,
     pub tab: Tab,
     pub filter: Filter,
@@ -170,16 +162,7 @@ pub enum Action {
 }
 
 pub fn demo_rows() -> Vec<InputRow> {
-    DEMO_FILES
-        .iter()
-        .map(|(n, t)| InputRow {
-            name: (*n).to_owned(),
-            size: t.len() as u64,
-            kind: InputKind::Demo,
-            passed_over: None,
-            info: None,
-        })
-        .collect()
+    DEMO_FILES.iter().map(|(n, t)| InputRow { name: (*n).to_owned(), size: t.len() as u64, info: None }).collect()
 }
 
 impl State {
@@ -222,7 +205,8 @@ impl State {
             FromWorker::Progress { bytes, total, objects, file, .. } => {
                 self.status = Status::Reading { bytes, total, objects, file };
             }
-            FromWorker::Inputs { inputs, .. } => {
+            FromWorker::Inputs { inputs, nodes, .. } => {
+                self.nodes = Rc::new(nodes);
                 for info in inputs {
                     if let Some(row) = self.inputs.iter_mut().find(|r| r.name == info.name && r.info.is_none()) {
                         row.info = Some(info);
@@ -230,28 +214,27 @@ impl State {
                 }
                 self.status = Status::Checking;
             }
-            FromWorker::Report { report, nodes, .. } => match serde_json::from_str::<ReportView>(&report) {
+            FromWorker::Report { report, .. } => match serde_json::from_str::<ReportView>(&report) {
                 Ok(r) => {
-                    self.pending = Some((r, nodes));
+                    self.pending = Some(r);
                     self.curve = None;
                 }
                 Err(e) => self.status = Status::Failed(format!("the worker's report cannot be read: {e}")),
             },
             FromWorker::Findings { part, last, .. } => {
-                if let Some((r, _)) = self.pending.as_mut() {
+                if let Some(r) = self.pending.as_mut() {
                     match serde_json::from_str::<Vec<FindingV>>(&part) {
                         Ok(f) => r.findings.extend(f),
                         Err(e) => self.status = Status::Failed(format!("the worker's findings cannot be read: {e}")),
                     }
                 }
                 if last {
-                    if let Some((r, nodes)) = self.pending.take() {
+                    if let Some(r) = self.pending.take() {
                         self.t = self.t.min(r.plan.total_seconds);
                         if self.open.is_some_and(|i| i >= r.findings.len()) {
                             self.open = None;
                         }
                         self.report = Some(Rc::new(r));
-                        self.nodes = Rc::new(nodes);
                         self.status = Status::Idle;
                     }
                 }
@@ -333,20 +316,15 @@ impl Reducible for State {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engine::{Engine, TextReader};
-    use crate::protocol::{InputSpec, Source};
+    use crate::demo::demo_specs;
+    use crate::engine::{Engine, Held};
 
     /// The messages the worker sends for the demo, from the engine itself.
     fn demo_messages(options: &str) -> Vec<FromWorker> {
-        let text = |s: &InputSpec| DEMO_FILES.iter().find(|(n, _)| *n == s.name).map(|(_, t)| *t);
-        let inputs: Vec<InputSpec> = DEMO_FILES
-            .iter()
-            .map(|(n, _)| InputSpec { name: (*n).into(), source: Source::Demo, passed_over: None })
-            .collect();
         let mut e = Engine::default();
         let mut out = Vec::new();
-        let infos = e.load(1, options, inputs, &mut TextReader(&text), &mut |m| out.push(m)).unwrap();
-        out.push(FromWorker::Inputs { generation: 1, inputs: infos });
+        let infos = e.load(1, options, demo_specs(), &mut Held, &mut |m| out.push(m)).unwrap();
+        out.push(FromWorker::Inputs { generation: 1, inputs: infos, nodes: e.nodes.clone() });
         out.extend(e.check(1, None).unwrap());
         out
     }

@@ -439,10 +439,10 @@ pub fn ticks(max: u64, n: u64) -> Vec<u64> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use kube_preflight::{check, Input, UpgradeOptions};
+    use kube_preflight::{check, UpgradeOptions};
 
     pub fn demo_view() -> ReportView {
-        let inputs: Vec<Input> = crate::demo::DEMO_FILES.iter().map(|(n, t)| Input::new(*n, *t)).collect();
+        let inputs = crate::demo::demo_inputs();
         let r = check(&inputs, &UpgradeOptions::new(crate::demo::DEMO_TARGET)).unwrap();
         serde_json::from_str(&r.to_json()).unwrap()
     }

@@ -10,8 +10,7 @@ use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 use web_sys::{DedicatedWorkerGlobalScope, File, FileReaderSync, MessageEvent};
 
-use crate::demo::DEMO_FILES;
-use crate::engine::{Engine, Reader};
+use crate::engine::{Engine, Held, Reader};
 use crate::protocol::{FromWorker, InputSpec, Source, ToWorker};
 
 struct Files(Vec<File>);
@@ -20,31 +19,19 @@ impl Reader for Files {
     fn size(&mut self, spec: &InputSpec) -> u64 {
         match &spec.source {
             Source::File { index } => self.0.get(*index).map_or(0, |f| f.size() as u64),
-            Source::Text { text } => text.len() as u64,
-            Source::Demo => DEMO_FILES.iter().find(|(n, _)| *n == spec.name).map_or(0, |(_, t)| t.len() as u64),
+            _ => Held.size(spec),
         }
     }
 
     fn read(&mut self, spec: &InputSpec, offset: u64, len: u64) -> Result<Vec<u8>, String> {
-        let slice = |t: &str| {
-            let (s, e) = (offset as usize, (offset + len) as usize);
-            t.as_bytes().get(s..e.min(t.len())).unwrap_or_default().to_vec()
+        let Source::File { index } = &spec.source else { return Held.read(spec, offset, len) };
+        let file = self.0.get(*index).ok_or_else(|| format!("{}: the file is gone", spec.name))?;
+        let cannot = |e: JsValue| {
+            format!("{}: cannot be read: {}", spec.name, e.as_string().unwrap_or_else(|| format!("{e:?}")))
         };
-        match &spec.source {
-            Source::Text { text } => Ok(slice(text)),
-            Source::Demo => {
-                Ok(DEMO_FILES.iter().find(|(n, _)| *n == spec.name).map(|(_, t)| slice(t)).unwrap_or_default())
-            }
-            Source::File { index } => {
-                let file = self.0.get(*index).ok_or_else(|| format!("{}: the file is gone", spec.name))?;
-                let cannot = |e: JsValue| {
-                    format!("{}: cannot be read: {}", spec.name, e.as_string().unwrap_or_else(|| format!("{e:?}")))
-                };
-                let blob = file.slice_with_f64_and_f64(offset as f64, (offset + len) as f64).map_err(cannot)?;
-                let buf = FileReaderSync::new().map_err(cannot)?.read_as_array_buffer(&blob).map_err(cannot)?;
-                Ok(Uint8Array::new(&buf).to_vec())
-            }
-        }
+        let blob = file.slice_with_f64_and_f64(offset as f64, (offset + len) as f64).map_err(cannot)?;
+        let buf = FileReaderSync::new().map_err(cannot)?.read_as_array_buffer(&blob).map_err(cannot)?;
+        Ok(Uint8Array::new(&buf).to_vec())
     }
 }
 
@@ -118,7 +105,8 @@ fn handle(scope: &DedicatedWorkerGlobalScope, w: &Rc<RefCell<Worker>>, e: &Messa
             };
             match loaded {
                 Ok(infos) => {
-                    post(scope, &FromWorker::Inputs { generation, inputs: infos });
+                    let nodes = w.borrow().engine.nodes.clone();
+                    post(scope, &FromWorker::Inputs { generation, inputs: infos, nodes });
                     check_and_curve(scope, w, generation, None);
                 }
                 Err(message) => post(scope, &FromWorker::Failed { generation, message }),

@@ -4,9 +4,9 @@
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic, clippy::indexing_slicing)]
 #![cfg(target_arch = "wasm32")]
 
-use kube_preflight_web::demo::{DEMO_FILES, DEMO_TARGET};
-use kube_preflight_web::engine::{Engine, TextReader};
-use kube_preflight_web::protocol::{FromWorker, InputSpec, Source};
+use kube_preflight_web::demo::{demo_specs, DEMO_TARGET};
+use kube_preflight_web::engine::{Engine, Held};
+use kube_preflight_web::protocol::FromWorker;
 use kube_preflight_web::view::ReportView;
 use kube_preflight_web::App;
 use wasm_bindgen::JsCast;
@@ -23,16 +23,10 @@ async fn tick() {
 
 #[wasm_bindgen_test]
 fn the_engine_reads_and_checks_the_demo_in_the_browser() {
-    let text = |s: &InputSpec| DEMO_FILES.iter().find(|(n, _)| *n == s.name).map(|(_, t)| *t);
-    let inputs: Vec<InputSpec> = DEMO_FILES
-        .iter()
-        .map(|(n, _)| InputSpec { name: (*n).into(), source: Source::Demo, passed_over: None })
-        .collect();
     let mut e = Engine::default();
     let mut progress = 0;
-    let infos = e
-        .load(1, &format!("{{\"to\":\"{DEMO_TARGET}\"}}"), inputs, &mut TextReader(&text), &mut |_| progress += 1)
-        .unwrap();
+    let infos =
+        e.load(1, &format!("{{\"to\":\"{DEMO_TARGET}\"}}"), demo_specs(), &mut Held, &mut |_| progress += 1).unwrap();
     assert!(progress >= 2);
     assert!(infos.iter().all(|i| i.objects > 0 && i.skipped.is_none()));
     let msgs = e.check(1, None).unwrap();

@@ -27,7 +27,6 @@ pub struct WorkloadOutcome {
     pub nodes: Vec<String>,
     /// Why pods could not simply move (`cannot move: ...`, the iptables flush).
     pub causes: Vec<String>,
-    pub first_down: Option<u64>,
     /// When no replica is Ready, in order.
     pub windows: Vec<(u64, u64)>,
 }
@@ -213,7 +212,6 @@ pub fn compute(ctx: &Cluster<'_>, outcome: &Outcome, t: &Timings) -> (Downtime, 
         }
         let windows = all_down(&replicas);
         let seconds: u64 = windows.iter().map(|(s, e)| e - s).sum();
-        let first = windows.first().map(|w| w.0);
         nodes.sort();
         nodes.dedup();
         let same_window = replicas.len() >= 2 && seconds > 0;
@@ -231,8 +229,8 @@ pub fn compute(ctx: &Cluster<'_>, outcome: &Outcome, t: &Timings) -> (Downtime, 
             }
             reason.push_str(r);
         }
-        if let Some(at) = first {
-            reason.push_str(&format!("; first down at {}", duration(at)));
+        if let Some((at, _)) = windows.first() {
+            reason.push_str(&format!("; first down at {}", duration(*at)));
         }
         let replicas = replicas.len();
         results.push(WorkloadOutcome {
@@ -243,7 +241,6 @@ pub fn compute(ctx: &Cluster<'_>, outcome: &Outcome, t: &Timings) -> (Downtime, 
             same_window,
             nodes,
             causes,
-            first_down: first,
             windows,
         });
     }

@@ -16,9 +16,11 @@ use super::rules::RulesView;
 use super::verdict::Verdict;
 use super::whatif::WhatIf;
 use crate::bridge::Bridge;
+use crate::demo::demo_specs;
 use crate::options::Opts;
-use crate::protocol::{FromWorker, InputSpec, Source};
+use crate::protocol::{FromWorker, InputSpec};
 use crate::state::{demo_rows, Action, InputRow, State, Status, Tab, Theme};
+use crate::view::Filter;
 
 /// What every component gets: the state and the worker.
 #[derive(Clone, PartialEq)]
@@ -44,17 +46,45 @@ impl Ctx {
         self.state.dispatch(Action::SetInputs { rows, demo });
     }
 
+    /// Change the options in place.
+    pub fn edit_opts(&self, edit: impl FnOnce(&mut Opts)) {
+        let mut o = self.state.opts.clone();
+        edit(&mut o);
+        self.set_opts(o);
+    }
+
+    /// The change handler of an options control: its value goes where `set` puts it, and is checked.
+    pub fn on_opt<E: AsRef<Event> + 'static>(&self, set: fn(&mut Opts, String)) -> Callback<E> {
+        let ctx = self.clone();
+        Callback::from(move |e: E| ctx.edit_opts(|o| set(o, value_of(e.as_ref()))))
+    }
+
+    /// The change handler of a findings filter control.
+    pub fn on_filter<E: AsRef<Event> + 'static>(&self, set: fn(&mut Filter, String)) -> Callback<E> {
+        let ctx = self.clone();
+        Callback::from(move |e: E| {
+            let mut f = ctx.state.filter.clone();
+            set(&mut f, value_of(e.as_ref()));
+            ctx.send(Action::Filter(f));
+        })
+    }
+
     pub fn load_demo(&self) {
-        let rows = demo_rows();
-        let specs =
-            rows.iter().map(|r| InputSpec { name: r.name.clone(), source: Source::Demo, passed_over: None }).collect();
-        self.load(rows, specs, Vec::new(), true);
+        self.load(demo_rows(), demo_specs(), Vec::new(), true);
     }
 
     pub fn cancel(&self) {
         self.bridge.cancel(self.state.opts.to_json());
         self.state.dispatch(Action::Cancelled);
     }
+}
+
+/// The value of the control an event came from (an input or a select).
+pub fn value_of(e: &Event) -> String {
+    e.target()
+        .and_then(|t| js_sys::Reflect::get(&t, &JsValue::from_str("value")).ok())
+        .and_then(|v| v.as_string())
+        .unwrap_or_default()
 }
 
 /// Save an export with the browser's download (a `blob:` URL: nothing leaves the page).
@@ -148,10 +178,7 @@ pub fn App() -> Html {
     };
     let on_theme = {
         let ctx = ctx.clone();
-        Callback::from(move |e: Event| {
-            let s: web_sys::HtmlSelectElement = e.target_unchecked_into();
-            ctx.send(Action::Theme(Theme::parse(&s.value())));
-        })
+        Callback::from(move |e: Event| ctx.send(Action::Theme(Theme::parse(&value_of(&e)))))
     };
     let progress = match &state.status {
         Status::Reading { bytes, total, objects, file } => {

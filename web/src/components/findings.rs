@@ -1,10 +1,9 @@
 //! Findings: filter by severity, rule, namespace, node and text; group by rule or object; each opens
 //! its rule's docs and the object's source lines.
 
-use web_sys::{HtmlInputElement, HtmlSelectElement};
 use yew::prelude::*;
 
-use super::app::{use_ctx, Ctx};
+use super::app::{use_ctx, value_of, Ctx};
 use crate::markdown;
 use crate::state::{Action, Tab};
 use crate::view::{facets, grouped, Filter, FindingV, GroupBy, SEVERITIES};
@@ -17,13 +16,7 @@ fn select(
     values: &[String],
     set: fn(&mut Filter, String),
 ) -> Html {
-    let ctx = ctx.clone();
-    let onchange = Callback::from(move |e: Event| {
-        let s: HtmlSelectElement = e.target_unchecked_into();
-        let mut f = ctx.state.filter.clone();
-        set(&mut f, s.value());
-        ctx.send(Action::Filter(f));
-    });
+    let onchange = ctx.on_filter::<Event>(set);
     html! {
         <label class="field">{ label }
             <select {id} {onchange}>
@@ -122,21 +115,10 @@ pub fn FindingsView() -> Html {
         });
         html! { <label class={classes!("sev-toggle", sev)}><input type="checkbox" id={format!("sev-{sev}")} checked={on} {onchange} />{ sev }</label> }
     };
-    let on_text = {
-        let ctx = ctx.clone();
-        Callback::from(move |e: InputEvent| {
-            let i: HtmlInputElement = e.target_unchecked_into();
-            let mut f = ctx.state.filter.clone();
-            f.text = i.value();
-            ctx.send(Action::Filter(f));
-        })
-    };
+    let on_text = ctx.on_filter::<InputEvent>(|f, v| f.text = v);
     let on_group = {
         let ctx = ctx.clone();
-        Callback::from(move |e: Event| {
-            let s: HtmlSelectElement = e.target_unchecked_into();
-            ctx.send(Action::Group(GroupBy::parse(&s.value())));
-        })
+        Callback::from(move |e: Event| ctx.send(Action::Group(GroupBy::parse(&value_of(&e)))))
     };
     let more = {
         let ctx = ctx.clone();

@@ -7,7 +7,7 @@ use yew::prelude::*;
 
 use super::app::{mb, use_ctx, Ctx};
 use crate::protocol::{InputSpec, Source};
-use crate::state::{InputKind, InputRow};
+use crate::state::InputRow;
 
 const NOT_READ: &str = "not .yaml, .yml or .json: not read";
 
@@ -42,13 +42,7 @@ fn load_files(ctx: &Ctx, list: Option<FileList>, folder: bool) {
             kept.push(f.clone());
             Source::File { index: kept.len() - 1 }
         };
-        rows.push(InputRow {
-            name: name.clone(),
-            size: f.size() as u64,
-            kind: InputKind::File,
-            passed_over: passed_over.clone(),
-            info: None,
-        });
+        rows.push(InputRow { name: name.clone(), size: f.size() as u64, info: None });
         specs.push(InputSpec { name, source, passed_over });
     }
     ctx.load(rows, specs, kept, false);
@@ -111,13 +105,7 @@ pub fn InputsBar() -> Html {
                 return;
             }
             let name = "pasted.yaml".to_owned();
-            let rows = vec![InputRow {
-                name: name.clone(),
-                size: text.len() as u64,
-                kind: InputKind::Pasted,
-                passed_over: None,
-                info: None,
-            }];
+            let rows = vec![InputRow { name: name.clone(), size: text.len() as u64, info: None }];
             let specs = vec![InputSpec { name, source: Source::Text { text }, passed_over: None }];
             ctx.load(rows, specs, Vec::new(), false);
             pasting.set(false);
@@ -133,11 +121,7 @@ pub fn InputsBar() -> Html {
     };
     let s = &ctx.state;
     let objects: u64 = s.inputs.iter().filter_map(|r| r.info.as_ref()).map(|i| i.objects).sum();
-    let left_out = s
-        .inputs
-        .iter()
-        .filter(|r| r.info.as_ref().is_some_and(|i| i.skipped.is_some()) || r.passed_over.is_some())
-        .count();
+    let left_out = s.inputs.iter().filter(|r| r.info.as_ref().is_some_and(|i| i.skipped.is_some())).count();
     html! {
         <div class={classes!("inputs-bar", (*dragging).then_some("dragging"))} ondrop={on_drop} ondragover={on_over} ondragleave={on_leave} id="dropzone">
             <span class="drop-hint">{ "Drop files here, or " }</span>
@@ -170,10 +154,9 @@ pub fn InputsView() -> Html {
     let ctx = use_ctx();
     let s = &ctx.state;
     let row = |r: &InputRow| {
-        let (objects, why) = match (&r.info, &r.passed_over) {
-            (_, Some(w)) => ("-".to_owned(), Some(w.clone())),
-            (Some(i), None) => (i.objects.to_string(), i.skipped.clone()),
-            (None, None) => ("…".to_owned(), None),
+        let (objects, why) = match &r.info {
+            Some(i) => (i.objects.to_string(), i.skipped.clone()),
+            None => ("…".to_owned(), None),
         };
         html! {
             <tr class={classes!(why.is_some().then_some("left-out"))} data-input={r.name.clone()}>

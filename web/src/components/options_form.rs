@@ -2,10 +2,9 @@
 //! Every change is checked again at once by the worker, and kept in the URL.
 
 use kube_preflight::Profile;
-use web_sys::{HtmlInputElement, HtmlSelectElement};
 use yew::prelude::*;
 
-use super::app::{use_ctx, Ctx};
+use super::app::{use_ctx, value_of, Ctx};
 use crate::options::{Drain, Opts};
 
 fn field(
@@ -16,13 +15,7 @@ fn field(
     placeholder: &'static str,
     set: fn(&mut Opts, String),
 ) -> Html {
-    let ctx = ctx.clone();
-    let onchange = Callback::from(move |e: Event| {
-        let input: HtmlInputElement = e.target_unchecked_into();
-        let mut o = ctx.state.opts.clone();
-        set(&mut o, input.value());
-        ctx.set_opts(o);
-    });
+    let onchange = ctx.on_opt::<Event>(set);
     html! {
         <label class="field">{ label }
             <input {id} type="text" value={value.to_owned()} {placeholder} {onchange} size="9" />
@@ -34,38 +27,22 @@ fn field(
 pub fn OptionsForm() -> Html {
     let ctx = use_ctx();
     let o = ctx.state.opts.clone();
-    let on_profile = {
-        let ctx = ctx.clone();
-        Callback::from(move |e: Event| {
-            let s: HtmlSelectElement = e.target_unchecked_into();
-            let mut o = ctx.state.opts.clone();
-            o.profile = s.value();
-            ctx.set_opts(o);
-        })
-    };
-    let on_drain = {
-        let ctx = ctx.clone();
-        Callback::from(move |e: Event| {
-            let s: HtmlSelectElement = e.target_unchecked_into();
-            let mut o = ctx.state.opts.clone();
-            o.drain = Drain::parse(&s.value());
-            ctx.set_opts(o);
-        })
-    };
+    let on_profile = ctx.on_opt::<Event>(|o, v| o.profile = v);
+    let on_drain = ctx.on_opt::<Event>(|o, v| o.drain = Drain::parse(&v));
     let timings = ctx.state.report.as_ref().map(|r| r.plan.timings.clone()).unwrap_or_default();
     let timing_row = |(name, default): (&String, &u64)| {
         let ctx = ctx.clone();
         let key = name.clone();
         let value = o.timings.get(name).cloned().unwrap_or_default();
         let onchange = Callback::from(move |e: Event| {
-            let input: HtmlInputElement = e.target_unchecked_into();
-            let mut o = ctx.state.opts.clone();
-            if input.value().trim().is_empty() {
-                o.timings.remove(&key);
-            } else {
-                o.timings.insert(key.clone(), input.value());
-            }
-            ctx.set_opts(o);
+            let v = value_of(&e);
+            ctx.edit_opts(|o| {
+                if v.trim().is_empty() {
+                    o.timings.remove(&key);
+                } else {
+                    o.timings.insert(key.clone(), v);
+                }
+            });
         });
         html! {
             <label class="field timing">{ name.clone() }

@@ -3,7 +3,6 @@
 
 use kube_preflight::units::duration;
 use kube_preflight::Profile;
-use web_sys::{HtmlInputElement, HtmlSelectElement};
 use yew::prelude::*;
 
 use super::app::use_ctx;
@@ -19,31 +18,11 @@ pub fn WhatIf() -> Html {
     let curve = ctx.state.curve.clone();
     let size = curve.as_ref().map_or(1, |c| c.size);
     let current: u32 = o.max_unavailable_worker.trim().parse().unwrap_or(0);
-    let on_budget = {
-        let ctx = ctx.clone();
-        Callback::from(move |e: InputEvent| {
-            let i: HtmlInputElement = e.target_unchecked_into();
-            let mut o = ctx.state.opts.clone();
-            o.max_unavailable_worker = i.value();
-            ctx.set_opts(o);
-        })
-    };
-    let on_profile = {
-        let ctx = ctx.clone();
-        Callback::from(move |e: Event| {
-            let s: HtmlSelectElement = e.target_unchecked_into();
-            let mut o = ctx.state.opts.clone();
-            o.profile = s.value();
-            ctx.set_opts(o);
-        })
-    };
+    let on_budget = ctx.on_opt::<InputEvent>(|o, v| o.max_unavailable_worker = v);
+    let on_profile = ctx.on_opt::<Event>(|o, v| o.profile = v);
     let pick = |k: u32| {
         let ctx = ctx.clone();
-        Callback::from(move |_| {
-            let mut o = ctx.state.opts.clone();
-            o.max_unavailable_worker = k.to_string();
-            ctx.set_opts(o);
-        })
+        Callback::from(move |_| ctx.edit_opts(|o| o.max_unavailable_worker = k.to_string()))
     };
     let chart = curve.as_ref().filter(|c| !c.points.is_empty()).map(|c| {
         let (w, h, l, b) = (720.0, 300.0, 70.0, 40.0);

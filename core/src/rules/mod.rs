@@ -26,15 +26,19 @@ pub struct Rule {
     pub check: CheckFn,
 }
 
-/// `registry![category::rule, ...]`: each rule module's `INFO` and `check`.
+/// `registry![category::rule, ...]`: every rule (its module's `INFO` and `check`) as `RULES`, and the same
+/// rules' documentation alone as `INFOS` (what reads only the docs, such as the dashboard's page, links no
+/// rule's code).
 macro_rules! registry {
     ($($category:ident :: $rule:ident),* $(,)?) => {
-        &[$(Rule { info: &$category::$rule::INFO, check: $category::$rule::check }),*]
+        /// Every rule. The one place a rule is registered.
+        pub static RULES: &[Rule] = &[$(Rule { info: &$category::$rule::INFO, check: $category::$rule::check }),*];
+        /// Every rule's documentation, in registration order (the same rules as [`RULES`]).
+        pub static INFOS: &[&RuleInfo] = &[$(&$category::$rule::INFO),*];
     };
 }
 
-/// Every rule. The one place a rule is registered.
-pub static RULES: &[Rule] = registry![
+registry![
     api::deprecated,
     api::removed,
     budget::etcd_member_unavailable,
@@ -66,7 +70,7 @@ pub static RULES: &[Rule] = registry![
 
 /// The documentation of every rule, in code order.
 pub fn rule_infos() -> Vec<&'static RuleInfo> {
-    let mut v: Vec<&'static RuleInfo> = RULES.iter().map(|r| r.info).collect();
+    let mut v: Vec<&'static RuleInfo> = INFOS.to_vec();
     v.sort_by_key(|i| i.code);
     v
 }

@@ -50,13 +50,9 @@ fn desired_for(pdb: &PdbInfo, expected: i64) -> i64 {
 }
 
 /// Evaluate a PDB against the snapshot: its status when the snapshot has it, else computed from the spec
-/// and the matching running pods.
-fn evaluate(cluster: &Cluster<'_>, o: &Object, pdb: &PdbInfo) -> Budget {
-    let ns = o.r.namespace.as_deref().unwrap_or("default");
-    let pods: Vec<_> = cluster.running_pods_in(ns).iter().filter(|(p, _, _)| pdb.selector.matches(&p.labels)).collect();
-    let counted_expected = i64::try_from(pods.len()).unwrap_or(i64::MAX);
-    let counted_healthy =
-        i64::try_from(pods.iter().filter(|(_, p, _)| p.ready == Some(true)).count()).unwrap_or(i64::MAX);
+/// and the matching running pods (`counted`: how many match, how many of them are Ready).
+fn evaluate(pdb: &PdbInfo, counted: (i64, i64)) -> Budget {
+    let (counted_expected, counted_healthy) = counted;
     let st = pdb.status.as_ref();
     let expected = st.and_then(|s| s.expected_pods).unwrap_or(counted_expected);
     let healthy = st.and_then(|s| s.current_healthy).unwrap_or(counted_healthy);
@@ -66,17 +62,107 @@ fn evaluate(cluster: &Cluster<'_>, o: &Object, pdb: &PdbInfo) -> Budget {
     Budget { expected, healthy, desired, allowed, never, from_status: st.and_then(|s| s.disruptions_allowed).is_some() }
 }
 
+/// Where to look for the budgets that may cover a pod, without trying every budget of its namespace on
+/// every pod (150,000 pods under thousands of budgets is quadratic): per namespace, the budgets with
+/// `matchLabels` filed under their first pair, and the others (expressions only, or `{}`) apart. A budget
+/// with no selector matches no pod and is not filed. Candidates are then matched in full.
+#[derive(Default)]
+pub struct BudgetIndex<'a> {
+    by_ns: HashMap<&'a str, NsBudgets<'a>>,
+}
+
+#[derive(Default)]
+struct NsBudgets<'a> {
+    by_label: HashMap<(&'a str, &'a str), Vec<usize>>,
+    rest: Vec<usize>,
+}
+
+impl<'a> BudgetIndex<'a> {
+    fn new(pdbs: &[(&'a Object, &'a PdbInfo)]) -> BudgetIndex<'a> {
+        let mut index = BudgetIndex::default();
+        for (i, (o, pdb)) in pdbs.iter().enumerate() {
+            if !pdb.selector.present {
+                continue;
+            }
+            let ns = index.by_ns.entry(o.r.namespace.as_deref().unwrap_or("default")).or_default();
+            match pdb.selector.match_labels.iter().next() {
+                Some((k, v)) => ns.by_label.entry((k.as_str(), v.as_str())).or_default().push(i),
+                None => ns.rest.push(i),
+            }
+        }
+        index
+    }
+
+    /// Positions of the budgets whose selector matches a pod, in the order the budgets were read. A `{}`
+    /// selector matches every pod of its namespace, as the disruption controller counts them
+    /// (pkg/controller/disruption/disruption.go, getPodsForPdb: `LabelSelectorAsSelector` of an empty
+    /// selector is `Everything`).
+    fn matching(&self, pdbs: &[(&'a Object, &'a PdbInfo)], pod: &Object) -> Vec<usize> {
+        let Some(ns) = self.by_ns.get(pod.r.namespace.as_deref().unwrap_or("default")) else {
+            return Vec::new();
+        };
+        let mut found: Vec<usize> = pod
+            .labels
+            .iter()
+            .filter_map(|(k, v)| ns.by_label.get(&(k.as_str(), v.as_str())))
+            .flatten()
+            .chain(&ns.rest)
+            .copied()
+            .filter(|i| pdbs.get(*i).is_some_and(|(_, pdb)| pdb.selector.matches(&pod.labels)))
+            .collect();
+        found.sort_unstable();
+        found
+    }
+}
+
 impl<'a> Cluster<'a> {
     /// Every PodDisruptionBudget with its numbers, computed once.
     pub fn budgets(&self) -> &[(&'a Object, Budget)] {
         self.budgets.get_or_init(|| {
+            self.pdb_infos()
+                .iter()
+                .zip(self.budget_pods())
+                .map(|((o, pdb), pods)| {
+                    let expected = i64::try_from(pods.len()).unwrap_or(i64::MAX);
+                    let healthy = i64::try_from(pods.iter().filter(|(_, p, _)| p.ready == Some(true)).count())
+                        .unwrap_or(i64::MAX);
+                    (*o, evaluate(pdb, (expected, healthy)))
+                })
+                .collect()
+        })
+    }
+
+    /// The running pods each budget's selector matches (same positions as [`Cluster::budgets`]), found in
+    /// one pass over the running pods through the [`BudgetIndex`].
+    pub fn budget_pods(&self) -> &[Vec<RunningPod<'a>>] {
+        self.budget_pods.get_or_init(|| {
+            let pdbs = self.pdb_infos();
+            let index = self.budget_index();
+            let mut pods = vec![Vec::new(); pdbs.len()];
+            for pod in self.running_pods() {
+                for i in index.matching(pdbs, pod.0) {
+                    if let Some(list) = pods.get_mut(i) {
+                        list.push(pod);
+                    }
+                }
+            }
+            pods
+        })
+    }
+
+    fn pdb_infos(&self) -> &[(&'a Object, &'a PdbInfo)] {
+        self.pdb_infos.get_or_init(|| {
             self.live_objects()
                 .filter_map(|o| match &o.body {
-                    Body::Pdb(pdb) => Some((o, evaluate(self, o, pdb))),
+                    Body::Pdb(pdb) => Some((o, pdb)),
                     _ => None,
                 })
                 .collect()
         })
+    }
+
+    fn budget_index(&self) -> &BudgetIndex<'a> {
+        self.budget_index.get_or_init(|| BudgetIndex::new(self.pdb_infos()))
     }
 
     /// The PodDisruptionBudgets that cover a pod: same namespace, a selector that matches its labels. An
@@ -84,23 +170,12 @@ impl<'a> Cluster<'a> {
     /// getPodDisruptionBudgets).
     pub fn pdbs_of(&self, pod: &Object) -> Vec<&(&'a Object, Budget)> {
         let budgets = self.budgets();
-        let by_ns = self.budgets_by_ns.get_or_init(|| {
-            let mut m: HashMap<&'a str, Vec<usize>> = HashMap::new();
-            for (i, (o, _)) in budgets.iter().enumerate() {
-                m.entry(o.r.namespace.as_deref().unwrap_or("default")).or_default().push(i);
-            }
-            m
-        });
-        let ns = pod.r.namespace.as_deref().unwrap_or("default");
-        by_ns
-            .get(ns)
+        let pdbs = self.pdb_infos();
+        self.budget_index()
+            .matching(pdbs, pod)
             .into_iter()
-            .flatten()
-            .filter_map(|i| budgets.get(*i))
-            .filter(|(o, _)| match &o.body {
-                Body::Pdb(pdb) => !pdb.selector.is_empty() && pdb.selector.matches(&pod.labels),
-                _ => false,
-            })
+            .filter(|i| pdbs.get(*i).is_some_and(|(_, pdb)| !pdb.selector.is_empty()))
+            .filter_map(|i| budgets.get(i))
             .collect()
     }
 
@@ -155,5 +230,88 @@ impl<'a> Cluster<'a> {
             [(_, b)] => usize::try_from(b.allowed).ok().filter(|a| *a > 0),
             _ => None,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ingest::{ingest, Input};
+    use crate::options::UpgradeOptions;
+    use crate::version::Version;
+
+    const SNAPSHOT: &str = r#"
+apiVersion: v1
+kind: Pod
+metadata: {name: web-1, namespace: shop, labels: {tier: front, app: web}}
+spec: {nodeName: n1}
+status: {phase: Running, conditions: [{type: Ready, status: "True"}]}
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: db-1, namespace: shop, labels: {app: db}}
+spec: {nodeName: n1}
+status: {phase: Running, conditions: [{type: Ready, status: "False"}]}
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: web-1, namespace: other, labels: {app: web}}
+spec: {nodeName: n1}
+status: {phase: Running}
+---
+apiVersion: policy/v1
+kind: PodDisruptionBudget
+metadata: {name: by-second-label, namespace: shop}
+spec: {minAvailable: 1, selector: {matchLabels: {app: web, tier: front}}}
+---
+apiVersion: policy/v1
+kind: PodDisruptionBudget
+metadata: {name: by-expression, namespace: shop}
+spec: {minAvailable: 1, selector: {matchExpressions: [{key: app, operator: In, values: [db, web]}]}}
+---
+apiVersion: policy/v1
+kind: PodDisruptionBudget
+metadata: {name: everything, namespace: shop}
+spec: {minAvailable: 1, selector: {}}
+---
+apiVersion: policy/v1
+kind: PodDisruptionBudget
+metadata: {name: no-selector, namespace: shop}
+spec: {minAvailable: 1}
+"#;
+
+    fn names<'a>(v: &[&(&'a Object, Budget)]) -> Vec<&'a str> {
+        v.iter().map(|(o, _)| o.r.name.as_str()).collect()
+    }
+
+    /// The index finds what trying every budget would: a budget filed under its first matchLabels pair
+    /// is found through a pod's other label, expressions are tried on every pod, and `{}` counts every
+    /// pod of its namespace (the disruption controller) yet covers none for eviction (eviction.go skips
+    /// an empty selector), as does a missing selector.
+    #[test]
+    fn budgets_found_through_the_index_match_the_controllers() {
+        let ingested = ingest(&[Input::new("s.yaml", SNAPSHOT)]).expect("reads");
+        let options = UpgradeOptions::new("1.29.2");
+        let to = Version::parse("1.29.2").expect("version");
+        let cluster = Cluster::new(&ingested.objects, &options, to, None, Vec::new());
+        let counts: Vec<(&str, i64, i64)> =
+            cluster.budgets().iter().map(|(o, b)| (o.r.name.as_str(), b.expected, b.healthy)).collect();
+        assert_eq!(
+            counts,
+            [("by-second-label", 1, 1), ("by-expression", 2, 1), ("everything", 2, 1), ("no-selector", 0, 0)]
+        );
+        let covered: Vec<Vec<&str>> =
+            cluster.budget_pods().iter().map(|v| v.iter().map(|(o, _, _)| o.r.name.as_str()).collect()).collect();
+        assert_eq!(covered, [vec!["web-1"], vec!["web-1", "db-1"], vec!["web-1", "db-1"], vec![]]);
+        let pod = |ns: &str, name: &str| {
+            ingested
+                .objects
+                .iter()
+                .find(|o| o.r.kind == "Pod" && o.r.namespace.as_deref() == Some(ns) && o.r.name == name)
+                .expect("pod")
+        };
+        assert_eq!(names(&cluster.pdbs_of(pod("shop", "web-1"))), ["by-second-label", "by-expression"]);
+        assert_eq!(names(&cluster.pdbs_of(pod("shop", "db-1"))), ["by-expression"]);
+        assert!(cluster.pdbs_of(pod("other", "web-1")).is_empty());
     }
 }

@@ -24,7 +24,7 @@ pub mod workloads;
 use std::cell::OnceCell;
 use std::collections::HashMap;
 
-use crate::model::{Body, Object, PodInfo, Via, WorkloadInfo};
+use crate::model::{Body, Object, PdbInfo, PodInfo, Via, WorkloadInfo};
 use crate::options::{Profile, UpgradeOptions};
 use crate::version::Version;
 
@@ -50,8 +50,12 @@ pub struct Cluster<'a> {
     node_index: HashMap<&'a str, usize>,
     by_controller: OnceCell<PodsByController<'a>>,
     budgets: OnceCell<Vec<(&'a Object, Budget)>>,
-    /// Positions in `budgets` by namespace: who covers a pod is asked of every running pod.
-    budgets_by_ns: OnceCell<HashMap<&'a str, Vec<usize>>>,
+    /// The budgets as read (same positions as `budgets`) and where to find those covering a pod: who
+    /// covers a pod is asked of every running pod.
+    pdb_infos: OnceCell<Vec<(&'a Object, &'a PdbInfo)>>,
+    budget_index: OnceCell<eviction::BudgetIndex<'a>>,
+    budget_pods: OnceCell<Vec<Vec<RunningPod<'a>>>>,
+    eligible: std::cell::RefCell<scheduling::EligibleCache>,
     after: OnceCell<Vec<Object>>,
     by_namespace: OnceCell<HashMap<&'a str, Vec<RunningPod<'a>>>>,
     by_node: OnceCell<Vec<Vec<RunningPod<'a>>>>,
@@ -83,7 +87,10 @@ impl<'a> Cluster<'a> {
             node_index,
             by_controller: OnceCell::new(),
             budgets: OnceCell::new(),
-            budgets_by_ns: OnceCell::new(),
+            pdb_infos: OnceCell::new(),
+            budget_index: OnceCell::new(),
+            budget_pods: OnceCell::new(),
+            eligible: std::cell::RefCell::default(),
             after: OnceCell::new(),
             by_namespace: OnceCell::new(),
             by_node: OnceCell::new(),

@@ -1,8 +1,13 @@
 //! Where a pod can run: `nodeSelector`, required node affinity, taints and tolerations, as the scheduler
 //! reads them.
 
-use super::NodeView;
-use crate::model::{NodeInfo, NodeSelectorTerm, Object, PodSpec, Requirement, Taint};
+use std::collections::hash_map::DefaultHasher;
+use std::collections::{BTreeMap, HashMap};
+use std::hash::{Hash, Hasher};
+use std::rc::Rc;
+
+use super::{Cluster, NodeView};
+use crate::model::{NodeInfo, NodeSelectorTerm, Object, PodSpec, Requirement, Taint, Toleration};
 
 fn requirement_matches(r: &Requirement, value: Option<&str>) -> bool {
     match r.operator.as_str() {
@@ -61,6 +66,65 @@ pub fn fits(spec: &PodSpec, node: &NodeView<'_>, after: &Object) -> bool {
         && !node.info.unschedulable
         && selector_matches(spec, after)
         && untolerated_taints(spec, node.info).is_empty()
+}
+
+/// What decides where a pod may run: the parts of its spec [`fits`] reads.
+#[derive(PartialEq, Eq, Hash)]
+struct Placement {
+    node_selector: BTreeMap<String, String>,
+    required_affinity: Option<Vec<NodeSelectorTerm>>,
+    tolerations: Vec<Toleration>,
+}
+
+impl Placement {
+    fn is(&self, spec: &PodSpec) -> bool {
+        self.node_selector == spec.node_selector
+            && self.required_affinity == spec.required_affinity
+            && self.tolerations == spec.tolerations
+    }
+}
+
+/// The nodes each placement fits, by a hash of the placement (the placements under one hash compared in
+/// full): workloads times nodes is quadratic in a cluster's size, while most workloads share a handful
+/// of placements.
+#[derive(Default)]
+pub struct EligibleCache {
+    by_hash: HashMap<u64, Vec<Eligible>>,
+}
+
+/// A placement and the nodes it fits.
+type Eligible = (Placement, Rc<[usize]>);
+
+fn placement_hash(spec: &PodSpec) -> u64 {
+    let mut h = DefaultHasher::new();
+    spec.node_selector.hash(&mut h);
+    spec.required_affinity.hash(&mut h);
+    spec.tolerations.hash(&mut h);
+    h.finish()
+}
+
+impl Cluster<'_> {
+    /// Positions (in `nodes`) of the nodes a pod with this spec fits after the upgrade ([`fits`]),
+    /// computed once per placement.
+    pub fn eligible_nodes(&self, spec: &PodSpec) -> Rc<[usize]> {
+        let hash = placement_hash(spec);
+        let mut cache = self.eligible.borrow_mut();
+        let bucket = cache.by_hash.entry(hash).or_default();
+        if let Some((_, fit)) = bucket.iter().find(|(p, _)| p.is(spec)) {
+            return Rc::clone(fit);
+        }
+        let after = self.nodes_after();
+        let fit: Rc<[usize]> = (0..self.nodes.len())
+            .filter(|i| self.nodes.get(*i).zip(after.get(*i)).is_some_and(|(n, a)| fits(spec, n, a)))
+            .collect();
+        let placement = Placement {
+            node_selector: spec.node_selector.clone(),
+            required_affinity: spec.required_affinity.clone(),
+            tolerations: spec.tolerations.clone(),
+        };
+        bucket.push((placement, Rc::clone(&fit)));
+        fit
+    }
 }
 
 /// The label keys a spec's selector and required affinity use.

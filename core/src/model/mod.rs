@@ -76,7 +76,7 @@ pub struct Taint {
     pub effect: String,
 }
 
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct Toleration {
     pub key: String,
     /// `Exists` or `Equal` (the default).
@@ -104,7 +104,7 @@ impl Toleration {
     }
 }
 
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct Requirement {
     pub key: String,
     pub operator: String,
@@ -165,7 +165,7 @@ fn requirements(n: &Node) -> Vec<Requirement> {
 }
 
 /// One `nodeSelectorTerm`: its expressions and fields are AND-ed.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Hash)]
 pub struct NodeSelectorTerm {
     pub match_expressions: Vec<Requirement>,
     pub match_fields: Vec<Requirement>,

@@ -8,7 +8,6 @@ use std::collections::BTreeMap;
 
 use super::{NodeWindow, Outcome, Timings};
 use crate::cluster::nodes::etcd_members;
-use crate::cluster::scheduling::fits;
 use crate::cluster::{Cluster, WorkloadKey};
 use crate::model::{PodInfo, VolumeKind};
 use crate::options::Profile;
@@ -143,7 +142,6 @@ pub fn compute(ctx: &Cluster<'_>, outcome: &Outcome, t: &Timings) -> (Downtime, 
     }
 
     // Workloads.
-    let after = ctx.nodes_after();
     let mut windows_of: Vec<Vec<&NodeWindow>> = vec![Vec::new(); ctx.nodes.len()];
     for w in &outcome.windows {
         if let Some(v) = windows_of.get_mut(w.node) {
@@ -161,11 +159,9 @@ pub fn compute(ctx: &Cluster<'_>, outcome: &Outcome, t: &Timings) -> (Downtime, 
         let mut reasons: BTreeMap<String, ()> = BTreeMap::new();
         let mut nodes: Vec<String> = Vec::new();
         // The pods of one controller share a spec: where it fits is computed once.
-        let fit: Vec<usize> = match pods.first() {
-            Some((_, p0, _)) => (0..ctx.nodes.len())
-                .filter(|i| ctx.nodes.get(*i).zip(after.get(*i)).is_some_and(|(n, a)| fits(&p0.spec, n, a)))
-                .collect(),
-            None => Vec::new(),
+        let fit: std::rc::Rc<[usize]> = match pods.first() {
+            Some((_, p0, _)) => ctx.eligible_nodes(&p0.spec),
+            None => std::rc::Rc::from([]),
         };
         for (r, (pod_obj, pod, node_name)) in pods.iter().enumerate() {
             let mut down = Vec::new();

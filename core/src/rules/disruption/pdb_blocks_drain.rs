@@ -60,16 +60,13 @@ pub fn check(ctx: &Context<'_>, out: &mut Vec<Finding>) {
         }
         _ => "`kubectl drain` waits on it until its timeout".to_owned(),
     };
-    for (o, b) in ctx.budgets() {
+    for ((o, b), covered) in ctx.budgets().iter().zip(ctx.budget_pods()) {
         let Body::Pdb(pdb) = &o.body else { continue };
         if b.expected <= 0 || b.allowed > 0 {
             continue;
         }
         // With the pods in the snapshot, report only a budget that really holds one back: unhealthy pods
         // under AlwaysAllow go, Pending and finished pods are deleted without a budget check.
-        let ns = o.r.namespace.as_deref().unwrap_or("default");
-        let covered: Vec<_> =
-            ctx.running_pods_in(ns).iter().filter(|(p, _, _)| pdb.selector.matches(&p.labels)).collect();
         let held = covered.iter().filter(|(p, i, _)| ctx.eviction(p, i) == Eviction::HeldBack(o)).count();
         if !covered.is_empty() && held == 0 {
             continue;

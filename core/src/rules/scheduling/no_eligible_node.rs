@@ -1,6 +1,5 @@
 //! `scheduling/no-eligible-node`: once its node is drained, no other ready node fits the pod.
 
-use super::fits;
 use crate::report::{Finding, Severity};
 use crate::rules::context::{display_ref, name_list};
 use crate::rules::{Context, RuleInfo};
@@ -36,12 +35,7 @@ Add a second node that fits (or surge one), relax the selector, or accept the pa
 };
 
 pub fn check(ctx: &Context<'_>, out: &mut Vec<Finding>) {
-    let after = ctx.nodes_after();
-    let eligible = |spec: &crate::model::PodSpec| -> Vec<usize> {
-        (0..ctx.nodes.len())
-            .filter(|i| ctx.nodes.get(*i).zip(after.get(*i)).is_some_and(|(n, a)| fits(spec, n, a)))
-            .collect()
-    };
+    let eligible = |spec: &crate::model::PodSpec| ctx.eligible_nodes(spec);
     let mut with_pods = std::collections::BTreeSet::new();
     for (key, pods) in ctx.pods_by_controller() {
         if key.kind == "DaemonSet" || ctx.nodes.is_empty() {

@@ -2,12 +2,13 @@
 //! reads them.
 
 use std::collections::hash_map::DefaultHasher;
-use std::collections::{BTreeMap, HashMap};
+use std::collections::HashMap;
 use std::hash::{Hash, Hasher};
 use std::rc::Rc;
 
 use super::{Cluster, NodeView};
 use crate::model::{NodeInfo, NodeSelectorTerm, Object, PodSpec, Requirement, Taint, Toleration};
+use crate::parse::StringMap;
 
 fn requirement_matches(r: &Requirement, value: Option<&str>) -> bool {
     match r.operator.as_str() {
@@ -71,7 +72,7 @@ pub fn fits(spec: &PodSpec, node: &NodeView<'_>, after: &Object) -> bool {
 /// What decides where a pod may run: the parts of its spec [`fits`] reads.
 #[derive(PartialEq, Eq, Hash)]
 struct Placement {
-    node_selector: BTreeMap<String, String>,
+    node_selector: StringMap,
     required_affinity: Option<Vec<NodeSelectorTerm>>,
     tolerations: Vec<Toleration>,
 }

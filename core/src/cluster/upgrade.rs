@@ -1,9 +1,7 @@
 //! What the upgrade itself changes on the nodes: labels it stops setting or removes.
 
-use std::collections::BTreeMap;
-
 use super::Cluster;
-use crate::model::Object;
+use crate::model::{Object, StringMap};
 use crate::options::Profile;
 
 pub const MASTER_LABEL: &str = "node-role.kubernetes.io/master";
@@ -46,7 +44,7 @@ pub fn master_label_dropped_at(cluster: &Cluster<'_>) -> Option<String> {
 }
 
 /// The node's labels once the upgrade is through.
-pub fn labels_after(cluster: &Cluster<'_>, node: &Object) -> BTreeMap<String, String> {
+pub fn labels_after(cluster: &Cluster<'_>, node: &Object) -> StringMap {
     let mut labels = node.labels.clone();
     if master_label_dropped_at(cluster).is_some() {
         labels.remove(MASTER_LABEL);

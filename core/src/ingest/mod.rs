@@ -420,8 +420,8 @@ fn add_object(file: &str, doc: &Node, out: &mut Ingested) {
                         o.r.namespace = Some(rel.namespace.clone());
                     }
                     // What Helm itself stamps on the live objects it owns.
-                    o.annotations.entry(HELM_RELEASE_NAME.to_owned()).or_insert_with(|| rel.name.clone());
-                    o.annotations.entry(HELM_RELEASE_NAMESPACE.to_owned()).or_insert_with(|| rel.namespace.clone());
+                    o.annotations.insert_if_absent(HELM_RELEASE_NAME, || rel.name.clone());
+                    o.annotations.insert_if_absent(HELM_RELEASE_NAMESPACE, || rel.namespace.clone());
                     out.objects.push(o);
                     count += 1;
                 }

@@ -3,13 +3,12 @@
 //! Missing or odd fields never fail here: they become `None`/empty, and the rules decide whether that is
 //! worth a finding.
 
-use std::collections::BTreeMap;
-
 use serde::Serialize;
 
 pub mod distro;
 
 use crate::parse::Node;
+pub use crate::parse::StringMap;
 use crate::quantity::{bytes, cpu_millis, IntOrPercent};
 
 /// Where an object came from.
@@ -114,7 +113,7 @@ pub struct Requirement {
 /// A `metav1.LabelSelector`.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct LabelSelector {
-    pub match_labels: BTreeMap<String, String>,
+    pub match_labels: StringMap,
     pub match_expressions: Vec<Requirement>,
     /// Was a selector given at all? (An empty one matches everything; a missing one nothing, for PDBs.)
     pub present: bool,
@@ -137,7 +136,7 @@ impl LabelSelector {
         !self.present || (self.match_labels.is_empty() && self.match_expressions.is_empty())
     }
 
-    pub fn matches(&self, labels: &BTreeMap<String, String>) -> bool {
+    pub fn matches(&self, labels: &StringMap) -> bool {
         self.present
             && self.match_labels.iter().all(|(k, v)| labels.get(k) == Some(v))
             && self.match_expressions.iter().all(|r| {
@@ -199,7 +198,7 @@ pub struct Resources {
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct PodSpec {
     pub node_name: Option<String>,
-    pub node_selector: BTreeMap<String, String>,
+    pub node_selector: StringMap,
     /// `requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms` (OR-ed); `None` when absent.
     pub required_affinity: Option<Vec<NodeSelectorTerm>>,
     pub tolerations: Vec<Toleration>,
@@ -307,7 +306,7 @@ pub struct PodInfo {
 pub struct WorkloadInfo {
     pub replicas: Option<i64>,
     pub selector: LabelSelector,
-    pub template_labels: BTreeMap<String, String>,
+    pub template_labels: StringMap,
     pub template: PodSpec,
 }
 
@@ -356,8 +355,8 @@ pub enum Body {
 pub struct Object {
     pub r: ObjectRef,
     pub source: Source,
-    pub labels: BTreeMap<String, String>,
-    pub annotations: BTreeMap<String, String>,
+    pub labels: StringMap,
+    pub annotations: StringMap,
     pub owners: Vec<OwnerRef>,
     /// `metadata.managedFields[].apiVersion`, deduplicated, in order of first appearance.
     pub managed_api_versions: Vec<String>,

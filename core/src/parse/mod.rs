@@ -5,11 +5,13 @@
 //! (`500m`, `1e3`) and versions are parsed by the code that knows what they mean.
 
 mod json;
+mod map;
 mod yaml;
 
 use std::fmt;
 
 pub use json::{parse_json, JsonStream, Keep};
+pub use map::StringMap;
 pub use yaml::{parse_yaml_documents, parse_yaml_documents_budgeted, MAX_ALIAS_BYTES};
 
 /// How deep documents may nest before they are refused (no real Kubernetes object comes close).
@@ -170,7 +172,7 @@ impl Node {
     }
 
     /// A map of string to string (labels, annotations, nodeSelector); other values are read as their text.
-    pub fn string_map(&self) -> std::collections::BTreeMap<String, String> {
+    pub fn string_map(&self) -> StringMap {
         self.as_map().iter().map(|(k, v)| (k.clone(), v.as_str().unwrap_or_default().to_owned())).collect()
     }
 }

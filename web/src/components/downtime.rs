@@ -12,6 +12,9 @@ pub struct DowntimeChartProps {
     /// Draw at most this many workloads (all when 0).
     #[prop_or_default]
     pub limit: usize,
+    /// The full-width chart of the Downtime view (its caption offers no "all under Downtime").
+    #[prop_or_default]
+    pub full: bool,
 }
 
 #[component]
@@ -24,7 +27,7 @@ pub fn DowntimeChart(props: &DowntimeChartProps) -> Html {
         return html! { <p class="empty" id="no-downtime">{ "No workload is expected to lose its last Ready replica." }</p> };
     }
     let limit = if props.limit == 0 { all.len() } else { props.limit.min(all.len()) };
-    let compact = props.limit > 0;
+    let compact = !props.full;
     let width = if compact { 620.0 } else { 1100.0 };
     let sc = Scale { label: if compact { 230.0 } else { 330.0 }, width, total: r.plan.total_seconds.max(1) };
     let on_focus = {
@@ -52,17 +55,28 @@ pub fn DowntimeChart(props: &DowntimeChartProps) -> Html {
             </svg>
             <figcaption aria-live="polite">{
                 if !focus.is_empty() { (*focus).clone() }
-                else if limit < all.len() { format!("The {limit} longest of {} workloads down; all under Downtime.", all.len()) }
+                else if limit < all.len() && compact { format!("The {limit} longest of {} workloads down; all under Downtime.", all.len()) }
+                else if limit < all.len() { format!("The {limit} longest of {} workloads down.", all.len()) }
                 else { "Hover over or focus a bar for why.".to_owned() }
             }</figcaption>
         </figure>
     }
 }
 
+/// Workloads drawn and listed at first, and added by each "Show more": thousands of rows at once would
+/// hold the page's thread for hundreds of milliseconds.
+const DOWNTIME_PAGE: usize = 100;
+
 #[component]
 pub fn DowntimeView() -> Html {
     let ctx = use_ctx();
+    let shown = use_state(|| DOWNTIME_PAGE);
     let Some(r) = ctx.state.report.clone() else { return html! {} };
+    let total = r.downtime.workloads.len();
+    let more = {
+        let shown = shown.clone();
+        Callback::from(move |_| shown.set(*shown + DOWNTIME_PAGE))
+    };
     html! {
         <div id="downtime">
             <h3>{ "Components" }</h3>
@@ -75,11 +89,14 @@ pub fn DowntimeView() -> Html {
                 </table>
             }
             <h3>{ "Workloads, longest first" }</h3>
-            <DowntimeChart />
+            <DowntimeChart limit={*shown} full=true />
             <table class="workloads">
                 <thead><tr><th>{ "Workload" }</th><th>{ "Down" }</th><th>{ "Why" }</th></tr></thead>
-                <tbody>{ for r.downtime.workloads.iter().map(|w| html! { <tr><td>{ w.display() }</td><td class="num">{ duration(w.seconds) }</td><td>{ w.reason.clone() }</td></tr> }) }</tbody>
+                <tbody>{ for r.downtime.workloads.iter().take(*shown).map(|w| html! { <tr><td>{ w.display() }</td><td class="num">{ duration(w.seconds) }</td><td>{ w.reason.clone() }</td></tr> }) }</tbody>
             </table>
+            if *shown < total {
+                <button type="button" id="downtime-more" onclick={more}>{ format!("Show more ({} left)", total - *shown) }</button>
+            }
         </div>
     }
 }

@@ -173,8 +173,10 @@ pub fn read_yaml_documents(
     for (k, &start) in starts.iter().enumerate() {
         let end = starts.get(k + 1).copied().unwrap_or(bytes.len());
         let part = bytes.get(start..end).unwrap_or_default();
-        let docs = read_in_order(name, part, |text| crate::parse::parse_yaml_documents_budgeted(name, text, budget))
-            .map_err(|e| ParseError { line: e.line.map(|l| l.saturating_add(line)), ..e })?;
+        let docs = read_in_order(name, part, |text| {
+            crate::parse::parse_yaml_documents_budgeted(name, text, budget, crate::parse::Keep::Read)
+        })
+        .map_err(|e| ParseError { line: e.line.map(|l| l.saturating_add(line)), ..e })?;
         for mut d in docs {
             shift(&mut d, line);
             out.push(d);
@@ -594,5 +596,109 @@ mod tests {
         assert_eq!(e.file, "bad.yaml");
         let e = ingest(&[Input::new("bin.yaml", b"kind: Pod\nname: \xff\n".to_vec())]).unwrap_err();
         assert_eq!((e.line, e.col), (Some(2), Some(7)));
+    }
+
+    /// The objects of a YAML text with every field built (Keep::All): what reading only the read fields
+    /// (Keep::Read, the ingest path) must give.
+    fn yaml_whole(name: &str, text: &str) -> Ingested {
+        let mut out = Ingested::default();
+        let mut f = out.begin_file(name);
+        let docs = crate::parse::parse_yaml_documents(name, text).unwrap();
+        out.add_documents(&mut f, &docs);
+        out.end_file(f);
+        out.finish()
+    }
+
+    const KUBECTL_YAML: &str = "apiVersion: v1
+items:
+- apiVersion: v1
+  kind: Pod
+  metadata:
+    labels: {app: a}
+    managedFields:
+    - apiVersion: extensions/v1beta1
+      fieldsType: FieldsV1
+      fieldsV1:
+        f:spec:
+          f:containers: {}
+      manager: kubectl
+    name: p
+    namespace: x
+  spec:
+    containers:
+    - env:
+      - {name: A, value: '1'}
+      image: nginx
+      livenessProbe: {httpGet: {path: /}}
+      name: c
+      resources:
+        requests: {cpu: 250m, memory: 64Mi}
+    nodeName: n1
+    volumes:
+    - emptyDir: {}
+      name: d
+  status:
+    conditions:
+    - {status: 'True', type: Ready}
+    containerStatuses:
+    - {name: c, ready: true}
+    phase: Running
+- apiVersion: v1
+  kind: Node
+  metadata: {name: n1}
+  status:
+    images:
+    - names: [a, b]
+    nodeInfo: {kubeletVersion: v1.28.4}
+kind: List
+metadata: {}
+";
+
+    /// A kubectl List; the same with a merge key under a container; an anchor inside a field that is not
+    /// read, aliased from one that is (read whole instead); a syntax error and deep nesting inside fields
+    /// that are not read: the same objects, or the same error, as with every field built.
+    #[test]
+    fn yaml_read_fields_only_gives_the_whole_trees_objects() {
+        let merged = KUBECTL_YAML.replace("    - env:\n", "    - <<: {resources: {requests: {cpu: 2}}}\n      env:\n");
+        let aliased = KUBECTL_YAML
+            .replace("livenessProbe: {httpGet", "livenessProbe: &probe {httpGet")
+            .replace("metadata: {name: n1}", "metadata: {name: n1, annotations: *probe}");
+        for text in [KUBECTL_YAML, &merged, &aliased] {
+            let read = ingest(&[Input::new("k.yaml", text)]).unwrap();
+            assert_eq!(read.objects, yaml_whole("k.yaml", text).objects);
+        }
+        let bad = KUBECTL_YAML.replace("      image: nginx\n", "      image: [nginx\n");
+        let deep = KUBECTL_YAML.replace("      image: nginx\n", &format!("      image: {}\n", "[".repeat(300)));
+        for text in [bad, deep] {
+            let e = ingest(&[Input::new("k.yaml", text.as_str())]).unwrap_err();
+            let whole = crate::parse::parse_yaml_documents("k.yaml", &text).unwrap_err();
+            assert_eq!((e.line, e.col, &e.message), (whole.line, whole.col, &whole.message), "{e}");
+        }
+    }
+
+    /// Every YAML fixture reads as the whole tree does.
+    #[test]
+    fn the_yaml_fixtures_read_as_the_whole_tree_does() {
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/fixtures");
+        let mut dirs = vec![root];
+        let mut seen = 0;
+        while let Some(d) = dirs.pop() {
+            for e in std::fs::read_dir(&d).unwrap() {
+                let p = e.unwrap().path();
+                if p.is_dir() {
+                    dirs.push(p);
+                } else if p.extension().is_some_and(|x| x == "yaml" || x == "yml") {
+                    let text = std::fs::read_to_string(&p).unwrap();
+                    let name = p.display().to_string();
+                    if crate::parse::parse_yaml_documents(&name, &text).is_err() {
+                        continue;
+                    }
+                    let read = ingest(&[Input::new(name.as_str(), text.as_str())]).map(|i| i.objects);
+                    assert_eq!(read.ok(), Some(yaml_whole(&name, &text).objects), "{name}");
+                    seen += 1;
+                }
+            }
+        }
+        assert!(seen >= 100, "{seen}");
     }
 }

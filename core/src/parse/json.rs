@@ -10,11 +10,11 @@
 //! - **unread fields skipped** ([`Keep::Read`]): values nothing reads are checked for validity (every
 //!   error is still found, at the same place) but never built: `metadata.managedFields[]` entries except
 //!   their `apiVersion`, a container's fields except `name` and `resources`, and a status's `images` and
-//!   container statuses. See [`unread`].
+//!   container statuses. See [`super::unread`].
 //!
 //! Reading the same bytes whole or in any chunks gives the same tree and the same error.
 
-use super::{Node, ParseError, Pos, ScalarKind, Value, MAX_DEPTH};
+use super::{unread, Node, ParseError, Pos, ScalarKind, Value, MAX_DEPTH};
 
 /// Read a whole JSON text into a tree (every field kept).
 pub fn parse_json(file: &str, text: &str) -> Result<Node, ParseError> {
@@ -28,7 +28,7 @@ pub fn parse_json(file: &str, text: &str) -> Result<Node, ParseError> {
 pub enum Keep {
     /// Every value.
     All,
-    /// Only what the checks read: see [`unread`].
+    /// Only what the checks read: see [`super::unread`].
     Read,
 }
 
@@ -627,40 +627,12 @@ impl JsonStream {
     }
 }
 
-/// Is the value about to start under `stack` one that no check reads? Paths are relative to an object: the
-/// document, or an item of a top-level `items` array (nested Lists' items too).
-/// - `metadata.managedFields[].*` except `apiVersion` (the managers' field sets are most of a live object);
-/// - `status.images`, `status.containerStatuses`, `status.initContainerStatuses`,
-///   `status.ephemeralContainerStatuses`;
-/// - any `spec.containers[].*`, `spec.initContainers[].*`, `spec.ephemeralContainers[].*` except `name`
-///   and `resources` (env, probes, mounts, commands), at any depth (pod templates).
-fn unread(stack: &[Frame]) -> bool {
-    let n = stack.len();
-    let Some(key) = stack.last().and_then(Frame::key) else { return false };
-    let key_at = |k: usize| n.checked_sub(k).and_then(|i| stack.get(i)).and_then(Frame::key);
-    let is_seq = |k: usize| n.checked_sub(k).and_then(|i| stack.get(i)).is_some_and(|f| matches!(f, Frame::Seq { .. }));
-    // Is stack[..end] an object's root: the document, or items of (nested) top-level Lists?
-    let object_root = |end: usize| {
-        let below = stack.get(..end).unwrap_or_default();
-        below.len() % 2 == 0
-            && below
-                .chunks(2)
-                .all(|p| matches!(p, [Frame::Map { key: Some(k), .. }, Frame::Seq { .. }] if k == "items"))
-    };
-    match key {
-        "images" | "containerStatuses" | "initContainerStatuses" | "ephemeralContainerStatuses" => {
-            key_at(2) == Some("status") && object_root(n - 2)
-        }
-        "apiVersion" => false,
-        _ if is_seq(2) && key_at(3) == Some("managedFields") && key_at(4) == Some("metadata") => {
-            object_root(n.saturating_sub(4))
-        }
-        "name" | "resources" => false,
-        _ => {
-            is_seq(2)
-                && matches!(key_at(3), Some("containers" | "initContainers" | "ephemeralContainers"))
-                && key_at(4) == Some("spec")
-        }
+impl super::PathFrame for Frame {
+    fn key(&self) -> Option<&str> {
+        Frame::key(self)
+    }
+    fn is_seq(&self) -> bool {
+        matches!(self, Frame::Seq { .. })
     }
 }
 

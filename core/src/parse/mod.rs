@@ -14,6 +14,52 @@ pub use json::{parse_json, JsonStream, Keep};
 pub use map::StringMap;
 pub use yaml::{parse_yaml_documents, parse_yaml_documents_budgeted, MAX_ALIAS_BYTES};
 
+/// A reader's open collection, as [`unread`] sees it: a map with the key whose value is being read, or
+/// a sequence.
+pub(crate) trait PathFrame {
+    fn key(&self) -> Option<&str>;
+    fn is_seq(&self) -> bool;
+}
+
+/// Is the value about to start under `stack` one that no check reads? Paths are relative to an object: the
+/// document, or an item of a top-level `items` array (nested Lists' items too). The JSON and YAML readers
+/// both skip these under [`Keep::Read`]:
+/// - `metadata.managedFields[].*` except `apiVersion` (the managers' field sets are most of a live object);
+/// - `status.images`, `status.containerStatuses`, `status.initContainerStatuses`,
+///   `status.ephemeralContainerStatuses`;
+/// - any `spec.containers[].*`, `spec.initContainers[].*`, `spec.ephemeralContainers[].*` except `name`
+///   and `resources` (env, probes, mounts, commands), at any depth (pod templates).
+pub(crate) fn unread<F: PathFrame>(stack: &[F]) -> bool {
+    let n = stack.len();
+    let Some(key) = stack.last().and_then(PathFrame::key) else { return false };
+    let key_at = |k: usize| n.checked_sub(k).and_then(|i| stack.get(i)).and_then(PathFrame::key);
+    let is_seq = |k: usize| n.checked_sub(k).and_then(|i| stack.get(i)).is_some_and(PathFrame::is_seq);
+    // Is stack[..end] an object's root: the document, or items of (nested) top-level Lists?
+    let object_root = |end: usize| {
+        let below = stack.get(..end).unwrap_or_default();
+        below.len() % 2 == 0
+            && below.chunks(2).all(|p| match p {
+                [map, seq] => map.key() == Some("items") && seq.is_seq(),
+                _ => false,
+            })
+    };
+    match key {
+        "images" | "containerStatuses" | "initContainerStatuses" | "ephemeralContainerStatuses" => {
+            key_at(2) == Some("status") && object_root(n - 2)
+        }
+        "apiVersion" => false,
+        _ if is_seq(2) && key_at(3) == Some("managedFields") && key_at(4) == Some("metadata") => {
+            object_root(n.saturating_sub(4))
+        }
+        "name" | "resources" => false,
+        _ => {
+            is_seq(2)
+                && matches!(key_at(3), Some("containers" | "initContainers" | "ephemeralContainers"))
+                && key_at(4) == Some("spec")
+        }
+    }
+}
+
 /// How deep documents may nest before they are refused (no real Kubernetes object comes close).
 pub const MAX_DEPTH: usize = 200;
 

@@ -5,7 +5,7 @@ use std::collections::{HashMap, HashSet};
 use yaml_rust2::parser::{Event, Parser};
 use yaml_rust2::scanner::{Marker, TScalarStyle};
 
-use super::{Node, ParseError, Pos, ScalarKind, Value, MAX_DEPTH};
+use super::{unread, Keep, Node, ParseError, PathFrame, Pos, ScalarKind, Value, MAX_DEPTH};
 
 /// How much alias expansion may produce in one input before it is refused (a "billion laughs" guard),
 /// counted in bytes: every scalar's and key's text, plus [`NODE_BYTES`] a node, so that one alias of a
@@ -17,6 +17,18 @@ const NODE_BYTES: usize = 16;
 enum Frame {
     Seq { pos: Pos, anchor: usize, items: Vec<Node> },
     Map { pos: Pos, anchor: usize, entries: Vec<(String, Node)>, key: Option<String> },
+}
+
+impl PathFrame for Frame {
+    fn key(&self) -> Option<&str> {
+        match self {
+            Frame::Map { key, .. } => key.as_deref(),
+            Frame::Seq { .. } => None,
+        }
+    }
+    fn is_seq(&self) -> bool {
+        matches!(self, Frame::Seq { .. })
+    }
 }
 
 fn pos(m: &Marker) -> Pos {
@@ -57,12 +69,57 @@ fn key_text(n: &Node) -> String {
 /// are left out.
 pub fn parse_yaml_documents(file: &str, text: &str) -> Result<Vec<Node>, ParseError> {
     let mut budget = MAX_ALIAS_BYTES;
-    parse_yaml_documents_budgeted(file, text, &mut budget)
+    parse_yaml_documents_budgeted(file, text, &mut budget, Keep::All)
 }
 
 /// [`parse_yaml_documents`] for one part of a file read in parts (`Session`): the alias budget is the
 /// file's, carried from part to part, so a file is refused or read alike whole or in parts.
-pub fn parse_yaml_documents_budgeted(file: &str, text: &str, budget: &mut usize) -> Result<Vec<Node>, ParseError> {
+///
+/// With [`Keep::Read`], the values nothing reads ([`super::unread`]: managed fields' field sets,
+/// containers' env and probes, container statuses) are parsed, so every error is found at the same place,
+/// but never built: a `kubectl get -o yaml` List's tree is then a fraction of its text. A text with an
+/// alias is read with [`Keep::All`] instead (an alias may copy an anchored value that was not built, and
+/// the alias budget counts what a copy of the whole value costs): the same tree, less what is not read.
+pub fn parse_yaml_documents_budgeted(
+    file: &str,
+    text: &str,
+    budget: &mut usize,
+    keep: Keep,
+) -> Result<Vec<Node>, ParseError> {
+    let before = *budget;
+    match build(file, text, budget, keep) {
+        Err(Built::NeedsAll) => {
+            *budget = before;
+            build(file, text, budget, Keep::All).map_err(Built::error)
+        }
+        other => other.map_err(Built::error),
+    }
+}
+
+/// Why [`build`] stopped.
+enum Built {
+    Error(ParseError),
+    /// An alias under [`Keep::Read`]: read again with [`Keep::All`].
+    NeedsAll,
+}
+
+impl Built {
+    fn error(self) -> ParseError {
+        match self {
+            Built::Error(e) => e,
+            // Only returned under Keep::Read, which the second reading does not use.
+            Built::NeedsAll => ParseError { file: String::new(), line: None, col: None, message: String::new() },
+        }
+    }
+}
+
+impl From<ParseError> for Built {
+    fn from(e: ParseError) -> Built {
+        Built::Error(e)
+    }
+}
+
+fn build(file: &str, text: &str, budget: &mut usize, keep: Keep) -> Result<Vec<Node>, Built> {
     let err = |m: &Marker, msg: &str| {
         let p = pos(m);
         ParseError { file: file.to_owned(), line: Some(p.line), col: Some(p.col), message: msg.to_owned() }
@@ -82,9 +139,9 @@ pub fn parse_yaml_documents_budgeted(file: &str, text: &str, budget: &mut usize)
             message: "a NUL character (U+0000), which YAML does not allow: nothing after it could be read".to_owned(),
         };
         // An error that ends before the NUL comes first (one at the cut is only the cut).
-        return match parse_yaml_documents_budgeted(file, before, budget) {
-            Err(earlier) if earlier.precedes(&nul) => Err(earlier),
-            _ => Err(nul),
+        return match parse_yaml_documents_budgeted(file, before, budget, keep) {
+            Err(earlier) if earlier.precedes(&nul) => Err(earlier.into()),
+            _ => Err(nul.into()),
         };
     }
     let mut parser = Parser::new_from_str(text);
@@ -92,8 +149,54 @@ pub fn parse_yaml_documents_budgeted(file: &str, text: &str, budget: &mut usize)
     let mut stack: Vec<Frame> = Vec::new();
     let mut anchors: HashMap<usize, Node> = HashMap::new();
     let alias_budget = budget;
+    // Under Keep::Read, how deep inside a value that is not built (0: building).
+    let mut skipping = 0usize;
     loop {
         let (event, mark) = parser.next_token().map_err(|e| err(e.marker(), e.info()))?;
+        if keep == Keep::Read && matches!(event, Event::Alias(_)) {
+            return Err(Built::NeedsAll);
+        }
+        let starts_value = matches!(event, Event::Scalar(..) | Event::SequenceStart(..) | Event::MappingStart(..));
+        if skipping == 0
+            && starts_value
+            && keep == Keep::Read
+            && stack.last().and_then(PathFrame::key).is_some_and(|k| k != "<<")
+            && unread(&stack)
+        {
+            skipping = 1;
+            if matches!(event, Event::Scalar(..)) {
+                skipping = 0;
+                if let Some(Frame::Map { key, .. }) = stack.last_mut() {
+                    *key = None;
+                }
+                continue;
+            }
+            if stack.len() >= MAX_DEPTH {
+                return Err(err(&mark, "nested too deeply").into());
+            }
+            continue;
+        }
+        if skipping > 0 {
+            match event {
+                Event::SequenceStart(..) | Event::MappingStart(..) => {
+                    // The depth the tree would have, as if it were built.
+                    if stack.len() + skipping >= MAX_DEPTH {
+                        return Err(err(&mark, "nested too deeply").into());
+                    }
+                    skipping += 1;
+                }
+                Event::SequenceEnd | Event::MappingEnd => {
+                    skipping -= 1;
+                    if skipping == 0 {
+                        if let Some(Frame::Map { key, .. }) = stack.last_mut() {
+                            *key = None;
+                        }
+                    }
+                }
+                _ => {}
+            }
+            continue;
+        }
         let mut done: Option<(Node, usize)> = None;
         match event {
             Event::StreamEnd => break,
@@ -128,13 +231,13 @@ pub fn parse_yaml_documents_budgeted(file: &str, text: &str, budget: &mut usize)
             }
             Event::SequenceStart(anchor, _) => {
                 if stack.len() >= MAX_DEPTH {
-                    return Err(err(&mark, "nested too deeply"));
+                    return Err(err(&mark, "nested too deeply").into());
                 }
                 stack.push(Frame::Seq { pos: pos(&mark), anchor, items: Vec::new() });
             }
             Event::MappingStart(anchor, _) => {
                 if stack.len() >= MAX_DEPTH {
-                    return Err(err(&mark, "nested too deeply"));
+                    return Err(err(&mark, "nested too deeply").into());
                 }
                 stack.push(Frame::Map { pos: pos(&mark), anchor, entries: Vec::new(), key: None });
             }
@@ -148,7 +251,7 @@ pub fn parse_yaml_documents_budgeted(file: &str, text: &str, budget: &mut usize)
                     entries = apply_merge_keys(entries);
                     done = Some((Node::new(pos, Value::Map(entries)), anchor));
                 }
-                None => return Err(err(&mark, "unbalanced collection end")),
+                None => return Err(err(&mark, "unbalanced collection end").into()),
             },
         }
         if let Some((node, anchor)) = done {

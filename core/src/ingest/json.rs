@@ -6,30 +6,20 @@
 //! `kind` after its `items`, an item is read before it is known that the file is a List; what was read is
 //! taken back (see [`Mark`]) when the file turns out not to be one, or not to be readable.
 
-use super::{add_document, add_list_item, classify, has_kind, read_in_order, Doc, FileIngest, Ingested, Mark};
-use crate::parse::{parse_yaml_documents, JsonStream, Keep, Node, ParseError};
+use super::list::{ListItems, Unlisted};
+use super::{read_in_order, FileIngest, Ingested};
+use crate::parse::{parse_yaml_documents, JsonStream, Keep, ParseError};
 
 /// A JSON-looking file that is not JSON is read again as YAML (YAML's flow style, `{kind: Pod}`), when it
 /// is at most this long: its bytes are kept until then.
 pub const YAML_FALLBACK_BYTES: usize = 8 << 20;
 
-/// How the items read so far were taken.
-struct Assumed {
-    /// The root's `kind` and `apiVersion` when its `items` began (when written before them).
-    kind: Option<String>,
-    api: Option<String>,
-    /// Items held back until the List's kind is known (an item without its own `kind`, and all after it).
-    held: Vec<(usize, Node)>,
-    next: usize,
-}
-
 pub struct JsonFile {
     stream: JsonStream,
     kept: Option<Vec<u8>>,
     error: Option<ParseError>,
-    /// Where this file's objects begin (taken back if it is no List or not readable).
-    mark: Mark,
-    assumed: Option<Assumed>,
+    /// The root's items taken as they come (taken back if it is no List or not readable).
+    list: ListItems,
 }
 
 impl JsonFile {
@@ -39,8 +29,7 @@ impl JsonFile {
             stream: JsonStream::new(&f.name, Keep::Read, true),
             kept: Some(Vec::new()),
             error: None,
-            mark: Mark::at(out, f.not_objects.len()),
-            assumed: None,
+            list: ListItems::new(out, f),
         }
     }
 
@@ -73,38 +62,8 @@ impl JsonFile {
 
     fn take_items(&mut self, out: &mut Ingested, f: &mut FileIngest) {
         let items = self.stream.take_items();
-        if items.is_empty() {
-            return;
-        }
-        let (kind, api) = self.stream.list_head().cloned().unwrap_or_default();
-        let a = self.assumed.get_or_insert_with(|| Assumed { kind, api, held: Vec::new(), next: 0 });
-        let list_kind = a.kind.as_deref().map(|k| k == "List" || k.ends_with("List"));
-        for item in items {
-            let i = a.next;
-            a.next += 1;
-            match list_kind {
-                // Known not to be a List: its items are not objects (nothing reads them).
-                Some(false) => {}
-                Some(true) if a.held.is_empty() && (has_kind(&item) || a.api.is_some()) => {
-                    let kind = a.kind.as_deref().unwrap_or_default();
-                    let item_kind = kind.strip_suffix("List").filter(|k| !k.is_empty());
-                    add_list_item(
-                        &f.name,
-                        i,
-                        &item,
-                        item_kind,
-                        a.api.as_deref().unwrap_or_default(),
-                        out,
-                        &mut f.not_objects,
-                    );
-                }
-                // The List's kind is not known yet; an item with its own kind is read the same either way.
-                None if a.held.is_empty() && item.is_map() && has_kind(&item) => {
-                    add_document(&f.name, &item, out, &mut f.not_objects);
-                }
-                _ => a.held.push((i, item)),
-            }
-        }
+        let head = self.stream.list_head().cloned().unwrap_or_default();
+        self.list.take(items, &head, out, f);
     }
 
     /// End the file: its objects are in `out`, or it is an error (and nothing of it is).
@@ -116,7 +75,7 @@ impl JsonFile {
         let root = match root {
             Ok(root) => root,
             Err(e) => {
-                self.mark.restore(out, f);
+                self.list.restore(out, f);
                 let Some(kept) = self.kept else { return Err(e) };
                 // JSON-looking YAML (flow style) is still YAML.
                 let docs = read_in_order(&f.name, &kept, |text| parse_yaml_documents(&f.name, text)).map_err(|_| e)?;
@@ -124,41 +83,7 @@ impl JsonFile {
                 return Ok(());
             }
         };
-        f.docs += 1;
-        let Some(a) = self.assumed else {
-            // No items handed out: the whole document is here.
-            add_document(&f.name, &root, out, &mut f.not_objects);
-            return Ok(());
-        };
-        match classify(&root) {
-            Doc::List { item_kind, list_api } => {
-                let kind = root.get("kind").as_str();
-                let api = root.get("apiVersion").as_str();
-                // Items were read as the root said when they came: a later duplicate key that says otherwise
-                // cannot be honoured any more.
-                if a.kind.as_deref().is_some_and(|k| Some(k) != kind)
-                    || a.api.as_deref().is_some_and(|v| Some(v) != api)
-                {
-                    self.mark.restore(out, f);
-                    return Err(ParseError {
-                        file: f.name.clone(),
-                        line: Some(root.line()),
-                        col: Some(root.pos.col),
-                        message: "the List's `kind` or `apiVersion` is given twice, differently, around its `items`"
-                            .to_owned(),
-                    });
-                }
-                for (i, item) in &a.held {
-                    add_list_item(&f.name, *i, item, item_kind, list_api, out, &mut f.not_objects);
-                }
-            }
-            _ => {
-                // Not a List after all: the items were no objects (nothing reads `items` of an object).
-                self.mark.restore(out, f);
-                add_document(&f.name, &root, out, &mut f.not_objects);
-            }
-        }
-        Ok(())
+        self.list.finish(&root, out, f).map_err(|Unlisted::HeadChanged(e)| e)
     }
 }
 

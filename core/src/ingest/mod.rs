@@ -6,6 +6,7 @@
 use std::collections::{BTreeMap, HashMap};
 
 mod json;
+mod list;
 
 pub use json::{JsonFile, YAML_FALLBACK_BYTES};
 

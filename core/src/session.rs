@@ -6,7 +6,7 @@
 
 use crate::error::Error;
 use crate::ingest::{
-    before_directives, json_file, read_yaml_documents, scan_boundaries, FileIngest, Ingested, JsonFile, BOM,
+    before_directives, json_file, read_yaml_into, scan_boundaries, FileIngest, Ingested, JsonFile, BOM,
 };
 use crate::options::UpgradeOptions;
 use crate::parse::MAX_ALIAS_BYTES;
@@ -44,9 +44,8 @@ impl Current {
         self.started = true;
         let lines = u32::try_from(chunk.iter().filter(|b| **b == b'\n').count()).unwrap_or(u32::MAX);
         // Through the reader check() uses for a whole file.
-        let docs = read_yaml_documents(&self.file.name, body, self.line_offset, &mut self.alias_budget)?;
+        read_yaml_into(body, self.line_offset, &mut self.alias_budget, ingested, &mut self.file)?;
         self.line_offset = self.line_offset.saturating_add(lines);
-        ingested.add_documents(&mut self.file, &docs);
         Ok(())
     }
 }

@@ -70,11 +70,11 @@ pub fn decode_utf8<'a>(name: &str, bytes: &'a [u8]) -> Result<&'a str, ParseErro
 /// what precedes the bad byte is parsed first, and an error there (one that ends before the bad byte) is
 /// the one reported. `check()` and `Session` both read through this, whole or in parts, so both name the
 /// same error (found by `cargo xtask fuzz`).
-pub fn read_in_order(
+pub fn read_in_order<T>(
     name: &str,
     bytes: &[u8],
-    mut parse: impl FnMut(&str) -> Result<Vec<Node>, ParseError>,
-) -> Result<Vec<Node>, ParseError> {
+    mut parse: impl FnMut(&str) -> Result<T, ParseError>,
+) -> Result<T, ParseError> {
     let e = match decode_utf8(name, bytes) {
         Ok(text) => return parse(text),
         Err(e) => e,
@@ -158,33 +158,76 @@ fn document_starts(buf: &[u8]) -> Vec<usize> {
     starts
 }
 
-/// Read the YAML documents of `bytes` (a whole file, or a part of one ending at a document boundary, that
-/// starts at line `first_line + 1` of its file), document by document: each is decoded and parsed on its
-/// own, in order, with the file's alias budget. `check()` reads a whole file and `Session` its parts
-/// through this one function, so both meet the same documents, the same errors, in the same order.
-pub fn read_yaml_documents(
-    name: &str,
+/// Read the YAML documents of `bytes` (a whole file `f`, or a part of one ending at a document boundary,
+/// that starts at line `first_line + 1` of its file) into `out`, document by document: each is decoded and
+/// parsed on its own, in order, with the file's alias budget. `check()` reads a whole file and `Session` its
+/// parts through this one function, so both meet the same documents, the same errors, in the same order.
+///
+/// Only the fields the checks read are built ([`Keep::Read`](crate::parse::Keep)), and the items of a
+/// document's top-level `items` become objects as each is read ([`list::ListItems`], as for JSON), so a
+/// `kubectl get -o yaml` List is never one tree. A document part with an alias, or a List whose `kind`
+/// changes after its items (a key given twice), is taken back and read whole with every field instead:
+/// the objects are those of the whole tree either way (tests below).
+pub fn read_yaml_into(
     bytes: &[u8],
     first_line: u32,
     budget: &mut usize,
-) -> Result<Vec<Node>, ParseError> {
+    out: &mut Ingested,
+    f: &mut FileIngest,
+) -> Result<(), ParseError> {
+    use crate::parse::{stream_yaml_documents, Keep, YamlOut, YamlStop};
+    let name = &f.name.clone();
     let starts = document_starts(bytes);
-    let mut out = Vec::new();
     let mut line = first_line;
     for (k, &start) in starts.iter().enumerate() {
         let end = starts.get(k + 1).copied().unwrap_or(bytes.len());
         let part = bytes.get(start..end).unwrap_or_default();
-        let docs = read_in_order(name, part, |text| {
-            crate::parse::parse_yaml_documents_budgeted(name, text, budget, crate::parse::Keep::Read)
+        let at_line = |e: ParseError| ParseError { line: e.line.map(|l| l.saturating_add(line)), ..e };
+        let mark = Mark::at(out, f.not_objects.len());
+        let (docs_before, budget_before) = (f.docs, *budget);
+        let mut retry = false;
+        read_in_order(name, part, |text| {
+            let mut list: Option<list::ListItems> = None;
+            let mut sink = |o: YamlOut| -> Result<(), YamlStop> {
+                match o {
+                    YamlOut::Item(mut item, head) => {
+                        shift(&mut item, line);
+                        list.get_or_insert_with(|| list::ListItems::new(out, f)).take(vec![item], &head, out, f);
+                    }
+                    YamlOut::Document(mut root) => {
+                        shift(&mut root, line);
+                        let taken = list.take().unwrap_or_else(|| list::ListItems::new(out, f));
+                        taken.finish(&root, out, f).map_err(|_| YamlStop::Retry)?;
+                    }
+                }
+                Ok(())
+            };
+            match stream_yaml_documents(name, text, budget, Keep::Read, &mut sink) {
+                Ok(()) => Ok(()),
+                Err(YamlStop::Error(e)) => Err(e),
+                Err(YamlStop::Retry) => {
+                    retry = true;
+                    Ok(())
+                }
+            }
         })
-        .map_err(|e| ParseError { line: e.line.map(|l| l.saturating_add(line)), ..e })?;
-        for mut d in docs {
-            shift(&mut d, line);
-            out.push(d);
+        .map_err(at_line)?;
+        if retry {
+            mark.restore(out, f);
+            f.docs = docs_before;
+            *budget = budget_before;
+            let docs = read_in_order(name, part, |text| {
+                crate::parse::parse_yaml_documents_budgeted(name, text, budget, Keep::All)
+            })
+            .map_err(at_line)?;
+            for mut d in docs {
+                shift(&mut d, line);
+                out.add_documents(f, std::slice::from_ref(&d));
+            }
         }
         line = line.saturating_add(u32::try_from(part.iter().filter(|b| **b == b'\n').count()).unwrap_or(u32::MAX));
     }
-    Ok(out)
+    Ok(())
 }
 
 /// A byte-order mark: not part of the text, dropped from the start of a file (positions count after it).
@@ -386,7 +429,7 @@ pub fn ingest(inputs: &[Input]) -> Result<Ingested, ParseError> {
                 .and_then(|()| j.finish(&mut out, &mut f))
         } else {
             let mut budget = crate::parse::MAX_ALIAS_BYTES;
-            read_yaml_documents(&input.name, bytes, 0, &mut budget).map(|docs| out.add_documents(&mut f, &docs))
+            read_yaml_into(bytes, 0, &mut budget, &mut out, &mut f)
         };
         match read {
             Ok(()) => out.end_file(f),
@@ -655,18 +698,28 @@ kind: List
 metadata: {}
 ";
 
-    /// A kubectl List; the same with a merge key under a container; an anchor inside a field that is not
-    /// read, aliased from one that is (read whole instead); a syntax error and deep nesting inside fields
-    /// that are not read: the same objects, or the same error, as with every field built.
+    /// A kubectl List (its items streamed); the same with a merge key under a container; an anchor inside a
+    /// field that is not read, aliased from one that is (read whole instead); a List retyped after its
+    /// items; a List that is not one; Lists around another document; a syntax error and deep nesting
+    /// inside fields that are not read: the same objects and skips, or the same error, as the whole tree.
     #[test]
     fn yaml_read_fields_only_gives_the_whole_trees_objects() {
         let merged = KUBECTL_YAML.replace("    - env:\n", "    - <<: {resources: {requests: {cpu: 2}}}\n      env:\n");
         let aliased = KUBECTL_YAML
             .replace("livenessProbe: {httpGet", "livenessProbe: &probe {httpGet")
             .replace("metadata: {name: n1}", "metadata: {name: n1, annotations: *probe}");
-        for text in [KUBECTL_YAML, &merged, &aliased] {
+        // `kind` given twice around the items (the last one counts, as in the whole tree): read again whole.
+        let retyped = "apiVersion: v1\nkind: List\nitems:\n- metadata: {name: a, namespace: x}\nkind: PodList\n";
+        // Not a List after all: its items are no objects.
+        let not_list = KUBECTL_YAML.replace("kind: List\n", "kind: Thing\n");
+        // Two documents, each a List, with a document between them.
+        let three =
+            format!("{KUBECTL_YAML}---\nkind: Namespace\napiVersion: v1\nmetadata: {{name: x}}\n---\n{KUBECTL_YAML}");
+        for text in [KUBECTL_YAML, &merged, &aliased, retyped, &not_list, &three] {
             let read = ingest(&[Input::new("k.yaml", text)]).unwrap();
-            assert_eq!(read.objects, yaml_whole("k.yaml", text).objects);
+            let whole = yaml_whole("k.yaml", text);
+            assert_eq!(read.objects, whole.objects, "{text}");
+            assert_eq!(read.inventory.skipped, whole.inventory.skipped, "{text}");
         }
         let bad = KUBECTL_YAML.replace("      image: nginx\n", "      image: [nginx\n");
         let deep = KUBECTL_YAML.replace("      image: nginx\n", &format!("      image: {}\n", "[".repeat(300)));

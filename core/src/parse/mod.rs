@@ -12,7 +12,10 @@ use std::fmt;
 
 pub use json::{parse_json, JsonStream, Keep};
 pub use map::StringMap;
-pub use yaml::{parse_yaml_documents, parse_yaml_documents_budgeted, MAX_ALIAS_BYTES};
+pub use yaml::{
+    parse_yaml_documents, parse_yaml_documents_budgeted, stream_yaml_documents, ListHead, YamlOut, YamlStop,
+    MAX_ALIAS_BYTES,
+};
 
 /// A reader's open collection, as [`unread`] sees it: a map with the key whose value is being read, or
 /// a sequence.

@@ -15,8 +15,19 @@ pub const MAX_ALIAS_BYTES: usize = 32 << 20;
 const NODE_BYTES: usize = 16;
 
 enum Frame {
-    Seq { pos: Pos, anchor: usize, items: Vec<Node> },
-    Map { pos: Pos, anchor: usize, entries: Vec<(String, Node)>, key: Option<String> },
+    /// `stream`: a document's top-level `items`, handed out item by item (see [`stream_yaml_documents`]).
+    Seq {
+        pos: Pos,
+        anchor: usize,
+        items: Vec<Node>,
+        stream: bool,
+    },
+    Map {
+        pos: Pos,
+        anchor: usize,
+        entries: Vec<(String, Node)>,
+        key: Option<String>,
+    },
 }
 
 impl PathFrame for Frame {
@@ -87,39 +98,82 @@ pub fn parse_yaml_documents_budgeted(
     keep: Keep,
 ) -> Result<Vec<Node>, ParseError> {
     let before = *budget;
-    match build(file, text, budget, keep) {
-        Err(Built::NeedsAll) => {
+    match build(file, text, budget, keep, None) {
+        Err(YamlStop::Retry) => {
             *budget = before;
-            build(file, text, budget, Keep::All).map_err(Built::error)
+            build(file, text, budget, Keep::All, None).map_err(YamlStop::error)
         }
-        other => other.map_err(Built::error),
+        other => other.map_err(YamlStop::error),
     }
 }
 
-/// Why [`build`] stopped.
-enum Built {
-    Error(ParseError),
-    /// An alias under [`Keep::Read`]: read again with [`Keep::All`].
-    NeedsAll,
+/// A document's `kind` and `apiVersion` as they were when its `items` began (`None`: not given yet).
+pub type ListHead = (Option<String>, Option<String>);
+
+/// What [`stream_yaml_documents`] hands out, in the order of the text.
+pub enum YamlOut {
+    /// An item of a document's top-level `items` sequence, complete, with the document's head as it was
+    /// when the sequence began (kubectl writes `kind` after `items`).
+    Item(Node, ListHead),
+    /// A document, complete. Its streamed items are not in it: its `items` is an empty sequence.
+    Document(Node),
 }
 
-impl Built {
+/// Why a streamed reading stopped.
+pub enum YamlStop {
+    Error(ParseError),
+    /// Read the text again, whole and with every field ([`parse_yaml_documents_budgeted`] with
+    /// [`Keep::All`]), after taking back what was handed out: an alias was met under [`Keep::Read`], or
+    /// the receiver asks it.
+    Retry,
+}
+
+impl YamlStop {
     fn error(self) -> ParseError {
         match self {
-            Built::Error(e) => e,
-            // Only returned under Keep::Read, which the second reading does not use.
-            Built::NeedsAll => ParseError { file: String::new(), line: None, col: None, message: String::new() },
+            YamlStop::Error(e) => e,
+            // Only returned under Keep::Read or with a receiver, which the second reading has neither of.
+            YamlStop::Retry => ParseError { file: String::new(), line: None, col: None, message: String::new() },
         }
     }
 }
 
-impl From<ParseError> for Built {
-    fn from(e: ParseError) -> Built {
-        Built::Error(e)
+impl From<ParseError> for YamlStop {
+    fn from(e: ParseError) -> YamlStop {
+        YamlStop::Error(e)
     }
 }
 
-fn build(file: &str, text: &str, budget: &mut usize, keep: Keep) -> Result<Vec<Node>, Built> {
+/// [`parse_yaml_documents_budgeted`] handing out each document as it ends, and each item of a document's
+/// top-level `items` as it ends (never held in its document's tree): a `kubectl get -o yaml` List is read
+/// one item at a time. The same nodes as the whole reading gives, in the same order. On
+/// [`YamlStop::Retry`] what was handed out must be taken back and the text read whole.
+pub fn stream_yaml_documents(
+    file: &str,
+    text: &str,
+    budget: &mut usize,
+    keep: Keep,
+    out: &mut dyn FnMut(YamlOut) -> Result<(), YamlStop>,
+) -> Result<(), YamlStop> {
+    build(file, text, budget, keep, Some(out)).map(|_| ())
+}
+
+fn root_scalar(stack: &[Frame], key: &str) -> Option<String> {
+    match stack.first() {
+        Some(Frame::Map { entries, .. }) => {
+            entries.iter().rev().find(|(k, _)| k == key).and_then(|(_, v)| v.as_str()).map(str::to_owned)
+        }
+        _ => None,
+    }
+}
+
+fn build(
+    file: &str,
+    text: &str,
+    budget: &mut usize,
+    keep: Keep,
+    mut sink: Option<&mut dyn FnMut(YamlOut) -> Result<(), YamlStop>>,
+) -> Result<Vec<Node>, YamlStop> {
     let err = |m: &Marker, msg: &str| {
         let p = pos(m);
         ParseError { file: file.to_owned(), line: Some(p.line), col: Some(p.col), message: msg.to_owned() }
@@ -139,7 +193,7 @@ fn build(file: &str, text: &str, budget: &mut usize, keep: Keep) -> Result<Vec<N
             message: "a NUL character (U+0000), which YAML does not allow: nothing after it could be read".to_owned(),
         };
         // An error that ends before the NUL comes first (one at the cut is only the cut).
-        return match parse_yaml_documents_budgeted(file, before, budget, keep) {
+        return match parse_yaml_documents_budgeted(file, before, budget, Keep::All) {
             Err(earlier) if earlier.precedes(&nul) => Err(earlier.into()),
             _ => Err(nul.into()),
         };
@@ -151,10 +205,12 @@ fn build(file: &str, text: &str, budget: &mut usize, keep: Keep) -> Result<Vec<N
     let alias_budget = budget;
     // Under Keep::Read, how deep inside a value that is not built (0: building).
     let mut skipping = 0usize;
+    // The document's head when its streamed `items` began.
+    let mut head: ListHead = (None, None);
     loop {
         let (event, mark) = parser.next_token().map_err(|e| err(e.marker(), e.info()))?;
         if keep == Keep::Read && matches!(event, Event::Alias(_)) {
-            return Err(Built::NeedsAll);
+            return Err(YamlStop::Retry);
         }
         let starts_value = matches!(event, Event::Scalar(..) | Event::SequenceStart(..) | Event::MappingStart(..));
         if skipping == 0
@@ -233,7 +289,13 @@ fn build(file: &str, text: &str, budget: &mut usize, keep: Keep) -> Result<Vec<N
                 if stack.len() >= MAX_DEPTH {
                     return Err(err(&mark, "nested too deeply").into());
                 }
-                stack.push(Frame::Seq { pos: pos(&mark), anchor, items: Vec::new() });
+                let stream = sink.is_some()
+                    && stack.len() == 1
+                    && matches!(stack.first(), Some(Frame::Map { key: Some(k), .. }) if k == "items");
+                if stream {
+                    head = (root_scalar(&stack, "kind"), root_scalar(&stack, "apiVersion"));
+                }
+                stack.push(Frame::Seq { pos: pos(&mark), anchor, items: Vec::new(), stream });
             }
             Event::MappingStart(anchor, _) => {
                 if stack.len() >= MAX_DEPTH {
@@ -242,7 +304,9 @@ fn build(file: &str, text: &str, budget: &mut usize, keep: Keep) -> Result<Vec<N
                 stack.push(Frame::Map { pos: pos(&mark), anchor, entries: Vec::new(), key: None });
             }
             Event::SequenceEnd | Event::MappingEnd => match stack.pop() {
-                Some(Frame::Seq { pos, anchor, items }) => done = Some((Node::new(pos, Value::Seq(items)), anchor)),
+                Some(Frame::Seq { pos, anchor, items, .. }) => {
+                    done = Some((Node::new(pos, Value::Seq(items)), anchor));
+                }
                 Some(Frame::Map { pos, anchor, mut entries, key }) => {
                     if let Some(k) = key {
                         entries.push((k, Node::new(pos, Value::Null)));
@@ -261,7 +325,15 @@ fn build(file: &str, text: &str, budget: &mut usize, keep: Keep) -> Result<Vec<N
             match stack.last_mut() {
                 None => {
                     if !node.is_null() {
-                        docs.push(node);
+                        match sink.as_mut() {
+                            Some(sink) => sink(YamlOut::Document(node))?,
+                            None => docs.push(node),
+                        }
+                    }
+                }
+                Some(Frame::Seq { stream: true, .. }) => {
+                    if let Some(sink) = sink.as_mut() {
+                        sink(YamlOut::Item(node, head.clone()))?;
                     }
                 }
                 Some(Frame::Seq { items, .. }) => items.push(node),

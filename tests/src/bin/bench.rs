@@ -136,8 +136,9 @@ fn main() {
         for yaml in [false, true] {
             let ext = if yaml { "yaml" } else { "json" };
             if yaml && pods > 20_000 {
-                // A `kubectl get -o yaml` List is one YAML document, held whole while it is read.
-                runs.push(json!({"pods": pods, "format": ext, "skipped": "YAML above 20,000 pods: one document of over a gigabyte is held whole by the YAML reader (not streamed item by item)"}));
+                // A `kubectl get -o yaml` List is one YAML document: its items are made objects one by one, but
+                // its text is held until it ends (a Session cannot resume the YAML parser mid-document).
+                runs.push(json!({"pods": pods, "format": ext, "skipped": "YAML above 20,000 pods: the text of one document (over a gigabyte) is held until it ends, and the YAML reader runs at about 6 MB/s in wasm; measured up to 20,000 pods"}));
                 continue;
             }
             let file = dir.join(format!("snapshot-{pods}.{ext}"));

@@ -74,7 +74,7 @@ pub fn fits(spec: &PodSpec, node: &NodeView<'_>, after: &Object) -> bool {
 struct Placement {
     node_selector: StringMap,
     required_affinity: Option<Vec<NodeSelectorTerm>>,
-    tolerations: Vec<Toleration>,
+    tolerations: std::sync::Arc<[Toleration]>,
 }
 
 impl Placement {

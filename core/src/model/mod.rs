@@ -201,7 +201,8 @@ pub struct PodSpec {
     pub node_selector: StringMap,
     /// `requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms` (OR-ed); `None` when absent.
     pub required_affinity: Option<Vec<NodeSelectorTerm>>,
-    pub tolerations: Vec<Toleration>,
+    /// Shared: pods of one template, and most pods, carry the same list (one copy each, `ingest`).
+    pub tolerations: std::sync::Arc<[Toleration]>,
     pub requests: Resources,
     pub volumes: Vec<Volume>,
     /// `terminationGracePeriodSeconds` (the API server's default is 30).

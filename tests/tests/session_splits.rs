@@ -174,9 +174,16 @@ fn errors_come_in_document_order_whole_or_in_parts() {
     // Found by `cargo xtask fuzz`: a syntax error early, a NUL byte later, and a `...` line between them.
     // check() named the NUL, Session the earlier error; both must name the earlier one.
     // Then the same with bytes that are not UTF-8 late in the file.
+    // Then a NUL on a `...` line after an unclosed quote: the line begins a document (the quote ends
+    // at the end of the one before), which a Session knew only once the line ended (it read the NUL's
+    // document early, running the quote into the `...`).
     for (seed, at) in [
         ("regression-nul-after-error", "error: fuzz.yaml:2:"),
         ("regression-utf8-after-error", "error: fuzz.yaml:14:1:"),
+        (
+            "regression-nul-on-document-marker-line",
+            "error: fuzz.yaml:1:1: while scanning a quoted scalar, found unexpected end of stream",
+        ),
     ] {
         let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../fuzz/corpus/check").join(seed);
         let bytes = std::fs::read(path).unwrap();

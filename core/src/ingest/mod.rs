@@ -368,54 +368,76 @@ impl Ingested {
     /// (`Object::copies`) and listed in `inventory.duplicates`. Helm release contents are manifests of
     /// their own and never merged.
     fn merge_copies(&mut self) {
-        let objects = std::mem::take(&mut self.objects);
-        let mut groups: Vec<Vec<Object>> = Vec::new();
-        let mut by_key: HashMap<(String, Option<String>, String), usize> = HashMap::new();
-        let mut by_uid: HashMap<String, usize> = HashMap::new();
-        for o in objects {
-            if o.source.via == Some(Via::HelmRelease) {
-                groups.push(vec![o]);
-                continue;
-            }
-            let key = (o.r.kind.clone(), o.r.namespace.clone(), o.r.name.clone());
-            let found = o.uid.as_ref().and_then(|u| by_uid.get(u)).or_else(|| by_key.get(&key)).copied();
-            let i = found.unwrap_or(groups.len());
-            if let Some(u) = &o.uid {
-                by_uid.entry(u.clone()).or_insert(i);
-            }
-            by_key.entry(key).or_insert(i);
-            match groups.get_mut(i) {
-                Some(g) => g.push(o),
-                None => groups.push(vec![o]),
+        // Each object's group: the position of the group's first member (in place, no copy of the model:
+        // moving every object into a group of its own held the model three times over at its peak).
+        let mut leader: Vec<usize> = (0..self.objects.len()).collect();
+        {
+            let mut by_key: HashMap<(&str, Option<&str>, &str), usize> = HashMap::new();
+            let mut by_uid: HashMap<&str, usize> = HashMap::new();
+            for (j, o) in self.objects.iter().enumerate() {
+                if o.source.via == Some(Via::HelmRelease) {
+                    continue;
+                }
+                let key = (o.r.kind.as_str(), o.r.namespace.as_deref(), o.r.name.as_str());
+                let found = o.uid.as_deref().and_then(|u| by_uid.get(u)).or_else(|| by_key.get(&key)).copied();
+                let l = found.unwrap_or(j);
+                if let Some(u) = o.uid.as_deref() {
+                    by_uid.entry(u).or_insert(l);
+                }
+                by_key.entry(key).or_insert(l);
+                if let Some(slot) = leader.get_mut(j) {
+                    *slot = l;
+                }
             }
         }
-        for mut g in groups {
-            let pick = g.iter().position(|o| o.uid.is_some()).unwrap_or(0);
-            if pick >= g.len() {
-                continue;
-            }
-            let mut kept = g.remove(pick);
-            if !g.is_empty() {
-                kept.copies = g
-                    .iter()
-                    .map(|c| CopyOf {
-                        source: c.source.clone(),
-                        api_version: c.r.api_version.clone(),
-                        differs: c.differs_from(&kept),
-                    })
-                    .collect();
-                self.inventory.duplicates.push(Duplicate {
-                    kind: kept.r.kind.clone(),
-                    namespace: kept.r.namespace.clone(),
-                    name: kept.r.name.clone(),
-                    copies: std::iter::once(kept.source.location())
-                        .chain(kept.copies.iter().map(|c| c.source.location()))
-                        .collect(),
-                    identical: kept.copies.iter().all(|c| !c.differs),
-                });
-            }
-            self.objects.push(kept);
+        // The groups of more than one, by their first member's position.
+        let mut groups: BTreeMap<usize, Vec<usize>> = BTreeMap::new();
+        for (j, &l) in leader.iter().enumerate().filter(|(j, l)| *j != **l) {
+            groups.entry(l).or_insert_with(|| vec![l]).push(j);
         }
+        if groups.is_empty() {
+            return;
+        }
+        let mut gone = vec![false; self.objects.len()];
+        for (l, g) in groups {
+            // The copy read from the live cluster (it has a uid) is the one checked, in the group's place.
+            let pick = g.iter().position(|j| self.objects.get(*j).is_some_and(|o| o.uid.is_some())).unwrap_or(0);
+            let Some(&kept_at) = g.get(pick) else { continue };
+            let Some(kept) = self.objects.get(kept_at) else { continue };
+            let copies: Vec<CopyOf> = g
+                .iter()
+                .filter(|j| **j != kept_at)
+                .filter_map(|j| self.objects.get(*j))
+                .map(|c| CopyOf {
+                    source: c.source.clone(),
+                    api_version: c.r.api_version.clone(),
+                    differs: c.differs_from(kept),
+                })
+                .collect();
+            self.objects.swap(l, kept_at);
+            for j in g.iter().filter(|j| **j != l) {
+                if let Some(x) = gone.get_mut(*j) {
+                    *x = true;
+                }
+            }
+            let Some(kept) = self.objects.get_mut(l) else { continue };
+            kept.copies = copies;
+            self.inventory.duplicates.push(Duplicate {
+                kind: kept.r.kind.clone(),
+                namespace: kept.r.namespace.clone(),
+                name: kept.r.name.clone(),
+                copies: std::iter::once(kept.source.location())
+                    .chain(kept.copies.iter().map(|c| c.source.location()))
+                    .collect(),
+                identical: kept.copies.iter().all(|c| !c.differs),
+            });
+        }
+        let mut at = 0;
+        self.objects.retain(|_| {
+            let keep = !gone.get(at).copied().unwrap_or(false);
+            at += 1;
+            keep
+        });
     }
 
     /// Count the objects by kind.
@@ -775,5 +797,23 @@ metadata: {}
             }
         }
         assert!(seen >= 100, "{seen}");
+    }
+
+    /// Copies of one object: the live one (with a uid) is checked, in the place of the first copy read;
+    /// the others are its `copies`, and the rest keep their order.
+    #[test]
+    fn copies_merge_into_the_live_object_in_the_first_ones_place() {
+        let manifest = "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: a, namespace: x}\n";
+        let live = "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: a, namespace: x, uid: u-1}\n";
+        let other = |n: &str| format!("apiVersion: v1\nkind: ConfigMap\nmetadata: {{name: {n}, namespace: x}}\n");
+        let text = format!("{manifest}---\n{}---\n{live}---\n{}", other("b"), other("c"));
+        let i = ingest(&[Input::new("m.yaml", text.as_str())]).unwrap();
+        let names: Vec<(&str, Option<&str>)> =
+            i.objects.iter().map(|o| (o.r.name.as_str(), o.uid.as_deref())).collect();
+        assert_eq!(names, [("a", Some("u-1")), ("b", None), ("c", None)]);
+        let copies: Vec<Option<u32>> = i.objects[0].copies.iter().map(|c| c.source.line).collect();
+        assert_eq!(copies, [Some(1)]);
+        assert_eq!(i.inventory.duplicates.len(), 1);
+        assert_eq!(i.inventory.duplicates[0].copies, ["m.yaml:9", "m.yaml:1"]);
     }
 }

@@ -50,13 +50,13 @@ impl Current {
     }
 }
 
-/// Is it known where the document holding the first NUL of `pending` starts: the NUL's line has ended, or
-/// cannot begin a document (see [`crate::ingest::begins_document`])?
-fn nul_document_known(pending: &[u8]) -> bool {
-    let Some(nul) = pending.iter().position(|b| *b == 0) else { return false };
-    let line_start = pending.get(..nul).and_then(|b| b.iter().rposition(|c| *c == b'\n')).map_or(0, |p| p + 1);
-    let ended = pending.get(nul..).is_some_and(|b| b.contains(&b'\n'));
-    ended || line_start == 0 || !crate::ingest::begins_document(pending.get(line_start..).unwrap_or_default())
+/// May the document holding the first NUL of `pending` be read now, its start known? `nul` is the first
+/// NUL of the chunk just added, `last_line` where the unfinished last line begins (all before it is whole
+/// lines). Known when the NUL is on a whole line (so is any earlier one), or when the last line cannot
+/// begin a document (see [`crate::ingest::begins_document`]). Otherwise the reading waits, which is
+/// always safe. Constant time: this runs on every chunk that holds a NUL.
+fn nul_document_known(pending: &[u8], nul: usize, last_line: usize) -> bool {
+    nul < last_line || last_line == 0 || !crate::ingest::begins_document(pending.get(last_line..).unwrap_or_default())
 }
 
 pub struct Session {
@@ -221,9 +221,15 @@ impl Session {
         // that begins like a document marker (`...   x\0`) and has not ended: whether it begins a document,
         // and so where the NUL's document starts, is known only when the line ends (found by
         // `cargo xtask fuzz`: an unclosed quote before such a line ran into it here, not in check()).
-        if self.current.as_ref().is_some_and(|c| c.json == Some(false) && nul_document_known(&c.pending))
-            && chunk.contains(&0)
-        {
+        let early = match (self.current.as_ref(), chunk.iter().position(|b| *b == 0)) {
+            (Some(c), Some(n)) if c.json == Some(false) => {
+                // The chunk ends the pending bytes (whatever a cut above left of them).
+                let at = c.pending.len().checked_sub(chunk.len() - n);
+                at.is_none_or(|at| nul_document_known(&c.pending, at, c.scanned))
+            }
+            _ => false,
+        };
+        if early {
             let len = self.current.as_ref().map_or(0, |c| c.pending.len());
             self.parse_pending(len)?;
         }

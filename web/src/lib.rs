@@ -13,6 +13,9 @@ pub mod options;
 pub mod protocol;
 pub mod state;
 pub mod view;
+
+#[cfg(test)]
+mod contrast;
 #[cfg(target_arch = "wasm32")]
 pub mod worker;
 

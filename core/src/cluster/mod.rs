@@ -57,7 +57,6 @@ pub struct Cluster<'a> {
     budget_pods: OnceCell<Vec<Vec<RunningPod<'a>>>>,
     eligible: std::cell::RefCell<scheduling::EligibleCache>,
     after: OnceCell<Vec<Object>>,
-    by_namespace: OnceCell<HashMap<&'a str, Vec<RunningPod<'a>>>>,
     by_node: OnceCell<Vec<Vec<RunningPod<'a>>>>,
 }
 
@@ -92,7 +91,6 @@ impl<'a> Cluster<'a> {
             budget_pods: OnceCell::new(),
             eligible: std::cell::RefCell::default(),
             after: OnceCell::new(),
-            by_namespace: OnceCell::new(),
             by_node: OnceCell::new(),
         }
     }
@@ -146,18 +144,6 @@ impl<'a> Cluster<'a> {
             let done = matches!(p.phase.as_deref(), Some("Succeeded" | "Failed"));
             (!done).then_some((o, p, node))
         })
-    }
-
-    /// Running pods of a namespace (`"default"` for those with none).
-    pub fn running_pods_in(&self, namespace: &str) -> &[RunningPod<'a>] {
-        let m = self.by_namespace.get_or_init(|| {
-            let mut m: HashMap<&'a str, Vec<RunningPod<'a>>> = HashMap::new();
-            for p in self.running_pods() {
-                m.entry(p.0.r.namespace.as_deref().unwrap_or("default")).or_default().push(p);
-            }
-            m
-        });
-        m.get(namespace).map_or(&[], Vec::as_slice)
     }
 
     /// Running pods on the node at `index`.

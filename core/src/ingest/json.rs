@@ -207,22 +207,15 @@ mod tests {
     /// Every JSON fixture reads as the whole tree does.
     #[test]
     fn the_json_fixtures_read_as_the_whole_tree_does() {
-        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/fixtures");
-        let mut dirs = vec![root];
-        let mut seen = 0;
-        while let Some(d) = dirs.pop() {
-            for e in std::fs::read_dir(&d).unwrap() {
-                let p = e.unwrap().path();
-                if p.is_dir() {
-                    dirs.push(p);
-                } else if p.extension().is_some_and(|x| x == "json") && !p.ends_with("expected.json") {
-                    let text = std::fs::read_to_string(&p).unwrap();
-                    let name = p.display().to_string();
-                    assert_eq!(objects(&whole(&name, &text)), objects(&streamed(&name, &text)), "{name}");
-                    seen += 1;
-                }
-            }
+        let files: Vec<_> = crate::ingest::tests::fixture_files(&["json"])
+            .into_iter()
+            .filter(|p| !p.ends_with("expected.json"))
+            .collect();
+        for p in &files {
+            let text = std::fs::read_to_string(p).unwrap();
+            let name = p.display().to_string();
+            assert_eq!(objects(&whole(&name, &text)), objects(&streamed(&name, &text)), "{name}");
         }
-        assert!(seen >= 4, "{seen}");
+        assert!(files.len() >= 4, "{}", files.len());
     }
 }

@@ -636,7 +636,7 @@ fn with_kind(item: &Node, kind: &str, api_version: &str) -> Node {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
 
     #[test]
@@ -773,28 +773,37 @@ metadata: {}
         }
     }
 
-    /// Every YAML fixture reads as the whole tree does.
-    #[test]
-    fn the_yaml_fixtures_read_as_the_whole_tree_does() {
-        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/fixtures");
-        let mut dirs = vec![root];
-        let mut seen = 0;
+    /// The files under `tests/fixtures` with one of these extensions, in a stable order.
+    pub(crate) fn fixture_files(extensions: &[&str]) -> Vec<std::path::PathBuf> {
+        let mut dirs = vec![std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/fixtures")];
+        let mut out = Vec::new();
         while let Some(d) = dirs.pop() {
             for e in std::fs::read_dir(&d).unwrap() {
                 let p = e.unwrap().path();
                 if p.is_dir() {
                     dirs.push(p);
-                } else if p.extension().is_some_and(|x| x == "yaml" || x == "yml") {
-                    let text = std::fs::read_to_string(&p).unwrap();
-                    let name = p.display().to_string();
-                    if crate::parse::parse_yaml_documents(&name, &text).is_err() {
-                        continue;
-                    }
-                    let read = ingest(&[Input::new(name.as_str(), text.as_str())]).map(|i| i.objects);
-                    assert_eq!(read.ok(), Some(yaml_whole(&name, &text).objects), "{name}");
-                    seen += 1;
+                } else if p.extension().is_some_and(|x| extensions.iter().any(|e| x == *e)) {
+                    out.push(p);
                 }
             }
+        }
+        out.sort();
+        out
+    }
+
+    /// Every YAML fixture reads as the whole tree does.
+    #[test]
+    fn the_yaml_fixtures_read_as_the_whole_tree_does() {
+        let mut seen = 0;
+        for p in fixture_files(&["yaml", "yml"]) {
+            let text = std::fs::read_to_string(&p).unwrap();
+            let name = p.display().to_string();
+            if crate::parse::parse_yaml_documents(&name, &text).is_err() {
+                continue;
+            }
+            let read = ingest(&[Input::new(name.as_str(), text.as_str())]).map(|i| i.objects);
+            assert_eq!(read.ok(), Some(yaml_whole(&name, &text).objects), "{name}");
+            seen += 1;
         }
         assert!(seen >= 100, "{seen}");
     }

@@ -109,6 +109,32 @@ test('uploaded files are listed with their objects; a file that does not parse i
   await page.close();
 });
 
+test('a dropped folder is read whole: its YAML and JSON files checked, the others listed and passed over', async () => {
+  // A real drag of a folder, as Chromium's DevTools protocol delivers it: the page sees a directory entry.
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'kp-drop-'));
+  fs.mkdirSync(path.join(dir, 'cluster', 'nodes'), { recursive: true });
+  fs.copyFileSync(path.join(root, 'tests/fixtures/e2e/upgraded-control-plane.yaml'), path.join(dir, 'cluster/control-plane.yaml'));
+  fs.copyFileSync(path.join(root, 'tests/fixtures/cli/nodes-1.30.json'), path.join(dir, 'cluster/nodes/workers.json'));
+  fs.writeFileSync(path.join(dir, 'cluster/notes.txt'), 'not a manifest\n');
+  const { page, foreign, errors } = await openPage();
+  await page.waitForSelector('#verdict');
+  const box = await page.locator('#dropzone').boundingBox();
+  const cdp = await page.context().newCDPSession(page);
+  const data = { items: [], files: [path.join(dir, 'cluster')], dragOperationsMask: 1 };
+  for (const type of ['dragEnter', 'dragOver', 'drop']) {
+    await cdp.send('Input.dispatchDragEvent', { type, x: box.x + 20, y: box.y + box.height / 2, data });
+  }
+  await page.waitForFunction(() => /^Your inputs: 3 input\(s\), [1-9]/.test(document.querySelector('#loaded')?.textContent ?? ''));
+  await tab(page, 'inputs');
+  assert.match(await page.textContent('tr[data-input="cluster/control-plane.yaml"]'), /read/);
+  assert.match(await page.textContent('tr[data-input="cluster/nodes/workers.json"]'), /read/);
+  assert.match(await page.textContent('tr[data-input="cluster/notes.txt"]'), /not \.yaml, \.yml or \.json: not read/);
+  assert.deepEqual(foreign, []);
+  assert.deepEqual(errors, []);
+  await page.close();
+  fs.rmSync(dir, { recursive: true, force: true });
+});
+
 test('findings filter by severity, rule and text, group by rule, and open the rule docs and source lines', async () => {
   const { page, errors } = await openPage();
   await page.waitForSelector('#verdict');

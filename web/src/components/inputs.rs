@@ -1,13 +1,13 @@
-//! Inputs: files picked or dropped, a whole folder (where the browser allows), pasted text, or the demo;
+//! Inputs: files picked or dropped, a whole folder picked or dropped, pasted text, or the demo;
 //! and the list of what each turned out to be.
 
-use wasm_bindgen::JsValue;
+use wasm_bindgen::{JsCast, JsValue};
 use web_sys::{File, FileList, HtmlInputElement, HtmlTextAreaElement};
 use yew::prelude::*;
 
 use super::app::{mb, use_ctx, Ctx};
-use crate::protocol::{InputSpec, Source};
-use crate::state::InputRow;
+use crate::protocol::{FromWorker, InputSpec, Source};
+use crate::state::{Action, InputRow};
 
 const NOT_READ: &str = "not .yaml, .yml or .json: not read";
 
@@ -19,14 +19,20 @@ fn readable(name: &str) -> bool {
 /// Read picked or dropped files; from a folder, files of other kinds are listed and passed over.
 fn load_files(ctx: &Ctx, list: Option<FileList>, folder: bool) {
     let Some(list) = list else { return };
-    let mut files: Vec<(String, File)> = (0..list.length())
+    let files: Vec<(String, File, bool)> = (0..list.length())
         .filter_map(|i| list.get(i))
         .map(|f| {
             let rel =
                 js_sys::Reflect::get(&f, &JsValue::from_str("webkitRelativePath")).ok().and_then(|v| v.as_string());
-            (rel.filter(|r| !r.is_empty()).unwrap_or_else(|| f.name()), f)
+            (rel.filter(|r| !r.is_empty()).unwrap_or_else(|| f.name()), f, folder)
         })
         .collect();
+    load_named(ctx, files);
+}
+
+/// Read files by name (the path inside a folder for a folder's files, which are passed over when not
+/// YAML or JSON), in name order.
+fn load_named(ctx: &Ctx, mut files: Vec<(String, File, bool)>) {
     if files.is_empty() {
         return;
     }
@@ -34,8 +40,8 @@ fn load_files(ctx: &Ctx, list: Option<FileList>, folder: bool) {
     let mut rows = Vec::new();
     let mut specs = Vec::new();
     let mut kept = Vec::new();
-    for (name, f) in files {
-        let passed_over = (folder && !readable(&name)).then(|| NOT_READ.to_owned());
+    for (name, f, from_folder) in files {
+        let passed_over = (from_folder && !readable(&name)).then(|| NOT_READ.to_owned());
         let source = if passed_over.is_some() {
             Source::Text { text: String::new() }
         } else {
@@ -46,6 +52,77 @@ fn load_files(ctx: &Ctx, list: Option<FileList>, folder: bool) {
         specs.push(InputSpec { name, source, passed_over });
     }
     ctx.load(rows, specs, kept, false);
+}
+
+fn get(v: &JsValue, key: &str) -> JsValue {
+    js_sys::Reflect::get(v, &JsValue::from_str(key)).unwrap_or(JsValue::UNDEFINED)
+}
+
+/// Call `obj[method](resolve, reject)` (the File and Directory Entries API's callback style) as a future.
+async fn called_back(obj: &JsValue, method: &str) -> Result<JsValue, JsValue> {
+    let f: js_sys::Function = get(obj, method).dyn_into()?;
+    let p = js_sys::Promise::new(&mut |resolve, reject| {
+        let _ = f.call2(obj, &resolve, &reject);
+    });
+    wasm_bindgen_futures::JsFuture::from(p).await
+}
+
+/// A dropped folder's files, by their path from the folder (as the folder picker names them), found
+/// through the File and Directory Entries API (`webkitGetAsEntry`): a drop hands over only its top items.
+async fn walk_entries(top: Vec<JsValue>) -> Result<Vec<(String, File, bool)>, JsValue> {
+    let mut files = Vec::new();
+    let mut stack: Vec<(JsValue, String, bool)> = top
+        .into_iter()
+        .map(|e| (get(&e, "name").as_string().unwrap_or_default(), e))
+        .map(|(n, e)| (e, n, false))
+        .collect();
+    while let Some((entry, path, inside)) = stack.pop() {
+        if get(&entry, "isDirectory").as_bool() == Some(true) {
+            let reader = js_sys::Function::from(get(&entry, "createReader")).call0(&entry)?;
+            // readEntries hands out a batch at a time, and an empty one at the end.
+            loop {
+                let batch = js_sys::Array::from(&called_back(&reader, "readEntries").await?);
+                if batch.length() == 0 {
+                    break;
+                }
+                for e in batch.iter() {
+                    let name = get(&e, "name").as_string().unwrap_or_default();
+                    stack.push((e, format!("{path}/{name}"), true));
+                }
+            }
+        } else {
+            let file: File = called_back(&entry, "file").await?.dyn_into()?;
+            files.push((path, file, inside));
+        }
+    }
+    Ok(files)
+}
+
+/// A drop: its files, and every file of a dropped folder.
+fn load_drop(ctx: &Ctx, data: web_sys::DataTransfer) {
+    // Entries must be taken while the event is being handled; the walk may come after.
+    let items = get(&data, "items");
+    let entries: Vec<JsValue> = (0..get(&items, "length").as_f64().unwrap_or(0.0) as u32)
+        .map(|i| js_sys::Reflect::get_u32(&items, i).unwrap_or(JsValue::UNDEFINED))
+        .filter(|item| get(item, "kind").as_string().as_deref() == Some("file"))
+        .filter_map(|item| js_sys::Function::from(get(&item, "webkitGetAsEntry")).call0(&item).ok())
+        .filter(|e| !e.is_null() && !e.is_undefined())
+        .collect();
+    if !entries.iter().any(|e| get(e, "isDirectory").as_bool() == Some(true)) {
+        load_files(ctx, data.files(), false);
+        return;
+    }
+    let ctx = ctx.clone();
+    wasm_bindgen_futures::spawn_local(async move {
+        match walk_entries(entries).await {
+            Ok(files) => load_named(&ctx, files),
+            Err(e) => {
+                let why = js_sys::Reflect::get(&e, &JsValue::from_str("message")).ok().and_then(|m| m.as_string());
+                let message = format!("The dropped folder cannot be read: {}", why.unwrap_or_else(|| format!("{e:?}")));
+                ctx.send(Action::Worker(FromWorker::Failed { generation: 0, message }));
+            }
+        }
+    });
 }
 
 #[component]
@@ -74,7 +151,9 @@ pub fn InputsBar() -> Html {
         Callback::from(move |e: DragEvent| {
             e.prevent_default();
             dragging.set(false);
-            load_files(&ctx, e.data_transfer().and_then(|d| d.files()), false);
+            if let Some(data) = e.data_transfer() {
+                load_drop(&ctx, data);
+            }
         })
     };
     let on_over = {

@@ -6,7 +6,7 @@
 //! `kind` after its `items`, an item is read before it is known that the file is a List; what was read is
 //! taken back (see [`Mark`]) when the file turns out not to be one, or not to be readable.
 
-use super::list::{ListItems, Unlisted};
+use super::list::ListItems;
 use super::{read_in_order, FileIngest, Ingested};
 use crate::parse::{parse_yaml_documents, JsonStream, Keep, ParseError};
 
@@ -83,7 +83,7 @@ impl JsonFile {
                 return Ok(());
             }
         };
-        self.list.finish(&root, out, f).map_err(|Unlisted::HeadChanged(e)| e)
+        self.list.finish(&root, out, f)
     }
 }
 

@@ -30,13 +30,6 @@ pub(crate) struct ListItems {
     assumed: Option<Assumed>,
 }
 
-/// How a document with items taken ended, when not with its objects in place.
-pub(crate) enum Unlisted {
-    /// The List's `kind` or `apiVersion` at its end differs from what its items were read by (a key
-    /// given twice): the items were taken back.
-    HeadChanged(ParseError),
-}
-
 impl ListItems {
     pub(crate) fn new(out: &Ingested, f: &FileIngest) -> ListItems {
         ListItems { mark: Mark::at(out, f.not_objects.len()), assumed: None }
@@ -87,9 +80,10 @@ impl ListItems {
         }
     }
 
-    /// The document is complete (its root, without the items taken): its objects are in `out`, or what
-    /// it added is taken back and why is returned.
-    pub(crate) fn finish(self, root: &Node, out: &mut Ingested, f: &mut FileIngest) -> Result<(), Unlisted> {
+    /// The document is complete (its root, without the items taken): its objects are in `out`. Or, when
+    /// the List's `kind` or `apiVersion` at its end differs from what its items were read by (a key given
+    /// twice), what it added is taken back and that is the error.
+    pub(crate) fn finish(self, root: &Node, out: &mut Ingested, f: &mut FileIngest) -> Result<(), ParseError> {
         f.docs += 1;
         let Some(a) = self.assumed else {
             // No items taken: the whole document is here.
@@ -107,13 +101,13 @@ impl ListItems {
                 {
                     self.mark.restore(out, f);
                     f.docs -= 1;
-                    return Err(Unlisted::HeadChanged(ParseError {
+                    return Err(ParseError {
                         file: f.name.clone(),
                         line: Some(root.line()),
                         col: Some(root.pos.col),
                         message: "the List's `kind` or `apiVersion` is given twice, differently, around its `items`"
                             .to_owned(),
-                    }));
+                    });
                 }
                 for (i, item) in &a.held {
                     add_list_item(&f.name, *i, item, item_kind, list_api, out, &mut f.not_objects);

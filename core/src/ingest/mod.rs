@@ -223,10 +223,11 @@ pub fn read_yaml_into(
                 crate::parse::parse_yaml_documents_budgeted(name, text, budget, Keep::All)
             })
             .map_err(at_line)?;
-            for mut d in docs {
-                shift(&mut d, line);
-                out.add_documents(f, std::slice::from_ref(&d));
+            let mut docs = docs;
+            for d in &mut docs {
+                shift(d, line);
             }
+            out.add_documents(f, &docs);
         }
         line = line.saturating_add(u32::try_from(part.iter().filter(|b| **b == b'\n').count()).unwrap_or(u32::MAX));
     }

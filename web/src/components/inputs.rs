@@ -130,22 +130,16 @@ pub fn InputsBar() -> Html {
     let ctx = use_ctx();
     let pasting = use_state(|| false);
     let dragging = use_state(|| false);
-    let on_files = {
+    // The file picker and the folder picker: read what was picked, and clear the control for the next pick.
+    let on_pick = |folder: bool| {
         let ctx = ctx.clone();
         Callback::from(move |e: Event| {
             let input: HtmlInputElement = e.target_unchecked_into();
-            load_files(&ctx, input.files(), false);
+            load_files(&ctx, input.files(), folder);
             input.set_value("");
         })
     };
-    let on_folder = {
-        let ctx = ctx.clone();
-        Callback::from(move |e: Event| {
-            let input: HtmlInputElement = e.target_unchecked_into();
-            load_files(&ctx, input.files(), true);
-            input.set_value("");
-        })
-    };
+    let (on_files, on_folder) = (on_pick(false), on_pick(true));
     let on_drop = {
         let (ctx, dragging) = (ctx.clone(), dragging.clone());
         Callback::from(move |e: DragEvent| {

@@ -67,7 +67,8 @@ pub struct Limit {
 pub fn pools(cluster: &Cluster<'_>) -> Vec<Pool> {
     let (profile, nodes, objects) = (cluster.profile(), &cluster.nodes, cluster.objects);
     let mut pools: Vec<Pool> = Vec::new();
-    fn add(pools: &mut Vec<Pool>, name: String, role: PoolRole, i: Option<usize>) {
+    fn add(pools: &mut Vec<Pool>, name: impl Into<String>, role: PoolRole, i: Option<usize>) {
+        let name: String = name.into();
         let p = match pools.iter().position(|p| p.name == name && p.role == role) {
             Some(k) => pools.get_mut(k),
             None => {
@@ -93,13 +94,13 @@ pub fn pools(cluster: &Cluster<'_>) -> Vec<Pool> {
             for (i, n) in nodes.iter().enumerate() {
                 let cp = n.is_control_plane();
                 if n.roles.etcd {
-                    add(&mut pools, "etcd".into(), PoolRole::Etcd, Some(i));
+                    add(&mut pools, "etcd", PoolRole::Etcd, Some(i));
                 }
                 if cp {
-                    add(&mut pools, "control-plane".into(), PoolRole::ControlPlane, Some(i));
+                    add(&mut pools, "control-plane", PoolRole::ControlPlane, Some(i));
                 }
                 if n.roles.worker || !(cp || n.roles.etcd) {
-                    add(&mut pools, "workers".into(), PoolRole::Worker, Some(i));
+                    add(&mut pools, "workers", PoolRole::Worker, Some(i));
                 }
             }
         }
@@ -107,12 +108,12 @@ pub fn pools(cluster: &Cluster<'_>) -> Vec<Pool> {
             let groups: Vec<(&Object, &crate::model::distro::KopsGroup)> = objects
                 .iter()
                 .filter_map(|o| match &o.body {
-                    Body::KopsGroup(g) => Some((o, g)),
+                    Body::KopsGroup(g) => Some((o, &**g)),
                     _ => None,
                 })
                 .collect();
             let cluster = objects.iter().find_map(|o| match &o.body {
-                Body::KopsCluster(r) => Some(*r),
+                Body::KopsCluster(r) => Some(**r),
                 _ => None,
             });
             let role_of = |g: &crate::model::distro::KopsGroup| match g.role {
@@ -157,7 +158,7 @@ pub fn pools(cluster: &Cluster<'_>) -> Vec<Pool> {
         Profile::Openshift => {
             let mcps: Vec<(&Object, &crate::model::distro::Mcp)> = named(|b| matches!(b, Body::Mcp(_)))
                 .filter_map(|o| match &o.body {
-                    Body::Mcp(m) => Some((o, m)),
+                    Body::Mcp(m) => Some((o, &**m)),
                     _ => None,
                 })
                 .collect();
@@ -190,7 +191,7 @@ pub fn pools(cluster: &Cluster<'_>) -> Vec<Pool> {
         Profile::GkeBaremetal => {
             for (i, n) in nodes.iter().enumerate() {
                 if n.is_control_plane() {
-                    add(&mut pools, "control-plane".into(), PoolRole::ControlPlane, Some(i));
+                    add(&mut pools, "control-plane", PoolRole::ControlPlane, Some(i));
                 } else {
                     let name = n.obj.labels.get(GKE_POOL_LABEL).cloned().unwrap_or_else(|| "workers".into());
                     let role = if name.ends_with("-lb") { PoolRole::LoadBalancer } else { PoolRole::Worker };
@@ -211,9 +212,9 @@ pub fn pools(cluster: &Cluster<'_>) -> Vec<Pool> {
         Profile::Kubeadm => {
             for (i, n) in nodes.iter().enumerate() {
                 if n.is_control_plane() {
-                    add(&mut pools, "control-plane".into(), PoolRole::ControlPlane, Some(i));
+                    add(&mut pools, "control-plane", PoolRole::ControlPlane, Some(i));
                 } else {
-                    add(&mut pools, "workers".into(), PoolRole::Worker, Some(i));
+                    add(&mut pools, "workers", PoolRole::Worker, Some(i));
                 }
             }
         }

@@ -232,7 +232,7 @@ fn node_facts(ingested: &Ingested) -> Vec<NodeFacts> {
         .iter()
         .filter(|o| o.node().is_some())
         .map(|o| NodeFacts {
-            name: o.r.name.clone(),
+            name: o.r.name.to_string(),
             control_plane: o.node_roles().control_plane,
             pods: 0,
             pod_names: Vec::new(),

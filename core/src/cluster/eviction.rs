@@ -154,7 +154,7 @@ impl<'a> Cluster<'a> {
         self.pdb_infos.get_or_init(|| {
             self.live_objects()
                 .filter_map(|o| match &o.body {
-                    Body::Pdb(pdb) => Some((o, pdb)),
+                    Body::Pdb(pdb) => Some((o, &**pdb)),
                     _ => None,
                 })
                 .collect()
@@ -211,12 +211,12 @@ impl<'a> Cluster<'a> {
 
     /// Pods a drain that honours budgets cannot evict now (held back by their budget, or under more than
     /// one): (namespace, name).
-    pub fn pdb_blocked_pods(&self) -> BTreeSet<(String, String)> {
+    pub fn pdb_blocked_pods(&self) -> BTreeSet<(&'a str, &'a str)> {
         let mut blocked = BTreeSet::new();
         for (p, info, _) in self.running_pods() {
             if matches!(self.eviction(p, info), Eviction::HeldBack(_) | Eviction::MoreThanOneBudget(_)) {
                 let ns = p.r.namespace.as_deref().unwrap_or("default");
-                blocked.insert((ns.to_owned(), p.r.name.clone()));
+                blocked.insert((ns, p.r.name.as_str()));
             }
         }
         blocked

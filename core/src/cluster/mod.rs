@@ -35,6 +35,12 @@ pub use workloads::{Group, PodsByController, WorkloadKey};
 /// A running pod: the object, its pod fields, its node's name.
 pub type RunningPod<'a> = (&'a Object, &'a PodInfo, &'a str);
 
+/// An object's lookup key: (kind, namespace or `""`, name).
+fn key_at(objects: &[Object], at: u32) -> Option<(&str, &str, &str)> {
+    let o = objects.get(at as usize)?;
+    Some((o.r.kind.as_str(), o.r.namespace.as_deref().unwrap_or(""), o.r.name.as_str()))
+}
+
 /// The objects read, indexed once, with the upgrade they are judged against.
 pub struct Cluster<'a> {
     pub objects: &'a [Object],
@@ -45,8 +51,10 @@ pub struct Cluster<'a> {
     /// Each hop's target, in order (empty when there is nothing to upgrade or `from` is unknown).
     pub path: Vec<Version>,
     pub nodes: Vec<NodeView<'a>>,
-    /// Live objects by (kind, namespace, name), and nodes by name: lookups stay O(1) on large snapshots.
-    index: HashMap<(&'a str, &'a str, &'a str), &'a Object>,
+    /// The live objects' positions sorted by (kind, namespace, name), the first read of a key first:
+    /// lookups in O(log n) on large snapshots, in 4 bytes an object (a hash map of the keys was 64).
+    index: Vec<u32>,
+    /// Nodes by name.
     node_index: HashMap<&'a str, usize>,
     by_controller: OnceCell<PodsByController<'a>>,
     budgets: OnceCell<Vec<(&'a Object, Budget)>>,
@@ -69,10 +77,13 @@ impl<'a> Cluster<'a> {
         path: Vec<Version>,
     ) -> Self {
         let nodes: Vec<NodeView<'a>> = objects.iter().filter(|o| live(o)).filter_map(NodeView::of).collect();
-        let mut index = HashMap::new();
-        for o in objects.iter().filter(|o| live(o)) {
-            index.entry((o.r.kind.as_str(), o.r.namespace.as_deref().unwrap_or(""), o.r.name.as_str())).or_insert(o);
-        }
+        let mut index: Vec<u32> = (0..objects.len())
+            .filter(|&i| objects.get(i).is_some_and(live))
+            .filter_map(|i| u32::try_from(i).ok())
+            .collect();
+        // Stable: among objects with one key, the first read stays first, and is the one kept.
+        index.sort_by(|a, b| key_at(objects, *a).cmp(&key_at(objects, *b)));
+        index.dedup_by(|later, first| key_at(objects, *later) == key_at(objects, *first));
         let node_index =
             nodes.iter().enumerate().map(|(i, n): (usize, &NodeView<'a>)| (n.obj.r.name.as_str(), i)).collect();
         Cluster {
@@ -125,7 +136,8 @@ impl<'a> Cluster<'a> {
 
     /// A live object by kind, namespace (`""` for none) and name.
     pub fn lookup(&self, kind: &str, namespace: &str, name: &str) -> Option<&'a Object> {
-        self.index.get(&(kind, namespace, name)).copied()
+        let i = self.index.binary_search_by(|p| key_at(self.objects, *p).cmp(&Some((kind, namespace, name)))).ok()?;
+        self.objects.get(*self.index.get(i)? as usize)
     }
 
     /// Objects as they are in the cluster or the manifests (Helm release contents left out).
@@ -162,7 +174,7 @@ impl<'a> Cluster<'a> {
 
     pub fn workloads(&self) -> impl Iterator<Item = (&'a Object, &'a WorkloadInfo)> + 'a {
         self.live_objects().filter_map(|o| match &o.body {
-            Body::Workload(w) => Some((o, w)),
+            Body::Workload(w) => Some((o, &**w)),
             _ => None,
         })
     }

@@ -8,7 +8,7 @@ use std::rc::Rc;
 
 use super::{Cluster, NodeView};
 use crate::model::{NodeInfo, NodeSelectorTerm, Object, PodSpec, Requirement, Taint, Toleration};
-use crate::parse::StringMap;
+use crate::parse::{Str, StringMap};
 
 fn requirement_matches(r: &Requirement, value: Option<&str>) -> bool {
     match r.operator.as_str() {
@@ -37,7 +37,7 @@ fn term_matches(t: &NodeSelectorTerm, node: &Object) -> bool {
         // An empty term selects no node (Kubernetes semantics).
         return false;
     }
-    t.match_expressions.iter().all(|r| requirement_matches(r, node.labels.get(&r.key).map(String::as_str)))
+    t.match_expressions.iter().all(|r| requirement_matches(r, node.labels.get(&r.key).map(Str::as_str)))
         && t.match_fields.iter().all(|r| r.key == "metadata.name" && requirement_matches(r, Some(&node.r.name)))
 }
 
@@ -130,7 +130,7 @@ impl Cluster<'_> {
 
 /// The label keys a spec's selector and required affinity use.
 pub fn selector_keys(spec: &PodSpec) -> Vec<&str> {
-    let mut keys: Vec<&str> = spec.node_selector.keys().map(String::as_str).collect();
+    let mut keys: Vec<&str> = spec.node_selector.keys().map(Str::as_str).collect();
     for t in spec.required_affinity.iter().flatten() {
         keys.extend(t.match_expressions.iter().map(|r| r.key.as_str()));
     }

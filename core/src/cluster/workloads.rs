@@ -4,14 +4,14 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use super::{is_mirror, Cluster};
-use crate::model::{display_ref, Object, PodInfo, PodSpec};
+use crate::model::{display_ref, Object, PodInfo, PodSpec, Str};
 
 /// A workload's identity: kind, namespace, name.
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct WorkloadKey {
-    pub kind: String,
-    pub namespace: String,
-    pub name: String,
+    pub kind: Str,
+    pub namespace: Str,
+    pub name: Str,
 }
 
 impl WorkloadKey {
@@ -48,7 +48,7 @@ impl<'a> Cluster<'a> {
                             key = WorkloadKey {
                                 kind: "Deployment".into(),
                                 namespace: key.namespace,
-                                name: deploy.to_owned(),
+                                name: deploy.into(),
                             };
                         }
                     }

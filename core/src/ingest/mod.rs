@@ -14,7 +14,7 @@ pub use json::{JsonFile, YAML_FALLBACK_BYTES};
 const JSON_PART_BYTES: usize = 1 << 20;
 
 use crate::helm;
-use crate::model::{CopyOf, Object, Source, Via};
+use crate::model::{CopyOf, Object, Source, Str, Via};
 use crate::parse::{Node, ParseError, Value};
 use crate::report::{DistributionConfig, Duplicate, HelmRelease, Inventory, Skipped};
 
@@ -56,6 +56,9 @@ pub struct Ingested {
     /// One copy of each distinct toleration list read (most pods carry the same two): at 150,000 pods,
     /// a copy each was a tenth of the model.
     tolerations: std::collections::HashSet<std::sync::Arc<[crate::model::Toleration]>>,
+    /// One copy of each string that repeats across objects (kinds, namespaces, labels, owners, the file
+    /// name): `Object::intern`. Dropped when reading ends.
+    strings: crate::model::Interner,
 }
 
 /// Decode UTF-8, naming the line and column of the first bad byte.
@@ -306,6 +309,7 @@ impl Ingested {
                 }
             }
         }
+        o.intern(&mut self.strings);
         self.objects.push(o);
     }
 
@@ -374,15 +378,15 @@ impl Ingested {
         let mut leader: Vec<usize> = (0..self.objects.len()).collect();
         {
             let mut by_key: HashMap<(&str, Option<&str>, &str), usize> = HashMap::new();
-            let mut by_uid: HashMap<&str, usize> = HashMap::new();
+            let mut by_uid: HashMap<&crate::model::Uid, usize> = HashMap::new();
             for (j, o) in self.objects.iter().enumerate() {
                 if o.source.via == Some(Via::HelmRelease) {
                     continue;
                 }
                 let key = (o.r.kind.as_str(), o.r.namespace.as_deref(), o.r.name.as_str());
-                let found = o.uid.as_deref().and_then(|u| by_uid.get(u)).or_else(|| by_key.get(&key)).copied();
+                let found = o.uid.as_ref().and_then(|u| by_uid.get(u)).or_else(|| by_key.get(&key)).copied();
                 let l = found.unwrap_or(j);
-                if let Some(u) = o.uid.as_deref() {
+                if let Some(u) = o.uid.as_ref() {
                     by_uid.entry(u).or_insert(l);
                 }
                 by_key.entry(key).or_insert(l);
@@ -424,9 +428,9 @@ impl Ingested {
             let Some(kept) = self.objects.get_mut(l) else { continue };
             kept.copies = copies;
             self.inventory.duplicates.push(Duplicate {
-                kind: kept.r.kind.clone(),
-                namespace: kept.r.namespace.clone(),
-                name: kept.r.name.clone(),
+                kind: kept.r.kind.to_string(),
+                namespace: kept.r.namespace.as_ref().map(Str::to_string),
+                name: kept.r.name.to_string(),
                 copies: std::iter::once(kept.source.location())
                     .chain(kept.copies.iter().map(|c| c.source.location()))
                     .collect(),
@@ -443,10 +447,12 @@ impl Ingested {
 
     /// Count the objects by kind.
     pub fn finish(mut self) -> Ingested {
+        self.strings = crate::model::Interner::new();
+        self.tolerations = Default::default();
         self.merge_copies();
         let mut by_kind: BTreeMap<String, usize> = BTreeMap::new();
         for o in &self.objects {
-            *by_kind.entry(o.r.kind.clone()).or_default() += 1;
+            *by_kind.entry(o.r.kind.to_string()).or_default() += 1;
         }
         self.inventory.objects = self.objects.len();
         self.inventory.by_kind = by_kind;
@@ -495,7 +501,7 @@ fn describe(doc: &Node) -> String {
 }
 
 fn add_object(file: &str, doc: &Node, out: &mut Ingested) {
-    let source = Source { file: file.to_owned(), line: Some(doc.line()), via: Some(Via::Manifest) };
+    let source = Source { file: file.into(), line: Some(doc.line()), via: Some(Via::Manifest) };
     if helm::is_release_record(doc) {
         let record = doc.at(&["metadata", "name"]).as_str().unwrap_or_default().to_owned();
         match helm::decode(doc) {
@@ -507,7 +513,7 @@ fn add_object(file: &str, doc: &Node, out: &mut Ingested) {
                     }
                     let mut o = Object::from_node(d, Source { via: Some(Via::HelmRelease), ..source.clone() });
                     if o.r.namespace.is_none() && !rel.namespace.is_empty() {
-                        o.r.namespace = Some(rel.namespace.clone());
+                        o.r.namespace = Some(rel.namespace.as_str().into());
                     }
                     // What Helm itself stamps on the live objects it owns.
                     o.annotations.insert_if_absent(HELM_RELEASE_NAME, || rel.name.clone());
@@ -818,9 +824,9 @@ metadata: {}
         let other = |n: &str| format!("apiVersion: v1\nkind: ConfigMap\nmetadata: {{name: {n}, namespace: x}}\n");
         let text = format!("{manifest}---\n{}---\n{live}---\n{}", other("b"), other("c"));
         let i = ingest(&[Input::new("m.yaml", text.as_str())]).unwrap();
-        let names: Vec<(&str, Option<&str>)> =
-            i.objects.iter().map(|o| (o.r.name.as_str(), o.uid.as_deref())).collect();
-        assert_eq!(names, [("a", Some("u-1")), ("b", None), ("c", None)]);
+        let names: Vec<(&str, Option<String>)> =
+            i.objects.iter().map(|o| (o.r.name.as_str(), o.uid.as_ref().map(ToString::to_string))).collect();
+        assert_eq!(names, [("a", Some("u-1".to_owned())), ("b", None), ("c", None)]);
         let copies: Vec<Option<u32>> = i.objects[0].copies.iter().map(|c| c.source.line).collect();
         assert_eq!(copies, [Some(1)]);
         assert_eq!(i.inventory.duplicates.len(), 1);

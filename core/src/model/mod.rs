@@ -8,7 +8,7 @@ use serde::Serialize;
 pub mod distro;
 
 use crate::parse::Node;
-pub use crate::parse::StringMap;
+pub use crate::parse::{Interner, Str, StringMap};
 use crate::quantity::{bytes, cpu_millis, IntOrPercent};
 
 /// Where an object came from.
@@ -26,7 +26,7 @@ pub enum Via {
 
 #[derive(Debug, Clone, Default, PartialEq, Eq, PartialOrd, Ord, Serialize)]
 pub struct Source {
-    pub file: String,
+    pub file: Str,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub line: Option<u32>,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -38,7 +38,7 @@ impl Source {
     pub fn location(&self) -> String {
         match self.line {
             Some(l) => format!("{}:{l}", self.file),
-            None => self.file.clone(),
+            None => self.file.to_string(),
         }
     }
 }
@@ -46,11 +46,11 @@ impl Source {
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct ObjectRef {
-    pub api_version: String,
-    pub kind: String,
+    pub api_version: Str,
+    pub kind: Str,
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub namespace: Option<String>,
-    pub name: String,
+    pub namespace: Option<Str>,
+    pub name: Str,
 }
 
 /// A reference for messages: `Kind namespace/name` or `Kind name`.
@@ -63,8 +63,8 @@ pub fn display_ref(r: &ObjectRef) -> String {
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct OwnerRef {
-    pub kind: String,
-    pub name: String,
+    pub kind: Str,
+    pub name: Str,
     pub controller: bool,
 }
 
@@ -142,8 +142,8 @@ impl LabelSelector {
             && self.match_expressions.iter().all(|r| {
                 let have = labels.get(&r.key);
                 match r.operator.as_str() {
-                    "In" => have.is_some_and(|v| r.values.contains(v)),
-                    "NotIn" => have.is_none_or(|v| !r.values.contains(v)),
+                    "In" => have.is_some_and(|v| r.values.iter().any(|x| x == v)),
+                    "NotIn" => have.is_none_or(|v| !r.values.iter().any(|x| x == v)),
                     "Exists" => have.is_some(),
                     "DoesNotExist" => have.is_none(),
                     _ => false,
@@ -175,7 +175,6 @@ pub enum VolumeKind {
     EmptyDir,
     HostPath,
     PersistentVolumeClaim,
-    Other,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -197,19 +196,28 @@ pub struct Resources {
 /// The fields of a pod spec the checks read (pods and workload templates alike).
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct PodSpec {
-    pub node_name: Option<String>,
+    pub node_name: Option<Str>,
     pub node_selector: StringMap,
     /// `requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms` (OR-ed); `None` when absent.
     pub required_affinity: Option<Vec<NodeSelectorTerm>>,
     /// Shared: pods of one template, and most pods, carry the same list (one copy each, `ingest`).
     pub tolerations: std::sync::Arc<[Toleration]>,
     pub requests: Resources,
+    /// The volumes a drain or the downtime depends on (emptyDir, hostPath, persistentVolumeClaim); the
+    /// others (configMap, secret, projected...) are not kept.
     pub volumes: Vec<Volume>,
     /// `terminationGracePeriodSeconds` (the API server's default is 30).
     pub termination_grace_seconds: Option<i64>,
 }
 
 impl PodSpec {
+    fn intern(&mut self, strings: &mut Interner) {
+        if let Some(n) = &mut self.node_name {
+            strings.share(n);
+        }
+        self.node_selector.intern(strings);
+    }
+
     pub fn from_node(spec: &Node) -> PodSpec {
         let mut requests = Resources::default();
         for c in spec.get("containers").as_seq() {
@@ -239,7 +247,7 @@ impl PodSpec {
         });
         PodSpec {
             termination_grace_seconds: spec.get("terminationGracePeriodSeconds").as_i64(),
-            node_name: spec.get("nodeName").as_string(),
+            node_name: spec.get("nodeName").as_str().map(Str::from),
             node_selector: spec.get("nodeSelector").string_map(),
             required_affinity,
             tolerations: spec
@@ -259,18 +267,21 @@ impl PodSpec {
                 .get("volumes")
                 .as_seq()
                 .iter()
-                .map(|v| Volume {
-                    name: v.get("name").as_str().unwrap_or_default().to_owned(),
-                    kind: if !v.get("emptyDir").is_null() {
+                .filter_map(|v| {
+                    let kind = if !v.get("emptyDir").is_null() {
                         VolumeKind::EmptyDir
                     } else if !v.get("hostPath").is_null() {
                         VolumeKind::HostPath
                     } else if !v.get("persistentVolumeClaim").is_null() {
                         VolumeKind::PersistentVolumeClaim
                     } else {
-                        VolumeKind::Other
-                    },
-                    claim: v.at(&["persistentVolumeClaim", "claimName"]).as_string(),
+                        return None;
+                    };
+                    Some(Volume {
+                        name: v.get("name").as_str().unwrap_or_default().to_owned(),
+                        kind,
+                        claim: v.at(&["persistentVolumeClaim", "claimName"]).as_string(),
+                    })
                 })
                 .collect(),
         }
@@ -299,7 +310,7 @@ pub struct NodeInfo {
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct PodInfo {
     pub spec: PodSpec,
-    pub phase: Option<String>,
+    pub phase: Option<Str>,
     pub ready: Option<bool>,
 }
 
@@ -338,16 +349,19 @@ pub struct PvInfo {
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
+///
+/// Each variant is boxed: an [`Object`] stays small whatever its kind (the model is a `Vec` of them, and
+/// a workload's fields are twice a pod's).
 pub enum Body {
-    Node(NodeInfo),
-    Pod(PodInfo),
-    Workload(WorkloadInfo),
-    Pdb(PdbInfo),
-    Pv(PvInfo),
-    KopsGroup(distro::KopsGroup),
-    KopsCluster(distro::RollingUpdate),
-    Mcp(distro::Mcp),
-    GkePool(distro::GkePool),
+    Node(Box<NodeInfo>),
+    Pod(Box<PodInfo>),
+    Workload(Box<WorkloadInfo>),
+    Pdb(Box<PdbInfo>),
+    Pv(Box<PvInfo>),
+    KopsGroup(Box<distro::KopsGroup>),
+    KopsCluster(Box<distro::RollingUpdate>),
+    Mcp(Box<distro::Mcp>),
+    GkePool(Box<distro::GkePool>),
     Other,
 }
 
@@ -360,22 +374,72 @@ pub struct Object {
     pub annotations: StringMap,
     pub owners: Vec<OwnerRef>,
     /// `metadata.managedFields[].apiVersion`, deduplicated, in order of first appearance.
-    pub managed_api_versions: Vec<String>,
+    pub managed_api_versions: Vec<Str>,
     pub body: Body,
     /// Values the checks read that could not be understood (`field: "value" is not ...`).
     pub problems: Vec<String>,
     /// `metadata.uid`: set on objects read from a live cluster.
-    pub uid: Option<String>,
+    pub uid: Option<Uid>,
     /// Other copies of this same object among the inputs (same kind, namespace and name, or uid), left
     /// out of the checks but kept here: where they were read and what they said.
     pub copies: Vec<CopyOf>,
+}
+
+/// A `metadata.uid`: the 16 bytes of a UUID as the API server writes it (lowercase, hyphenated), in
+/// 17 bytes rather than a 36-character string; any other text as it is.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub enum Uid {
+    Uuid([u8; 16]),
+    Text(Str),
+}
+
+impl Uid {
+    pub fn new(text: &str) -> Uid {
+        Uid::uuid(text).map_or_else(|| Uid::Text(Str::from(text)), Uid::Uuid)
+    }
+
+    /// The bytes of a lowercase `8-4-4-4-12` UUID; `None` for any other text (kept as text, so that
+    /// `to_string` gives back exactly what was read).
+    fn uuid(text: &str) -> Option<[u8; 16]> {
+        let b = text.as_bytes();
+        if b.len() != 36 || [8, 13, 18, 23].iter().any(|&i| b.get(i) != Some(&b'-')) {
+            return None;
+        }
+        let mut out = [0u8; 16];
+        let mut digits = b.iter().filter(|c| **c != b'-').map(|c| match c {
+            b'0'..=b'9' => Some(c - b'0'),
+            b'a'..=b'f' => Some(c - b'a' + 10),
+            _ => None,
+        });
+        for byte in &mut out {
+            *byte = (digits.next()?? << 4) | digits.next()??;
+        }
+        Some(out)
+    }
+}
+
+impl std::fmt::Display for Uid {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Uid::Text(t) => f.write_str(t),
+            Uid::Uuid(b) => {
+                for (i, byte) in b.iter().enumerate() {
+                    if matches!(i, 4 | 6 | 8 | 10) {
+                        f.write_str("-")?;
+                    }
+                    write!(f, "{byte:02x}")?;
+                }
+                Ok(())
+            }
+        }
+    }
 }
 
 /// Another copy of an object, read from another place.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct CopyOf {
     pub source: Source,
-    pub api_version: String,
+    pub api_version: Str,
     /// Does it differ from the copy the checks use (anything but where it was read)?
     pub differs: bool,
 }
@@ -402,13 +466,13 @@ impl Object {
     /// Read an object from a document that has `kind` (the caller checked it).
     pub fn from_node(n: &Node, source: Source) -> Object {
         let meta = n.get("metadata");
-        let kind = n.get("kind").as_str().unwrap_or_default().to_owned();
+        let kind = Str::from(n.get("kind").as_str().unwrap_or_default());
         let problems = problems(n, &kind);
-        let api_version = n.get("apiVersion").as_str().unwrap_or_default().to_owned();
+        let api_version = Str::from(n.get("apiVersion").as_str().unwrap_or_default());
         let spec = n.get("spec");
         let status = n.get("status");
         let body = match (kind.as_str(), api_version.as_str()) {
-            ("Node", "v1" | "") => Body::Node(NodeInfo {
+            ("Node", "v1" | "") => Body::Node(Box::new(NodeInfo {
                 taints: spec
                     .get("taints")
                     .as_seq()
@@ -435,23 +499,25 @@ impl Object {
                 },
                 creation_timestamp: meta.get("creationTimestamp").as_string(),
                 provider_id: spec.get("providerID").as_string(),
-            }),
-            ("Pod", "v1" | "") => Body::Pod(PodInfo {
+            })),
+            ("Pod", "v1" | "") => Body::Pod(Box::new(PodInfo {
                 spec: PodSpec::from_node(spec),
-                phase: status.get("phase").as_string(),
+                phase: status.get("phase").as_str().map(Str::from),
                 ready: ready_condition(status),
-            }),
-            ("InstanceGroup", v) if v.starts_with("kops.k8s.io/") => Body::KopsGroup(distro::KopsGroup::from_node(n)),
+            })),
+            ("InstanceGroup", v) if v.starts_with("kops.k8s.io/") => {
+                Body::KopsGroup(Box::new(distro::KopsGroup::from_node(n)))
+            }
             ("Cluster", v) if v.starts_with("kops.k8s.io/") => {
-                Body::KopsCluster(distro::RollingUpdate::from_node(spec.get("rollingUpdate")))
+                Body::KopsCluster(Box::new(distro::RollingUpdate::from_node(spec.get("rollingUpdate"))))
             }
             ("MachineConfigPool", v) if v.starts_with("machineconfiguration.openshift.io/") => {
-                Body::Mcp(distro::Mcp::from_node(n))
+                Body::Mcp(Box::new(distro::Mcp::from_node(n)))
             }
             ("NodePool", v) if v.starts_with("baremetal.cluster.gke.io/") => {
-                Body::GkePool(distro::GkePool::from_node(n))
+                Body::GkePool(Box::new(distro::GkePool::from_node(n)))
             }
-            ("PersistentVolume", "v1" | "") => Body::Pv(PvInfo {
+            ("PersistentVolume", "v1" | "") => Body::Pv(Box::new(PvInfo {
                 node_bound: !spec.get("local").is_null()
                     || !spec.get("hostPath").is_null()
                     || spec.at(&["nodeAffinity", "required"]).is_map(),
@@ -460,18 +526,18 @@ impl Object {
                     .get("name")
                     .as_string()
                     .map(|n| (spec.at(&["claimRef", "namespace"]).as_str().unwrap_or_default().to_owned(), n)),
-            }),
+            })),
             (k, _) if WORKLOAD_KINDS.contains(&k) => {
                 let template =
                     if k == "CronJob" { spec.at(&["jobTemplate", "spec", "template"]) } else { spec.get("template") };
-                Body::Workload(WorkloadInfo {
+                Body::Workload(Box::new(WorkloadInfo {
                     replicas: spec.get("replicas").as_i64(),
                     selector: LabelSelector::from_node(spec.get("selector")),
                     template_labels: template.at(&["metadata", "labels"]).string_map(),
                     template: PodSpec::from_node(template.get("spec")),
-                })
+                }))
             }
-            ("PodDisruptionBudget", _) => Body::Pdb(PdbInfo {
+            ("PodDisruptionBudget", _) => Body::Pdb(Box::new(PdbInfo {
                 selector: LabelSelector::from_node(spec.get("selector")),
                 min_available: spec.get("minAvailable").as_str().and_then(IntOrPercent::parse),
                 max_unavailable: spec.get("maxUnavailable").as_str().and_then(IntOrPercent::parse),
@@ -482,14 +548,14 @@ impl Object {
                     expected_pods: status.get("expectedPods").as_i64(),
                     disruptions_allowed: status.get("disruptionsAllowed").as_i64(),
                 }),
-            }),
+            })),
             _ => Body::Other,
         };
-        let mut managed_api_versions: Vec<String> = Vec::new();
+        let mut managed_api_versions: Vec<Str> = Vec::new();
         for f in meta.get("managedFields").as_seq() {
-            if let Some(v) = f.get("apiVersion").as_string() {
-                if !managed_api_versions.contains(&v) {
-                    managed_api_versions.push(v);
+            if let Some(v) = f.get("apiVersion").as_str() {
+                if !managed_api_versions.iter().any(|m| m == v) {
+                    managed_api_versions.push(Str::from(v));
                 }
             }
         }
@@ -497,12 +563,13 @@ impl Object {
             r: ObjectRef {
                 api_version,
                 kind,
-                namespace: meta.get("namespace").as_string(),
-                name: meta
-                    .get("name")
-                    .as_string()
-                    .or_else(|| meta.get("generateName").as_string().map(|g| format!("{g}*")))
-                    .unwrap_or_else(|| "<unnamed>".to_owned()),
+                namespace: meta.get("namespace").as_str().map(Str::from),
+                name: Str::from(
+                    meta.get("name")
+                        .as_string()
+                        .or_else(|| meta.get("generateName").as_string().map(|g| format!("{g}*")))
+                        .unwrap_or_else(|| "<unnamed>".to_owned()),
+                ),
             },
             source,
             labels: meta.get("labels").string_map(),
@@ -512,16 +579,61 @@ impl Object {
                 .as_seq()
                 .iter()
                 .map(|o| OwnerRef {
-                    kind: o.get("kind").as_str().unwrap_or_default().to_owned(),
-                    name: o.get("name").as_str().unwrap_or_default().to_owned(),
+                    kind: Str::from(o.get("kind").as_str().unwrap_or_default()),
+                    name: Str::from(o.get("name").as_str().unwrap_or_default()),
                     controller: o.get("controller").as_bool().unwrap_or(false),
                 })
                 .collect(),
             managed_api_versions,
             problems,
             body,
-            uid: meta.get("uid").as_string().filter(|u| !u.is_empty()),
+            uid: meta.get("uid").as_str().filter(|u| !u.is_empty()).map(Uid::new),
             copies: Vec::new(),
+        }
+    }
+
+    /// Hold the strings that repeat across objects (kind, apiVersion, namespace, the file, labels,
+    /// owners, a pod's node and phase) once, shared with the other objects read. A pod's own name is
+    /// left alone: it never repeats.
+    pub fn intern(&mut self, strings: &mut Interner) {
+        let r = &mut self.r;
+        for s in [&mut r.api_version, &mut r.kind, &mut self.source.file] {
+            strings.share(s);
+        }
+        if let Some(ns) = &mut r.namespace {
+            strings.share(ns);
+        }
+        if r.kind != "Pod" {
+            // Owners' names: a ReplicaSet's name is its pods' owner's name.
+            strings.share(&mut r.name);
+        }
+        self.labels.intern(strings);
+        self.annotations.intern(strings);
+        for o in &mut self.owners {
+            strings.share(&mut o.kind);
+            strings.share(&mut o.name);
+        }
+        for v in &mut self.managed_api_versions {
+            strings.share(v);
+        }
+        for c in &mut self.copies {
+            strings.share(&mut c.source.file);
+            strings.share(&mut c.api_version);
+        }
+        match &mut self.body {
+            Body::Pod(p) => {
+                p.spec.intern(strings);
+                if let Some(phase) = &mut p.phase {
+                    strings.share(phase);
+                }
+            }
+            Body::Workload(w) => {
+                w.template.intern(strings);
+                w.template_labels.intern(strings);
+                w.selector.match_labels.intern(strings);
+            }
+            Body::Pdb(p) => p.selector.match_labels.intern(strings),
+            _ => {}
         }
     }
 
@@ -680,10 +792,22 @@ mod tests {
         assert_eq!(w.replicas, Some(3));
         assert!(w.selector.matches(&w.template_labels));
         assert_eq!(w.template.requests.cpu_millis, 500);
-        assert_eq!(w.template.node_selector.get("disk").map(String::as_str), Some("ssd"));
+        assert_eq!(w.template.node_selector.get("disk").map(Str::as_str), Some("ssd"));
         let p = obj("apiVersion: policy/v1\nkind: PodDisruptionBudget\nmetadata: {name: web}\nspec:\n  maxUnavailable: 25%\n  selector: {matchLabels: {app: web}}\n");
         let Body::Pdb(p) = &p.body else { panic!() };
         assert_eq!(p.max_unavailable, Some(IntOrPercent::Percent(25)));
+    }
+
+    #[test]
+    fn a_uid_is_kept_in_16_bytes_and_given_back_as_read() {
+        let uuid = "0f3c9a2e-1b4d-4e8f-9a6b-7c5d3e2f1a0b";
+        assert!(matches!(Uid::new(uuid), Uid::Uuid(_)));
+        for text in [uuid, "0F3C9A2E-1B4D-4E8F-9A6B-7C5D3E2F1A0B", "u-1", "0f3c9a2e-1b4d-4e8f-9a6b-7c5d3e2f1a0", ""] {
+            assert_eq!(Uid::new(text).to_string(), text);
+        }
+        assert!(matches!(Uid::new("0f3c9a2e+1b4d-4e8f-9a6b-7c5d3e2f1a0b"), Uid::Text(_)));
+        assert!(matches!(Uid::new("0f3c9a2e-1b4d-4e8f-9a6b-7c5d3e2f1a0g"), Uid::Text(_)));
+        assert_ne!(Uid::new(uuid), Uid::new("0f3c9a2e-1b4d-4e8f-9a6b-7c5d3e2f1a0c"));
     }
 
     #[test]

@@ -1,11 +1,13 @@
 //! [`StringMap`]: labels, annotations and selectors, kept small.
 
+use super::text::{Interner, Str};
+
 /// A map of strings sorted by key (labels, annotations, `nodeSelector`, `matchLabels`): the order and
 /// lookups of a `BTreeMap` in one allocation the size of its entries. A `BTreeMap`'s first node has room
 /// for 11 entries (over 500 bytes) however few it holds, and every object read has two or three such
 /// maps: at 150,000 pods that was a third of the model.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct StringMap(Vec<(String, String)>);
+pub struct StringMap(Vec<(Str, Str)>);
 
 impl StringMap {
     pub fn new() -> StringMap {
@@ -16,7 +18,7 @@ impl StringMap {
         self.0.binary_search_by(|(k, _)| k.as_str().cmp(key))
     }
 
-    pub fn get(&self, key: &str) -> Option<&String> {
+    pub fn get(&self, key: &str) -> Option<&Str> {
         self.find(key).ok().and_then(|i| self.0.get(i)).map(|(_, v)| v)
     }
 
@@ -25,7 +27,8 @@ impl StringMap {
     }
 
     /// Set a key's value, returning the value it had.
-    pub fn insert(&mut self, key: String, value: String) -> Option<String> {
+    pub fn insert(&mut self, key: impl Into<Str>, value: impl Into<Str>) -> Option<Str> {
+        let (key, value) = (key.into(), value.into());
         match self.find(&key) {
             Ok(i) => self.0.get_mut(i).map(|(_, v)| std::mem::replace(v, value)),
             Err(i) => {
@@ -36,13 +39,13 @@ impl StringMap {
     }
 
     /// Set a key's value unless it has one.
-    pub fn insert_if_absent(&mut self, key: &str, value: impl FnOnce() -> String) {
+    pub fn insert_if_absent<V: Into<Str>>(&mut self, key: &str, value: impl FnOnce() -> V) {
         if let Err(i) = self.find(key) {
-            self.0.insert(i, (key.to_owned(), value()));
+            self.0.insert(i, (Str::from(key), value().into()));
         }
     }
 
-    pub fn remove(&mut self, key: &str) -> Option<String> {
+    pub fn remove(&mut self, key: &str) -> Option<Str> {
         self.find(key).ok().map(|i| self.0.remove(i).1)
     }
 
@@ -55,26 +58,40 @@ impl StringMap {
     }
 
     /// The entries in key order.
-    pub fn iter(&self) -> impl DoubleEndedIterator<Item = (&String, &String)> + ExactSizeIterator {
+    pub fn iter(&self) -> impl DoubleEndedIterator<Item = (&Str, &Str)> + ExactSizeIterator {
         self.0.iter().map(|(k, v)| (k, v))
     }
 
-    pub fn keys(&self) -> impl DoubleEndedIterator<Item = &String> + ExactSizeIterator {
+    pub fn keys(&self) -> impl DoubleEndedIterator<Item = &Str> + ExactSizeIterator {
         self.0.iter().map(|(k, _)| k)
     }
 
-    pub fn values(&self) -> impl DoubleEndedIterator<Item = &String> + ExactSizeIterator {
+    pub fn values(&self) -> impl DoubleEndedIterator<Item = &Str> + ExactSizeIterator {
         self.0.iter().map(|(_, v)| v)
+    }
+
+    /// Share every key, and every value short enough to repeat (a label's, not a whole manifest kept in
+    /// an annotation), with the other objects read.
+    pub fn intern(&mut self, strings: &mut Interner) {
+        for (k, v) in &mut self.0 {
+            strings.share(k);
+            if v.len() <= MAX_INTERNED_VALUE {
+                strings.share(v);
+            }
+        }
     }
 }
 
+/// A label value is at most 63 characters; longer values (annotations) are seldom repeated.
+const MAX_INTERNED_VALUE: usize = 63;
+
 /// As a `BTreeMap` is collected: in key order, the last value of a key given twice.
-impl FromIterator<(String, String)> for StringMap {
-    fn from_iter<I: IntoIterator<Item = (String, String)>>(iter: I) -> StringMap {
-        let mut v: Vec<(String, String)> = iter.into_iter().collect();
+impl<K: Into<Str>, V: Into<Str>> FromIterator<(K, V)> for StringMap {
+    fn from_iter<I: IntoIterator<Item = (K, V)>>(iter: I) -> StringMap {
+        let mut v: Vec<(Str, Str)> = iter.into_iter().map(|(k, v)| (k.into(), v.into())).collect();
         // Stable: among equal keys the last one given is last, and is the one kept.
         v.sort_by(|a, b| a.0.cmp(&b.0));
-        let mut out: Vec<(String, String)> = Vec::with_capacity(v.len());
+        let mut out: Vec<(Str, Str)> = Vec::with_capacity(v.len());
         for (k, val) in v {
             match out.last_mut() {
                 Some(last) if last.0 == k => last.1 = val,
@@ -86,8 +103,8 @@ impl FromIterator<(String, String)> for StringMap {
 }
 
 impl<'a> IntoIterator for &'a StringMap {
-    type Item = (&'a String, &'a String);
-    type IntoIter = std::iter::Map<std::slice::Iter<'a, (String, String)>, fn(&'a (String, String)) -> Self::Item>;
+    type Item = (&'a Str, &'a Str);
+    type IntoIter = std::iter::Map<std::slice::Iter<'a, (Str, Str)>, fn(&'a (Str, Str)) -> Self::Item>;
     fn into_iter(self) -> Self::IntoIter {
         self.0.iter().map(|(k, v)| (k, v))
     }
@@ -115,23 +132,25 @@ mod tests {
         ] {
             let m: StringMap = given.iter().cloned().collect();
             let b: BTreeMap<String, String> = given.iter().cloned().collect();
-            assert_eq!(m.iter().collect::<Vec<_>>(), b.iter().collect::<Vec<_>>());
+            let strs = |m: &StringMap| m.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect::<Vec<_>>();
+            let b_strs = |b: &BTreeMap<String, String>| b.clone().into_iter().collect::<Vec<_>>();
+            assert_eq!(strs(&m), b_strs(&b));
             assert_eq!(m.len(), b.len());
             for k in ["", "a", "app", "b", "c", "m", "nope", "tier", "z"] {
-                assert_eq!(m.get(k), b.get(k), "{k}");
+                assert_eq!(m.get(k).map(|v| v.as_str()), b.get(k).map(String::as_str), "{k}");
                 assert_eq!(m.contains_key(k), b.contains_key(k));
             }
             let (mut m2, mut b2) = (m.clone(), b.clone());
             for (k, v) in [("b", "new"), ("q", "added"), ("a", "again")] {
-                assert_eq!(m2.insert(k.to_owned(), v.to_owned()), b2.insert(k.to_owned(), v.to_owned()));
+                assert_eq!(m2.insert(k, v).map(String::from), b2.insert(k.to_owned(), v.to_owned()));
             }
-            assert_eq!(m2.remove("b"), b2.remove("b"));
-            assert_eq!(m2.remove("missing"), b2.remove("missing"));
+            assert_eq!(m2.remove("b").map(String::from), b2.remove("b"));
+            assert_eq!(m2.remove("missing").map(String::from), b2.remove("missing"));
             m2.insert_if_absent("q", || "not set".to_owned());
             m2.insert_if_absent("r", || "set".to_owned());
             b2.entry("q".to_owned()).or_insert_with(|| "not set".to_owned());
             b2.entry("r".to_owned()).or_insert_with(|| "set".to_owned());
-            assert_eq!(m2.iter().collect::<Vec<_>>(), b2.iter().collect::<Vec<_>>());
+            assert_eq!(strs(&m2), b_strs(&b2));
         }
     }
 }

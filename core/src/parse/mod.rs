@@ -6,12 +6,14 @@
 
 mod json;
 mod map;
+mod text;
 mod yaml;
 
 use std::fmt;
 
 pub use json::{parse_json, JsonStream, Keep};
 pub use map::StringMap;
+pub use text::{Interner, Str};
 pub use yaml::{
     parse_yaml_documents, parse_yaml_documents_budgeted, stream_yaml_documents, ListHead, YamlOut, YamlStop,
     MAX_ALIAS_BYTES,
@@ -222,7 +224,7 @@ impl Node {
 
     /// A map of string to string (labels, annotations, nodeSelector); other values are read as their text.
     pub fn string_map(&self) -> StringMap {
-        self.as_map().iter().map(|(k, v)| (k.clone(), v.as_str().unwrap_or_default().to_owned())).collect()
+        self.as_map().iter().map(|(k, v)| (k.as_str(), v.as_str().unwrap_or_default())).collect()
     }
 }
 

@@ -244,9 +244,9 @@ pub fn compute(ctx: &Cluster<'_>, outcome: &Outcome, t: &Timings) -> (Downtime, 
         .iter()
         .filter(|r| r.seconds > 0)
         .map(|r| WorkloadDowntime {
-            kind: r.key.kind.clone(),
-            namespace: r.key.namespace.clone(),
-            name: r.key.name.clone(),
+            kind: r.key.kind.to_string(),
+            namespace: r.key.namespace.to_string(),
+            name: r.key.name.to_string(),
             seconds: r.seconds,
             reason: r.reason.clone(),
             windows: r.windows.iter().map(|(s, e)| Window { start_seconds: *s, end_seconds: *e }).collect(),

@@ -105,7 +105,7 @@ struct Builder<'c, 'a> {
     t: Timings,
     drains: bool,
     /// Pods whose PodDisruptionBudget allows no disruption: (namespace, name).
-    blocked: BTreeSet<(String, String)>,
+    blocked: BTreeSet<(&'a str, &'a str)>,
     out: Outcome,
     /// The hop being planned.
     hop: String,
@@ -138,9 +138,9 @@ impl<'c, 'a> Builder<'c, 'a> {
             })
             .max()
             .unwrap_or(self.t.pod_eviction);
-        let blocked = pods.iter().any(|(o, _)| {
-            self.blocked.contains(&(o.r.namespace.clone().unwrap_or_else(|| "default".into()), o.r.name.clone()))
-        });
+        let blocked = pods
+            .iter()
+            .any(|(o, _)| self.blocked.contains(&(o.r.namespace.as_deref().unwrap_or("default"), o.r.name.as_str())));
         if blocked {
             (self.t.cordon + self.t.drain_timeout + grace, Some(self.t.cordon + self.t.drain_timeout))
         } else {

@@ -10,7 +10,7 @@ pub mod deprecated;
 pub mod removed;
 
 use crate::apis::{self, ApiRow, Status};
-use crate::model::{Object, Source, Via};
+use crate::model::{Object, Source, Str, Via};
 use crate::parse::parse_documents;
 use crate::report::Finding;
 use crate::rules::context::display_ref;
@@ -19,7 +19,7 @@ use crate::rules::{Context, RuleInfo};
 /// One place an object names an apiVersion.
 pub struct Usage<'a> {
     pub obj: &'a Object,
-    pub api_version: String,
+    pub api_version: Str,
     pub via: Via,
     /// The annotation it was read from, for `Via::Annotation`.
     pub annotation: Option<String>,
@@ -45,7 +45,7 @@ pub fn usages<'a>(ctx: &Context<'a>) -> Vec<Usage<'a>> {
     let mut out: Vec<Usage<'a>> = Vec::new();
     for o in ctx.objects {
         let base = o.source.via.unwrap_or(Via::Manifest);
-        let mut seen: Vec<String> = vec![o.r.api_version.clone()];
+        let mut seen: Vec<Str> = vec![o.r.api_version.clone()];
         out.push(Usage { obj: o, api_version: o.r.api_version.clone(), via: base, annotation: None, source: None });
         // Another copy of the object (a manifest beside the live object) written in another apiVersion.
         for c in o.copies.iter().filter(|c| c.api_version != o.r.api_version) {
@@ -64,7 +64,7 @@ pub fn usages<'a>(ctx: &Context<'a>) -> Vec<Usage<'a>> {
         if base == Via::HelmRelease {
             continue;
         }
-        let mut extra = |v: String, via: Via, annotation: Option<&str>, out: &mut Vec<Usage<'a>>| {
+        let mut extra = |v: Str, via: Via, annotation: Option<&str>, out: &mut Vec<Usage<'a>>| {
             if !v.is_empty() && !seen.contains(&v) {
                 seen.push(v.clone());
                 out.push(Usage {
@@ -77,13 +77,13 @@ pub fn usages<'a>(ctx: &Context<'a>) -> Vec<Usage<'a>> {
             }
         };
         if let Some(v) = recorded_api_version(o, LAST_APPLIED) {
-            extra(v, Via::LastApplied, None, &mut out);
+            extra(v.into(), Via::LastApplied, None, &mut out);
         }
         let named = ctx.options.additional_annotations.iter().map(String::as_str);
         for key in std::iter::once(KAPP_ORIGINAL).chain(named) {
             if key != LAST_APPLIED {
                 if let Some(v) = recorded_api_version(o, key) {
-                    extra(v, Via::Annotation, Some(key), &mut out);
+                    extra(v.into(), Via::Annotation, Some(key), &mut out);
                 }
             }
         }
@@ -105,7 +105,7 @@ fn via_text(u: &Usage<'_>) -> String {
 }
 
 fn release_name(o: &Object) -> String {
-    let name = o.annotations.get(crate::ingest::HELM_RELEASE_NAME).map_or("?", String::as_str);
+    let name = o.annotations.get(crate::ingest::HELM_RELEASE_NAME).map_or("?", Str::as_str);
     match o.annotations.get(crate::ingest::HELM_RELEASE_NAMESPACE) {
         Some(ns) if !ns.is_empty() => format!("{ns}/{name}"),
         _ => name.to_owned(),
@@ -181,14 +181,14 @@ fn finding(
         Via::HelmRelease => format!(
             "Upgrade the chart to {}; if the release must stay, rewrite it with `helm mapkubeapis {}` before the upgrade, or Helm cannot upgrade or roll it back afterwards.",
             if row.replacement.is_empty() { "one without it".to_owned() } else { format!("one that uses {replacement}") },
-            u.obj.annotations.get(crate::ingest::HELM_RELEASE_NAME).map_or("<release>", String::as_str)
+            u.obj.annotations.get(crate::ingest::HELM_RELEASE_NAME).map_or("<release>", Str::as_str)
         ),
         _ => format!(
             "The stored object is served at newer versions, but the manifest that applies it still says {}: update it to {replacement} in its source (Git, CI) before it is applied again.",
             u.api_version
         ),
     };
-    let mut f = Finding::new(info, message, help).object(u.obj).data("apiVersion", u.api_version.clone());
+    let mut f = Finding::new(info, message, help).object(u.obj).data("apiVersion", u.api_version.to_string());
     if let Some(s) = &u.source {
         f.source = Some(s.clone());
     } else if u.via != Via::Manifest {

@@ -64,11 +64,10 @@ pub fn check(ctx: &Context<'_>, out: &mut Vec<Finding>) {
                 VolumeKind::EmptyDir => lost.push(v.name.clone()),
                 VolumeKind::HostPath => bound.push(v.name.clone()),
                 VolumeKind::PersistentVolumeClaim => {
-                    if v.claim.as_ref().is_some_and(|c| node_bound_claims.contains(&(ns.clone(), c.clone()))) {
+                    if v.claim.as_ref().is_some_and(|c| node_bound_claims.contains(&(ns.to_string(), c.clone()))) {
                         bound.push(v.name.clone());
                     }
                 }
-                VolumeKind::Other => {}
             }
         }
         if !lost.is_empty() || !bound.is_empty() {

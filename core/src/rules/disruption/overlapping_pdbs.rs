@@ -58,7 +58,7 @@ pub fn check(ctx: &Context<'_>, out: &mut Vec<Finding>) {
         names.sort();
         let subject = ctx.controller_of(p).map_or_else(|| format!("Pod {}", display_ref(&p.r)), |k| k.display());
         let g = groups.entry((names, subject)).or_insert(Group { pods: Vec::new(), nodes: Vec::new(), first: p });
-        g.pods.push(p.r.name.clone());
+        g.pods.push(p.r.name.to_string());
         if !g.nodes.iter().any(|n| n == node) {
             g.nodes.push(node.to_owned());
         }

@@ -57,7 +57,7 @@ pub struct Ingested {
     /// a copy each was a tenth of the model.
     tolerations: std::collections::HashSet<std::sync::Arc<[crate::model::Toleration]>>,
     /// One copy of each string that repeats across objects (kinds, namespaces, labels, owners, the file
-    /// name): `Object::intern`. Dropped when reading ends.
+    /// name): `Object::from_node_in`. Dropped when reading ends.
     strings: crate::model::Interner,
 }
 
@@ -309,7 +309,6 @@ impl Ingested {
                 }
             }
         }
-        o.intern(&mut self.strings);
         self.objects.push(o);
     }
 
@@ -501,7 +500,7 @@ fn describe(doc: &Node) -> String {
 }
 
 fn add_object(file: &str, doc: &Node, out: &mut Ingested) {
-    let source = Source { file: file.into(), line: Some(doc.line()), via: Some(Via::Manifest) };
+    let source = Source { file: out.strings.get(file), line: Some(doc.line()), via: Some(Via::Manifest) };
     if helm::is_release_record(doc) {
         let record = doc.at(&["metadata", "name"]).as_str().unwrap_or_default().to_owned();
         match helm::decode(doc) {
@@ -511,9 +510,10 @@ fn add_object(file: &str, doc: &Node, out: &mut Ingested) {
                     if !d.is_map() || d.get("kind").as_str().is_none_or(str::is_empty) {
                         continue;
                     }
-                    let mut o = Object::from_node(d, Source { via: Some(Via::HelmRelease), ..source.clone() });
+                    let source = Source { via: Some(Via::HelmRelease), ..source.clone() };
+                    let mut o = Object::from_node_in(d, source, &mut out.strings);
                     if o.r.namespace.is_none() && !rel.namespace.is_empty() {
-                        o.r.namespace = Some(rel.namespace.as_str().into());
+                        o.r.namespace = Some(out.strings.get(&rel.namespace));
                     }
                     // What Helm itself stamps on the live objects it owns.
                     o.annotations.insert_if_absent(HELM_RELEASE_NAME, || rel.name.clone());
@@ -537,7 +537,8 @@ fn add_object(file: &str, doc: &Node, out: &mut Ingested) {
             }),
         }
     }
-    out.push_object(Object::from_node(doc, source));
+    let o = Object::from_node_in(doc, source, &mut out.strings);
+    out.push_object(o);
 }
 
 /// What a document is, for reading.
@@ -813,6 +814,43 @@ metadata: {}
             seen += 1;
         }
         assert!(seen >= 100, "{seen}");
+    }
+
+    /// The strings that repeat across objects are held once: two pods of one ReplicaSet share their kind,
+    /// namespace, file, labels, owner and node (the same allocation, not merely equal text), whether read
+    /// from JSON or YAML; their own names and uids stay their own.
+    #[test]
+    fn repeated_strings_are_held_once() {
+        let pod = |n: &str, uid: &str| {
+            format!(
+                r#"{{"apiVersion":"v1","kind":"Pod","metadata":{{"name":"web-abc-{n}","namespace":"shop","uid":"{uid}","labels":{{"app":"web","pod-template-hash":"abc"}},"ownerReferences":[{{"kind":"ReplicaSet","name":"web-abc","controller":true}}]}},"spec":{{"nodeName":"w-1","volumes":[{{"name":"cache","emptyDir":{{}}}},{{"name":"token","projected":{{}}}}]}},"status":{{"phase":"Running"}}}}"#
+            )
+        };
+        let json = format!(
+            r#"{{"apiVersion":"v1","kind":"List","items":[{},{}]}}"#,
+            pod("1", "0f3c9a2e-1b4d-4e8f-9a6b-7c5d3e2f1a01"),
+            pod("2", "0f3c9a2e-1b4d-4e8f-9a6b-7c5d3e2f1a02")
+        );
+        let yaml = format!("{}\n---\n{}\n", pod("1", "a"), pod("2", "b"));
+        for (name, text) in [("pods.json", json), ("pods.yaml", yaml)] {
+            let i = ingest(&[Input::new(name, text.as_str())]).unwrap();
+            let [a, b] = i.objects.as_slice() else { panic!("{name}: {:?}", i.objects.len()) };
+            assert!(a.r.kind.shares(&b.r.kind), "{name}");
+            assert!(a.r.api_version.shares(&b.r.api_version));
+            assert!(a.r.namespace.as_ref().unwrap().shares(b.r.namespace.as_ref().unwrap()));
+            assert!(a.source.file.shares(&b.source.file));
+            for ((ka, va), (kb, vb)) in a.labels.iter().zip(b.labels.iter()) {
+                assert!(ka.shares(kb) && va.shares(vb), "{name}: label {ka}");
+            }
+            assert!(a.owners[0].name.shares(&b.owners[0].name));
+            let (Some(pa), Some(pb)) = (a.pod(), b.pod()) else { panic!() };
+            assert!(pa.spec.node_name.as_ref().unwrap().shares(pb.spec.node_name.as_ref().unwrap()));
+            assert!(pa.phase.as_ref().unwrap().shares(pb.phase.as_ref().unwrap()));
+            assert!(!a.r.name.shares(&b.r.name));
+            assert_ne!(a.uid, b.uid);
+            // Only the volumes a drain or the downtime reads are kept.
+            assert_eq!(pa.spec.volumes.iter().map(|v| v.name.as_str()).collect::<Vec<_>>(), ["cache"]);
+        }
     }
 
     /// Copies of one object: the live one (with a uid) is checked, in the place of the first copy read;

@@ -121,11 +121,15 @@ pub struct LabelSelector {
 
 impl LabelSelector {
     pub fn from_node(n: &Node) -> LabelSelector {
+        LabelSelector::from_node_in(n, &mut Interner::new())
+    }
+
+    fn from_node_in(n: &Node, strings: &mut Interner) -> LabelSelector {
         if !n.is_map() {
             return LabelSelector::default();
         }
         LabelSelector {
-            match_labels: n.get("matchLabels").string_map(),
+            match_labels: n.get("matchLabels").string_map_in(strings),
             match_expressions: requirements(n.get("matchExpressions")),
             present: true,
         }
@@ -211,14 +215,7 @@ pub struct PodSpec {
 }
 
 impl PodSpec {
-    fn intern(&mut self, strings: &mut Interner) {
-        if let Some(n) = &mut self.node_name {
-            strings.share(n);
-        }
-        self.node_selector.intern(strings);
-    }
-
-    pub fn from_node(spec: &Node) -> PodSpec {
+    fn from_node_in(spec: &Node, strings: &mut Interner) -> PodSpec {
         let mut requests = Resources::default();
         for c in spec.get("containers").as_seq() {
             let r = c.at(&["resources", "requests"]);
@@ -247,8 +244,8 @@ impl PodSpec {
         });
         PodSpec {
             termination_grace_seconds: spec.get("terminationGracePeriodSeconds").as_i64(),
-            node_name: spec.get("nodeName").as_str().map(Str::from),
-            node_selector: spec.get("nodeSelector").string_map(),
+            node_name: spec.get("nodeName").as_str().map(|n| strings.get(n)),
+            node_selector: spec.get("nodeSelector").string_map_in(strings),
             required_affinity,
             tolerations: spec
                 .get("tolerations")
@@ -465,10 +462,17 @@ fn ready_condition(status: &Node) -> Option<bool> {
 impl Object {
     /// Read an object from a document that has `kind` (the caller checked it).
     pub fn from_node(n: &Node, source: Source) -> Object {
+        Object::from_node_in(n, source, &mut Interner::new())
+    }
+
+    /// [`Object::from_node`], the strings that repeat across objects (kind, apiVersion, namespace, label
+    /// keys and values, owners, a pod's node and phase) taken from `strings`, one copy of each value for
+    /// every object read through it. A pod's own name is not: it never repeats.
+    pub fn from_node_in(n: &Node, source: Source, strings: &mut Interner) -> Object {
         let meta = n.get("metadata");
-        let kind = Str::from(n.get("kind").as_str().unwrap_or_default());
+        let kind = strings.get(n.get("kind").as_str().unwrap_or_default());
         let problems = problems(n, &kind);
-        let api_version = Str::from(n.get("apiVersion").as_str().unwrap_or_default());
+        let api_version = strings.get(n.get("apiVersion").as_str().unwrap_or_default());
         let spec = n.get("spec");
         let status = n.get("status");
         let body = match (kind.as_str(), api_version.as_str()) {
@@ -501,8 +505,8 @@ impl Object {
                 provider_id: spec.get("providerID").as_string(),
             })),
             ("Pod", "v1" | "") => Body::Pod(Box::new(PodInfo {
-                spec: PodSpec::from_node(spec),
-                phase: status.get("phase").as_str().map(Str::from),
+                spec: PodSpec::from_node_in(spec, strings),
+                phase: status.get("phase").as_str().map(|p| strings.get(p)),
                 ready: ready_condition(status),
             })),
             ("InstanceGroup", v) if v.starts_with("kops.k8s.io/") => {
@@ -532,13 +536,13 @@ impl Object {
                     if k == "CronJob" { spec.at(&["jobTemplate", "spec", "template"]) } else { spec.get("template") };
                 Body::Workload(Box::new(WorkloadInfo {
                     replicas: spec.get("replicas").as_i64(),
-                    selector: LabelSelector::from_node(spec.get("selector")),
-                    template_labels: template.at(&["metadata", "labels"]).string_map(),
-                    template: PodSpec::from_node(template.get("spec")),
+                    selector: LabelSelector::from_node_in(spec.get("selector"), strings),
+                    template_labels: template.at(&["metadata", "labels"]).string_map_in(strings),
+                    template: PodSpec::from_node_in(template.get("spec"), strings),
                 }))
             }
             ("PodDisruptionBudget", _) => Body::Pdb(Box::new(PdbInfo {
-                selector: LabelSelector::from_node(spec.get("selector")),
+                selector: LabelSelector::from_node_in(spec.get("selector"), strings),
                 min_available: spec.get("minAvailable").as_str().and_then(IntOrPercent::parse),
                 max_unavailable: spec.get("maxUnavailable").as_str().and_then(IntOrPercent::parse),
                 unhealthy_pod_eviction_policy: spec.get("unhealthyPodEvictionPolicy").as_string(),
@@ -555,32 +559,35 @@ impl Object {
         for f in meta.get("managedFields").as_seq() {
             if let Some(v) = f.get("apiVersion").as_str() {
                 if !managed_api_versions.iter().any(|m| m == v) {
-                    managed_api_versions.push(Str::from(v));
+                    managed_api_versions.push(strings.get(v));
                 }
             }
         }
+        let name = match meta.get("name").as_str() {
+            // A ReplicaSet's name is its pods' owner's name.
+            Some(name) if kind != "Pod" => strings.get(name),
+            Some(name) => Str::from(name),
+            None => {
+                Str::from(meta.get("generateName").as_str().map_or_else(|| "<unnamed>".to_owned(), |g| format!("{g}*")))
+            }
+        };
         Object {
             r: ObjectRef {
                 api_version,
                 kind,
-                namespace: meta.get("namespace").as_str().map(Str::from),
-                name: Str::from(
-                    meta.get("name")
-                        .as_string()
-                        .or_else(|| meta.get("generateName").as_string().map(|g| format!("{g}*")))
-                        .unwrap_or_else(|| "<unnamed>".to_owned()),
-                ),
+                namespace: meta.get("namespace").as_str().map(|ns| strings.get(ns)),
+                name,
             },
             source,
-            labels: meta.get("labels").string_map(),
-            annotations: meta.get("annotations").string_map(),
+            labels: meta.get("labels").string_map_in(strings),
+            annotations: meta.get("annotations").string_map_in(strings),
             owners: meta
                 .get("ownerReferences")
                 .as_seq()
                 .iter()
                 .map(|o| OwnerRef {
-                    kind: Str::from(o.get("kind").as_str().unwrap_or_default()),
-                    name: Str::from(o.get("name").as_str().unwrap_or_default()),
+                    kind: strings.get(o.get("kind").as_str().unwrap_or_default()),
+                    name: strings.get(o.get("name").as_str().unwrap_or_default()),
                     controller: o.get("controller").as_bool().unwrap_or(false),
                 })
                 .collect(),
@@ -589,51 +596,6 @@ impl Object {
             body,
             uid: meta.get("uid").as_str().filter(|u| !u.is_empty()).map(Uid::new),
             copies: Vec::new(),
-        }
-    }
-
-    /// Hold the strings that repeat across objects (kind, apiVersion, namespace, the file, labels,
-    /// owners, a pod's node and phase) once, shared with the other objects read. A pod's own name is
-    /// left alone: it never repeats.
-    pub fn intern(&mut self, strings: &mut Interner) {
-        let r = &mut self.r;
-        for s in [&mut r.api_version, &mut r.kind, &mut self.source.file] {
-            strings.share(s);
-        }
-        if let Some(ns) = &mut r.namespace {
-            strings.share(ns);
-        }
-        if r.kind != "Pod" {
-            // Owners' names: a ReplicaSet's name is its pods' owner's name.
-            strings.share(&mut r.name);
-        }
-        self.labels.intern(strings);
-        self.annotations.intern(strings);
-        for o in &mut self.owners {
-            strings.share(&mut o.kind);
-            strings.share(&mut o.name);
-        }
-        for v in &mut self.managed_api_versions {
-            strings.share(v);
-        }
-        for c in &mut self.copies {
-            strings.share(&mut c.source.file);
-            strings.share(&mut c.api_version);
-        }
-        match &mut self.body {
-            Body::Pod(p) => {
-                p.spec.intern(strings);
-                if let Some(phase) = &mut p.phase {
-                    strings.share(phase);
-                }
-            }
-            Body::Workload(w) => {
-                w.template.intern(strings);
-                w.template_labels.intern(strings);
-                w.selector.match_labels.intern(strings);
-            }
-            Body::Pdb(p) => p.selector.match_labels.intern(strings),
-            _ => {}
         }
     }
 

@@ -1,6 +1,6 @@
 //! [`StringMap`]: labels, annotations and selectors, kept small.
 
-use super::text::{Interner, Str};
+use super::text::Str;
 
 /// A map of strings sorted by key (labels, annotations, `nodeSelector`, `matchLabels`): the order and
 /// lookups of a `BTreeMap` in one allocation the size of its entries. A `BTreeMap`'s first node has room
@@ -69,21 +69,7 @@ impl StringMap {
     pub fn values(&self) -> impl DoubleEndedIterator<Item = &Str> + ExactSizeIterator {
         self.0.iter().map(|(_, v)| v)
     }
-
-    /// Share every key, and every value short enough to repeat (a label's, not a whole manifest kept in
-    /// an annotation), with the other objects read.
-    pub fn intern(&mut self, strings: &mut Interner) {
-        for (k, v) in &mut self.0 {
-            strings.share(k);
-            if v.len() <= MAX_INTERNED_VALUE {
-                strings.share(v);
-            }
-        }
-    }
 }
-
-/// A label value is at most 63 characters; longer values (annotations) are seldom repeated.
-const MAX_INTERNED_VALUE: usize = 63;
 
 /// As a `BTreeMap` is collected: in key order, the last value of a key given twice.
 impl<K: Into<Str>, V: Into<Str>> FromIterator<(K, V)> for StringMap {

@@ -65,6 +65,10 @@ pub(crate) fn unread<F: PathFrame>(stack: &[F]) -> bool {
     }
 }
 
+/// A label value is at most 63 characters; longer values (annotations) are seldom repeated, and are not
+/// interned.
+const MAX_INTERNED_VALUE: usize = 63;
+
 /// How deep documents may nest before they are refused (no real Kubernetes object comes close).
 pub const MAX_DEPTH: usize = 200;
 
@@ -225,6 +229,19 @@ impl Node {
     /// A map of string to string (labels, annotations, nodeSelector); other values are read as their text.
     pub fn string_map(&self) -> StringMap {
         self.as_map().iter().map(|(k, v)| (k.as_str(), v.as_str().unwrap_or_default())).collect()
+    }
+
+    /// [`Node::string_map`], its keys and short values (a label's, not a whole manifest kept in an
+    /// annotation) shared through `strings`.
+    pub fn string_map_in(&self, strings: &mut Interner) -> StringMap {
+        self.as_map()
+            .iter()
+            .map(|(k, v)| {
+                let v = v.as_str().unwrap_or_default();
+                let v = if v.len() <= MAX_INTERNED_VALUE { strings.get(v) } else { Str::from(v) };
+                (strings.get(k), v)
+            })
+            .collect()
     }
 }
 

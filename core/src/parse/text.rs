@@ -127,8 +127,7 @@ impl serde::Serialize for Str {
     }
 }
 
-/// One shared copy of each string given: `share` swaps a string for the copy already held, or keeps it
-/// as the copy from then on.
+/// One shared copy of each string given.
 #[derive(Debug, Default)]
 pub struct Interner {
     held: HashSet<Str, BuildHasherDefault<ShortHasher>>,
@@ -186,20 +185,6 @@ impl Interner {
         new
     }
 
-    /// Make `s` the shared copy of its value.
-    pub fn share(&mut self, s: &mut Str) {
-        match self.held.get(s.as_str()) {
-            Some(held) => {
-                if !held.shares(s) {
-                    *s = held.clone();
-                }
-            }
-            None => {
-                self.held.insert(s.clone());
-            }
-        }
-    }
-
     /// How many distinct strings are held.
     pub fn len(&self) -> usize {
         self.held.len()
@@ -231,13 +216,11 @@ mod tests {
     fn interning_keeps_one_copy_of_each_value() {
         let mut i = Interner::new();
         let first = i.get("Pod");
-        let mut read = Str::from("Pod");
-        assert!(!read.shares(&first));
-        i.share(&mut read);
-        assert!(read.shares(&first));
-        let mut other = Str::from("Node");
-        i.share(&mut other);
-        assert!(i.get("Node").shares(&other));
+        assert!(!Str::from("Pod").shares(&first));
+        assert!(i.get("Pod").shares(&first));
+        let other = i.get("Node");
+        assert!(!other.shares(&first));
+        assert!(i.get(&String::from("Node")).shares(&other));
         assert_eq!(i.len(), 2);
     }
 }

@@ -449,12 +449,12 @@ impl Ingested {
         self.strings = crate::model::Interner::new();
         self.tolerations = Default::default();
         self.merge_copies();
-        let mut by_kind: BTreeMap<String, usize> = BTreeMap::new();
+        let mut by_kind: BTreeMap<&str, usize> = BTreeMap::new();
         for o in &self.objects {
-            *by_kind.entry(o.r.kind.to_string()).or_default() += 1;
+            *by_kind.entry(o.r.kind.as_str()).or_default() += 1;
         }
+        self.inventory.by_kind = by_kind.into_iter().map(|(k, n)| (k.to_owned(), n)).collect();
         self.inventory.objects = self.objects.len();
-        self.inventory.by_kind = by_kind;
         self
     }
 }

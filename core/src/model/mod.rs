@@ -383,7 +383,7 @@ pub struct Object {
 }
 
 /// A `metadata.uid`: the 16 bytes of a UUID as the API server writes it (lowercase, hyphenated), in
-/// 17 bytes rather than a 36-character string; any other text as it is.
+/// 16 bytes rather than a 36-character string; any other text as it is.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub enum Uid {
     Uuid([u8; 16]),

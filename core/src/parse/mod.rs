@@ -227,12 +227,8 @@ impl Node {
     }
 
     /// A map of string to string (labels, annotations, nodeSelector); other values are read as their text.
-    pub fn string_map(&self) -> StringMap {
-        self.as_map().iter().map(|(k, v)| (k.as_str(), v.as_str().unwrap_or_default())).collect()
-    }
-
-    /// [`Node::string_map`], its keys and short values (a label's, not a whole manifest kept in an
-    /// annotation) shared through `strings`.
+    /// Its keys and short values (a label's, not a whole manifest kept in an annotation) are shared
+    /// through `strings`.
     pub fn string_map_in(&self, strings: &mut Interner) -> StringMap {
         self.as_map()
             .iter()

@@ -73,12 +73,6 @@ impl From<&String> for Str {
     }
 }
 
-impl From<&Str> for Str {
-    fn from(s: &Str) -> Str {
-        s.clone()
-    }
-}
-
 impl From<Str> for String {
     fn from(s: Str) -> String {
         s.0.to_string()

@@ -60,6 +60,73 @@ pub struct Limit {
     pub concurrency: u32,
     /// How it was resolved, for messages: `"25% of 11 rounded down"`.
     pub how: &'static str,
+    /// GKE on Bare Metal's `minimumAvailableNodes` leaves no node of the pool free to go.
+    pub none_may_go: bool,
+}
+
+/// Why a pool's upgrade does not start, as the distribution itself decides before it touches a node.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Gate {
+    /// The pool's nodes that stop it (already unavailable, as the distribution counts them), in pool order.
+    pub nodes: Vec<usize>,
+    pub limit: Limit,
+    pub kind: GateKind,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum GateKind {
+    /// GKE on Bare Metal: `minimumAvailableNodes` >= the pool's size, so no node may go.
+    NoneMayGo,
+    /// kOps: cluster validation fails (a node not Ready or NetworkUnavailable) before each group.
+    ValidationFails,
+    /// kubeadm: `upgrade apply`'s health check fails (a control-plane node not Ready).
+    HealthCheckFails,
+    /// RKE, the MCO, GKE on Bare Metal: the nodes already unavailable reach the pool's limit.
+    LimitReached,
+}
+
+/// The nodes of a pool the distribution counts as already unavailable before it starts (docs/semantics.md,
+/// "Unavailable"): kOps and kubeadm list the ones that stop them outright.
+pub fn unavailable(cluster: &Cluster<'_>, pool: &Pool) -> Vec<usize> {
+    use crate::cluster::nodes::Treatment;
+    let profile = cluster.profile();
+    pool.nodes
+        .iter()
+        .copied()
+        .filter(|i| {
+            let Some(n) = cluster.nodes.get(*i) else { return false };
+            match profile {
+                // Whole-cluster validation (kOps) and the control-plane health check (kubeadm) stop at one.
+                Profile::Kops | Profile::Kubeadm => n.treatment(profile) == Treatment::Stops,
+                // RKE: control-plane hosts have their worker plane upgraded with the control plane, so the
+                // worker plane's inactive hosts leave them out.
+                Profile::Rke | Profile::RkeLegacy if pool.role == PoolRole::Worker => {
+                    !n.is_control_plane() && n.counts_against_limit(profile)
+                }
+                _ => n.counts_against_limit(profile),
+            }
+        })
+        .collect()
+}
+
+/// Does the distribution refuse to start this pool's upgrade, and why? The rule
+/// `budget/unavailable-exceeds-limit` reports it and the plan stops there: one decision for both.
+pub fn gate(cluster: &Cluster<'_>, pool: &Pool) -> Option<Gate> {
+    let limit = limit(cluster, pool);
+    let nodes = unavailable(cluster, pool);
+    let kind = if limit.none_may_go && nodes.is_empty() {
+        GateKind::NoneMayGo
+    } else if nodes.is_empty() {
+        return None;
+    } else {
+        match cluster.profile() {
+            Profile::Kops => GateKind::ValidationFails,
+            Profile::Kubeadm => GateKind::HealthCheckFails,
+            _ if (nodes.len() as u64) < u64::from(limit.max_unavailable) => return None,
+            _ => GateKind::LimitReached,
+        }
+    };
+    Some(Gate { nodes, limit, kind })
 }
 
 /// The pools of the cluster for its profile, from the nodes' roles and labels and the distribution's
@@ -242,6 +309,7 @@ pub fn limit(cluster: &Cluster<'_>, pool: &Pool) -> Limit {
             l.max_unavailable = cap;
             l.concurrency = cap.max(1);
             l.how = "capped by minimumAvailableNodes";
+            l.none_may_go = cap == 0;
         }
     }
     l
@@ -263,6 +331,7 @@ pub fn resolve(
         max_surge: to_u32(surge),
         concurrency: to_u32((mu + surge).max(1)),
         how,
+        none_may_go: false,
     };
     let option = match role {
         PoolRole::Worker | PoolRole::LoadBalancer => o.max_unavailable_worker,

@@ -211,6 +211,35 @@ pub struct Plan {
     pub total_seconds: u64,
     /// Every time the simulation used, by name, after overrides (an addition to the contract's fields).
     pub timings: BTreeMap<&'static str, u64>,
+    /// Does the upgrade run to its end? `false` when it stops or waits for ever somewhere (`stops`); then
+    /// `totalSeconds` is where the plan ends, not the length of an upgrade (an addition).
+    pub complete: bool,
+    /// Where the upgrade stops or waits for ever, and why, in plan order (an addition; empty when it
+    /// completes). Nothing is planned after a stop in its sequence: the nodes listed in `pending` are not
+    /// upgraded.
+    pub stops: Vec<Stop>,
+}
+
+/// A place where the upgrade cannot go on by itself.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Stop {
+    pub hop: String,
+    pub phase: &'static str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub pool: Option<String>,
+    /// The node it stops on (a drain that never ends), if it is one node.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub node: Option<String>,
+    /// When, in plan seconds: the drain starts waiting, the drain fails, or the phase would have started.
+    pub at_seconds: u64,
+    /// `waits` (retried for ever: someone must intervene) or `fails` (the upgrade tool stops with an error).
+    pub outcome: &'static str,
+    /// The rule whose blocker explains it.
+    pub code: &'static str,
+    pub reason: String,
+    /// The nodes of that phase that are never upgraded because of it, sorted.
+    pub pending: Vec<String>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -230,6 +259,10 @@ pub struct WorkloadDowntime {
     /// When it is down: each stretch during which no replica is Ready, in plan seconds, in order (an
     /// addition to the contract's fields; their lengths add up to `seconds`).
     pub windows: Vec<Window>,
+    /// The last window does not end: the plan stops with the workload down, and it stays down until
+    /// someone intervenes (`seconds` counts only up to the plan's end). An addition; absent when false.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub until_intervention: bool,
 }
 
 /// A stretch of plan time, `[startSeconds, endSeconds)`.

@@ -80,10 +80,126 @@ impl DrainFlags {
     }
 }
 
-/// Pods a drain of a node evicts: not mirror pods, not DaemonSet pods.
+/// Is the pod a DaemonSet's (its controller is a DaemonSet: kubectl's drain `daemonSetFilter` reads
+/// `metav1.GetControllerOf`)?
+pub fn daemon_pod(pod: &Object) -> bool {
+    pod.owners.iter().any(|w| w.controller && w.kind == "DaemonSet")
+}
+
+/// Pods a drain of a node evicts: not mirror pods, not DaemonSet pods (`--ignore-daemonsets`).
 pub fn evicted_by_drain<'a>(pods: &[RunningPod<'a>]) -> Vec<(&'a Object, &'a PodInfo)> {
-    pods.iter()
-        .filter(|(o, _, _)| !is_mirror(o) && !o.owners.iter().any(|w| w.kind == "DaemonSet"))
-        .map(|(o, p, _)| (*o, *p))
-        .collect()
+    pods.iter().filter(|(o, _, _)| !is_mirror(o) && !daemon_pod(o)).map(|(o, p, _)| (*o, *p)).collect()
+}
+
+/// How a distribution's drain ends when it cannot evict a pod.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum DrainEnd {
+    /// It retries for ever: `kubectl drain`'s default `--timeout=0s` (kubeadm), the Machine Config
+    /// Operator (pkg/controller/drain/drain_controller.go: retried, an alert after an hour).
+    WaitsForEver,
+    /// It gives up after its drain timeout and fails the upgrade: kOps (15 minutes,
+    /// pkg/instancegroups/instancegroups.go), RKE (`node_drain_input.timeout`, the host fails).
+    FailsAfterTimeout,
+    /// It fails at once and so does the upgrade (a pod the drain refuses, an eviction answered 500).
+    FailsAtOnce,
+}
+
+/// Why a node's drain never completes under this distribution, with the pod it stops on.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DrainStall<'a> {
+    pub pod: &'a Object,
+    pub end: DrainEnd,
+    /// The rule whose blocker says so.
+    pub code: &'static str,
+    pub reason: String,
+}
+
+/// Does a pod declare no controller (kubectl's drain `unreplicatedFilter`: `metav1.GetControllerOf` is
+/// nil, an owner without `controller: true` does not count)? Mirror pods are skipped before this is asked.
+pub fn unmanaged(pod: &Object) -> bool {
+    !pod.owners.iter().any(|o| o.controller)
+}
+
+impl<'a> Cluster<'a> {
+    /// Why the drain of node `i` never completes (the first pod, in the node's order, it stops on), when
+    /// the distribution's upgrade then stops or waits for ever: a PodDisruptionBudget that holds a pod
+    /// back or more than one budget on a pod (where the drain honours budgets), a pod the drain refuses
+    /// where a failed drain fails the upgrade (RKE). `None` when the drain completes, or when its failure
+    /// is only a command to rerun with a flag (your own `kubectl drain`).
+    pub fn drain_stall(&self, i: usize) -> Option<DrainStall<'a>> {
+        let flags = self.drain_flags()?;
+        let honours = self.drain_honours_pdbs();
+        let profile = self.profile();
+        let waits = match profile {
+            Profile::Kubeadm | Profile::Openshift => DrainEnd::WaitsForEver,
+            _ => DrainEnd::FailsAfterTimeout,
+        };
+        for (pod, info) in evicted_by_drain(self.running_pods_on(i)) {
+            if flags.failure_stops_upgrade() {
+                if !flags.force && unmanaged(pod) {
+                    return Some(DrainStall {
+                        pod,
+                        end: DrainEnd::FailsAtOnce,
+                        code: "disruption/unmanaged-pod",
+                        reason: format!(
+                            "{} refuses {} (no controller, force off): the host fails",
+                            flags.who, pod.r.name
+                        ),
+                    });
+                }
+                let empty_dir = info.spec.volumes.iter().any(|v| v.kind == crate::model::VolumeKind::EmptyDir);
+                if !flags.delete_emptydir_data && empty_dir {
+                    return Some(DrainStall {
+                        pod,
+                        end: DrainEnd::FailsAtOnce,
+                        code: "disruption/local-storage",
+                        reason: format!(
+                            "{} refuses {} (emptyDir, delete_local_data off): the host fails",
+                            flags.who, pod.r.name
+                        ),
+                    });
+                }
+            }
+            if !honours {
+                continue;
+            }
+            match self.eviction(pod, info) {
+                super::eviction::Eviction::HeldBack(pdb) => {
+                    let how = match waits {
+                        DrainEnd::WaitsForEver => "the drain retries for ever",
+                        _ => "the drain times out and the upgrade fails",
+                    };
+                    return Some(DrainStall {
+                        pod,
+                        end: waits,
+                        code: "disruption/pdb-blocks-drain",
+                        reason: format!(
+                            "PodDisruptionBudget {} allows no disruption of {}: every eviction is refused (429), {how}",
+                            pdb.r.name, pod.r.name
+                        ),
+                    });
+                }
+                super::eviction::Eviction::MoreThanOneBudget(_) => {
+                    let end =
+                        if profile == Profile::Openshift { DrainEnd::WaitsForEver } else { DrainEnd::FailsAtOnce };
+                    return Some(DrainStall {
+                        pod,
+                        end,
+                        code: "disruption/overlapping-pdbs",
+                        reason: format!(
+                            "{} is under more than one PodDisruptionBudget: every eviction fails (500), {}",
+                            pod.r.name,
+                            if end == DrainEnd::WaitsForEver {
+                                "the drain retries for ever"
+                            } else {
+                                "the drain fails"
+                            }
+                        ),
+                    });
+                }
+                _ => {}
+            }
+        }
+        None
+    }
 }

@@ -124,8 +124,10 @@ impl<'a> Cluster<'a> {
                 .zip(self.budget_pods())
                 .map(|((o, pdb), pods)| {
                     let expected = i64::try_from(pods.len()).unwrap_or(i64::MAX);
-                    let healthy = i64::try_from(pods.iter().filter(|(_, p, _)| p.ready == Some(true)).count())
-                        .unwrap_or(i64::MAX);
+                    // The disruption controller counts a pod being deleted as not healthy.
+                    let healthy =
+                        i64::try_from(pods.iter().filter(|(_, p, _)| p.ready == Some(true) && !p.terminating).count())
+                            .unwrap_or(i64::MAX);
                     (*o, evaluate(pdb, (expected, healthy)))
                 })
                 .collect()
@@ -166,23 +168,20 @@ impl<'a> Cluster<'a> {
     }
 
     /// The PodDisruptionBudgets that cover a pod: same namespace, a selector that matches its labels. An
-    /// empty selector matches nothing (pkg/registry/core/pod/storage/eviction.go,
-    /// getPodDisruptionBudgets).
+    /// empty selector `{}` matches every pod of the namespace (pkg/registry/core/pod/storage/eviction.go,
+    /// getPodDisruptionBudgets, since kubernetes PR 119732 in 1.28: as the disruption controller counts
+    /// them); a missing selector matches nothing.
     pub fn pdbs_of(&self, pod: &Object) -> Vec<&(&'a Object, Budget)> {
         let budgets = self.budgets();
         let pdbs = self.pdb_infos();
-        self.budget_index()
-            .matching(pdbs, pod)
-            .into_iter()
-            .filter(|i| pdbs.get(*i).is_some_and(|(_, pdb)| !pdb.selector.is_empty()))
-            .filter_map(|i| budgets.get(i))
-            .collect()
+        self.budget_index().matching(pdbs, pod).into_iter().filter_map(|i| budgets.get(i)).collect()
     }
 
     /// What the eviction API answers for this pod now (pkg/registry/core/pod/storage/eviction.go).
     pub fn eviction(&self, pod: &Object, info: &PodInfo) -> Eviction<'a> {
-        // canIgnorePDB: Pending, Succeeded and Failed pods are deleted without a budget check.
-        if matches!(info.phase.as_deref(), Some("Pending" | "Succeeded" | "Failed")) {
+        // canIgnorePDB: Pending, Succeeded and Failed pods, and pods already being deleted, are deleted
+        // without a budget check.
+        if info.terminating || matches!(info.phase.as_deref(), Some("Pending" | "Succeeded" | "Failed")) {
             return Eviction::NoBudgetCheck;
         }
         let pdbs = self.pdbs_of(pod);
@@ -286,8 +285,8 @@ spec: {minAvailable: 1}
 
     /// The index finds what trying every budget would: a budget filed under its first matchLabels pair
     /// is found through a pod's other label, expressions are tried on every pod, and `{}` counts every
-    /// pod of its namespace (the disruption controller) yet covers none for eviction (eviction.go skips
-    /// an empty selector), as does a missing selector.
+    /// pod of its namespace for the disruption controller and for eviction alike (eviction.go since 1.28),
+    /// and a missing selector covers none.
     #[test]
     fn budgets_found_through_the_index_match_the_controllers() {
         let ingested = ingest(&[Input::new("s.yaml", SNAPSHOT)]).expect("reads");
@@ -310,8 +309,8 @@ spec: {minAvailable: 1}
                 .find(|o| o.r.kind == "Pod" && o.r.namespace.as_deref() == Some(ns) && o.r.name == name)
                 .expect("pod")
         };
-        assert_eq!(names(&cluster.pdbs_of(pod("shop", "web-1"))), ["by-second-label", "by-expression"]);
-        assert_eq!(names(&cluster.pdbs_of(pod("shop", "db-1"))), ["by-expression"]);
+        assert_eq!(names(&cluster.pdbs_of(pod("shop", "web-1"))), ["by-second-label", "by-expression", "everything"]);
+        assert_eq!(names(&cluster.pdbs_of(pod("shop", "db-1"))), ["by-expression", "everything"]);
         assert!(cluster.pdbs_of(pod("other", "web-1")).is_empty());
     }
 }

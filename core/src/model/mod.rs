@@ -309,6 +309,8 @@ pub struct PodInfo {
     pub spec: PodSpec,
     pub phase: Option<Str>,
     pub ready: Option<bool>,
+    /// `metadata.deletionTimestamp` is set: the pod is being deleted (terminating).
+    pub terminating: bool,
 }
 
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -508,6 +510,7 @@ impl Object {
                 spec: PodSpec::from_node_in(spec, strings),
                 phase: status.get("phase").as_str().map(|p| strings.get(p)),
                 ready: ready_condition(status),
+                terminating: !meta.get("deletionTimestamp").is_null(),
             })),
             ("InstanceGroup", v) if v.starts_with("kops.k8s.io/") => {
                 Body::KopsGroup(Box::new(distro::KopsGroup::from_node(n)))

@@ -7,6 +7,7 @@
 use std::collections::BTreeMap;
 
 use super::{NodeWindow, Outcome, Timings};
+use crate::cluster::drain::DrainEnd;
 use crate::cluster::nodes::etcd_members;
 use crate::cluster::{Cluster, WorkloadKey};
 use crate::model::{PodInfo, VolumeKind};
@@ -28,7 +29,12 @@ pub struct WorkloadOutcome {
     pub causes: Vec<String>,
     /// When no replica is Ready, in order.
     pub windows: Vec<(u64, u64)>,
+    /// The last window does not end: the plan stops with the workload down.
+    pub open: bool,
 }
+
+/// The length of an eviction that never ends (a pod that cannot move off a node that never returns).
+const OPEN: u64 = u64::MAX;
 
 fn merge(mut v: Vec<(u64, u64)>) -> Vec<(u64, u64)> {
     v.sort_unstable();
@@ -101,7 +107,12 @@ pub fn compute(ctx: &Cluster<'_>, outcome: &Outcome, t: &Timings) -> (Downtime, 
                 "the API cannot read or write while the member restarts, about {}",
                 duration(t.etcd_member)
             ),
-            when: "during the etcd step".into(),
+            // RKE has an etcd plane of its own; elsewhere etcd is stacked on the control-plane node.
+            when: if matches!(ctx.profile(), Profile::Rke | Profile::RkeLegacy) {
+                "during the etcd step".into()
+            } else {
+                "while its control-plane node upgrades".into()
+            },
         });
     }
     match ctx.profile() {
@@ -120,9 +131,11 @@ pub fn compute(ctx: &Cluster<'_>, outcome: &Outcome, t: &Timings) -> (Downtime, 
                 ("other operators", "5 min while drained and upgraded", after_cp),
                 ("user workloads", "depends on their setup (replicas, PDBs): see the workloads below", "while worker nodes upgrade"),
             ] {
-                // The table assumes an HA control plane: with one control-plane node or one etcd member
-                // the rows above say what is down instead.
-                if c.starts_with("kube-apiserver") && (cps.len() <= 1 || etcd.len() <= 1) {
+                // The table assumes an HA control plane (seed: "assumes several cluster nodes and a
+                // control plane for high availability"): with one control-plane node or one etcd member
+                // the rows above say what is down instead, and the controllers that run on it go too.
+                let ha_only = c.starts_with("kube-apiserver") || c.starts_with("lifecycle controllers");
+                if ha_only && (cps.len() <= 1 || etcd.len() <= 1) {
                     continue;
                 }
                 components.push(ComponentDowntime { component: c.into(), expected: e.into(), when: w.into() });
@@ -148,6 +161,9 @@ pub fn compute(ctx: &Cluster<'_>, outcome: &Outcome, t: &Timings) -> (Downtime, 
             v.push(w);
         }
     }
+    // Pods whose budget holds them back: a drain that never completes leaves them running.
+    let held = ctx.pdb_blocked_pods();
+    let plan_end = outcome.plan.total_seconds;
     let mut results = Vec::new();
     for (key, pods) in ctx.pods_by_controller() {
         if key.kind == "DaemonSet" || key.kind == "Node" {
@@ -168,7 +184,23 @@ pub fn compute(ctx: &Cluster<'_>, outcome: &Outcome, t: &Timings) -> (Downtime, 
             if let Some(ni) = ctx.node_index(node_name) {
                 nodes.push((*node_name).to_owned());
                 for w in windows_of.get(ni).map_or(&[][..], Vec::as_slice) {
-                    if w.drained {
+                    if w.drained && w.stuck.is_some() {
+                        // A drain that never completes: one that failed at once evicted nothing; one that
+                        // waits on a budget evicted every pod but the held ones, which keep running. A pod
+                        // that cannot move stays down until someone intervenes.
+                        let ns = pod_obj.r.namespace.as_deref().unwrap_or("default");
+                        if w.stuck == Some(DrainEnd::FailsAtOnce) || held.contains(&(ns, pod_obj.r.name.as_str())) {
+                            continue;
+                        }
+                        let evicted = w.start + t.cordon;
+                        match stuck_reason(pod, ni, &fit) {
+                            Some(why) => {
+                                evictions.push((evicted, OPEN, r));
+                                reasons.insert(format!("{} cannot move: {why}", pod_obj.r.name), ());
+                            }
+                            None => evictions.push((evicted, t.pod_start, r)),
+                        }
+                    } else if w.drained {
                         let evicted = w.start + w.blocked_until.unwrap_or(t.cordon);
                         match stuck_reason(pod, ni, &fit) {
                             Some(why) => {
@@ -201,12 +233,17 @@ pub fn compute(ctx: &Cluster<'_>, outcome: &Outcome, t: &Timings) -> (Downtime, 
                     s = active.iter().copied().min().unwrap_or(s);
                 }
             }
-            active.push(s + len);
+            active.push(s.saturating_add(len));
             if let Some(d) = replicas.get_mut(r) {
-                d.push((s, s + len));
+                d.push((s, s.saturating_add(len)));
             }
         }
-        let windows = all_down(&replicas);
+        let mut windows = all_down(&replicas);
+        // A window that never ends is counted up to the plan's end and said to last until someone intervenes.
+        let open = windows.last().is_some_and(|(_, e)| *e >= OPEN / 2);
+        if let Some(last) = windows.last_mut().filter(|_| open) {
+            last.1 = plan_end.max(last.0);
+        }
         let seconds: u64 = windows.iter().map(|(s, e)| e - s).sum();
         nodes.sort();
         nodes.dedup();
@@ -228,6 +265,9 @@ pub fn compute(ctx: &Cluster<'_>, outcome: &Outcome, t: &Timings) -> (Downtime, 
         if let Some((at, _)) = windows.first() {
             reason.push_str(&format!("; first down at {}", duration(*at)));
         }
+        if open {
+            reason.push_str("; the plan stops with it down: down until someone intervenes");
+        }
         let replicas = replicas.len();
         results.push(WorkloadOutcome {
             key: key.clone(),
@@ -238,11 +278,12 @@ pub fn compute(ctx: &Cluster<'_>, outcome: &Outcome, t: &Timings) -> (Downtime, 
             nodes,
             causes,
             windows,
+            open,
         });
     }
     let mut workloads: Vec<WorkloadDowntime> = results
         .iter()
-        .filter(|r| r.seconds > 0)
+        .filter(|r| r.seconds > 0 || r.open)
         .map(|r| WorkloadDowntime {
             kind: r.key.kind.to_string(),
             namespace: r.key.namespace.to_string(),
@@ -250,6 +291,7 @@ pub fn compute(ctx: &Cluster<'_>, outcome: &Outcome, t: &Timings) -> (Downtime, 
             seconds: r.seconds,
             reason: r.reason.clone(),
             windows: r.windows.iter().map(|(s, e)| Window { start_seconds: *s, end_seconds: *e }).collect(),
+            until_intervention: r.open,
         })
         .collect();
     workloads

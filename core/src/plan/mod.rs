@@ -11,12 +11,12 @@ pub mod timings;
 
 use std::collections::BTreeSet;
 
-use crate::budget::{self, Pool, PoolRole};
-use crate::cluster::drain::evicted_by_drain;
+use crate::budget::{self, Gate, GateKind, Pool, PoolRole};
+use crate::cluster::drain::{evicted_by_drain, DrainEnd, DrainStall};
 use crate::cluster::{Cluster, NodeView};
 use crate::model::{Object, PodInfo};
 use crate::options::Profile;
-use crate::report::{Phase, Plan, Step};
+use crate::report::{Phase, Plan, Step, Stop};
 
 pub use timings::{Timings, MAX_SECONDS};
 
@@ -43,6 +43,9 @@ pub struct NodeWindow {
     pub drained: bool,
     /// Seconds into the step at which PDB-blocked pods finally go (the drain timeout), if any.
     pub blocked_until: Option<u64>,
+    /// The node's drain never completes, and how it ends (`end` is when the plan stops on it): it stays
+    /// cordoned until someone intervenes; the pods its drain cannot evict keep running.
+    pub stuck: Option<DrainEnd>,
 }
 
 /// The simulation's outcome.
@@ -63,36 +66,90 @@ pub enum Mode {
     StartWithOne,
 }
 
+/// A node's time in a phase.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Dur {
+    /// It takes this long and frees its slot.
+    Done(u64),
+    /// After this long it is known never to finish (a drain that waits for ever or fails): its slot is
+    /// never freed.
+    Stuck(u64),
+}
+
+impl Dur {
+    fn seconds(self) -> u64 {
+        match self {
+            Dur::Done(d) | Dur::Stuck(d) => d,
+        }
+    }
+}
+
 /// Schedule `durations` (in order) with `concurrency` slots from `start`; returns (start, end) per node.
 pub fn schedule(durations: &[u64], concurrency: u32, mode: Mode, start: u64) -> Vec<(u64, u64)> {
+    let items: Vec<Dur> = durations.iter().map(|d| Dur::Done(*d)).collect();
+    schedule_stalling(&items, concurrency, mode, start, false).into_iter().flatten().collect()
+}
+
+/// Schedule nodes some of which may never finish; `None` for a node that never starts. A stuck node keeps
+/// its slot for ever; with `halt`, nothing starts once a stuck node has failed (kOps stops the rolling
+/// update on a failed drain). A batch with a stuck node never ends, nor does the node started alone.
+pub fn schedule_stalling(
+    items: &[Dur],
+    concurrency: u32,
+    mode: Mode,
+    start: u64,
+    halt: bool,
+) -> Vec<Option<(u64, u64)>> {
     // More slots than nodes change nothing: never allocate more (a budget of 4,000,000,000 is legal input).
-    let c = usize::try_from(concurrency).unwrap_or(usize::MAX).clamp(1, durations.len().max(1));
-    let mut out = Vec::with_capacity(durations.len());
+    let c = usize::try_from(concurrency).unwrap_or(usize::MAX).clamp(1, items.len().max(1));
+    let mut out: Vec<Option<(u64, u64)>> = Vec::with_capacity(items.len());
     match mode {
         Mode::Batch => {
-            let mut t = start;
-            for chunk in durations.chunks(c) {
-                let end = chunk.iter().map(|d| t + d).max().unwrap_or(t);
-                out.extend(chunk.iter().map(|d| (t, t + d)));
-                t = end;
+            let mut t = Some(start);
+            for chunk in items.chunks(c) {
+                let Some(at) = t else {
+                    out.extend(chunk.iter().map(|_| None));
+                    continue;
+                };
+                out.extend(chunk.iter().map(|d| Some((at, at + d.seconds()))));
+                let end = chunk.iter().map(|d| at + d.seconds()).max().unwrap_or(at);
+                t = (!chunk.iter().any(|d| matches!(d, Dur::Stuck(_)))).then_some(end);
             }
         }
         Mode::Sliding | Mode::StartWithOne => {
-            let (rest, t0) = match (mode, durations.split_first()) {
+            let (rest, t0) = match (mode, items.split_first()) {
                 (Mode::StartWithOne, Some((d, rest))) => {
-                    out.push((start, start + d));
-                    (rest, start + d)
+                    out.push(Some((start, start + d.seconds())));
+                    if matches!(d, Dur::Stuck(_)) {
+                        out.extend(rest.iter().map(|_| None));
+                        return out;
+                    }
+                    (rest, start + d.seconds())
                 }
-                _ => (durations, start),
+                _ => (items, start),
             };
-            let mut free = vec![t0; c];
+            // Each slot's next free time; `None` once a stuck node holds it for ever.
+            let mut free: Vec<Option<u64>> = vec![Some(t0); c];
+            let mut halt_at: Option<u64> = None;
             for d in rest {
                 // The slot that frees first (the lowest index on a tie: deterministic).
-                let (slot, t) =
-                    free.iter().enumerate().min_by_key(|(i, t)| (**t, *i)).map(|(i, t)| (i, *t)).unwrap_or((0, t0));
-                out.push((t, t + d));
+                let next = free.iter().enumerate().filter_map(|(i, t)| t.map(|t| (t, i))).min();
+                let Some((t, slot)) = next.filter(|(t, _)| halt_at.is_none_or(|h| *t < h)) else {
+                    out.push(None);
+                    continue;
+                };
+                out.push(Some((t, t + d.seconds())));
+                let freed = match d {
+                    Dur::Done(len) => Some(t + len),
+                    Dur::Stuck(len) => {
+                        if halt {
+                            halt_at = Some(halt_at.map_or(t + len, |h| h.min(t + len)));
+                        }
+                        None
+                    }
+                };
                 if let Some(f) = free.get_mut(slot) {
-                    *f = t + d;
+                    *f = freed;
                 }
             }
         }
@@ -122,14 +179,23 @@ impl<'c, 'a> Builder<'c, 'a> {
         evicted_by_drain(self.ctx.running_pods_on(i))
     }
 
-    /// (drain seconds, seconds into the step when PDB-blocked pods go).
-    fn drain(&self, i: usize) -> (u64, Option<u64>) {
+    /// How the drain of node `i` goes: its seconds (until it is known stuck, for a drain that never
+    /// completes), the seconds into the step when PDB-blocked pods go (a drain that gives up and proceeds),
+    /// and why it never completes, if it does not.
+    fn drain(&self, i: usize) -> (u64, Option<u64>, Option<DrainStall<'a>>) {
         if !self.drains {
-            return (self.t.cordon, None);
+            return (self.t.cordon, None, None);
+        }
+        if let Some(stall) = self.ctx.drain_stall(i) {
+            let waited = match stall.end {
+                DrainEnd::FailsAfterTimeout => self.t.cordon + self.t.drain_timeout,
+                DrainEnd::WaitsForEver | DrainEnd::FailsAtOnce => self.t.cordon,
+            };
+            return (waited, None, Some(stall));
         }
         let pods = self.evictable(i);
         if pods.is_empty() {
-            return (self.t.cordon, None);
+            return (self.t.cordon, None, None);
         }
         let grace = pods
             .iter()
@@ -142,73 +208,122 @@ impl<'c, 'a> Builder<'c, 'a> {
             .iter()
             .any(|(o, _)| self.blocked.contains(&(o.r.namespace.as_deref().unwrap_or("default"), o.r.name.as_str())));
         if blocked {
-            (self.t.cordon + self.t.drain_timeout + grace, Some(self.t.cordon + self.t.drain_timeout))
+            (self.t.cordon + self.t.drain_timeout + grace, Some(self.t.cordon + self.t.drain_timeout), None)
         } else {
-            (self.t.cordon + grace, None)
+            (self.t.cordon + grace, None, None)
         }
     }
 
-    fn duration(&self, i: usize, work: Work) -> (u64, Option<u64>, bool) {
+    fn duration(&self, i: usize, work: Work) -> NodeTime<'a> {
         let t = &self.t;
         match work {
-            Work::Etcd => (t.etcd_member, None, false),
+            Work::Etcd => NodeTime { dur: Dur::Done(t.etcd_member), blocked: None, drained: false, stall: None },
             _ => {
-                let (drain, blocked) = self.drain(i);
+                let (drain, blocked, stall) = self.drain(i);
                 let upgrade = match work {
                     Work::ControlPlaneFirst => t.control_plane_first,
                     Work::ControlPlane => t.control_plane_node,
                     _ => t.node_upgrade,
                 };
-                (
-                    drain + t.post_drain_delay + upgrade + t.node_interval + t.node_ready + t.validate,
-                    blocked,
-                    self.drains,
-                )
+                let dur = match stall {
+                    Some(_) => Dur::Stuck(drain),
+                    None => {
+                        Dur::Done(drain + t.post_drain_delay + upgrade + t.node_interval + t.node_ready + t.validate)
+                    }
+                };
+                NodeTime { dur, blocked, drained: self.drains, stall }
             }
         }
     }
 
-    /// A phase of nodes; returns its end.
-    fn nodes_phase(&mut self, ph: PhaseSpec, nodes: &[usize], start: u64) -> u64 {
+    fn names(&self, nodes: &[usize]) -> Vec<String> {
+        let mut v: Vec<String> = nodes.iter().filter_map(|i| self.node(*i)).map(|n| n.name().to_owned()).collect();
+        v.sort();
+        v
+    }
+
+    fn stop(&mut self, phase: &'static str, pool: Option<String>, at: u64, why: Why, pending: &[usize]) {
+        let pending = self.names(pending);
+        self.out.plan.stops.push(Stop {
+            hop: self.hop.clone(),
+            phase,
+            pool,
+            node: why.node,
+            at_seconds: at,
+            outcome: why.outcome,
+            code: why.code,
+            reason: why.reason,
+            pending,
+        });
+    }
+
+    /// A phase of nodes; returns its end, or `None` when it never completes (a node stuck, a node never
+    /// picked): nothing after it in its sequence is planned.
+    fn nodes_phase(&mut self, ph: PhaseSpec, nodes: &[usize], start: u64) -> Option<u64> {
         if nodes.is_empty() {
-            return start;
+            return Some(start);
         }
-        let durs: Vec<(u64, Option<u64>, bool)> =
+        let times: Vec<NodeTime<'a>> =
             nodes.iter().enumerate().map(|(k, i)| self.duration(*i, if k == 0 { ph.first } else { ph.rest })).collect();
-        let times = schedule(&durs.iter().map(|d| d.0).collect::<Vec<_>>(), ph.concurrency, ph.mode, start);
+        // kOps stops the rolling update when a drain fails; the others keep their other slots going.
+        let halt = self.ctx.profile() == Profile::Kops;
+        let slots =
+            schedule_stalling(&times.iter().map(|d| d.dur).collect::<Vec<_>>(), ph.concurrency, ph.mode, start, halt);
         let hop = self.hop.clone();
         let mut end = start;
-        for ((i, (s, e)), (_, blocked, drained)) in nodes.iter().zip(times).zip(durs) {
+        let mut upgraded = Vec::new();
+        let mut never = Vec::new();
+        let mut stalls = Vec::new();
+        for ((i, slot), time) in nodes.iter().zip(slots).zip(times) {
             let Some(n) = self.node(*i) else { continue };
+            let Some((s, e)) = slot else {
+                never.push(*i);
+                continue;
+            };
             end = end.max(e);
-            self.out.plan.steps.push(Step {
-                node: n.name().to_owned(),
-                phase: ph.name,
-                pool: ph.pool.clone(),
-                hop: Some(hop.clone()),
-                start_seconds: s,
-                end_seconds: e,
-            });
             self.out.windows.push(NodeWindow {
                 node: *i,
                 hop: hop.clone(),
                 phase: ph.name,
                 start: s,
                 end: e,
-                drained,
-                blocked_until: blocked,
+                drained: time.drained,
+                blocked_until: time.blocked,
+                stuck: time.stall.as_ref().map(|st| st.end),
             });
+            match time.stall {
+                Some(stall) => stalls.push((n.name().to_owned(), e, stall)),
+                None => {
+                    self.out.plan.steps.push(Step {
+                        node: n.name().to_owned(),
+                        phase: ph.name,
+                        pool: ph.pool.clone(),
+                        hop: Some(hop.clone()),
+                        start_seconds: s,
+                        end_seconds: e,
+                    });
+                    upgraded.push(*i);
+                }
+            }
         }
         self.out.plan.phases.push(Phase {
             name: ph.name,
-            pool: ph.pool,
+            pool: ph.pool.clone(),
             hop: Some(hop),
             concurrency: ph.concurrency.max(1),
-            nodes: nodes.iter().filter_map(|i| self.node(*i)).map(|n| n.name().to_owned()).collect(),
+            nodes: upgraded.iter().filter_map(|i| self.node(*i)).map(|n| n.name().to_owned()).collect(),
             start_seconds: start,
             end_seconds: end,
         });
-        end
+        let complete = stalls.is_empty() && never.is_empty();
+        for (k, (node, at, stall)) in stalls.into_iter().enumerate() {
+            let outcome = if stall.end == DrainEnd::WaitsForEver { "waits" } else { "fails" };
+            let why = Why { node: Some(node), outcome, code: stall.code, reason: stall.reason };
+            // The nodes that never start are listed once, with the first stop.
+            let pending = if k == 0 { std::mem::take(&mut never) } else { Vec::new() };
+            self.stop(ph.name, ph.pool.clone(), at, why, &pending);
+        }
+        complete.then_some(end)
     }
 
     /// Instances that are not nodes (kOps bastions): replaced one at a time, nothing to drain.
@@ -261,39 +376,91 @@ impl<'c, 'a> Builder<'c, 'a> {
         v
     }
 
-    /// A pool's nodes by name, with its resolved concurrency.
-    fn pool_phase(&mut self, p: &Pool, name: &'static str, work: Work, mode: Mode, start: u64) -> u64 {
+    /// A pool's nodes by name, with its resolved concurrency; `None` when it never completes (the
+    /// distribution refuses to start it, or a node in it never finishes).
+    fn pool_phase(&mut self, p: &Pool, name: &'static str, work: Work, mode: Mode, start: u64) -> Option<u64> {
+        let pool = self.pool_names.then(|| p.name.clone());
+        if let Some(g) = budget::gate(self.ctx, p) {
+            let why = self.gate_why(p, &g);
+            self.stop(name, pool, start, why, &p.nodes);
+            return None;
+        }
         let order = self.sorted_by_name(&p.nodes);
         let concurrency = budget::limit(self.ctx, p).concurrency;
-        let pool = self.pool_names.then(|| p.name.clone());
         self.nodes_phase(PhaseSpec { name, pool, concurrency, mode, first: work, rest: work }, &order, start)
     }
 
-    fn hop(&mut self, start: u64) -> u64 {
+    /// Why the distribution refuses to start a pool (the finding `budget/unavailable-exceeds-limit` says the
+    /// same).
+    fn gate_why(&self, p: &Pool, g: &Gate) -> Why {
+        let down = self.names(&g.nodes).join(", ");
+        let (outcome, reason) = match g.kind {
+            GateKind::NoneMayGo => (
+                "waits",
+                format!(
+                    "minimumAvailableNodes {} of pool {}'s {} node(s): no node may go",
+                    p.minimum_available.unwrap_or(0),
+                    p.name,
+                    p.nodes.len()
+                ),
+            ),
+            GateKind::ValidationFails => {
+                ("fails", format!("cluster validation fails before the group ({down} not Ready or NetworkUnavailable)"))
+            }
+            GateKind::HealthCheckFails => {
+                ("fails", format!("kubeadm upgrade apply's health check fails ({down} not Ready)"))
+            }
+            GateKind::LimitReached => (
+                if matches!(self.ctx.profile(), Profile::Rke | Profile::RkeLegacy) { "fails" } else { "waits" },
+                format!(
+                    "{down} already unavailable, at or over pool {}'s limit of {}",
+                    p.name, g.limit.max_unavailable
+                ),
+            ),
+        };
+        Why { node: None, outcome, code: "budget/unavailable-exceeds-limit", reason }
+    }
+
+    /// One hop; returns its end, or `None` when it does not complete (the plan stops in it).
+    fn hop(&mut self, start: u64) -> Option<u64> {
         let ctx = self.ctx;
         let pools = budget::pools(ctx);
         let of = |role: PoolRole| pools.iter().filter(move |p| p.role == role && !p.paused);
         let mut t = start;
         match ctx.profile() {
             Profile::Kubeadm => {
-                // `kubeadm upgrade apply` on the first control-plane node, `upgrade node` on the others.
+                // `kubeadm upgrade apply` on the first control-plane node, `upgrade node` on the others; its
+                // health check (every control-plane node Ready) runs first.
                 for p in of(PoolRole::ControlPlane) {
+                    if let Some(g) = budget::gate(ctx, p) {
+                        let why = self.gate_why(p, &g);
+                        let every: Vec<usize> = (0..ctx.nodes.len()).collect();
+                        self.stop("control-plane", None, t, why, &every);
+                        return None;
+                    }
                     let order = self.sorted_by_name(&p.nodes);
                     let ph = PhaseSpec::serial("control-plane", Work::ControlPlaneFirst, Work::ControlPlane);
-                    t = self.nodes_phase(ph, &order, t);
+                    t = self.nodes_phase(ph, &order, t)?;
                 }
                 for p in of(PoolRole::Worker) {
-                    t = self.pool_phase(p, "workers", Work::Worker, Mode::Sliding, t);
+                    t = self.pool_phase(p, "workers", Work::Worker, Mode::Sliding, t)?;
                 }
             }
             Profile::Rke | Profile::RkeLegacy => {
                 let legacy = ctx.profile() == Profile::RkeLegacy;
                 let mode = if legacy { Mode::Batch } else { Mode::Sliding };
                 // etcd hosts one by one.
+                for p in of(PoolRole::Etcd) {
+                    if let Some(g) = budget::gate(ctx, p) {
+                        let why = self.gate_why(p, &g);
+                        self.stop("etcd", None, t, why, &p.nodes);
+                        return None;
+                    }
+                }
                 let etcd: Vec<usize> = of(PoolRole::Etcd).flat_map(|p| p.nodes.clone()).collect();
                 let etcd = self.sorted_by_name(&etcd);
                 let ph = PhaseSpec::serial("etcd", Work::Etcd, Work::Etcd);
-                t = self.nodes_phase(ph, &etcd, t);
+                t = self.nodes_phase(ph, &etcd, t)?;
                 // RKE (cluster/cluster.go): hosts it cannot reach are skipped and subtracted from the limit
                 // (ResetMaxUnavailable); NotReady control-plane hosts go first (RKE >= 1.1); a
                 // control-plane host's worker plane is upgraded with its control plane, never again.
@@ -304,6 +471,11 @@ impl<'c, 'a> Builder<'c, 'a> {
                     limit.saturating_sub(u32::try_from(inactive).unwrap_or(u32::MAX)).max(1)
                 };
                 for p in of(PoolRole::ControlPlane) {
+                    if let Some(g) = budget::gate(ctx, p) {
+                        let why = self.gate_why(p, &g);
+                        self.stop("control-plane", None, t, why, &p.nodes);
+                        return None;
+                    }
                     let mut order: Vec<usize> =
                         self.sorted_by_name(&p.nodes).into_iter().filter(|i| legacy || reachable(i)).collect();
                     if !legacy {
@@ -319,7 +491,7 @@ impl<'c, 'a> Builder<'c, 'a> {
                         first: Work::ControlPlane,
                         rest: Work::ControlPlane,
                     };
-                    t = self.nodes_phase(ph, &order, t);
+                    t = self.nodes_phase(ph, &order, t)?;
                 }
                 // RKE >= 1.1: the worker plane of etcd hosts, one by one, then worker-only hosts.
                 let etcd_workers: Vec<usize> = etcd
@@ -336,9 +508,14 @@ impl<'c, 'a> Builder<'c, 'a> {
                         first: Work::Worker,
                         rest: Work::Worker,
                     };
-                    t = self.nodes_phase(ph, &etcd_workers, t);
+                    t = self.nodes_phase(ph, &etcd_workers, t)?;
                 }
                 for p in of(PoolRole::Worker) {
+                    if let Some(g) = budget::gate(ctx, p) {
+                        let why = self.gate_why(p, &g);
+                        self.stop("workers", None, t, why, &p.nodes);
+                        return None;
+                    }
                     let (concurrency, nodes) = if legacy {
                         (budget::limit(ctx, p).concurrency, p.nodes.clone())
                     } else {
@@ -361,17 +538,19 @@ impl<'c, 'a> Builder<'c, 'a> {
                         first: Work::Worker,
                         rest: Work::Worker,
                     };
-                    t = self.nodes_phase(ph, &order, t);
+                    t = self.nodes_phase(ph, &order, t)?;
                 }
                 // Add-ons one by one.
                 t = self.fixed_phase("addons", "network, dns, ingress, metrics-server", 4 * self.t.addon, t);
             }
             Profile::Kops => {
                 // Bastions, control-plane groups (serially), apiserver groups, node groups; alphabetical
-                // within a role; validation before each group; each group starts with one instance.
+                // within a role; validation before each group (a node not Ready anywhere fails it); each
+                // group starts with one instance.
                 for p in of(PoolRole::Bastion) {
                     t = self.instances_phase("bastions", &p.name, p.instances, t);
                 }
+                let failing = pools.iter().find_map(|p| budget::gate(ctx, p).map(|g| (p, g)));
                 for (role, name, work) in [
                     (PoolRole::ControlPlane, "control-plane", Work::ControlPlane),
                     (PoolRole::ApiServer, "control-plane", Work::ControlPlane),
@@ -381,8 +560,20 @@ impl<'c, 'a> Builder<'c, 'a> {
                         if p.settings.drain_and_terminate == Some(false) {
                             continue;
                         }
+                        if let Some((bad, g)) = &failing {
+                            let why = self.gate_why(bad, g);
+                            let rest: Vec<usize> = pools
+                                .iter()
+                                .filter(|q| {
+                                    q.role != PoolRole::Bastion && q.settings.drain_and_terminate != Some(false)
+                                })
+                                .flat_map(|q| q.nodes.iter().copied())
+                                .collect();
+                            self.stop(name, Some(p.name.clone()), t, why, &rest);
+                            return None;
+                        }
                         t += self.t.validate;
-                        t = self.pool_phase(p, name, work, Mode::StartWithOne, t);
+                        t = self.pool_phase(p, name, work, Mode::StartWithOne, t)?;
                     }
                 }
             }
@@ -390,45 +581,26 @@ impl<'c, 'a> Builder<'c, 'a> {
                 // The CVO applies the manifests runlevel by runlevel; the MCO updates the pools at the end,
                 // all pools in parallel, nodes sorted by zone then age (oldest first).
                 t = self.fixed_phase("control-plane", "cluster-version-operator", self.t.cluster_operators, t);
-                let mut end = t;
+                let mut end = Some(t);
                 for p in pools.iter().filter(|p| !p.paused) {
-                    let mut order = p.nodes.clone();
-                    // The MCO (pkg/controller/node/node_controller.go) sorts candidates by zone label, then
-                    // by age; nodes with no zone label come after every labelled one.
-                    order.sort_by_key(|i| {
-                        self.node(*i).map(|n| {
-                            let zone = n.obj.labels.get("topology.kubernetes.io/zone");
-                            (
-                                zone.is_none(),
-                                zone.cloned().unwrap_or_default(),
-                                n.info.creation_timestamp.clone().unwrap_or_default(),
-                                n.name().to_owned(),
-                            )
-                        })
-                    });
-                    let concurrency = budget::limit(ctx, p).concurrency;
-                    let (name, work) = if p.role == PoolRole::ControlPlane {
-                        ("control-plane", Work::ControlPlane)
-                    } else {
-                        ("workers", Work::Worker)
+                    let done = self.mco_pool(p, t);
+                    end = match (end, done) {
+                        (Some(a), Some(b)) => Some(a.max(b)),
+                        _ => None,
                     };
-                    let ph = PhaseSpec {
-                        name,
-                        pool: Some(p.name.clone()),
-                        concurrency,
-                        mode: Mode::Sliding,
-                        first: work,
-                        rest: work,
-                    };
-                    end = end.max(self.nodes_phase(ph, &order, t));
                 }
-                t = end;
+                t = end?;
             }
             Profile::GkeBaremetal => {
                 // Control-plane load balancers, the control-plane node pool; then in parallel GKE Connect
                 // and the add-ons, and the load-balancer node pool; worker pools after the LB pool.
                 t = self.fixed_phase("load-balancers", "control-plane load balancers", self.t.load_balancer, t);
                 for p in of(PoolRole::ControlPlane) {
+                    if let Some(g) = budget::gate(ctx, p) {
+                        let why = self.gate_why(p, &g);
+                        self.stop("control-plane", Some(p.name.clone()), t, why, &p.nodes);
+                        return None;
+                    }
                     let order = self.sorted_by_name(&p.nodes);
                     let ph = PhaseSpec {
                         name: "control-plane",
@@ -438,22 +610,101 @@ impl<'c, 'a> Builder<'c, 'a> {
                         first: Work::ControlPlane,
                         rest: Work::ControlPlane,
                     };
-                    t = self.nodes_phase(ph, &order, t);
+                    t = self.nodes_phase(ph, &order, t)?;
                 }
                 let addons_end =
                     self.fixed_phase("addons", "GKE Connect and cluster add-ons", self.t.addons_upgrade, t);
                 let mut w = t;
                 for p in of(PoolRole::LoadBalancer) {
-                    w = self.pool_phase(p, "load-balancers", Work::Worker, Mode::Sliding, w);
+                    w = self.pool_phase(p, "load-balancers", Work::Worker, Mode::Sliding, w)?;
                 }
                 for p in of(PoolRole::Worker) {
-                    w = self.pool_phase(p, "workers", Work::Worker, Mode::Sliding, w);
+                    w = self.pool_phase(p, "workers", Work::Worker, Mode::Sliding, w)?;
                 }
                 t = w.max(addons_end);
             }
         }
-        t
+        Some(t)
     }
+
+    /// One machine config pool, as the MCO's node controller updates it
+    /// (pkg/controller/node/node_controller.go, status.go): nodes already unavailable (not Ready,
+    /// NetworkUnavailable, unschedulable) use up `maxUnavailable`; an unschedulable node is never picked, so
+    /// the pool does not complete; candidates sorted by zone label, then age (oldest first), nodes without
+    /// a zone label last.
+    fn mco_pool(&mut self, p: &Pool, start: u64) -> Option<u64> {
+        let ctx = self.ctx;
+        let (name, work) = if p.role == PoolRole::ControlPlane {
+            ("control-plane", Work::ControlPlane)
+        } else {
+            ("workers", Work::Worker)
+        };
+        if let Some(g) = budget::gate(ctx, p) {
+            let why = self.gate_why(p, &g);
+            self.stop(name, Some(p.name.clone()), start, why, &p.nodes);
+            return None;
+        }
+        let never_picked = |i: &usize| {
+            ctx.nodes
+                .get(*i)
+                .is_some_and(|n| n.treatment(Profile::Openshift) == crate::cluster::nodes::Treatment::Stops)
+        };
+        let unavailable = budget::unavailable(ctx, p).len();
+        let mut order: Vec<usize> = p.nodes.iter().copied().filter(|i| !never_picked(i)).collect();
+        order.sort_by_key(|i| {
+            self.node(*i).map(|n| {
+                let zone = n.obj.labels.get("topology.kubernetes.io/zone");
+                (
+                    zone.is_none(),
+                    zone.cloned().unwrap_or_default(),
+                    n.info.creation_timestamp.clone().unwrap_or_default(),
+                    n.name().to_owned(),
+                )
+            })
+        });
+        // Capacity: maxUnavailable less the nodes already unavailable.
+        let limit = budget::limit(ctx, p).concurrency;
+        let concurrency = limit.saturating_sub(u32::try_from(unavailable).unwrap_or(u32::MAX)).max(1);
+        let ph =
+            PhaseSpec { name, pool: Some(p.name.clone()), concurrency, mode: Mode::Sliding, first: work, rest: work };
+        let end = self.nodes_phase(ph, &order, start);
+        let left: Vec<usize> = p.nodes.iter().copied().filter(never_picked).collect();
+        for i in &left {
+            let Some(n) = self.node(*i) else { continue };
+            let why = Why {
+                node: Some(n.name().to_owned()),
+                outcome: "waits",
+                code: "budget/node-unavailable",
+                reason: format!(
+                    "{} is cordoned: the MCO never picks an unschedulable node, so pool {} does not complete",
+                    n.name(),
+                    p.name
+                ),
+            };
+            self.stop(name, Some(p.name.clone()), end.unwrap_or(start), why, &[]);
+        }
+        if left.is_empty() {
+            end
+        } else {
+            None
+        }
+    }
+}
+
+/// A node's time in its phase.
+struct NodeTime<'a> {
+    dur: Dur,
+    blocked: Option<u64>,
+    drained: bool,
+    stall: Option<DrainStall<'a>>,
+}
+
+/// Why the plan stops somewhere.
+struct Why {
+    node: Option<String>,
+    outcome: &'static str,
+    code: &'static str,
+    reason: String,
 }
 
 /// What a phase of nodes is.
@@ -473,7 +724,8 @@ impl PhaseSpec {
     }
 }
 
-/// Plan every hop of the path. Empty when there is nothing to upgrade.
+/// Plan every hop of the path. Empty when there is nothing to upgrade. When a hop does not complete,
+/// the plan ends there (`plan.complete` false, `plan.stops` says where and why).
 pub fn build(ctx: &Cluster<'_>, timings: Timings) -> Outcome {
     let blocked = ctx.pdb_blocked_pods();
     // Pools are named where the distribution has them (instance groups, machine config pools, node pools).
@@ -488,11 +740,31 @@ pub fn build(ctx: &Cluster<'_>, timings: Timings) -> Outcome {
         pool_names,
     };
     let mut t = 0;
+    let mut complete = true;
     for hop in &ctx.path {
         b.hop = hop.to_string();
-        t = b.hop(t);
+        match b.hop(t) {
+            Some(end) => t = end,
+            None => {
+                complete = false;
+                break;
+            }
+        }
+    }
+    if !complete {
+        // The plan ends where the last thing that happens ends.
+        let plan = &b.out.plan;
+        t = plan
+            .phases
+            .iter()
+            .map(|p| p.end_seconds)
+            .chain(plan.stops.iter().map(|s| s.at_seconds))
+            .chain(b.out.windows.iter().map(|w| w.end))
+            .max()
+            .unwrap_or(t);
     }
     b.out.plan.total_seconds = t;
+    b.out.plan.complete = complete;
     b.out
 }
 

@@ -78,8 +78,36 @@ pub fn render_markdown(r: &Report) -> String {
             );
         }
     }
-    if !r.plan.phases.is_empty() {
-        let _ = writeln!(s, "\n### Plan ({} in all)\n", duration(r.plan.total_seconds));
+    if !r.plan.phases.is_empty() || !r.plan.stops.is_empty() {
+        if r.plan.stops.is_empty() {
+            let _ = writeln!(s, "\n### Plan ({} in all)\n", duration(r.plan.total_seconds));
+        } else {
+            let _ = writeln!(
+                s,
+                "\n### Plan ({}, then it stops: the upgrade does not complete)\n",
+                duration(r.plan.total_seconds)
+            );
+            for st in &r.plan.stops {
+                let _ = writeln!(
+                    s,
+                    "- **{}** at {} in {} {} (hop {}){}: {} (`{}`){}",
+                    if st.outcome == "waits" { "Waits for ever" } else { "Fails" },
+                    duration(st.at_seconds),
+                    st.phase,
+                    md(st.pool.as_deref().unwrap_or("")),
+                    md(&st.hop),
+                    st.node.as_deref().map(|n| format!(" on {}", md(n))).unwrap_or_default(),
+                    md(&st.reason),
+                    st.code,
+                    if st.pending.is_empty() {
+                        String::new()
+                    } else {
+                        format!("; never upgraded: {}", md(&st.pending.join(", ")))
+                    }
+                );
+            }
+            s.push('\n');
+        }
         s.push_str("| Hop | Phase | Pool | At once | Nodes | Start | End |\n|---|---|---|---|---|---|---|\n");
         for p in &r.plan.phases {
             let _ = writeln!(
@@ -113,7 +141,11 @@ pub fn render_markdown(r: &Report) -> String {
                 md(&w.kind),
                 md(&w.namespace),
                 md(&w.name),
-                duration(w.seconds),
+                if w.until_intervention {
+                    format!("until someone intervenes (at least {})", duration(w.seconds))
+                } else {
+                    duration(w.seconds)
+                },
                 md(&w.reason)
             );
         }

@@ -94,8 +94,17 @@ pub fn render_text(r: &Report, opts: RenderOptions) -> String {
         }
         s.push('\n');
     }
-    if !r.plan.phases.is_empty() {
-        let _ = writeln!(s, "{} ({} in all)", p.bold("PLAN"), duration(r.plan.total_seconds));
+    if !r.plan.phases.is_empty() || !r.plan.stops.is_empty() {
+        if r.plan.stops.is_empty() {
+            let _ = writeln!(s, "{} ({} in all)", p.bold("PLAN"), duration(r.plan.total_seconds));
+        } else {
+            let _ = writeln!(
+                s,
+                "{} ({}, then it stops: the upgrade does not complete)",
+                p.bold("PLAN"),
+                duration(r.plan.total_seconds)
+            );
+        }
         for ph in &r.plan.phases {
             let pool = ph.pool.as_deref().map(|x| format!(" [{}]", t(x))).unwrap_or_default();
             let hop = ph.hop.as_deref().map(|x| format!(" hop {}", t(x))).unwrap_or_default();
@@ -118,6 +127,24 @@ pub fn render_text(r: &Report, opts: RenderOptions) -> String {
                 );
             }
         }
+        for st in &r.plan.stops {
+            let pool = st.pool.as_deref().map(|x| format!(" [{}]", t(x))).unwrap_or_default();
+            let node = st.node.as_deref().map(|x| format!(" on {}", t(x))).unwrap_or_default();
+            let verb = if st.outcome == "waits" { "WAITS FOR EVER" } else { "FAILS" };
+            let _ = writeln!(
+                s,
+                "  {:>8}             {} in {}{pool} hop {}{node}: {} ({})",
+                duration(st.at_seconds),
+                p.wrap("1;31", verb),
+                st.phase,
+                t(&st.hop),
+                t(&st.reason),
+                st.code
+            );
+            if !st.pending.is_empty() {
+                let _ = writeln!(s, "                        never upgraded: {}", t(&st.pending.join(", ")));
+            }
+        }
         s.push('\n');
     }
     if !r.downtime.components.is_empty() || !r.downtime.workloads.is_empty() {
@@ -126,15 +153,12 @@ pub fn render_text(r: &Report, opts: RenderOptions) -> String {
             let _ = writeln!(s, "  {}: {} ({})", t(&c.component), t(&c.expected), t(&c.when));
         }
         for w in &r.downtime.workloads {
-            let _ = writeln!(
-                s,
-                "  {} {}/{}: {} ({})",
-                t(&w.kind),
-                t(&w.namespace),
-                t(&w.name),
-                duration(w.seconds),
-                t(&w.reason)
-            );
+            let how_long = if w.until_intervention {
+                format!("until someone intervenes (at least {})", duration(w.seconds))
+            } else {
+                duration(w.seconds)
+            };
+            let _ = writeln!(s, "  {} {}/{}: {how_long} ({})", t(&w.kind), t(&w.namespace), t(&w.name), t(&w.reason));
         }
         s.push('\n');
     }

@@ -1,7 +1,6 @@
 //! `budget/unavailable-exceeds-limit`: nodes already unavailable in a pool reach its limit.
 
-use crate::budget::PoolRole;
-use crate::cluster::nodes::Treatment;
+use crate::budget::{gate, Gate, GateKind};
 use crate::options::Profile;
 use crate::report::{Finding, Severity};
 use crate::rules::{Context, RuleInfo};
@@ -47,21 +46,9 @@ upgrading.
 pub fn check(ctx: &Context<'_>, out: &mut Vec<Finding>) {
     let profile = ctx.profile();
     for pool in ctx.pools() {
-        let members = pool.nodes.iter().filter_map(|i| ctx.nodes.get(*i));
-        let down: Vec<_> = match profile {
-            // Whole-cluster validation (kOps) and the control-plane health check (kubeadm) stop at any one.
-            Profile::Kops => members.filter(|n| n.treatment(profile) == Treatment::Stops).collect(),
-            Profile::Kubeadm => members.filter(|n| n.treatment(profile) == Treatment::Stops).collect(),
-            // RKE: control-plane hosts have their worker plane upgraded with the control plane, so the
-            // worker plane's inactive hosts leave them out.
-            Profile::Rke | Profile::RkeLegacy if pool.role == PoolRole::Worker => {
-                members.filter(|n| !n.is_control_plane() && n.counts_against_limit(profile)).collect()
-            }
-            _ => members.filter(|n| n.counts_against_limit(profile)).collect(),
-        };
-        let limit = ctx.limit(&pool);
-        // GKE on Bare Metal: minimumAvailableNodes as large as the pool leaves no node to upgrade.
-        if limit.max_unavailable == 0 && down.is_empty() {
+        let Some(Gate { nodes, limit, kind }) = gate(ctx, &pool) else { continue };
+        let down: Vec<_> = nodes.iter().filter_map(|i| ctx.nodes.get(*i)).collect();
+        if kind == GateKind::NoneMayGo {
             if let Some(first) = pool.nodes.first().and_then(|i| ctx.nodes.get(*i)) {
                 out.push(
                     Finding::new(
@@ -82,10 +69,6 @@ pub fn check(ctx: &Context<'_>, out: &mut Vec<Finding>) {
             continue;
         }
         let Some(first) = down.first() else { continue };
-        let stops_at_one = matches!(profile, Profile::Kops | Profile::Kubeadm);
-        if !stops_at_one && (down.len() as u64) < u64::from(limit.max_unavailable) {
-            continue;
-        }
         let names: Vec<&str> = down.iter().map(|n| n.name()).collect();
         let list = names.join(", ");
         let n = down.len();

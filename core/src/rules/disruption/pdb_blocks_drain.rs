@@ -62,7 +62,10 @@ pub fn check(ctx: &Context<'_>, out: &mut Vec<Finding>) {
     };
     for ((o, b), covered) in ctx.budgets().iter().zip(ctx.budget_pods()) {
         let Body::Pdb(pdb) = &o.body else { continue };
-        if b.expected <= 0 || b.allowed > 0 {
+        // A budget whose status says expectedPods 0 yet covers running pods is the disruption
+        // controller's fail-safe (it could not count them: pkg/controller/disruption/disruption.go,
+        // failSafe): disruptionsAllowed 0 and every eviction of its pods is refused.
+        if b.allowed > 0 || (b.expected <= 0 && covered.is_empty()) {
             continue;
         }
         // With the pods in the snapshot, report only a budget that really holds one back: unhealthy pods
@@ -76,7 +79,12 @@ pub fn check(ctx: &Context<'_>, out: &mut Vec<Finding>) {
             (None, Some(ma)) => format!("minAvailable {ma}"),
             _ => "no limit given (minAvailable 1)".to_owned(),
         };
-        let why = if b.never {
+        let why = if b.expected <= 0 {
+            format!(
+                "its status is the disruption controller's fail-safe (expectedPods 0, disruptionsAllowed 0: it could not compute the budget for its {} pod(s), e.g. a percentage or maxUnavailable over pods whose controller has no scale)",
+                covered.len()
+            )
+        } else if b.never {
             format!("with {spec} over {} pod(s) it can never allow an eviction", b.expected)
         } else {
             format!("{} of {} pod(s) are healthy and {} must stay ({spec})", b.healthy, b.expected, b.desired)

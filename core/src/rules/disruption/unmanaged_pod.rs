@@ -37,7 +37,7 @@ Delete it if it is a leftover, or run it under a Deployment, StatefulSet or Job.
 pub fn check(ctx: &Context<'_>, out: &mut Vec<Finding>) {
     let Some(flags) = ctx.drain_flags() else { return };
     for (o, _, node) in ctx.running_pods() {
-        if !o.owners.is_empty() || is_mirror(o) {
+        if !crate::cluster::drain::unmanaged(o) || is_mirror(o) {
             continue;
         }
         let f = if flags.force {

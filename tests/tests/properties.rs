@@ -1,0 +1,383 @@
+//! One report, one story: invariants checked over random small clusters, options and profiles, from a
+//! seeded generator (the same seeds every run; `KP_PROPERTY_CASES` runs more). Each invariant is written
+//! down in docs/semantics.md, "Invariants of a report".
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use kube_preflight::quantity::IntOrPercent;
+use kube_preflight::render::{render, Format, RenderOptions};
+use kube_preflight::{check, Input, Profile, Report, Severity, UpgradeOptions};
+use serde_json::{json, Value};
+
+/// xorshift64*: small and the same everywhere.
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
+    }
+    fn below(&mut self, n: u64) -> u64 {
+        self.next() % n.max(1)
+    }
+    fn chance(&mut self, percent: u64) -> bool {
+        self.below(100) < percent
+    }
+    fn pick<'a, T>(&mut self, v: &'a [T]) -> &'a T {
+        &v[self.below(v.len() as u64) as usize]
+    }
+}
+
+/// A random cluster for `profile`: control-plane, etcd and worker nodes in random states, workloads with
+/// one to four replicas, DaemonSet and mirror pods, unmanaged pods, emptyDir and hostPath volumes, and
+/// budgets of every shape, some with a status.
+fn cluster(r: &mut Rng, profile: Profile) -> Value {
+    let mut items = Vec::new();
+    let cps = 1 + r.below(3);
+    let workers = 1 + r.below(9);
+    let kubelet = |r: &mut Rng| *r.pick(&["v1.27.9", "v1.27.9", "v1.27.9", "v1.26.12", "v1.25.16"]);
+    let mut node_names = Vec::new();
+    for i in 0..cps + workers {
+        let cp = i < cps;
+        let name = if cp { format!("cp-{i}") } else { format!("w-{i}") };
+        let mut labels = BTreeMap::new();
+        labels.insert("kubernetes.io/hostname".to_owned(), json!(name));
+        labels.insert("topology.kubernetes.io/zone".to_owned(), json!(format!("z{}", i % 3)));
+        match (profile, cp) {
+            (Profile::Rke | Profile::RkeLegacy, true) => {
+                labels.insert("node-role.kubernetes.io/controlplane".into(), json!("true"));
+                labels.insert("node-role.kubernetes.io/etcd".into(), json!("true"));
+            }
+            (Profile::Rke | Profile::RkeLegacy, false) => {
+                labels.insert("node-role.kubernetes.io/worker".into(), json!("true"));
+            }
+            (Profile::Openshift, true) => {
+                labels.insert("node-role.kubernetes.io/master".into(), json!(""));
+            }
+            (Profile::Openshift, false) => {
+                labels.insert("node-role.kubernetes.io/worker".into(), json!(""));
+            }
+            (_, true) => {
+                labels.insert("node-role.kubernetes.io/control-plane".into(), json!(""));
+            }
+            (Profile::Kops, false) => {
+                labels.insert("kops.k8s.io/instancegroup".into(), json!(*r.pick(&["nodes-a", "nodes-b"])));
+            }
+            (Profile::GkeBaremetal, false) => {
+                labels.insert("baremetal.cluster.gke.io/node-pool".into(), json!(*r.pick(&["pool-a", "pool-b"])));
+            }
+            _ => {}
+        }
+        let ready = match r.below(20) {
+            0 => "False",
+            1 => "Unknown",
+            _ => "True",
+        };
+        let version = if cp { "v1.27.9" } else { kubelet(r) };
+        items.push(json!({
+            "apiVersion": "v1", "kind": "Node",
+            "metadata": {"name": name, "labels": labels, "creationTimestamp": format!("2026-01-0{}T00:00:00Z", 1 + i % 9)},
+            "spec": {"unschedulable": r.chance(8), "providerID": if r.chance(50) { format!("aws:///eu-west-1a/i-{i}") } else { String::new() }},
+            "status": {"conditions": [{"type": "Ready", "status": ready}],
+                       "nodeInfo": {"kubeletVersion": version},
+                       "allocatable": {"cpu": "8", "memory": "32Gi", "pods": "110"}},
+        }));
+        node_names.push((name, cp));
+    }
+    let workers_only: Vec<String> = node_names.iter().filter(|(_, cp)| !cp).map(|(n, _)| n.clone()).collect();
+    let pod = |name: String, ns: &str, node: &str, labels: Value, owner: Option<(&str, String)>, r: &mut Rng| {
+        let mut meta = json!({"name": name, "namespace": ns, "labels": labels});
+        if let Some((kind, owner)) = owner {
+            meta["ownerReferences"] =
+                json!([{"apiVersion": "apps/v1", "kind": kind, "name": owner, "controller": true}]);
+        }
+        let mut volumes = Vec::new();
+        if r.chance(10) {
+            volumes.push(json!({"name": "scratch", "emptyDir": {}}));
+        }
+        if r.chance(4) {
+            volumes.push(json!({"name": "host", "hostPath": {"path": "/var/data"}}));
+        }
+        let phase = *r.pick(&["Running", "Running", "Running", "Running", "Running", "Pending", "Succeeded"]);
+        let ready = if phase == "Running" && r.chance(90) { "True" } else { "False" };
+        let mut spec = json!({"nodeName": node, "containers": [{"name": "c", "image": "app:1"}], "volumes": volumes,
+            "tolerations": [{"key": "node.kubernetes.io/not-ready", "operator": "Exists", "effect": "NoExecute", "tolerationSeconds": 300},
+                            {"key": "node.kubernetes.io/unreachable", "operator": "Exists", "effect": "NoExecute", "tolerationSeconds": 300}]});
+        if r.chance(5) {
+            spec["nodeSelector"] = json!({"disk": "ssd"});
+        }
+        json!({"apiVersion": "v1", "kind": "Pod", "metadata": meta, "spec": spec,
+               "status": {"phase": phase, "conditions": [{"type": "Ready", "status": ready}]}})
+    };
+    // Workloads.
+    for k in 0..r.below(6) {
+        let ns = *r.pick(&["shop", "data"]);
+        let app = format!("app-{k}");
+        let replicas = 1 + r.below(4);
+        items.push(json!({"apiVersion": "apps/v1", "kind": "Deployment", "metadata": {"name": app, "namespace": ns},
+            "spec": {"replicas": replicas, "selector": {"matchLabels": {"app": app}},
+                     "template": {"metadata": {"labels": {"app": app}}, "spec": {"containers": [{"name": "c", "image": "app:1"}]}}}}));
+        let rs = format!("{app}-7d9f");
+        items.push(json!({"apiVersion": "apps/v1", "kind": "ReplicaSet",
+            "metadata": {"name": rs, "namespace": ns, "ownerReferences": [{"apiVersion": "apps/v1", "kind": "Deployment", "name": app, "controller": true}]},
+            "spec": {"replicas": replicas, "selector": {"matchLabels": {"app": app}}}}));
+        for p in 0..replicas {
+            let node = r.pick(&workers_only).clone();
+            items.push(pod(format!("{rs}-{p}"), ns, &node, json!({"app": app}), Some(("ReplicaSet", rs.clone())), r));
+        }
+        if r.chance(60) {
+            let mut spec = json!({"selector": {"matchLabels": {"app": app}}});
+            match r.below(5) {
+                0 => spec["minAvailable"] = json!(replicas),
+                1 => spec["maxUnavailable"] = json!(0),
+                2 => spec["maxUnavailable"] = json!(1),
+                3 => spec["minAvailable"] = json!("50%"),
+                _ => spec["maxUnavailable"] = json!("34%"),
+            }
+            let mut pdb = json!({"apiVersion": "policy/v1", "kind": "PodDisruptionBudget", "metadata": {"name": app, "namespace": ns}, "spec": spec});
+            if r.chance(30) {
+                let allowed = r.below(2);
+                pdb["status"] = json!({"currentHealthy": replicas, "desiredHealthy": replicas - allowed.min(replicas), "expectedPods": replicas, "disruptionsAllowed": allowed});
+            }
+            items.push(pdb);
+        }
+    }
+    // A DaemonSet on every node, a mirror pod on the control plane, an unmanaged pod now and then.
+    for (i, (node, cp)) in node_names.iter().enumerate() {
+        items.push(pod(
+            format!("proxy-{i}"),
+            "kube-system",
+            node,
+            json!({"k8s-app": "proxy"}),
+            Some(("DaemonSet", "proxy".into())),
+            r,
+        ));
+        if *cp {
+            let mut m = pod(
+                format!("kube-apiserver-{node}"),
+                "kube-system",
+                node,
+                json!({"component": "kube-apiserver"}),
+                None,
+                r,
+            );
+            m["metadata"]["annotations"] = json!({"kubernetes.io/config.mirror": "abc"});
+            m["metadata"]["ownerReferences"] =
+                json!([{"apiVersion": "v1", "kind": "Node", "name": node, "controller": true}]);
+            items.push(m);
+        }
+    }
+    if r.chance(20) {
+        let node = r.pick(&workers_only).clone();
+        items.push(pod("debug".into(), "default", &node, json!({}), None, r));
+    }
+    json!({"apiVersion": "v1", "kind": "List", "items": items})
+}
+
+fn options(r: &mut Rng, profile: Profile) -> UpgradeOptions {
+    let to: &str = *r.pick(&["1.28.4", "1.29.2", "1.30.1"]);
+    let mut o = UpgradeOptions::new(to);
+    o.profile = profile;
+    if profile == Profile::Openshift {
+        o.to = (*r.pick(&["4.15.3", "4.16.2"])).to_owned();
+        o.from = Some("4.14.9".into());
+    }
+    let limit = |r: &mut Rng| {
+        *r.pick(&[IntOrPercent::Int(1), IntOrPercent::Int(2), IntOrPercent::Int(3), IntOrPercent::Percent(50)])
+    };
+    if r.chance(50) && profile != Profile::GkeBaremetal {
+        o.max_unavailable_worker = Some(limit(r));
+    } else if r.chance(50) && profile == Profile::GkeBaremetal {
+        o.max_unavailable_worker = Some(IntOrPercent::Int(1 + r.below(3) as i64));
+    }
+    if profile == Profile::Kops && r.chance(40) {
+        o.max_surge = Some(IntOrPercent::Int(r.below(3) as i64));
+    }
+    if profile == Profile::Rke {
+        o.drain = Some(r.chance(60));
+    }
+    if matches!(profile, Profile::Rke | Profile::Kubeadm) {
+        o.drain_force = Some(r.chance(50));
+        o.drain_delete_local_data = Some(r.chance(50));
+    }
+    o
+}
+
+/// Every invariant of one report; returns what broke.
+fn broken(r: &Report, snapshot: &Value) -> Vec<String> {
+    let mut out = Vec::new();
+    let blockers = r.findings.iter().filter(|f| f.severity == Severity::Blocker).count();
+    let warnings = r.findings.iter().filter(|f| f.severity == Severity::Warning).count();
+    // 1. The verdict is blocked if and only if there is a blocker; the summary counts the findings.
+    if (r.summary.verdict == "blocked") != (blockers > 0)
+        || r.summary.blocker != blockers
+        || r.summary.warning != warnings
+    {
+        out.push(format!("summary {:?} against {blockers} blocker(s), {warnings} warning(s)", r.summary));
+    }
+    // 2. No node is upgraded twice in a hop: once per plane (RKE upgrades a host's etcd plane and then its
+    //    control plane, two phases; never one plane twice).
+    let mut seen = BTreeSet::new();
+    for s in &r.plan.steps {
+        if !seen.insert((s.hop.clone(), s.phase, s.node.clone())) {
+            out.push(format!("{} upgraded twice in phase {} of hop {:?}", s.node, s.phase, s.hop));
+        }
+    }
+    // 3. At every moment, the nodes of a phase in flight are within its resolved concurrency (which the
+    //    planner lowers by the nodes already unavailable), a node that never finishes holding its slot.
+    for ph in &r.plan.phases {
+        let mut events: Vec<(u64, i64)> = Vec::new();
+        for s in r.plan.steps.iter().filter(|s| s.phase == ph.name && s.pool == ph.pool && s.hop == ph.hop) {
+            events.push((s.start_seconds, 1));
+            events.push((s.end_seconds, -1));
+        }
+        events.sort();
+        let (mut now, mut most) = (0i64, 0i64);
+        for (_, d) in events {
+            now += d;
+            most = most.max(now);
+        }
+        if most > i64::from(ph.concurrency) {
+            out.push(format!(
+                "phase {} {:?} has {most} nodes out at once, over its {}",
+                ph.name, ph.pool, ph.concurrency
+            ));
+        }
+    }
+    // 4. A node a blocker says is not upgraded (unavailable, never picked) has no step; a node the plan
+    //    says is never upgraded has no step either.
+    let stepped: BTreeSet<&str> = r.plan.steps.iter().map(|s| s.node.as_str()).collect();
+    for f in r.findings.iter().filter(|f| f.severity == Severity::Blocker) {
+        let named: Vec<String> = match f.code {
+            "budget/unavailable-exceeds-limit" => f
+                .data
+                .get("unavailable")
+                .and_then(|v| serde_json::to_value(v).ok())
+                .and_then(|v| serde_json::from_value::<Vec<String>>(v).ok())
+                .unwrap_or_default(),
+            "budget/node-unavailable" => f.object.iter().map(|o| o.name.to_string()).collect(),
+            _ => Vec::new(),
+        };
+        for n in named.iter().filter(|n| stepped.contains(n.as_str())) {
+            out.push(format!("{n} is upgraded in the plan, yet {} says: {}", f.code, f.message));
+        }
+    }
+    for st in &r.plan.stops {
+        for n in st.pending.iter().chain(st.node.iter()) {
+            if r.plan.steps.iter().any(|s| &s.node == n && s.hop.as_deref() == Some(st.hop.as_str())) {
+                out.push(format!("{n} is never upgraded in hop {} (stop), yet has a step", st.hop));
+            }
+        }
+    }
+    // 5. A plan that stops says why with a blocker of the code it names; a plan with a stop is not complete;
+    //    an incomplete plan means a blocked verdict.
+    let codes: BTreeSet<&str> = r.findings.iter().filter(|f| f.severity == Severity::Blocker).map(|f| f.code).collect();
+    for st in &r.plan.stops {
+        if !codes.contains(st.code) {
+            out.push(format!("the plan stops ({}: {}) with no {} blocker", st.phase, st.reason, st.code));
+        }
+    }
+    if r.plan.complete == !r.plan.stops.is_empty() && !r.plan.phases.is_empty() {
+        out.push(format!("complete {} with {} stop(s)", r.plan.complete, r.plan.stops.len()));
+    }
+    // 6. Downtime lies inside the plan (a pod evicted last is back podStartSeconds after its node's step or
+    //    the stop), and a workload's windows add up to its seconds; a workload is down until someone
+    //    intervenes only when the plan stops.
+    let end = r.plan.total_seconds + r.plan.timings.get("podStartSeconds").copied().unwrap_or(0);
+    for w in &r.downtime.workloads {
+        let sum: u64 = w.windows.iter().map(|x| x.end_seconds - x.start_seconds).sum();
+        if sum != w.seconds || w.windows.iter().any(|x| x.start_seconds > x.end_seconds || x.end_seconds > end) {
+            out.push(format!(
+                "{} {}: windows {:?} against {} s and a {} s plan",
+                w.kind, w.name, w.windows, w.seconds, r.plan.total_seconds
+            ));
+        }
+        if w.until_intervention && r.plan.complete {
+            out.push(format!("{} {} is down until someone intervenes in a plan that completes", w.kind, w.name));
+        }
+    }
+    // 7. Every format gives the same counts.
+    let n = r.findings.len();
+    let text = render(r, Format::Text, RenderOptions::default());
+    let tail = format!("{} blocker(s), {} warning(s), {} info", r.summary.blocker, r.summary.warning, r.summary.info);
+    if !text.contains(&tail) {
+        out.push(format!("text output lacks {tail:?}"));
+    }
+    let sarif: Value = serde_json::from_str(&render(r, Format::Sarif, RenderOptions::default())).unwrap();
+    let results = sarif["runs"][0]["results"].as_array().map_or(0, Vec::len);
+    let errors =
+        sarif["runs"][0]["results"].as_array().map_or(0, |v| v.iter().filter(|x| x["level"] == "error").count());
+    if results != n || errors != blockers {
+        out.push(format!(
+            "SARIF has {results} result(s), {errors} error(s), for {n} finding(s), {blockers} blocker(s)"
+        ));
+    }
+    let junit = render(r, Format::Junit, RenderOptions { color: false, fail_on: Some(Severity::Blocker) });
+    if !junit.contains(&format!("failures=\"{blockers}\"")) || junit.matches("<testcase").count() < n {
+        out.push(format!("JUnit does not count {blockers} failure(s) over {n} finding(s)"));
+    }
+    let md = render(r, Format::Markdown, RenderOptions::default());
+    let rows = md.lines().filter(|l| l.starts_with("| ") && r.findings.iter().any(|f| l.contains(f.code))).count();
+    if rows != n {
+        out.push(format!("Markdown lists {rows} finding row(s) for {n}"));
+    }
+    let json: Value = serde_json::from_str(&r.to_json()).unwrap();
+    if json["findings"].as_array().map_or(0, Vec::len) != n || json["summary"]["blocker"] != blockers {
+        out.push("JSON counts differ".into());
+    }
+    let _ = snapshot;
+    out
+}
+
+#[test]
+fn one_report_one_story_over_random_clusters() {
+    let cases: u64 = std::env::var("KP_PROPERTY_CASES").ok().and_then(|v| v.parse().ok()).unwrap_or(300);
+    let mut failures = Vec::new();
+    // What the generator reached, so that the invariants are tried where they can break.
+    let mut reached: BTreeMap<&'static str, usize> = BTreeMap::new();
+    for seed in 1..=cases {
+        let mut r = Rng(seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1);
+        let profile = *r.pick(&Profile::ALL);
+        let snapshot = cluster(&mut r, profile);
+        let o = options(&mut r, profile);
+        let text = serde_json::to_string(&snapshot).unwrap();
+        let report = match check(&[Input::new("cluster.json", text.as_bytes())], &o) {
+            Ok(rep) => rep,
+            // A limit the distribution refuses is an options error: nothing to check.
+            Err(kube_preflight::Error::Options(_)) => continue,
+            Err(e) => panic!("seed {seed}: {e}"),
+        };
+        for st in &report.plan.stops {
+            *reached.entry(st.code).or_default() += 1;
+        }
+        *reached.entry(if report.plan.complete { "complete" } else { "incomplete" }).or_default() += 1;
+        let b = broken(&report, &snapshot);
+        if !b.is_empty() {
+            failures.push(format!("seed {seed} ({profile}, to {}):\n  {}", o.to, b.join("\n  ")));
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "{} of {cases} random report(s) contradict themselves:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
+    if cases >= 300 {
+        for code in [
+            "complete",
+            "incomplete",
+            "budget/unavailable-exceeds-limit",
+            "budget/node-unavailable",
+            "disruption/pdb-blocks-drain",
+            "disruption/unmanaged-pod",
+            "disruption/local-storage",
+        ] {
+            assert!(
+                reached.get(code).copied().unwrap_or(0) >= 3,
+                "the generator reached {code} too seldom: {reached:?}"
+            );
+        }
+    }
+}

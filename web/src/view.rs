@@ -147,6 +147,41 @@ pub struct PlanV {
     pub steps: Vec<StepV>,
     pub total_seconds: u64,
     pub timings: BTreeMap<String, u64>,
+    /// Where the upgrade stops or waits for ever (empty when it completes).
+    pub stops: Vec<StopV>,
+}
+
+/// A place where the plan stops (the report's `plan.stops`).
+#[derive(Debug, Clone, PartialEq, Default, Deserialize)]
+#[serde(rename_all = "camelCase", default)]
+pub struct StopV {
+    pub hop: String,
+    pub phase: String,
+    pub pool: Option<String>,
+    pub node: Option<String>,
+    pub at_seconds: u64,
+    pub outcome: String,
+    pub code: String,
+    pub reason: String,
+    pub pending: Vec<String>,
+}
+
+impl StopV {
+    /// One line: where and why.
+    pub fn describe(&self) -> String {
+        let verb = if self.outcome == "waits" { "waits for ever" } else { "fails" };
+        let place = match (&self.node, &self.pool) {
+            (Some(n), _) => format!(" on {n}"),
+            (None, Some(p)) => format!(" in pool {p}"),
+            _ => String::new(),
+        };
+        let pending = if self.pending.is_empty() {
+            String::new()
+        } else {
+            format!("; never upgraded: {}", self.pending.join(", "))
+        };
+        format!("The upgrade {verb} at {}{place} ({} of hop {}): {}{pending}", kube_preflight::units::duration(self.at_seconds), self.phase, self.hop, self.reason)
+    }
 }
 
 #[derive(Debug, Clone, PartialEq, Default, Deserialize)]
@@ -173,6 +208,9 @@ pub struct WorkloadV {
     pub seconds: u64,
     pub reason: String,
     pub windows: Vec<WindowV>,
+    /// Down from its last window until someone intervenes (the plan stops with it down).
+    #[serde(rename = "untilIntervention")]
+    pub until_intervention: bool,
 }
 
 impl WorkloadV {

@@ -69,11 +69,11 @@ impl NodeView<'_> {
             // are inactive and count against the limit; NotReady hosts are upgraded first, outside it.
             (Profile::Rke | Profile::RkeLegacy, S::Unreachable) => T::Counts,
             (Profile::Rke | Profile::RkeLegacy, _) => T::Warn,
-            // The MCO (pkg/controller/node/status.go, isNodeReady / getUnavailableMachines): not Ready,
-            // NetworkUnavailable or unschedulable all count against maxUnavailable; an unschedulable node is
-            // never picked as a candidate, so its pool cannot complete.
-            (Profile::Openshift, S::Cordoned) => T::Stops,
-            (Profile::Openshift, _) => T::Counts,
+            // The MCO (pkg/controller/node/status.go, isNodeReady / getUnavailableMachines;
+            // node_controller.go, getAllCandidateMachines): not Ready, NetworkUnavailable or unschedulable all
+            // count against maxUnavailable, and such a node is never picked as a candidate, so its pool
+            // cannot complete while it stays so.
+            (Profile::Openshift, _) => T::Stops,
             // GKE on Bare Metal: nodes that are not Ready count against the pool's concurrency.
             (Profile::GkeBaremetal, S::Unreachable | S::NotReady) => T::Counts,
             (Profile::GkeBaremetal, _) => T::Warn,

@@ -121,10 +121,11 @@ impl RkeConfig {
         RkeConfig {
             max_unavailable_worker: s.get("max_unavailable_worker").as_str().and_then(IntOrPercent::parse),
             max_unavailable_control_plane: s.get("max_unavailable_controlplane").as_str().and_then(IntOrPercent::parse),
-            drain: s.get("drain").as_bool(),
+            // RKE reads cluster.yml as YAML 1.1 (go-yaml v2): `drain: yes` is true.
+            drain: s.get("drain").as_bool_yaml11(),
             drain_timeout: s.at(&["node_drain_input", "timeout"]).as_i64().and_then(|t| u64::try_from(t).ok()),
-            drain_force: s.at(&["node_drain_input", "force"]).as_bool(),
-            drain_delete_local_data: s.at(&["node_drain_input", "delete_local_data"]).as_bool(),
+            drain_force: s.at(&["node_drain_input", "force"]).as_bool_yaml11(),
+            drain_delete_local_data: s.at(&["node_drain_input", "delete_local_data"]).as_bool_yaml11(),
             nodes: doc.get("nodes").as_seq().len(),
         }
     }

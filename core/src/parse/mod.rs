@@ -172,6 +172,19 @@ impl Node {
         self.as_str().filter(|s| !s.is_empty()).map(str::to_owned)
     }
 
+    /// A boolean as a YAML 1.1 reader (go-yaml v2, which RKE reads `cluster.yml` with) takes it: besides
+    /// `true`/`false`, a plain `y`, `yes`, `on`, `n`, `no`, `off` in any of their three spellings.
+    pub fn as_bool_yaml11(&self) -> Option<bool> {
+        match &self.value {
+            Value::Scalar(s, ScalarKind::Plain) => match s.as_str() {
+                "y" | "Y" | "yes" | "Yes" | "YES" | "on" | "On" | "ON" => Some(true),
+                "n" | "N" | "no" | "No" | "NO" | "off" | "Off" | "OFF" => Some(false),
+                _ => self.as_bool(),
+            },
+            _ => self.as_bool(),
+        }
+    }
+
     pub fn as_bool(&self) -> Option<bool> {
         match &self.value {
             Value::Scalar(s, ScalarKind::Plain) => match s.as_str() {

@@ -629,8 +629,8 @@ impl<'c, 'a> Builder<'c, 'a> {
 
     /// One machine config pool, as the MCO's node controller updates it
     /// (pkg/controller/node/node_controller.go, status.go): nodes already unavailable (not Ready,
-    /// NetworkUnavailable, unschedulable) use up `maxUnavailable`; an unschedulable node is never picked, so
-    /// the pool does not complete; candidates sorted by zone label, then age (oldest first), nodes without
+    /// NetworkUnavailable, unschedulable) use up `maxUnavailable` and are never picked, so the pool does not
+    /// complete; candidates sorted by zone label, then age (oldest first), nodes without
     /// a zone label last.
     fn mco_pool(&mut self, p: &Pool, start: u64) -> Option<u64> {
         let ctx = self.ctx;

@@ -40,7 +40,7 @@ pub fn Gantt(props: &GanttProps) -> Html {
     let toggled = use_state(BTreeSet::<usize>::new);
     let Some(r) = ctx.state.report.clone() else { return html! {} };
     let plan = &r.plan;
-    if plan.phases.is_empty() {
+    if plan.phases.is_empty() && plan.stops.is_empty() {
         let why = r
             .not_run
             .iter()
@@ -137,6 +137,36 @@ pub fn Gantt(props: &GanttProps) -> Html {
             }
         }
     }
+    // Where the plan stops: a red marker at the moment, and a row that says why.
+    for (k, st) in plan.stops.iter().enumerate() {
+        let x = sc.x(st.at_seconds);
+        let details = st.describe();
+        let label = match (&st.node, &st.pool) {
+            (Some(n), _) => format!("stops: {n}"),
+            (None, Some(p)) => format!("stops: {p}"),
+            _ => "stops".to_owned(),
+        };
+        let focus_it = {
+            let on_focus = on_focus.clone();
+            let d = details.clone();
+            Callback::from(move |_: FocusEvent| on_focus.emit(d.clone()))
+        };
+        let hover_it = {
+            let on_focus = on_focus.clone();
+            let d = details.clone();
+            Callback::from(move |_: MouseEvent| on_focus.emit(d.clone()))
+        };
+        rows.push(html! {
+            <g class="stop-row" data-stop={k.to_string()} data-code={st.code.clone()}>
+                <text x="12" y={format!("{:.0}", y + 15.0)} class="row-label stop-label">{ label }</text>
+                <path class="stop-marker" d={format!("M{x:.1} {:.1}l7 12h-14Z", y + 3.0)} tabindex="0" role="img"
+                    aria-label={details.clone()} onfocus={focus_it} onmouseover={hover_it}>
+                    <title>{ details }</title>
+                </path>
+            </g>
+        });
+        y += ROW;
+    }
     let height = y + 6.0;
     let cursor = (!props.compact && ctx.state.t > 0).then(|| sc.x(ctx.state.t));
     html! {
@@ -147,6 +177,11 @@ pub fn Gantt(props: &GanttProps) -> Html {
                 { for rows }
                 if let Some(x) = cursor { <line class="cursor" x1={format!("{x:.1}")} x2={format!("{x:.1}")} y1="14" y2={format!("{height:.0}")} /> }
             </svg>
+            if !plan.stops.is_empty() {
+                <ul class="plan-stops" id={if props.compact { "plan-stops-mini" } else { "plan-stops" }}>
+                    { for plan.stops.iter().map(|st| html! { <li class="stop" data-code={st.code.clone()}>{ st.describe() }</li> }) }
+                </ul>
+            }
             if !props.compact {
                 <figcaption id="gantt-details" aria-live="polite">{ if focus.is_empty() { "Hover over or focus a bar (Tab) for its details; ▸ shows a phase's nodes.".to_owned() } else { (*focus).clone() } }</figcaption>
             }

@@ -54,7 +54,7 @@ fn consequence(profile: Profile, state: NodeState, control_plane: bool) -> Strin
             "RKE counts only hosts it cannot reach as inactive: it cordons, upgrades and then uncordons this host like the others".into()
         }
         (Profile::Rke | Profile::RkeLegacy, _) => "RKE upgrades NotReady hosts first, outside max_unavailable; a host still NotReady after that counts as failed against the limit".into(),
-        (Profile::Openshift, _) => "the Machine Config Operator never picks an unschedulable node, so its pool cannot complete".into(),
+        (Profile::Openshift, _) => "the Machine Config Operator never picks a node that is not Ready, NetworkUnavailable or unschedulable (and counts it against maxUnavailable), so its pool cannot complete".into(),
         (Profile::GkeBaremetal, _) => "the upgrade does not count it as unavailable: it is drained and upgraded like the others".into(),
     }
 }

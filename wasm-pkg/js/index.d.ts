@@ -150,6 +150,27 @@ export interface Plan {
   totalSeconds: number;
   /** Every time the simulation used, by name (defaults and `UpgradeOptions.timings` overrides). */
   timings: { [name: string]: number };
+  /** Does the upgrade run to its end? `false` when it stops somewhere (`stops`) or was not planned. */
+  complete: boolean;
+  /** Where the upgrade stops or waits for ever, and why (empty when it completes). */
+  stops: PlanStop[];
+}
+
+/** A place where the upgrade cannot go on by itself. */
+export interface PlanStop {
+  hop: string;
+  phase: PhaseName;
+  pool?: string;
+  /** The node it stops on (a drain that never completes). */
+  node?: string;
+  atSeconds: number;
+  /** `waits`: retried for ever, someone must intervene; `fails`: the upgrade tool stops with an error. */
+  outcome: 'waits' | 'fails';
+  /** The rule whose blocker explains it. */
+  code: string;
+  reason: string;
+  /** The nodes of that phase never upgraded because of it. */
+  pending: string[];
 }
 
 export interface ComponentDowntime {
@@ -166,6 +187,8 @@ export interface WorkloadDowntime {
   reason: string;
   /** When no replica is Ready, in plan seconds, in order (an addition: the lengths add up to `seconds`). */
   windows: { startSeconds: number; endSeconds: number }[];
+  /** The plan stops with it down: down until someone intervenes (`seconds` counts up to the plan's end). */
+  untilIntervention?: boolean;
 }
 
 export interface Downtime {

@@ -177,7 +177,7 @@ fn cluster(r: &mut Rng, profile: Profile) -> Value {
 }
 
 fn options(r: &mut Rng, profile: Profile) -> UpgradeOptions {
-    let to: &str = *r.pick(&["1.28.4", "1.29.2", "1.30.1"]);
+    let to: &str = r.pick(&["1.28.4", "1.29.2", "1.30.1"]);
     let mut o = UpgradeOptions::new(to);
     o.profile = profile;
     if profile == Profile::Openshift {
@@ -279,7 +279,7 @@ fn broken(r: &Report, snapshot: &Value) -> Vec<String> {
             out.push(format!("the plan stops ({}: {}) with no {} blocker", st.phase, st.reason, st.code));
         }
     }
-    if r.plan.complete == !r.plan.stops.is_empty() && !r.plan.phases.is_empty() {
+    if r.plan.complete != r.plan.stops.is_empty() && !r.plan.phases.is_empty() {
         out.push(format!("complete {} with {} stop(s)", r.plan.complete, r.plan.stops.len()));
     }
     // 6. Downtime lies inside the plan (a pod evicted last is back podStartSeconds after its node's step or

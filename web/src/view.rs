@@ -180,7 +180,13 @@ impl StopV {
         } else {
             format!("; never upgraded: {}", self.pending.join(", "))
         };
-        format!("The upgrade {verb} at {}{place} ({} of hop {}): {}{pending}", kube_preflight::units::duration(self.at_seconds), self.phase, self.hop, self.reason)
+        format!(
+            "The upgrade {verb} at {}{place} ({} of hop {}): {}{pending}",
+            kube_preflight::units::duration(self.at_seconds),
+            self.phase,
+            self.hop,
+            self.reason
+        )
     }
 }
 

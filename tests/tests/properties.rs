@@ -177,7 +177,8 @@ fn cluster(r: &mut Rng, profile: Profile) -> Value {
 }
 
 fn options(r: &mut Rng, profile: Profile) -> UpgradeOptions {
-    let to: &str = r.pick(&["1.28.4", "1.29.2", "1.30.1"]);
+    let versions: [&str; 3] = ["1.28.4", "1.29.2", "1.30.1"];
+    let to = *r.pick(&versions);
     let mut o = UpgradeOptions::new(to);
     o.profile = profile;
     if profile == Profile::Openshift {

@@ -29,8 +29,9 @@ minutes, RKE without drain, RKE < 1.1).
 ## Why it matters for an upgrade
 An eviction that would break a budget is refused (HTTP 429) and retried: kOps fails the rolling update
 after its 15-minute drain timeout, the Machine Config Operator retries for ever (and alerts after an
-hour), RKE with `drain: true` fails the host, `kubectl drain` waits until its timeout, and GKE on Bare
-Metal proceeds after 20 minutes and takes the outage.
+hour), RKE with `drain: true` fails the host, `kubectl drain` waits for ever (its default `--timeout=0s`), and GKE on Bare
+Metal proceeds after 20 minutes and takes the outage. Where it is a blocker, the plan stops on the
+first node whose drain it holds (`plan.stops`): nothing after it is planned.
 
 ## Example
 `minAvailable: 3` over a 3-replica Deployment: blocker, it can never allow an eviction.
@@ -58,7 +59,7 @@ pub fn check(ctx: &Context<'_>, out: &mut Vec<Finding>) {
         (Profile::GkeBaremetal, _) => {
             "bmctl gives up on the drain after 20 minutes and upgrades the node anyway, taking the outage".to_owned()
         }
-        _ => "`kubectl drain` waits on it until its timeout".to_owned(),
+        _ => "`kubectl drain` waits on it for ever (its default --timeout=0s): the plan stops there".to_owned(),
     };
     for ((o, b), covered) in ctx.budgets().iter().zip(ctx.budget_pods()) {
         let Body::Pdb(pdb) = &o.body else { continue };

@@ -10,7 +10,7 @@ fn a_healthy_cluster_with_the_usual_noise_is_ready() {
     let dir = fixtures().join("healthy");
     let case = run_case(&dir);
     assert!(case.failures().is_empty(), "{:?}", case.failures());
-    for profile in [Profile::Kubeadm, Profile::Rke, Profile::RkeLegacy] {
+    for profile in [Profile::Kubeadm, Profile::Rke, Profile::RkeLegacy, Profile::Kops, Profile::GkeBaremetal] {
         let mut o = UpgradeOptions::new("1.29.2");
         o.profile = profile;
         let r = check(&inputs(&dir), &o).unwrap();
@@ -21,6 +21,8 @@ fn a_healthy_cluster_with_the_usual_noise_is_ready() {
             .map(|f| (f.code, f.message.as_str()))
             .collect();
         assert!(blockers.is_empty(), "{profile}: {blockers:#?}");
+        // No blocker, so the plan runs to its end (one story).
+        assert!(r.plan.complete && r.plan.stops.is_empty(), "{profile}: {:?}", r.plan.stops);
         // The cordoned worker is said, as a warning.
         assert!(r
             .findings

@@ -32,7 +32,7 @@ function samples() {
   // components and workloads, skipped files, Helm releases, a cluster.yml; and a manifests-only report
   // for notRun.
   const full = cli(['check', fixture('demo'), fixture('rules/api/removed/fail-helm-release'), fixture('plan/rke-cluster-yml/cluster.yml'),
-    fixture('cli/manifests'), '--to', '1.29.2', '--profile', 'gke-baremetal', '--format', 'json']);
+    fixture('cli/manifests'), '--to', '1.29.2', '--profile', 'gke-baremetal', '--max-unavailable-worker', '2', '--format', 'json']);
   assert.equal(full.code, 1, full.stderr);
   const report = JSON.parse(full.stdout);
   assert.ok(report.plan.phases.some((p) => p.pool) && report.downtime.components.length && report.downtime.workloads.length);
@@ -40,7 +40,12 @@ function samples() {
   assert.ok(report.findings.some((f) => f.hop && f.data) && report.findings.some((f) => f.source?.via === 'helm-release'));
   const manifests = cli(['check', fixture('cli/manifests'), '--to', '1.29.2', '--format', 'json']);
   assert.ok(JSON.parse(manifests.stdout).notRun.length);
-  return { full: full.stdout, manifestsOnly: manifests.stdout };
+  // Plans that stop: on a node's drain (a stop with a node), and before a pool (a stop with a pool).
+  const onDrain = cli(['check', fixture('plan/kubeadm-drain-waits-for-ever'), '--to', '1.29.2', '--format', 'json']);
+  assert.ok(JSON.parse(onDrain.stdout).plan.stops.some((s) => s.node));
+  const onPool = cli(['check', fixture('demo'), '--to', '1.29.2', '--profile', 'gke-baremetal', '--format', 'json']);
+  assert.ok(JSON.parse(onPool.stdout).plan.stops.some((s) => s.pool && !s.node));
+  return { full: full.stdout, manifestsOnly: manifests.stdout, stopsOnDrain: onDrain.stdout, stopsOnPool: onPool.stdout };
 }
 
 test('the declarations compile with a usage file and match real reports', () => {

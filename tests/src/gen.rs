@@ -17,18 +17,26 @@ pub struct Shape {
     pub seed: u64,
 }
 
-/// xorshift64*: small, fast, and the same everywhere.
-struct Rng(u64);
+/// xorshift64*: small, fast, and the same everywhere (also the property tests' generator).
+pub struct Rng(pub u64);
 
 impl Rng {
-    fn next(&mut self) -> u64 {
+    pub fn next(&mut self) -> u64 {
         self.0 ^= self.0 >> 12;
         self.0 ^= self.0 << 25;
         self.0 ^= self.0 >> 27;
         self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
     }
-    fn below(&mut self, n: usize) -> usize {
+    pub fn below(&mut self, n: usize) -> usize {
         usize::try_from(self.next() % (n.max(1) as u64)).unwrap_or(0)
+    }
+    /// True `percent` times in a hundred.
+    pub fn chance(&mut self, percent: usize) -> bool {
+        self.below(100) < percent
+    }
+    /// One element of a non-empty slice.
+    pub fn pick<'a, T>(&mut self, v: &'a [T]) -> &'a T {
+        &v[self.below(v.len())]
     }
     fn hex(&mut self, len: usize) -> String {
         (0..len).map(|_| char::from(b"0123456789abcdef"[self.below(16)])).collect()

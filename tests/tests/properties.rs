@@ -7,28 +7,8 @@ use std::collections::{BTreeMap, BTreeSet};
 use kube_preflight::quantity::IntOrPercent;
 use kube_preflight::render::{render, Format, RenderOptions};
 use kube_preflight::{check, Input, Profile, Report, Severity, UpgradeOptions};
+use kube_preflight_tests::gen::Rng;
 use serde_json::{json, Value};
-
-/// xorshift64*: small and the same everywhere.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
-    }
-    fn below(&mut self, n: u64) -> u64 {
-        self.next() % n.max(1)
-    }
-    fn chance(&mut self, percent: u64) -> bool {
-        self.below(100) < percent
-    }
-    fn pick<'a, T>(&mut self, v: &'a [T]) -> &'a T {
-        &v[self.below(v.len() as u64) as usize]
-    }
-}
 
 /// A random cluster for `profile`: control-plane, etcd and worker nodes in random states, workloads with
 /// one to four replicas, DaemonSet and mirror pods, unmanaged pods, emptyDir and hostPath volumes, and

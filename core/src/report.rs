@@ -231,6 +231,9 @@ pub struct Stop {
     /// The node it stops on (a drain that never ends), if it is one node.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub node: Option<String>,
+    /// When the stuck node's step began (cordoned, its drain started): it stays out from then on.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub start_seconds: Option<u64>,
     /// When, in plan seconds: the drain starts waiting, the drain fails, or the phase would have started.
     pub at_seconds: u64,
     /// `waits` (retried for ever: someone must intervene) or `fails` (the upgrade tool stops with an error).

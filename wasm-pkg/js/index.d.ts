@@ -163,6 +163,8 @@ export interface PlanStop {
   pool?: string;
   /** The node it stops on (a drain that never completes). */
   node?: string;
+  /** When that node's step began: it stays out (cordoned, half drained) from then on. */
+  startSeconds?: number;
   atSeconds: number;
   /** `waits`: retried for ever, someone must intervene; `fails`: the upgrade tool stops with an error. */
   outcome: 'waits' | 'fails';

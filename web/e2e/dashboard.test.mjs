@@ -109,6 +109,25 @@ test('uploaded files are listed with their objects; a file that does not parse i
   await page.close();
 });
 
+test('a plan that stops: a red marker on the timeline where the drain waits for ever, and why', async () => {
+  const { page, foreign, errors } = await openPage();
+  await page.waitForSelector('#verdict');
+  // kubeadm, a budget that never allows an eviction of db's only pod on w-1: kubectl drain waits for ever.
+  await page.setInputFiles('#files', [path.join(root, 'tests/fixtures/plan/kubeadm-drain-waits-for-ever/cluster.yaml')]);
+  await page.waitForSelector('li.finding[data-code="disruption/pdb-blocks-drain"]');
+  assert.match(await page.textContent('#total'), /then it stops$/);
+  await tab(page, 'plan');
+  await page.waitForSelector('#gantt .stop-marker');
+  assert.equal(await page.locator('#gantt .stop-marker').count(), 1);
+  assert.match(await page.textContent('#plan-stops'), /waits for ever at .* on w-1 .*never upgraded: w-2/);
+  await page.focus('#gantt .stop-marker');
+  assert.match(await page.textContent('#gantt-details'), /PodDisruptionBudget db allows no disruption/);
+  await shot(page, 'plan-stops', { fullPage: true });
+  assert.deepEqual(foreign, []);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
 test('a dropped folder is read whole: its YAML and JSON files checked, the others listed and passed over', async () => {
   // A real drag of a folder, as Chromium's DevTools protocol delivers it: the page sees a directory entry.
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'kp-drop-'));

@@ -159,6 +159,7 @@ pub struct StopV {
     pub phase: String,
     pub pool: Option<String>,
     pub node: Option<String>,
+    pub start_seconds: Option<u64>,
     pub at_seconds: u64,
     pub outcome: String,
     pub code: String,
@@ -387,6 +388,18 @@ pub fn pools(plan: &PlanV, nodes: &[NodeFacts]) -> Vec<(String, Vec<String>)> {
             by_pool.entry(pool).or_default().insert(s.node.clone());
         }
     }
+    // Where the plan stops: the stuck node in its pool, the nodes never reached apart.
+    for st in &plan.stops {
+        if let Some(node) = st.node.as_deref().filter(|n| placed.insert(n)) {
+            let pool = st.pool.clone().unwrap_or_else(|| st.phase.clone());
+            by_pool.entry(pool).or_default().insert(node.to_owned());
+        }
+        for n in &st.pending {
+            if placed.insert(n.as_str()) {
+                by_pool.entry("never upgraded (the plan stops)".to_owned()).or_default().insert(n.clone());
+            }
+        }
+    }
     for n in nodes.iter().filter(|n| !placed.contains(n.name.as_str())) {
         by_pool.entry("not in the plan".to_owned()).or_default().insert(n.name.clone());
     }
@@ -420,6 +433,17 @@ pub fn frame(report: &ReportView, nodes: &[NodeFacts], t: u64) -> Frame {
             f.out.push((*node).to_owned());
         }
         f.states.insert((*node).to_owned(), st);
+    }
+    // A node whose drain never completes is out from its step's start for ever.
+    for st in &report.plan.stops {
+        if let (Some(node), Some(start)) = (&st.node, st.start_seconds) {
+            if t >= start {
+                if !f.out.contains(node) {
+                    f.out.push(node.clone());
+                }
+                f.states.insert(node.clone(), NodeState::Out);
+            }
+        }
     }
     for n in nodes.iter().filter(|n| f.states.get(&n.name) == Some(&NodeState::Out)) {
         f.moving += u64::from(n.pods);
@@ -565,6 +589,29 @@ mod tests {
         let p = pools(&v.plan, &nodes);
         assert!(p.iter().map(|(_, n)| n.len()).sum::<usize>() >= 1);
         assert!(p[0].0.contains("control"), "{p:?}");
+    }
+
+    /// A plan that stops (kubeadm's drain waits for ever on w-1): w-1 is out from its step's start for ever,
+    /// w-2 is listed as never upgraded, and the stop reads as one line.
+    #[test]
+    fn a_stuck_node_stays_out_and_the_rest_is_never_upgraded() {
+        let text = include_str!("../../tests/fixtures/plan/kubeadm-drain-waits-for-ever/cluster.yaml");
+        let r = check(&[kube_preflight::Input::new("cluster.yaml", text)], &UpgradeOptions::new("1.29.2")).unwrap();
+        let v: ReportView = serde_json::from_str(&r.to_json()).unwrap();
+        let st = v.plan.stops.first().unwrap();
+        let start = st.start_seconds.unwrap();
+        let nodes: Vec<NodeFacts> = ["cp-1", "w-1", "w-2"]
+            .iter()
+            .map(|n| NodeFacts { name: (*n).into(), control_plane: *n == "cp-1", pods: 0, pod_names: Vec::new() })
+            .collect();
+        assert!(!frame(&v, &nodes, start.saturating_sub(1)).out.contains(&"w-1".to_owned()));
+        for t in [start, st.at_seconds, st.at_seconds * 10] {
+            assert_eq!(frame(&v, &nodes, t).states.get("w-1"), Some(&NodeState::Out), "at {t}");
+        }
+        let p = pools(&v.plan, &nodes);
+        assert!(p.contains(&("never upgraded (the plan stops)".to_owned(), vec!["w-2".to_owned()])), "{p:?}");
+        assert!(p.iter().any(|(_, n)| n.contains(&"w-1".to_owned())));
+        assert!(st.describe().starts_with("The upgrade waits for ever at "), "{}", st.describe());
     }
 
     #[test]

@@ -249,6 +249,7 @@ impl<'c, 'a> Builder<'c, 'a> {
             phase,
             pool,
             node: why.node,
+            start_seconds: why.start,
             at_seconds: at,
             outcome: why.outcome,
             code: why.code,
@@ -292,7 +293,7 @@ impl<'c, 'a> Builder<'c, 'a> {
                 stuck: time.stall.as_ref().map(|st| st.end),
             });
             match time.stall {
-                Some(stall) => stalls.push((n.name().to_owned(), e, stall)),
+                Some(stall) => stalls.push((n.name().to_owned(), s, e, stall)),
                 None => {
                     self.out.plan.steps.push(Step {
                         node: n.name().to_owned(),
@@ -316,9 +317,9 @@ impl<'c, 'a> Builder<'c, 'a> {
             end_seconds: end,
         });
         let complete = stalls.is_empty() && never.is_empty();
-        for (k, (node, at, stall)) in stalls.into_iter().enumerate() {
+        for (k, (node, began, at, stall)) in stalls.into_iter().enumerate() {
             let outcome = if stall.end == DrainEnd::WaitsForEver { "waits" } else { "fails" };
-            let why = Why { node: Some(node), outcome, code: stall.code, reason: stall.reason };
+            let why = Why { node: Some(node), start: Some(began), outcome, code: stall.code, reason: stall.reason };
             // The nodes that never start are listed once, with the first stop.
             let pending = if k == 0 { std::mem::take(&mut never) } else { Vec::new() };
             self.stop(ph.name, ph.pool.clone(), at, why, &pending);
@@ -418,7 +419,7 @@ impl<'c, 'a> Builder<'c, 'a> {
                 ),
             ),
         };
-        Why { node: None, outcome, code: "budget/unavailable-exceeds-limit", reason }
+        Why { node: None, start: None, outcome, code: "budget/unavailable-exceeds-limit", reason }
     }
 
     /// One hop; returns its end, or `None` when it does not complete (the plan stops in it).
@@ -673,6 +674,7 @@ impl<'c, 'a> Builder<'c, 'a> {
             let Some(n) = self.node(*i) else { continue };
             let why = Why {
                 node: Some(n.name().to_owned()),
+                start: None,
                 outcome: "waits",
                 code: "budget/node-unavailable",
                 reason: format!(
@@ -702,6 +704,8 @@ struct NodeTime<'a> {
 /// Why the plan stops somewhere.
 struct Why {
     node: Option<String>,
+    /// When the stuck node's step began.
+    start: Option<u64>,
     outcome: &'static str,
     code: &'static str,
     reason: String,

@@ -139,7 +139,8 @@ pub fn Gantt(props: &GanttProps) -> Html {
     }
     // Where the plan stops: a red marker at the moment, and a row that says why.
     for (k, st) in plan.stops.iter().enumerate() {
-        let x = sc.x(st.at_seconds);
+        // Kept whole inside the chart at its right edge.
+        let x = sc.x(st.at_seconds).min(sc.width - 8.0);
         let details = st.describe();
         let label = match (&st.node, &st.pool) {
             (Some(n), _) => format!("stops: {n}"),

@@ -39,26 +39,35 @@ pub struct Budget {
     pub from_status: bool,
 }
 
-fn desired_for(pdb: &PdbInfo, expected: i64) -> i64 {
-    match (pdb.max_unavailable, pdb.min_available) {
-        (Some(mu), _) => expected.saturating_sub(mu.scaled_ceil(expected).min(expected)),
-        (None, Some(IntOrPercent::Int(n))) => n,
-        (None, Some(p)) => p.scaled_ceil(expected),
-        // Neither given: the API server defaults to minAvailable 1.
-        (None, None) => 1,
-    }
-}
+/// What the disruption controller counts as a budget's expected pods when it needs the controllers'
+/// scale (`maxUnavailable`, or a percentage `minAvailable`): the sum of the distinct controllers' replicas
+/// (pkg/controller/disruption/disruption.go, getExpectedScale), or `None` for its fail-safe (a controller
+/// with no scale: a Job, a DaemonSet).
+type Scale = Option<i64>;
 
-/// Evaluate a PDB against the snapshot: its status when the snapshot has it, else computed from the spec
-/// and the matching running pods (`counted`: how many match, how many of them are Ready).
-fn evaluate(pdb: &PdbInfo, counted: (i64, i64)) -> Budget {
-    let (counted_expected, counted_healthy) = counted;
+/// Evaluate a PDB against the snapshot: its status when the snapshot has it, else computed as the
+/// disruption controller computes it (disruption.go, getExpectedPodCount and updatePdbStatus) from the
+/// spec, the matching pods (`counted`: how many match, how many of them are healthy) and the controllers'
+/// scale.
+fn evaluate(pdb: &PdbInfo, counted: (i64, i64), scale: Scale) -> Budget {
+    let (pods, counted_healthy) = counted;
+    // (expected, desired) from the spec; `None`: the controller's fail-safe.
+    let computed: Option<(i64, i64)> = match (pdb.max_unavailable, pdb.min_available) {
+        (Some(mu), _) => scale.map(|e| (e, e.saturating_sub(mu.scaled_ceil(e)).max(0))),
+        (None, Some(IntOrPercent::Int(n))) => Some((pods, n)),
+        (None, Some(p)) => scale.map(|e| (e, p.scaled_ceil(e))),
+        // Neither given: kube-preflight assumes minAvailable 1 (unverified against a live API server).
+        (None, None) => Some((pods, 1)),
+    };
+    let (computed_expected, computed_desired) = computed.unwrap_or((0, 0));
     let st = pdb.status.as_ref();
-    let expected = st.and_then(|s| s.expected_pods).unwrap_or(counted_expected);
+    let expected = st.and_then(|s| s.expected_pods).unwrap_or(computed_expected);
     let healthy = st.and_then(|s| s.current_healthy).unwrap_or(counted_healthy);
-    let desired = st.and_then(|s| s.desired_healthy).unwrap_or_else(|| desired_for(pdb, expected));
-    let allowed = st.and_then(|s| s.disruptions_allowed).unwrap_or(healthy.saturating_sub(desired).max(0));
-    let never = expected > 0 && expected.saturating_sub(desired_for(pdb, expected)) <= 0;
+    let desired = st.and_then(|s| s.desired_healthy).unwrap_or(computed_desired);
+    // updatePdbStatus: no disruption when nothing is expected.
+    let computed_allowed = if expected <= 0 { 0 } else { healthy.saturating_sub(desired).max(0) };
+    let allowed = st.and_then(|s| s.disruptions_allowed).unwrap_or(computed_allowed);
+    let never = computed.is_some_and(|(e, d)| e > 0 && e.saturating_sub(d) <= 0);
     Budget { expected, healthy, desired, allowed, never, from_status: st.and_then(|s| s.disruptions_allowed).is_some() }
 }
 
@@ -123,15 +132,41 @@ impl<'a> Cluster<'a> {
                 .iter()
                 .zip(self.budget_pods())
                 .map(|((o, pdb), pods)| {
+                    let scale = self.expected_scale(pods);
                     let expected = i64::try_from(pods.len()).unwrap_or(i64::MAX);
                     // The disruption controller counts a pod being deleted as not healthy.
                     let healthy =
                         i64::try_from(pods.iter().filter(|(_, p, _)| p.ready == Some(true) && !p.terminating).count())
                             .unwrap_or(i64::MAX);
-                    (*o, evaluate(pdb, (expected, healthy)))
+                    (*o, evaluate(pdb, (expected, healthy), scale))
                 })
                 .collect()
         })
+    }
+
+    /// The disruption controller's expected count for these pods (disruption.go, getExpectedScale): each
+    /// distinct controller's `spec.replicas` (a ReplicaSet's Deployment's, a StatefulSet's, a
+    /// ReplicationController's), pods with no controller adding nothing; `None` (its fail-safe) when a
+    /// controller has no scale (a Job, a DaemonSet). A controller missing from the snapshot counts its pods.
+    fn expected_scale(&self, pods: &[RunningPod<'a>]) -> Scale {
+        let mut per: std::collections::BTreeMap<super::WorkloadKey, i64> = Default::default();
+        for (pod, _, _) in pods {
+            let Some(owner) = pod.owners.iter().find(|o| o.controller) else { continue };
+            if matches!(owner.kind.as_str(), "Job" | "DaemonSet" | "CronJob") {
+                return None;
+            }
+            let Some(key) = self.controller_of(pod) else { continue };
+            *per.entry(key).or_insert(0) += 1;
+        }
+        let mut total: i64 = 0;
+        for (key, count) in &per {
+            let replicas = self.workload_object(key).map(|o| match &o.body {
+                Body::Workload(w) => w.replicas.unwrap_or(1),
+                _ => *count,
+            });
+            total = total.saturating_add(replicas.unwrap_or(*count));
+        }
+        Some(total)
     }
 
     /// The running pods each budget's selector matches (same positions as [`Cluster::budgets`]), found in

@@ -167,6 +167,8 @@ struct Builder<'c, 'a> {
     /// The hop being planned.
     hop: String,
     pool_names: bool,
+    /// Where the last phase of nodes ended (the last node out, a stuck one at its stop), complete or not.
+    last_end: u64,
 }
 
 impl<'c, 'a> Builder<'c, 'a> {
@@ -317,6 +319,7 @@ impl<'c, 'a> Builder<'c, 'a> {
             end_seconds: end,
         });
         let complete = stalls.is_empty() && never.is_empty();
+        self.last_end = end;
         for (k, (node, began, at, stall)) in stalls.into_iter().enumerate() {
             let outcome = if stall.end == DrainEnd::WaitsForEver { "waits" } else { "fails" };
             let why = Why { node: Some(node), start: Some(began), outcome, code: stall.code, reason: stall.reason };
@@ -551,31 +554,51 @@ impl<'c, 'a> Builder<'c, 'a> {
                 for p in of(PoolRole::Bastion) {
                     t = self.instances_phase("bastions", &p.name, p.instances, t);
                 }
-                let failing = pools.iter().find_map(|p| budget::gate(ctx, p).map(|g| (p, g)));
-                for (role, name, work) in [
+                // kOps validates before each group and ignores a failure that is not relevant to it
+                // (pkg/instancegroups/rollingupdate.go, hasFailureRelevantToGroup): one in the group itself,
+                // in a control-plane group, or tied to no group (a node without the instance-group label).
+                let failing: Vec<(&Pool, Gate)> =
+                    pools.iter().filter_map(|p| budget::gate(ctx, p).map(|g| (p, g))).collect();
+                let ungrouped =
+                    |i: &usize| ctx.nodes.get(*i).is_some_and(|n| !n.obj.labels.contains_key(budget::KOPS_GROUP_LABEL));
+                let relevant = |p: &Pool| {
+                    failing.iter().find(|(q, g)| {
+                        q.name == p.name || q.role == PoolRole::ControlPlane || g.nodes.iter().any(ungrouped)
+                    })
+                };
+                let groups: Vec<(&Pool, &'static str, Work)> = [
                     (PoolRole::ControlPlane, "control-plane", Work::ControlPlane),
                     (PoolRole::ApiServer, "control-plane", Work::ControlPlane),
                     (PoolRole::Worker, "workers", Work::Worker),
-                ] {
-                    for p in of(role) {
-                        if p.settings.drain_and_terminate == Some(false) {
-                            continue;
-                        }
-                        if let Some((bad, g)) = &failing {
-                            let why = self.gate_why(bad, g);
-                            let rest: Vec<usize> = pools
-                                .iter()
-                                .filter(|q| {
-                                    q.role != PoolRole::Bastion && q.settings.drain_and_terminate != Some(false)
-                                })
-                                .flat_map(|q| q.nodes.iter().copied())
-                                .collect();
-                            self.stop(name, Some(p.name.clone()), t, why, &rest);
-                            return None;
-                        }
-                        t += self.t.validate;
-                        t = self.pool_phase(p, name, work, Mode::StartWithOne, t)?;
+                ]
+                .into_iter()
+                .flat_map(|(role, name, work)| of(role).map(move |p| (p, name, work)))
+                .filter(|(p, _, _)| p.settings.drain_and_terminate != Some(false))
+                .collect();
+                let mut complete = true;
+                for (k, (p, name, work)) in groups.iter().enumerate() {
+                    if let Some((bad, g)) = relevant(p) {
+                        let why = self.gate_why(bad, g);
+                        let rest: Vec<usize> =
+                            groups.iter().skip(k).flat_map(|(q, _, _)| q.nodes.iter().copied()).collect();
+                        self.stop(name, Some(p.name.clone()), t, why, &rest);
+                        return None;
                     }
+                    t += self.t.validate;
+                    match self.pool_phase(p, name, *work, Mode::StartWithOne, t) {
+                        Some(end) => t = end,
+                        // A failed drain in a node group is not an exitable error
+                        // (rollingupdate.go, isExitableError): kops goes on with the next node group, and
+                        // the rolling update fails at its end. In a control-plane group it stops there.
+                        None if p.role == PoolRole::Worker => {
+                            complete = false;
+                            t = self.last_end;
+                        }
+                        None => return None,
+                    }
+                }
+                if !complete {
+                    return None;
                 }
             }
             Profile::Openshift => {
@@ -742,6 +765,7 @@ pub fn build(ctx: &Cluster<'_>, timings: Timings) -> Outcome {
         out: Outcome::default(),
         hop: String::new(),
         pool_names,
+        last_end: 0,
     };
     let mut t = 0;
     let mut complete = true;

@@ -40,14 +40,40 @@ impl NodeView<'_> {
     pub fn state(&self) -> NodeState {
         if self.info.unreachable {
             NodeState::Unreachable
-        } else if !self.ready() {
+        } else if self.info.ready == Some(false) {
             NodeState::NotReady
         } else if self.info.network_unavailable {
             NodeState::NetworkUnavailable
+        } else if self.info.disk_pressure {
+            NodeState::DiskPressure
         } else if self.info.unschedulable {
             NodeState::Cordoned
+        } else if self.mco_updating() {
+            // Before a missing Ready condition: the MCO passes such a node as ready, then reads this.
+            NodeState::Updating
+        } else if self.info.ready.is_none() {
+            NodeState::NoReadyCondition
         } else {
             NodeState::Available
+        }
+    }
+
+    /// Do the Machine Config Daemon's annotations say the node is not done with its current update
+    /// (machine-config-operator pkg/controller/common/layered_node_state.go, IsUnavailableForUpdate): state
+    /// `Working`; `Done` while desiredConfig differs from currentConfig, or the image annotations differ;
+    /// `Degraded` or `Unreconcilable` on its current config. A node with no MCO annotation is not one.
+    fn mco_updating(&self) -> bool {
+        let get = |k: &str| self.obj.annotations.get(&format!("machineconfiguration.openshift.io/{k}"));
+        let (state, current, desired) = (get("state"), get("currentConfig"), get("desiredConfig"));
+        if state.is_none() && current.is_none() && desired.is_none() {
+            return false;
+        }
+        let same_config = current == desired;
+        let same_image = get("currentImage") == get("desiredImage");
+        match state.map(|s| s.as_str()) {
+            Some("Working") => true,
+            Some("Degraded" | "Unreconcilable") => same_config,
+            _ => !same_config || !same_image,
         }
     }
 
@@ -57,25 +83,34 @@ impl NodeView<'_> {
         use Treatment as T;
         match (profile, self.state()) {
             (_, S::Available) => T::Fine,
+            // Only the MCO reads its own annotations and DiskPressure.
+            (Profile::Openshift, S::Updating) => T::Counts,
+            (_, S::Updating) => T::Fine,
+            (Profile::Openshift, S::DiskPressure) => T::Stops,
+            (_, S::DiskPressure) => T::Fine,
+            // kubeadm (CheckNodeReady: only a Ready condition that is not True fails) and the MCO
+            // (layered_node_state.go, CheckNodeReady: only conditions it reports) take a node with no Ready
+            // condition as ready.
+            (Profile::Kubeadm | Profile::Openshift, S::NoReadyCondition) => T::Fine,
             // kubeadm's health check (cmd/kubeadm/app/phases/upgrade/health.go, controlPlaneNodesReady)
             // reads the Ready condition of control-plane nodes only; workers are the user's to drain.
             (Profile::Kubeadm, S::Unreachable | S::NotReady) if self.is_control_plane() => T::Stops,
             (Profile::Kubeadm, _) => T::Warn,
-            // kOps validation (pkg/validation/node_status.go, isNodeReady): Ready and not NetworkUnavailable,
-            // before each instance group and after each node.
-            (Profile::Kops, S::Unreachable | S::NotReady | S::NetworkUnavailable) => T::Stops,
+            // kOps validation (pkg/validation/node_conditions.go): Ready and not NetworkUnavailable, before
+            // each instance group and after each node.
+            (Profile::Kops, S::Unreachable | S::NotReady | S::NoReadyCondition | S::NetworkUnavailable) => T::Stops,
             (Profile::Kops, S::Cordoned) => T::Warn,
             // RKE (cluster/cluster.go, services/node_util.go ResetMaxUnavailable): only hosts it cannot reach
             // are inactive and count against the limit; NotReady hosts are upgraded first, outside it.
             (Profile::Rke | Profile::RkeLegacy, S::Unreachable) => T::Counts,
             (Profile::Rke | Profile::RkeLegacy, _) => T::Warn,
             // The MCO (pkg/controller/node/status.go, isNodeReady / getUnavailableMachines;
-            // node_controller.go, getAllCandidateMachines): not Ready, NetworkUnavailable or unschedulable all
-            // count against maxUnavailable, and such a node is never picked as a candidate, so its pool
-            // cannot complete while it stays so.
+            // node_controller.go, getAllCandidateMachines): not Ready, NetworkUnavailable, DiskPressure or
+            // unschedulable all count against maxUnavailable, and such a node is never picked as a
+            // candidate, so its pool cannot complete while it stays so.
             (Profile::Openshift, _) => T::Stops,
             // GKE on Bare Metal: nodes that are not Ready count against the pool's concurrency.
-            (Profile::GkeBaremetal, S::Unreachable | S::NotReady) => T::Counts,
+            (Profile::GkeBaremetal, S::Unreachable | S::NotReady | S::NoReadyCondition) => T::Counts,
             (Profile::GkeBaremetal, _) => T::Warn,
         }
     }
@@ -105,12 +140,18 @@ impl NodeView<'_> {
 pub enum NodeState {
     /// Ready `Unknown`: the kubelet has stopped reporting (a host the installer cannot reach).
     Unreachable,
-    /// Ready `False`, or no Ready condition at all.
+    /// Ready `False`.
     NotReady,
+    /// No Ready condition at all.
+    NoReadyCondition,
     /// Ready, but `NetworkUnavailable` is `True`.
     NetworkUnavailable,
+    /// Ready, but `DiskPressure` is `True`.
+    DiskPressure,
     /// Ready, but `spec.unschedulable` (cordoned).
     Cordoned,
+    /// Ready, but the Machine Config Daemon is not done with its current update (its annotations).
+    Updating,
     Available,
 }
 
@@ -119,6 +160,9 @@ impl NodeState {
         match self {
             NodeState::Unreachable => "unreachable (Ready Unknown)",
             NodeState::NotReady => "NotReady",
+            NodeState::NoReadyCondition => "without a Ready condition",
+            NodeState::DiskPressure => "under DiskPressure",
+            NodeState::Updating => "still updating (its Machine Config Daemon is not done)",
             NodeState::NetworkUnavailable => "NetworkUnavailable",
             NodeState::Cordoned => "cordoned (Ready, unschedulable)",
             NodeState::Available => "available",

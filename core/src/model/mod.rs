@@ -296,6 +296,8 @@ pub struct NodeInfo {
     pub unreachable: bool,
     /// The `NetworkUnavailable` condition is `True`.
     pub network_unavailable: bool,
+    /// The `DiskPressure` condition is `True`.
+    pub disk_pressure: bool,
     pub kubelet_version: Option<String>,
     pub kube_proxy_version: Option<String>,
     pub allocatable: Resources,
@@ -493,6 +495,7 @@ impl Object {
                 ready: ready_condition(status),
                 unreachable: condition(status, "Ready") == Some("Unknown"),
                 network_unavailable: condition(status, "NetworkUnavailable") == Some("True"),
+                disk_pressure: condition(status, "DiskPressure") == Some("True"),
                 kubelet_version: status.at(&["nodeInfo", "kubeletVersion"]).as_string(),
                 kube_proxy_version: status.at(&["nodeInfo", "kubeProxyVersion"]).as_string(),
                 allocatable: {

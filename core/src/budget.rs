@@ -109,6 +109,47 @@ pub fn unavailable(cluster: &Cluster<'_>, pool: &Pool) -> Vec<usize> {
         .collect()
 }
 
+/// A system-critical pod that fails kOps' cluster validation (pkg/validation/validate_cluster.go,
+/// collectPodFailures): Pending, phase Unknown, or a container not ready (the snapshot's Ready condition
+/// False), Succeeded pods aside. A `system-node-critical` pod's failure is tied to its node's instance group
+/// (`pool`); a `system-cluster-critical` one (or one on no known node) to no group, so it concerns every
+/// group.
+pub struct PodFailure<'a> {
+    pub pod: &'a Object,
+    pub pool: Option<String>,
+    pub why: &'static str,
+}
+
+/// The pod failures kOps validation reports (empty for any other distribution).
+pub fn kops_pod_failures<'a>(cluster: &Cluster<'a>) -> Vec<PodFailure<'a>> {
+    use crate::model::Critical;
+    if cluster.profile() != Profile::Kops {
+        return Vec::new();
+    }
+    let pools = pools(cluster);
+    let mut out = Vec::new();
+    for (o, p) in cluster.pods() {
+        if p.spec.critical == Critical::No {
+            continue;
+        }
+        let why = match p.phase.as_deref() {
+            Some("Succeeded") => continue,
+            Some("Pending") => "is pending",
+            Some("Unknown") => "has an unknown status",
+            _ if p.ready == Some(false) => "is not ready",
+            _ => continue,
+        };
+        let pool = (p.spec.critical == Critical::Node)
+            .then(|| p.spec.node_name.as_deref().and_then(|n| cluster.node_index(n)))
+            .flatten()
+            .filter(|i| cluster.nodes.get(*i).is_some_and(|n| n.obj.labels.contains_key(KOPS_GROUP_LABEL)))
+            .and_then(|i| pools.iter().find(|p| p.nodes.contains(&i)))
+            .map(|p| p.name.clone());
+        out.push(PodFailure { pod: o, pool, why });
+    }
+    out
+}
+
 /// Does the distribution refuse to start this pool's upgrade, and why? The rule
 /// `budget/unavailable-exceeds-limit` reports it and the plan stops there: one decision for both.
 pub fn gate(cluster: &Cluster<'_>, pool: &Pool) -> Option<Gate> {

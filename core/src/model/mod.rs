@@ -212,6 +212,19 @@ pub struct PodSpec {
     pub volumes: Vec<Volume>,
     /// `terminationGracePeriodSeconds` (the API server's default is 30).
     pub termination_grace_seconds: Option<i64>,
+    /// `priorityClassName`, when it is one of the two system-critical classes kOps validation reads.
+    pub critical: Critical,
+}
+
+/// The system-critical priority classes (`priorityClassName`).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum Critical {
+    #[default]
+    No,
+    /// `system-cluster-critical`.
+    Cluster,
+    /// `system-node-critical`.
+    Node,
 }
 
 impl PodSpec {
@@ -243,6 +256,11 @@ impl PodSpec {
                 .collect()
         });
         PodSpec {
+            critical: match spec.get("priorityClassName").as_str() {
+                Some("system-cluster-critical") => Critical::Cluster,
+                Some("system-node-critical") => Critical::Node,
+                _ => Critical::No,
+            },
             termination_grace_seconds: spec.get("terminationGracePeriodSeconds").as_i64(),
             node_name: spec.get("nodeName").as_str().map(|n| strings.get(n)),
             node_selector: spec.get("nodeSelector").string_map_in(strings),

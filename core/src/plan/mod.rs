@@ -575,10 +575,27 @@ impl<'c, 'a> Builder<'c, 'a> {
                 .flat_map(|(role, name, work)| of(role).map(move |p| (p, name, work)))
                 .filter(|(p, _, _)| p.settings.drain_and_terminate != Some(false))
                 .collect();
+                // A failing system-critical pod: tied to its node's group, or to none.
+                let pod_failures = budget::kops_pod_failures(ctx);
+                let failing_pod =
+                    |p: &Pool| pod_failures.iter().find(|f| f.pool.as_ref().is_none_or(|name| *name == p.name));
                 let mut complete = true;
                 for (k, (p, name, work)) in groups.iter().enumerate() {
-                    if let Some((bad, g)) = relevant(p) {
-                        let why = self.gate_why(bad, g);
+                    let why = match (relevant(p), failing_pod(p)) {
+                        (Some((bad, g)), _) => Some(self.gate_why(bad, g)),
+                        (None, Some(f)) => Some(Why {
+                            node: None,
+                            start: None,
+                            outcome: "fails",
+                            code: "budget/unavailable-exceeds-limit",
+                            reason: format!(
+                                "cluster validation fails before the group (system-critical pod {} {})",
+                                f.pod.r.name, f.why
+                            ),
+                        }),
+                        (None, None) => None,
+                    };
+                    if let Some(why) = why {
                         let rest: Vec<usize> =
                             groups.iter().skip(k).flat_map(|(q, _, _)| q.nodes.iter().copied()).collect();
                         self.stop(name, Some(p.name.clone()), t, why, &rest);

@@ -1,8 +1,9 @@
 //! `budget/unavailable-exceeds-limit`: nodes already unavailable in a pool reach its limit.
 
-use crate::budget::{gate, Gate, GateKind};
+use crate::budget::{gate, kops_pod_failures, Gate, GateKind};
 use crate::options::Profile;
 use crate::report::{Finding, Severity};
+use crate::rules::context::display_ref;
 use crate::rules::{Context, RuleInfo};
 
 pub const INFO: RuleInfo = RuleInfo {
@@ -18,8 +19,10 @@ compares them with the pool's resolved limit:
 - OpenShift (MCO): not Ready, NetworkUnavailable or unschedulable nodes count against the pool's
   `maxUnavailable`; at the limit it starts nothing.
 - GKE on Bare Metal: nodes that are not Ready, against the pool's concurrency.
-- kOps: validation (Ready and not NetworkUnavailable, every node) runs before each instance group and
-  after each node: any such node stops the rolling update.
+- kOps: validation (Ready and not NetworkUnavailable, every node; every `system-cluster-critical` and
+  `system-node-critical` pod running and ready) runs before each instance group and after each node: a
+  failure stops the rolling update at the first group it concerns (its node's group, a control-plane
+  group, or every group for a cluster-wide one).
 - kubeadm: `kubeadm upgrade apply` checks that every control-plane node is Ready; workers are not checked.
 
 ## Why it matters for an upgrade
@@ -45,6 +48,28 @@ upgrading.
 
 pub fn check(ctx: &Context<'_>, out: &mut Vec<Finding>) {
     let profile = ctx.profile();
+    // kOps validation also fails on a system-critical pod that is not running well.
+    for f in kops_pod_failures(ctx) {
+        let scope = match &f.pool {
+            Some(pool) => format!("when the rolling update reaches instance group {pool} (the pod's node's group)"),
+            None => "before the first instance group (a cluster-wide failure)".to_owned(),
+        };
+        let class =
+            if f.pool.is_some() { "system-node-critical" } else { "system-cluster-critical (or on no known node)" };
+        out.push(
+            Finding::new(
+                &INFO,
+                format!(
+                    "{class} pod {} {}: kops validation fails on it, so the rolling update stops {scope}",
+                    display_ref(&f.pod.r),
+                    f.why
+                ),
+                "Get the system-critical pods running and Ready (kubectl describe pod) before the rolling update.",
+            )
+            .object(f.pod)
+            .data("pool", f.pool.clone().unwrap_or_default()),
+        );
+    }
     for pool in ctx.pools() {
         let Some(Gate { nodes, limit, kind }) = gate(ctx, &pool) else { continue };
         let down: Vec<_> = nodes.iter().filter_map(|i| ctx.nodes.get(*i)).collect();

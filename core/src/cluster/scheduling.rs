@@ -32,9 +32,38 @@ fn requirement_matches(r: &Requirement, value: Option<&str>) -> bool {
     }
 }
 
+/// A label value as the API accepts it: at most 63 characters, alphanumerics with `-`, `_` and `.` inside.
+fn valid_label_value(v: &str) -> bool {
+    let b = v.as_bytes();
+    v.len() <= 63
+        && b.iter().all(|c| c.is_ascii_alphanumeric() || matches!(c, b'-' | b'_' | b'.'))
+        && b.first().is_none_or(u8::is_ascii_alphanumeric)
+        && b.last().is_none_or(u8::is_ascii_alphanumeric)
+}
+
+/// Would the scheduler accept this requirement (labels.NewRequirement; for fields,
+/// nodeSelectorRequirementsAsFieldSelector)? A term with one it refuses matches no node
+/// (component-helpers scheduling/corev1/nodeaffinity, LazyErrorNodeSelector).
+fn requirement_valid(r: &Requirement, field: bool) -> bool {
+    if field {
+        return r.key == "metadata.name" && matches!(r.operator.as_str(), "In" | "NotIn") && r.values.len() == 1;
+    }
+    match r.operator.as_str() {
+        "In" | "NotIn" => !r.values.is_empty() && r.values.iter().all(|v| valid_label_value(v)),
+        "Exists" | "DoesNotExist" => r.values.is_empty(),
+        "Gt" | "Lt" => r.values.len() == 1 && r.values.iter().all(|v| v.parse::<i64>().is_ok()),
+        _ => false,
+    }
+}
+
 fn term_matches(t: &NodeSelectorTerm, node: &Object) -> bool {
     if t.match_expressions.is_empty() && t.match_fields.is_empty() {
         // An empty term selects no node (Kubernetes semantics).
+        return false;
+    }
+    if !t.match_expressions.iter().all(|r| requirement_valid(r, false))
+        || !t.match_fields.iter().all(|r| requirement_valid(r, true))
+    {
         return false;
     }
     t.match_expressions.iter().all(|r| requirement_matches(r, node.labels.get(&r.key).map(Str::as_str)))
@@ -46,7 +75,7 @@ pub fn selector_matches(spec: &PodSpec, node: &Object) -> bool {
     spec.node_selector.iter().all(|(k, v)| node.labels.get(k) == Some(v))
         && match &spec.required_affinity {
             None => true,
-            Some(terms) if terms.is_empty() => true,
+            // A required affinity with no terms selects no node (nodeaffinity.go, NodeSelector.Match).
             Some(terms) => terms.iter().any(|t| term_matches(t, node)),
         }
 }

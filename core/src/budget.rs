@@ -109,19 +109,22 @@ pub fn unavailable(cluster: &Cluster<'_>, pool: &Pool) -> Vec<usize> {
         .collect()
 }
 
-/// A system-critical pod that fails kOps' cluster validation (pkg/validation/validate_cluster.go,
-/// collectPodFailures): Pending, phase Unknown, or a container not ready (the snapshot's Ready condition
-/// False), Succeeded pods aside. A `system-node-critical` pod's failure is tied to its node's instance group
-/// (`pool`); a `system-cluster-critical` one (or one on no known node) to no group, so it concerns every
-/// group.
-pub struct PodFailure<'a> {
-    pub pod: &'a Object,
+/// A failure of kOps' cluster validation besides a node's (pkg/validation/validate_cluster.go): a
+/// system-critical pod that is Pending, Unknown or has a container not ready (the snapshot's Ready condition
+/// False; `collectPodFailures`), or an instance group with fewer nodes than its `minSize` (`validateNodes`,
+/// "did not have enough nodes"). It is tied to an instance group (`pool`: a `system-node-critical` pod's
+/// node's group, the short group) or to none (`system-cluster-critical`, or a pod on no known node), which
+/// concerns every group (`hasFailureRelevantToGroup`).
+pub struct ValidationFailure<'a> {
+    pub object: &'a Object,
     pub pool: Option<String>,
-    pub why: &'static str,
+    /// The pool is a control-plane group: the failure concerns every group.
+    pub control_plane: bool,
+    pub what: String,
 }
 
-/// The pod failures kOps validation reports (empty for any other distribution).
-pub fn kops_pod_failures<'a>(cluster: &Cluster<'a>) -> Vec<PodFailure<'a>> {
+/// The failures kOps validation reports besides not-Ready nodes (empty for any other distribution).
+pub fn kops_validation_failures<'a>(cluster: &Cluster<'a>) -> Vec<ValidationFailure<'a>> {
     use crate::model::Critical;
     if cluster.profile() != Profile::Kops {
         return Vec::new();
@@ -139,13 +142,40 @@ pub fn kops_pod_failures<'a>(cluster: &Cluster<'a>) -> Vec<PodFailure<'a>> {
             _ if p.ready == Some(false) => "is not ready",
             _ => continue,
         };
+        let class = if p.spec.critical == Critical::Node { "system-node-critical" } else { "system-cluster-critical" };
         let pool = (p.spec.critical == Critical::Node)
             .then(|| p.spec.node_name.as_deref().and_then(|n| cluster.node_index(n)))
             .flatten()
             .filter(|i| cluster.nodes.get(*i).is_some_and(|n| n.obj.labels.contains_key(KOPS_GROUP_LABEL)))
-            .and_then(|i| pools.iter().find(|p| p.nodes.contains(&i)))
-            .map(|p| p.name.clone());
-        out.push(PodFailure { pod: o, pool, why });
+            .and_then(|i| pools.iter().find(|p| p.nodes.contains(&i)));
+        out.push(ValidationFailure {
+            object: o,
+            pool: pool.map(|p| p.name.clone()),
+            control_plane: pool.is_some_and(|p| p.role == PoolRole::ControlPlane),
+            what: format!("{class} pod {} {why}", o.r.name),
+        });
+    }
+    // Group sizes: only where the nodes carry the instance-group label at all.
+    if cluster.nodes.iter().any(|n| n.obj.labels.contains_key(KOPS_GROUP_LABEL)) {
+        for o in cluster.objects {
+            let Body::KopsGroup(g) = &o.body else { continue };
+            if g.role == KopsRole::Bastion {
+                continue;
+            }
+            let Some(pool) = pools.iter().find(|p| p.name == o.r.name) else { continue };
+            let have = i64::try_from(pool.nodes.len()).unwrap_or(i64::MAX);
+            if have < g.min_size {
+                out.push(ValidationFailure {
+                    object: o,
+                    pool: Some(pool.name.clone()),
+                    control_plane: pool.role == PoolRole::ControlPlane,
+                    what: format!(
+                        "instance group {} has {have} node(s) of its minSize {} (\"did not have enough nodes\")",
+                        o.r.name, g.min_size
+                    ),
+                });
+            }
+        }
     }
     out
 }
@@ -221,7 +251,7 @@ pub fn pools(cluster: &Cluster<'_>) -> Vec<Pool> {
                 })
                 .collect();
             let cluster = objects.iter().find_map(|o| match &o.body {
-                Body::KopsCluster(r) => Some(**r),
+                Body::KopsCluster(c) => Some(c.rolling),
                 _ => None,
             });
             let role_of = |g: &crate::model::distro::KopsGroup| match g.role {
@@ -246,14 +276,13 @@ pub fn pools(cluster: &Cluster<'_>) -> Vec<Pool> {
                 let role = role_of(g);
                 add(&mut pools, o.r.name.clone(), role, None);
                 if let Some(p) = pools.iter_mut().find(|p| p.name == o.r.name && p.role == role) {
-                    // The group's own rollingUpdate, else the cluster's (never for control-plane groups).
+                    // The group's own rollingUpdate, else the cluster's, for every group
+                    // (pkg/instancegroups/settings.go, resolveSettings; control-plane groups then never surge).
                     let mut s = g.rolling;
-                    if role != PoolRole::ControlPlane {
-                        if let Some(c) = cluster {
-                            s.max_unavailable = s.max_unavailable.or(c.max_unavailable);
-                            s.max_surge = s.max_surge.or(c.max_surge);
-                            s.drain_and_terminate = s.drain_and_terminate.or(c.drain_and_terminate);
-                        }
+                    if let Some(c) = cluster {
+                        s.max_unavailable = s.max_unavailable.or(c.max_unavailable);
+                        s.max_surge = s.max_surge.or(c.max_surge);
+                        s.drain_and_terminate = s.drain_and_terminate.or(c.drain_and_terminate);
                     }
                     p.settings = s;
                     if role == PoolRole::Bastion {
@@ -393,8 +422,9 @@ pub fn resolve(
             limit(floor_at_least_one(v, size_i).min(RKE_MAX_BATCH), 0, how)
         }
         (Profile::RkeLegacy, _) => limit(size_i.clamp(1, RKE_MAX_BATCH), 0, "RKE < 1.1: batches of min(50, count)"),
-        (Profile::Kops, PoolRole::ControlPlane | PoolRole::ApiServer) => {
-            // Control-plane groups never surge.
+        (Profile::Kops, PoolRole::ControlPlane) => {
+            // Control-plane groups never surge (APIServer groups do: rollingupdate.go checks the
+            // ControlPlane role only).
             let mu = match option {
                 Some(IntOrPercent::Int(n)) => n,
                 Some(p) => floor_at_least_one(p, size_i),

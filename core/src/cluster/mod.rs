@@ -120,9 +120,16 @@ impl<'a> Cluster<'a> {
             .map(|(_, o)| o)
     }
 
-    /// Do the nodes run on AWS (by `spec.providerID`)? kOps defaults its surge to 1 there.
+    /// Does the cluster run on AWS? kOps defaults its surge to 1 there, deciding from its `Cluster` object
+    /// (`spec.cloudProvider`, pkg/instancegroups/settings.go); without one, from the nodes' `spec.providerID`.
     pub fn on_aws(&self) -> bool {
-        self.nodes.iter().any(|n| n.info.provider_id.as_deref().is_some_and(|p| p.starts_with("aws://")))
+        let declared = self.live_objects().find_map(|o| match &o.body {
+            Body::KopsCluster(c) => c.aws,
+            _ => None,
+        });
+        declared.unwrap_or_else(|| {
+            self.nodes.iter().any(|n| n.info.provider_id.as_deref().is_some_and(|p| p.starts_with("aws://")))
+        })
     }
 
     pub fn node(&self, name: &str) -> Option<&NodeView<'a>> {

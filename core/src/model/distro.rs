@@ -41,6 +41,28 @@ pub struct KopsGroup {
     pub min_size: i64,
 }
 
+/// A kOps `Cluster`: its cluster-wide `rollingUpdate` and whether it runs on AWS (`spec.cloudProvider`:
+/// `aws` in v1alpha2, `{aws: {}}` in v1alpha3), which kOps' defaults depend on.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct KopsCluster {
+    pub rolling: RollingUpdate,
+    /// `None` when the Cluster does not say.
+    pub aws: Option<bool>,
+}
+
+impl KopsCluster {
+    pub fn from_node(n: &Node) -> KopsCluster {
+        let spec = n.get("spec");
+        let cloud = spec.get("cloudProvider");
+        let aws = match cloud.as_str() {
+            Some(name) => Some(name == "aws"),
+            None if cloud.is_map() => Some(!cloud.get("aws").is_null()),
+            None => None,
+        };
+        KopsCluster { rolling: RollingUpdate::from_node(spec.get("rollingUpdate")), aws }
+    }
+}
+
 impl KopsGroup {
     pub fn from_node(n: &Node) -> KopsGroup {
         let spec = n.get("spec");

@@ -378,7 +378,7 @@ pub enum Body {
     Pdb(Box<PdbInfo>),
     Pv(Box<PvInfo>),
     KopsGroup(Box<distro::KopsGroup>),
-    KopsCluster(Box<distro::RollingUpdate>),
+    KopsCluster(Box<distro::KopsCluster>),
     Mcp(Box<distro::Mcp>),
     GkePool(Box<distro::GkePool>),
     Other,
@@ -537,7 +537,7 @@ impl Object {
                 Body::KopsGroup(Box::new(distro::KopsGroup::from_node(n)))
             }
             ("Cluster", v) if v.starts_with("kops.k8s.io/") => {
-                Body::KopsCluster(Box::new(distro::RollingUpdate::from_node(spec.get("rollingUpdate"))))
+                Body::KopsCluster(Box::new(distro::KopsCluster::from_node(n)))
             }
             ("MachineConfigPool", v) if v.starts_with("machineconfiguration.openshift.io/") => {
                 Body::Mcp(Box::new(distro::Mcp::from_node(n)))

@@ -551,7 +551,7 @@ impl<'c, 'a> Builder<'c, 'a> {
                 // Bastions, control-plane groups (serially), apiserver groups, node groups; alphabetical
                 // within a role; validation before each group (a node not Ready anywhere fails it); each
                 // group starts with one instance.
-                for p in of(PoolRole::Bastion) {
+                for p in of(PoolRole::Bastion).filter(|p| p.settings.drain_and_terminate != Some(false)) {
                     t = self.instances_phase("bastions", &p.name, p.instances, t);
                 }
                 // kOps validates before each group and ignores a failure that is not relevant to it
@@ -576,9 +576,12 @@ impl<'c, 'a> Builder<'c, 'a> {
                 .filter(|(p, _, _)| p.settings.drain_and_terminate != Some(false))
                 .collect();
                 // A failing system-critical pod: tied to its node's group, or to none.
-                let pod_failures = budget::kops_pod_failures(ctx);
-                let failing_pod =
-                    |p: &Pool| pod_failures.iter().find(|f| f.pool.as_ref().is_none_or(|name| *name == p.name));
+                let other_failures = budget::kops_validation_failures(ctx);
+                let failing_pod = |p: &Pool| {
+                    other_failures
+                        .iter()
+                        .find(|f| f.control_plane || f.pool.as_ref().is_none_or(|name| *name == p.name))
+                };
                 let mut complete = true;
                 for (k, (p, name, work)) in groups.iter().enumerate() {
                     let why = match (relevant(p), failing_pod(p)) {
@@ -588,10 +591,7 @@ impl<'c, 'a> Builder<'c, 'a> {
                             start: None,
                             outcome: "fails",
                             code: "budget/unavailable-exceeds-limit",
-                            reason: format!(
-                                "cluster validation fails before the group (system-critical pod {} {})",
-                                f.pod.r.name, f.why
-                            ),
+                            reason: format!("cluster validation fails before the group ({})", f.what),
                         }),
                         (None, None) => None,
                     };

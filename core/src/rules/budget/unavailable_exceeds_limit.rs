@@ -1,9 +1,8 @@
 //! `budget/unavailable-exceeds-limit`: nodes already unavailable in a pool reach its limit.
 
-use crate::budget::{gate, kops_pod_failures, Gate, GateKind};
+use crate::budget::{gate, kops_validation_failures, Gate, GateKind};
 use crate::options::Profile;
 use crate::report::{Finding, Severity};
-use crate::rules::context::display_ref;
 use crate::rules::{Context, RuleInfo};
 
 pub const INFO: RuleInfo = RuleInfo {
@@ -48,25 +47,20 @@ upgrading.
 
 pub fn check(ctx: &Context<'_>, out: &mut Vec<Finding>) {
     let profile = ctx.profile();
-    // kOps validation also fails on a system-critical pod that is not running well.
-    for f in kops_pod_failures(ctx) {
-        let scope = match &f.pool {
-            Some(pool) => format!("when the rolling update reaches instance group {pool} (the pod's node's group)"),
-            None => "before the first instance group (a cluster-wide failure)".to_owned(),
+    // kOps validation also fails on a system-critical pod that is not running well, and on a short group.
+    for f in kops_validation_failures(ctx) {
+        let scope = match (&f.pool, f.control_plane) {
+            (Some(pool), false) => format!("when the rolling update reaches instance group {pool}"),
+            (Some(pool), true) => format!("before every group (control-plane group {pool})"),
+            (None, _) => "before the first instance group (a cluster-wide failure)".to_owned(),
         };
-        let class =
-            if f.pool.is_some() { "system-node-critical" } else { "system-cluster-critical (or on no known node)" };
         out.push(
             Finding::new(
                 &INFO,
-                format!(
-                    "{class} pod {} {}: kops validation fails on it, so the rolling update stops {scope}",
-                    display_ref(&f.pod.r),
-                    f.why
-                ),
-                "Get the system-critical pods running and Ready (kubectl describe pod) before the rolling update.",
+                format!("{}: kops validation fails on it, so the rolling update stops {scope}", f.what),
+                "Get the system-critical pods running and Ready, and every instance group to its size, before the rolling update.",
             )
-            .object(f.pod)
+            .object(f.object)
             .data("pool", f.pool.clone().unwrap_or_default()),
         );
     }

@@ -90,7 +90,17 @@ pub enum GateKind {
 pub fn unavailable(cluster: &Cluster<'_>, pool: &Pool) -> Vec<usize> {
     use crate::cluster::nodes::Treatment;
     let profile = cluster.profile();
-    pool.nodes
+    // RKE's worker plane (cluster/cluster.go, UpgradeWorkerPlane) counts every inactive host without the
+    // controlplane role against max_unavailable_worker, etcd-only ones included; control-plane hosts have
+    // their worker plane upgraded with the control plane.
+    let members: Vec<usize> = if matches!(profile, Profile::Rke | Profile::RkeLegacy) && pool.role == PoolRole::Worker {
+        (0..cluster.nodes.len())
+            .filter(|i| pool.nodes.contains(i) || cluster.nodes.get(*i).is_some_and(|n| !n.is_control_plane()))
+            .collect()
+    } else {
+        pool.nodes.clone()
+    };
+    members
         .iter()
         .copied()
         .filter(|i| {
@@ -98,8 +108,6 @@ pub fn unavailable(cluster: &Cluster<'_>, pool: &Pool) -> Vec<usize> {
             match profile {
                 // Whole-cluster validation (kOps) and the control-plane health check (kubeadm) stop at one.
                 Profile::Kops | Profile::Kubeadm => n.treatment(profile) == Treatment::Stops,
-                // RKE: control-plane hosts have their worker plane upgraded with the control plane, so the
-                // worker plane's inactive hosts leave them out.
                 Profile::Rke | Profile::RkeLegacy if pool.role == PoolRole::Worker => {
                     !n.is_control_plane() && n.counts_against_limit(profile)
                 }
@@ -183,6 +191,11 @@ pub fn kops_validation_failures<'a>(cluster: &Cluster<'a>) -> Vec<ValidationFail
 /// Does the distribution refuse to start this pool's upgrade, and why? The rule
 /// `budget/unavailable-exceeds-limit` reports it and the plan stops there: one decision for both.
 pub fn gate(cluster: &Cluster<'_>, pool: &Pool) -> Option<Gate> {
+    // RKE has no unavailable-host limit for its etcd plane (cluster/cluster.go: the etcd plane upgrades the
+    // reachable etcd hosts); budget/etcd-member-unavailable reports the member.
+    if matches!(cluster.profile(), Profile::Rke | Profile::RkeLegacy) && pool.role == PoolRole::Etcd {
+        return None;
+    }
     let limit = limit(cluster, pool);
     let nodes = unavailable(cluster, pool);
     let kind = if limit.none_may_go && nodes.is_empty() {
@@ -371,7 +384,15 @@ fn to_u32(v: i64) -> u32 {
 /// A pool's resolved budget in this cluster. GKE on Bare Metal's `minimumAvailableNodes` caps how many
 /// nodes of the pool may be out at once: at most `size - minimumAvailableNodes` (0: none may go).
 pub fn limit(cluster: &Cluster<'_>, pool: &Pool) -> Limit {
-    let size = pool.nodes.len();
+    let mut size = pool.nodes.len();
+    if cluster.profile() == Profile::Rke && pool.role == PoolRole::Worker {
+        // RKE (cluster/hosts.go, CalculateMaxUnavailable) takes the percentage of its reachable worker hosts
+        // plus its inactive hosts that have no worker role.
+        let reachable = pool.nodes.iter().filter(|i| cluster.nodes.get(**i).is_some_and(|n| !n.info.unreachable));
+        let inactive_others = (0..cluster.nodes.len())
+            .filter(|i| !pool.nodes.contains(i) && cluster.nodes.get(*i).is_some_and(|n| n.info.unreachable));
+        size = reachable.count() + inactive_others.count();
+    }
     let mut l = resolve(cluster.profile(), pool.role, size, cluster.options, &pool.settings, cluster.on_aws());
     if let Some(min) = pool.minimum_available.filter(|m| *m > 0) {
         let cap = to_u32(i64::try_from(size).unwrap_or(i64::MAX).saturating_sub(min));

@@ -245,10 +245,14 @@ fn broken(r: &Report, snapshot: &Value) -> Vec<String> {
             out.push(format!("{n} is upgraded in the plan, yet {} says: {}", f.code, f.message));
         }
     }
+    // A node a stop says is never upgraded has no step in that phase of the hop, nor any step of the hop
+    // that starts at or after the stop (RKE's control-plane hosts may have had their etcd plane upgraded
+    // before it).
     for st in &r.plan.stops {
         for n in st.pending.iter().chain(st.node.iter()) {
-            if r.plan.steps.iter().any(|s| &s.node == n && s.hop.as_deref() == Some(st.hop.as_str())) {
-                out.push(format!("{n} is never upgraded in hop {} (stop), yet has a step", st.hop));
+            let hop = |s: &&kube_preflight::report::Step| &s.node == n && s.hop.as_deref() == Some(st.hop.as_str());
+            if r.plan.steps.iter().filter(hop).any(|s| s.phase == st.phase || s.start_seconds >= st.at_seconds) {
+                out.push(format!("{n} is never upgraded in {} of hop {} (stop), yet has a step", st.phase, st.hop));
             }
         }
     }

@@ -453,22 +453,17 @@ impl<'c, 'a> Builder<'c, 'a> {
             Profile::Rke | Profile::RkeLegacy => {
                 let legacy = ctx.profile() == Profile::RkeLegacy;
                 let mode = if legacy { Mode::Batch } else { Mode::Sliding };
-                // etcd hosts one by one.
-                for p in of(PoolRole::Etcd) {
-                    if let Some(g) = budget::gate(ctx, p) {
-                        let why = self.gate_why(p, &g);
-                        self.stop("etcd", None, t, why, &p.nodes);
-                        return None;
-                    }
-                }
+                // The reachable etcd hosts one by one (no limit for the etcd plane: an unreachable host is
+                // left out; budget/etcd-member-unavailable reports it).
+                let reachable = |i: &usize| ctx.nodes.get(*i).is_some_and(|n| !n.info.unreachable);
                 let etcd: Vec<usize> = of(PoolRole::Etcd).flat_map(|p| p.nodes.clone()).collect();
                 let etcd = self.sorted_by_name(&etcd);
+                let etcd_reachable: Vec<usize> = etcd.iter().copied().filter(reachable).collect();
                 let ph = PhaseSpec::serial("etcd", Work::Etcd, Work::Etcd);
-                t = self.nodes_phase(ph, &etcd, t)?;
+                t = self.nodes_phase(ph, &etcd_reachable, t)?;
                 // RKE (cluster/cluster.go): hosts it cannot reach are skipped and subtracted from the limit
                 // (ResetMaxUnavailable); NotReady control-plane hosts go first (RKE >= 1.1); a
                 // control-plane host's worker plane is upgraded with its control plane, never again.
-                let reachable = |i: &usize| ctx.nodes.get(*i).is_some_and(|n| !n.info.unreachable);
                 let inactive = |nodes: &[usize]| nodes.iter().filter(|i| !reachable(i)).count();
                 let window = |p: &Pool, inactive: usize| {
                     let limit = budget::limit(ctx, p).concurrency;
@@ -531,9 +526,13 @@ impl<'c, 'a> Builder<'c, 'a> {
                             .collect();
                         let nodes =
                             own.iter().copied().filter(|i| !etcd.contains(i) && reachable(i)).collect::<Vec<usize>>();
-                        (window(p, inactive(&own)), nodes)
+                        (window(p, budget::unavailable(ctx, p).len()), nodes)
                     };
-                    let order = self.sorted_by_name(&nodes);
+                    // RKE >= 1.1 upgrades NotReady (reachable) worker hosts first, as it does control hosts.
+                    let mut order = self.sorted_by_name(&nodes);
+                    if !legacy {
+                        order.sort_by_key(|i| self.node(*i).is_some_and(|n| n.ready()));
+                    }
                     let ph = PhaseSpec {
                         name: "workers",
                         pool: None,

@@ -10,25 +10,42 @@ pub const MASTER_TAINT: &str = "node-role.kubernetes.io/master";
 pub const CONTROL_PLANE_TAINT: &str = "node-role.kubernetes.io/control-plane";
 
 /// Which of the master and control-plane `NoSchedule` taints the control-plane nodes carry once the
-/// upgrade is through. kubeadm renames them by version (1.24 both, 1.25 and later only control-plane:
-/// `kubeadm upgrade` strips the master taint); no other distribution renames them, so what the
-/// snapshot's control-plane nodes carry now is what they will carry (an OpenShift master keeps
-/// `node-role.kubernetes.io/master`). `None` when the snapshot has no control-plane node to read.
+/// upgrade is through: what they carry now, as kubeadm's `upgrade apply` changes it (1.24 adds the
+/// control-plane taint beside the master one, 1.25 removes the master one; nodes registered without taints,
+/// `nodeRegistration.taints: []`, get none); no other distribution renames them, so what the snapshot's
+/// control-plane nodes carry now is what they will carry (an OpenShift master keeps
+/// `node-role.kubernetes.io/master`). With no control-plane node to read, kubeadm's defaults by version;
+/// `None` for another distribution.
 pub fn control_plane_taints_after(cluster: &Cluster<'_>) -> Option<Vec<&'static str>> {
-    if cluster.profile() == Profile::Kubeadm {
-        return Some(match cluster.to.minor {
+    let cps: Vec<_> = cluster.nodes.iter().filter(|n| n.is_control_plane()).collect();
+    let kubeadm = cluster.profile() == Profile::Kubeadm;
+    if cps.is_empty() {
+        return kubeadm.then(|| match cluster.to.minor {
             m if m >= 25 => vec![CONTROL_PLANE_TAINT],
             24 => vec![MASTER_TAINT, CONTROL_PLANE_TAINT],
             _ => vec![MASTER_TAINT],
         });
     }
-    let cps: Vec<_> = cluster.nodes.iter().filter(|n| n.is_control_plane()).collect();
-    if cps.is_empty() {
-        return None;
-    }
     let carried =
         |key: &str| cps.iter().any(|n| n.info.taints.iter().any(|t| t.key == key && t.effect == "NoSchedule"));
-    Some([MASTER_TAINT, CONTROL_PLANE_TAINT].into_iter().filter(|k| carried(k)).collect())
+    let (mut master, mut control_plane) = (carried(MASTER_TAINT), carried(CONTROL_PLANE_TAINT));
+    if kubeadm {
+        // cmd/kubeadm/app/phases/upgrade/postupgrade.go: from 1.24 a master-tainted node gets the new taint
+        // too; from 1.25 the old one is removed.
+        if cluster.to.minor >= 24 && master {
+            control_plane = true;
+        }
+        if cluster.to.minor >= 25 {
+            master = false;
+        }
+    }
+    Some(
+        [(MASTER_TAINT, master), (CONTROL_PLANE_TAINT, control_plane)]
+            .into_iter()
+            .filter(|(_, c)| *c)
+            .map(|(k, _)| k)
+            .collect(),
+    )
 }
 
 /// The hop at which kubeadm drops the master label from control-plane nodes, if this upgrade crosses it.

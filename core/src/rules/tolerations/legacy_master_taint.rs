@@ -56,30 +56,18 @@ fn check_spec(ctx: &Context<'_>, o: &Object, spec: &PodSpec, out: &mut Vec<Findi
         return;
     }
     let (has, lacks) = if m { (MASTER, CONTROL_PLANE) } else { (CONTROL_PLANE, MASTER) };
+    // What the control-plane nodes carry once the upgrade is through (kubeadm renames the taints by
+    // version, from what the nodes carry now; the others keep them).
+    let Some(carried) = control_plane_taints_after(ctx) else { return };
+    if !carried.contains(&lacks) {
+        return;
+    }
     let when = if ctx.profile() == Profile::Kubeadm {
-        // Only the master taint: broken once control-plane nodes reach 1.25. Only the control-plane taint:
-        // broken while control-plane nodes are still on 1.24 or older (they carry the master taint).
-        let still_old = match &ctx.from {
-            Some(f) => f.minor <= 24,
-            None => ctx.to.minor <= 24,
-        };
-        if m {
-            if ctx.to.minor < 25 {
-                return;
-            }
-            format!("from 1.25 (the target is {}) control-plane nodes carry only the {CONTROL_PLANE} taint", ctx.to)
-        } else {
-            if !still_old {
-                return;
-            }
-            "control-plane nodes on 1.24 and older carry the master taint".to_owned()
-        }
+        format!(
+            "after the upgrade to {} the control-plane nodes carry the {lacks} taint (kubeadm renames it by version)",
+            ctx.to
+        )
     } else {
-        // The distribution does not rename the taints: what the control-plane nodes carry now stays.
-        let Some(carried) = control_plane_taints_after(ctx) else { return };
-        if !carried.contains(&lacks) {
-            return;
-        }
         format!("the control-plane nodes carry the {lacks} taint ({} keeps it through the upgrade)", ctx.profile())
     };
     out.push(

@@ -39,14 +39,17 @@ upgrade. For long paths, upgrade nodes at every hop.
 };
 
 pub fn check(ctx: &Context<'_>, out: &mut Vec<Finding>) {
-    if ctx.from.is_none() || ctx.path.is_empty() {
-        return;
-    }
+    let Some(from) = &ctx.from else { return };
+    // With nothing to upgrade (a re-apply of the current version), a kubelet already too far behind the
+    // control plane is still one kubeadm refuses (cmd/kubeadm/app/phases/upgrade/policy.go,
+    // detectTooOldKubelets compares every kubelet with the target whatever the current version).
+    let same = [from.clone()];
+    let hops: &[crate::version::Version] = if ctx.path.is_empty() { &same } else { &ctx.path };
     for n in &ctx.nodes {
         let Some(v) = &n.kubelet else { continue };
         // The node's minor at each hop: what it runs now, then the previous hop's minor.
         let mut node_minor = v.minor;
-        for hop in &ctx.path {
+        for hop in hops {
             let lag = hop.minor.saturating_sub(node_minor);
             let allowed = allowed_lag(ctx.profile(), node_minor, hop.minor);
             if lag > allowed {

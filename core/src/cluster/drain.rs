@@ -1,6 +1,6 @@
 //! Does this distribution drain nodes, and does its drain wait on PodDisruptionBudgets?
 
-use super::{is_mirror, Cluster, RunningPod};
+use super::{is_mirror, Cluster};
 use crate::model::{Object, PodInfo};
 use crate::options::Profile;
 
@@ -80,15 +80,45 @@ impl DrainFlags {
     }
 }
 
-/// Is the pod a DaemonSet's (its controller is a DaemonSet: kubectl's drain `daemonSetFilter` reads
-/// `metav1.GetControllerOf`)?
+/// Does the pod's controller reference name a DaemonSet (kubectl's drain `daemonSetFilter` reads
+/// `metav1.GetControllerOf`; since kubectl 1.34 only an `apps` DaemonSet counts, so an OpenKruise one's pods
+/// are drained like any others)? An owner given without its apiVersion counts.
 pub fn daemon_pod(pod: &Object) -> bool {
-    pod.owners.iter().any(|w| w.controller && w.kind == "DaemonSet")
+    pod.owners.iter().any(|w| {
+        w.controller && w.kind == "DaemonSet" && (w.api_version.is_empty() || w.api_version.starts_with("apps/"))
+    })
 }
 
-/// Pods a drain of a node evicts: not mirror pods, not DaemonSet pods (`--ignore-daemonsets`).
-pub fn evicted_by_drain<'a>(pods: &[RunningPod<'a>]) -> Vec<(&'a Object, &'a PodInfo)> {
-    pods.iter().filter(|(o, _, _)| !is_mirror(o) && !daemon_pod(o)).map(|(o, p, _)| (*o, *p)).collect()
+impl<'a> Cluster<'a> {
+    /// A DaemonSet's pod whose DaemonSet exists (or the snapshot holds no DaemonSet to tell): drains leave
+    /// it alone (`--ignore-daemonsets`).
+    pub fn is_daemon_pod(&self, pod: &Object) -> bool {
+        daemon_pod(pod) && !self.orphaned_daemon_pod(pod)
+    }
+
+    /// A pod whose controller DaemonSet is gone (the snapshot holds DaemonSets, not this one): kubectl's
+    /// `daemonSetFilter` deletes it with `--force` (nothing recreates it) and refuses it without.
+    pub fn orphaned_daemon_pod(&self, pod: &Object) -> bool {
+        if !daemon_pod(pod) {
+            return false;
+        }
+        let any = *self.has_daemonsets.get_or_init(|| self.live_objects().any(|o| o.r.kind == "DaemonSet"));
+        let ns = pod.r.namespace.as_deref().unwrap_or("default");
+        any && pod
+            .owners
+            .iter()
+            .filter(|w| w.controller && w.kind == "DaemonSet")
+            .all(|w| self.lookup("DaemonSet", ns, &w.name).is_none())
+    }
+
+    /// Pods a drain of node `i` evicts or deletes: not mirror pods, not DaemonSet pods.
+    pub fn evicted_by_drain(&self, i: usize) -> Vec<(&'a Object, &'a PodInfo)> {
+        self.running_pods_on(i)
+            .iter()
+            .filter(|(o, _, _)| !is_mirror(o) && !self.is_daemon_pod(o))
+            .map(|(o, p, _)| (*o, *p))
+            .collect()
+    }
 }
 
 /// How a distribution's drain ends when it cannot evict a pod.
@@ -134,9 +164,9 @@ impl<'a> Cluster<'a> {
             Profile::Kubeadm | Profile::Openshift => DrainEnd::WaitsForEver,
             _ => DrainEnd::FailsAfterTimeout,
         };
-        for (pod, info) in evicted_by_drain(self.running_pods_on(i)) {
+        for (pod, info) in self.evicted_by_drain(i) {
             if flags.failure_stops_upgrade() {
-                if !flags.force && unmanaged(pod) {
+                if !flags.force && (unmanaged(pod) || self.orphaned_daemon_pod(pod)) {
                     return Some(DrainStall {
                         pod,
                         end: DrainEnd::FailsAtOnce,

@@ -66,6 +66,8 @@ pub struct Cluster<'a> {
     eligible: std::cell::RefCell<scheduling::EligibleCache>,
     after: OnceCell<Vec<Object>>,
     by_node: OnceCell<Vec<Vec<RunningPod<'a>>>>,
+    /// Does the snapshot hold DaemonSet objects at all (so that a missing one is known to be gone)?
+    has_daemonsets: OnceCell<bool>,
 }
 
 impl<'a> Cluster<'a> {
@@ -95,6 +97,7 @@ impl<'a> Cluster<'a> {
             nodes,
             index,
             node_index,
+            has_daemonsets: OnceCell::new(),
             by_controller: OnceCell::new(),
             budgets: OnceCell::new(),
             pdb_infos: OnceCell::new(),

@@ -66,6 +66,8 @@ pub struct OwnerRef {
     pub kind: Str,
     pub name: Str,
     pub controller: bool,
+    /// `apiVersion` (`apps/v1`), empty when not given.
+    pub api_version: Str,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -613,6 +615,7 @@ impl Object {
                     kind: strings.get(o.get("kind").as_str().unwrap_or_default()),
                     name: strings.get(o.get("name").as_str().unwrap_or_default()),
                     controller: o.get("controller").as_bool().unwrap_or(false),
+                    api_version: strings.get(o.get("apiVersion").as_str().unwrap_or_default()),
                 })
                 .collect(),
             managed_api_versions,

@@ -12,7 +12,7 @@ pub mod timings;
 use std::collections::BTreeSet;
 
 use crate::budget::{self, Gate, GateKind, Pool, PoolRole};
-use crate::cluster::drain::{evicted_by_drain, DrainEnd, DrainStall};
+use crate::cluster::drain::{DrainEnd, DrainStall};
 use crate::cluster::{Cluster, NodeView};
 use crate::model::{Object, PodInfo};
 use crate::options::Profile;
@@ -178,7 +178,7 @@ impl<'c, 'a> Builder<'c, 'a> {
 
     /// Pods a drain of node `i` evicts.
     fn evictable(&self, i: usize) -> Vec<(&'a Object, &'a PodInfo)> {
-        evicted_by_drain(self.ctx.running_pods_on(i))
+        self.ctx.evicted_by_drain(i)
     }
 
     /// How the drain of node `i` goes: its seconds (until it is known stuck, for a drain that never

@@ -55,7 +55,7 @@ pub fn check(ctx: &Context<'_>, out: &mut Vec<Finding>) {
             slot.0 = slot.0.saturating_add(r.cpu_millis);
             slot.1 = slot.1.saturating_add(r.memory_bytes);
         }
-        let stays = is_mirror(o) || o.owners.iter().any(|w| w.kind == "DaemonSet");
+        let stays = is_mirror(o) || ctx.is_daemon_pod(o);
         if !stays {
             if let Some(slot) = evictable.get_mut(i) {
                 slot.0 = slot.0.saturating_add(r.cpu_millis);

@@ -53,7 +53,7 @@ pub fn check(ctx: &Context<'_>, out: &mut Vec<Finding>) {
         .collect();
     let mut hits = Vec::new();
     for (o, p, node) in ctx.running_pods() {
-        if is_mirror(o) || crate::cluster::drain::daemon_pod(o) {
+        if is_mirror(o) || ctx.is_daemon_pod(o) {
             continue;
         }
         let ns = o.r.namespace.clone().unwrap_or_else(|| "default".into());

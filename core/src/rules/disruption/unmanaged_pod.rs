@@ -37,15 +37,17 @@ Delete it if it is a leftover, or run it under a Deployment, StatefulSet or Job.
 pub fn check(ctx: &Context<'_>, out: &mut Vec<Finding>) {
     let Some(flags) = ctx.drain_flags() else { return };
     for (o, _, node) in ctx.running_pods() {
-        if !crate::cluster::drain::unmanaged(o) || is_mirror(o) {
+        let orphaned = ctx.orphaned_daemon_pod(o);
+        if !(crate::cluster::drain::unmanaged(o) || orphaned) || is_mirror(o) {
             continue;
         }
         let f = if flags.force {
             Finding::new(
                 &INFO,
                 format!(
-                    "{} on {node} has no controller: {} deletes it and nothing brings it back",
+                    "{} on {node} {}: {} deletes it and nothing brings it back",
                     display_ref(&o.r),
+                    if orphaned { "belongs to a DaemonSet that is gone" } else { "has no controller" },
                     flags.who
                 ),
                 "Delete it if it is a leftover, or run it under a Deployment, StatefulSet or Job.",
@@ -54,8 +56,9 @@ pub fn check(ctx: &Context<'_>, out: &mut Vec<Finding>) {
             let f = Finding::new(
                 &INFO,
                 format!(
-                    "{} on {node} has no controller: {} runs without force, so it refuses the pod and the drain of {node} fails{}",
+                    "{} on {node} {}: {} runs without force, so it refuses the pod and the drain of {node} fails{}",
                     display_ref(&o.r),
+                    if orphaned { "belongs to a DaemonSet that is gone" } else { "has no controller" },
                     flags.who,
                     if flags.failure_stops_upgrade() { " (the host fails and the upgrade stops)" } else { "" }
                 ),

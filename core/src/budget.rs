@@ -47,6 +47,8 @@ pub struct Pool {
     pub instances: usize,
     /// GKE on Bare Metal `minimumAvailableNodes`: nodes that must stay available during the upgrade.
     pub minimum_available: Option<i64>,
+    /// A machine config pool's `maxUnavailable` the MCO refuses: it never updates the pool.
+    pub refused: Option<String>,
 }
 
 /// A pool's resolved budget.
@@ -231,6 +233,7 @@ pub fn pools(cluster: &Cluster<'_>) -> Vec<Pool> {
                     paused: false,
                     instances: 0,
                     minimum_available: None,
+                    refused: None,
                 });
                 pools.last_mut()
             }
@@ -335,6 +338,7 @@ pub fn pools(cluster: &Cluster<'_>) -> Vec<Pool> {
                 if let Some((_, m)) = mcps.iter().find(|(o, _)| o.r.name == p.name) {
                     p.settings.max_unavailable = m.max_unavailable;
                     p.paused = m.paused;
+                    p.refused = m.max_unavailable_refused.clone();
                 }
             }
         }

@@ -84,7 +84,25 @@ impl KopsGroup {
 pub struct Mcp {
     pub node_selector: LabelSelector,
     pub max_unavailable: Option<IntOrPercent>,
+    /// `maxUnavailable` is set to something the MCO refuses (node_controller.go, maxUnavailable:
+    /// intstr.GetScaledValueFromIntOrPercent takes a number, or a string of digits ending in `%`: `"60"`,
+    /// `"40 %"`, `"50 percent"` are errors), so it never updates the pool.
+    pub max_unavailable_refused: Option<String>,
     pub paused: bool,
+}
+
+/// Is this `maxUnavailable` one the MCO takes: a number, or a string of digits followed by `%`?
+fn mco_int_or_percent(n: &Node) -> Result<(), String> {
+    use crate::parse::{ScalarKind, Value};
+    match &n.value {
+        Value::Null => Ok(()),
+        Value::Scalar(s, ScalarKind::Plain) if s.parse::<i64>().is_ok() => Ok(()),
+        Value::Scalar(s, _) => {
+            let digits = s.strip_suffix('%').filter(|d| !d.is_empty() && d.bytes().all(|b| b.is_ascii_digit()));
+            digits.map(|_| ()).ok_or_else(|| s.clone())
+        }
+        _ => Err("a value that is neither a number nor a string".to_owned()),
+    }
 }
 
 impl Mcp {
@@ -93,6 +111,7 @@ impl Mcp {
         Mcp {
             node_selector: LabelSelector::from_node(spec.get("nodeSelector")),
             max_unavailable: spec.get("maxUnavailable").as_str().and_then(IntOrPercent::parse),
+            max_unavailable_refused: mco_int_or_percent(spec.get("maxUnavailable")).err(),
             paused: spec.get("paused").as_bool().unwrap_or(false),
         }
     }

@@ -739,7 +739,14 @@ fn problems(n: &Node, kind: &str) -> Vec<String> {
             check_limit(&mut out, "spec.rollingUpdate.maxUnavailable", r.get("maxUnavailable"));
             check_limit(&mut out, "spec.rollingUpdate.maxSurge", r.get("maxSurge"));
         }
-        "MachineConfigPool" => check_limit(&mut out, "spec.maxUnavailable", spec.get("maxUnavailable")),
+        "MachineConfigPool" => {
+            match distro::Mcp::from_node(n).max_unavailable_refused {
+                Some(raw) => out.push(format!(
+                    "spec.maxUnavailable: {raw:?} is refused by the Machine Config Operator (a number, or digits followed by %), which then never updates the pool"
+                )),
+                None => check_limit(&mut out, "spec.maxUnavailable", spec.get("maxUnavailable")),
+            }
+        }
         k if WORKLOAD_KINDS.contains(&k) => {
             let (path, template) = if k == "CronJob" {
                 ("spec.jobTemplate.spec.template.spec", spec.at(&["jobTemplate", "spec", "template", "spec"]))

@@ -679,6 +679,17 @@ impl<'c, 'a> Builder<'c, 'a> {
         } else {
             ("workers", Work::Worker)
         };
+        if let Some(raw) = &p.refused {
+            let why = Why {
+                node: None,
+                start: None,
+                outcome: "waits",
+                code: "input/unreadable-value",
+                reason: format!("the MCO refuses pool {}'s maxUnavailable {raw:?} and never updates it", p.name),
+            };
+            self.stop(name, Some(p.name.clone()), start, why, &p.nodes);
+            return None;
+        }
         if let Some(g) = budget::gate(ctx, p) {
             let why = self.gate_why(p, &g);
             self.stop(name, Some(p.name.clone()), start, why, &p.nodes);

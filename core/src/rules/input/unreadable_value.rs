@@ -18,7 +18,10 @@ The object is still counted and checked with what could be read; this says what 
 ## Why it matters for an upgrade
 A value that cannot be read is a check that cannot run for that object: a node with an unreadable kubelet
 version is left out of the skew checks, unreadable requests count as zero in the capacity check, an
-unreadable budget allows nothing. Silence would read as "ready".
+unreadable budget allows nothing. Silence would read as "ready". Under `openshift`, a MachineConfigPool
+`maxUnavailable` the Machine Config Operator refuses (`"60"` without `%`, `"40 %"`, `"50 percent"`: it takes
+a number, or digits followed by `%`) is a blocker: the MCO never updates that pool, and the plan stops
+there.
 
 ## Example
 `status.nodeInfo.kubeletVersion: v1.x` on node `edge-3`: warning, the skew checks skipped `edge-3`.
@@ -35,14 +38,17 @@ and check again.
 
 pub fn check(ctx: &Context<'_>, out: &mut Vec<Finding>) {
     for o in ctx.objects.iter().filter(|o| !o.problems.is_empty()) {
-        out.push(
-            Finding::new(
+        // A machine config pool whose maxUnavailable the MCO refuses is never updated: the upgrade of its
+        // nodes does not complete (and the plan stops there).
+        let stops = ctx.profile() == crate::options::Profile::Openshift
+            && matches!(&o.body, crate::model::Body::Mcp(m) if m.max_unavailable_refused.is_some());
+        let f = Finding::new(
                 &INFO,
                 format!("{}: {}", display_ref(&o.r), o.problems.join("; ")),
                 "Fix the value at its source (snapshot, chart template, manifest) and check again: the checks that need it skipped or under-counted this object.",
             )
-            .object(o)
-            .data("fields", o.problems.clone()),
-        );
+        .object(o)
+        .data("fields", o.problems.clone());
+        out.push(if stops { f.severity(Severity::Blocker) } else { f });
     }
 }

@@ -316,23 +316,40 @@ pub fn pools(cluster: &Cluster<'_>) -> Vec<Pool> {
                 })
                 .collect();
             for (i, n) in nodes.iter().enumerate() {
-                // A node in a custom pool (infra) leaves the worker pool; master nodes stay in master.
-                let matching: Vec<&(&Object, &crate::model::distro::Mcp)> =
-                    mcps.iter().filter(|(_, m)| m.node_selector.matches(&n.obj.labels)).collect();
-                let chosen = matching
-                    .iter()
-                    .find(|(o, _)| o.r.name == "master")
-                    .or_else(|| matching.iter().find(|(o, _)| o.r.name != "worker"))
-                    .or_else(|| matching.first());
-                let (name, role) = match chosen {
-                    Some((o, _)) if o.r.name == "master" || n.is_control_plane() => {
-                        (o.r.name.clone(), PoolRole::ControlPlane)
+                // The MCO never manages a Windows node (helpers.go, ListPools: IsWindows).
+                if n.obj.labels.get("kubernetes.io/os").is_some_and(|os| os.as_str() == "windows") {
+                    continue;
+                }
+                if mcps.is_empty() {
+                    // No pool in the snapshot: the default master and worker pools, by role.
+                    if n.is_control_plane() {
+                        add(&mut pools, "master", PoolRole::ControlPlane, Some(i));
+                    } else {
+                        add(&mut pools, "worker", PoolRole::Worker, Some(i));
                     }
-                    Some((o, _)) => (o.r.name.clone(), PoolRole::Worker),
-                    None if n.is_control_plane() => ("master".into(), PoolRole::ControlPlane),
-                    None => ("worker".into(), PoolRole::Worker),
+                    continue;
+                }
+                // helpers.go, GetPoolsForNode: a pool with an empty selector selects nothing; master wins (a
+                // master with a custom role stays in master, OCPBUGS-2177); one custom pool wins over worker;
+                // two custom pools are an error (the node is in no pool); a node no pool selects is not
+                // managed.
+                let matching: Vec<&(&Object, &crate::model::distro::Mcp)> = mcps
+                    .iter()
+                    .filter(|(_, m)| !m.node_selector.is_empty() && m.node_selector.matches(&n.obj.labels))
+                    .collect();
+                let named = |name: &str| matching.iter().find(|(o, _)| o.r.name == name);
+                let custom: Vec<_> =
+                    matching.iter().filter(|(o, _)| o.r.name != "master" && o.r.name != "worker").collect();
+                let chosen = match (custom.as_slice(), named("master"), named("worker")) {
+                    ([_, _, ..], _, _) => None,
+                    (_, Some(m), _) => Some((m.0.r.name.clone(), PoolRole::ControlPlane)),
+                    ([one], None, _) => Some((one.0.r.name.clone(), PoolRole::Worker)),
+                    ([], None, Some(w)) => Some((w.0.r.name.clone(), PoolRole::Worker)),
+                    ([], None, None) => None,
                 };
-                add(&mut pools, name, role, Some(i));
+                if let Some((name, role)) = chosen {
+                    add(&mut pools, name, role, Some(i));
+                }
             }
             for p in &mut pools {
                 if let Some((_, m)) = mcps.iter().find(|(o, _)| o.r.name == p.name) {

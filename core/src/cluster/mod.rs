@@ -68,6 +68,8 @@ pub struct Cluster<'a> {
     by_node: OnceCell<Vec<Vec<RunningPod<'a>>>>,
     /// Does the snapshot hold DaemonSet objects at all (so that a missing one is known to be gone)?
     has_daemonsets: OnceCell<bool>,
+    /// PersistentVolumes by the claim they are bound to (namespace, name).
+    pv_by_claim: OnceCell<HashMap<(String, String), &'a Object>>,
 }
 
 impl<'a> Cluster<'a> {
@@ -97,6 +99,7 @@ impl<'a> Cluster<'a> {
             nodes,
             index,
             node_index,
+            pv_by_claim: OnceCell::new(),
             has_daemonsets: OnceCell::new(),
             by_controller: OnceCell::new(),
             budgets: OnceCell::new(),

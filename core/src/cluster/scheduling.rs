@@ -157,6 +157,90 @@ impl Cluster<'_> {
     }
 }
 
+/// The zone and region labels the scheduler's VolumeZone filter reads, each with its GA name (a beta label
+/// on the volume also matches the GA one on the node).
+const TOPOLOGY_LABELS: [(&str, &str); 4] = [
+    ("topology.kubernetes.io/zone", "topology.kubernetes.io/zone"),
+    ("topology.kubernetes.io/region", "topology.kubernetes.io/region"),
+    ("failure-domain.beta.kubernetes.io/zone", "topology.kubernetes.io/zone"),
+    ("failure-domain.beta.kubernetes.io/region", "topology.kubernetes.io/region"),
+];
+
+/// Can a node reach this PersistentVolume? Its zone and region labels (VolumeZone, volume_zone.go: a node
+/// with no topology label passes; a value may list zones joined by `__`) and its required node affinity
+/// (VolumeBinding, CheckNodeAffinity).
+pub fn volume_reachable(pv: &Object, affinity: Option<&[NodeSelectorTerm]>, node: &Object) -> bool {
+    let node_has_topology = TOPOLOGY_LABELS.iter().any(|(k, _)| node.labels.contains_key(*k));
+    let zones_ok = !node_has_topology
+        || TOPOLOGY_LABELS.iter().all(|(key, ga)| match pv.labels.get(*key) {
+            None => true,
+            Some(want) => {
+                let have = node.labels.get(*key).or_else(|| node.labels.get(*ga));
+                have.is_some_and(|v| want.split("__").any(|w| w == v.as_str()))
+            }
+        });
+    zones_ok && affinity.is_none_or(|terms| terms.iter().any(|t| term_matches(t, node)))
+}
+
+/// Does a PersistentVolume limit the nodes that can reach it (a node affinity, a zone or region label)?
+pub fn volume_constrained(pv: &Object, affinity: Option<&[NodeSelectorTerm]>) -> bool {
+    affinity.is_some() || TOPOLOGY_LABELS.iter().any(|(k, _)| pv.labels.contains_key(*k))
+}
+
+impl<'a> Cluster<'a> {
+    /// The PersistentVolume bound to a claim (by the volume's `claimRef`), if the snapshot has it.
+    pub fn pv_of_claim(&self, namespace: &str, claim: &str) -> Option<&'a Object> {
+        let map = self.pv_by_claim.get_or_init(|| {
+            self.live_objects()
+                .filter_map(|o| match &o.body {
+                    crate::model::Body::Pv(pv) => pv.claim.clone().map(|c| (c, o)),
+                    _ => None,
+                })
+                .collect()
+        });
+        map.get(&(namespace.to_owned(), claim.to_owned())).copied()
+    }
+
+    /// The PersistentVolumes a pod's claims are bound to (persistentVolumeClaim and generic ephemeral
+    /// volumes), with the volume's name.
+    pub fn pod_volumes(&self, pod: &Object, spec: &PodSpec) -> Vec<(&'a Object, &'a crate::model::PvInfo, String)> {
+        let ns = pod.r.namespace.as_deref().unwrap_or("default");
+        spec.volumes
+            .iter()
+            .filter_map(|v| {
+                let claim = match v.kind {
+                    crate::model::VolumeKind::PersistentVolumeClaim => v.claim.clone()?,
+                    crate::model::VolumeKind::Ephemeral => format!("{}-{}", pod.r.name, v.name),
+                    _ => return None,
+                };
+                let o = self.pv_of_claim(ns, &claim)?;
+                match &o.body {
+                    crate::model::Body::Pv(pv) => Some((o, &**pv, v.name.clone())),
+                    _ => None,
+                }
+            })
+            .collect()
+    }
+
+    /// The nodes a pod fits ([`Cluster::eligible_nodes`] of its spec, `base`) that can also reach its
+    /// volumes: a pod whose claims are bound to zonal or local volumes can only move where they are.
+    pub fn pod_eligible(&self, pod: &Object, spec: &PodSpec, base: &Rc<[usize]>) -> Rc<[usize]> {
+        let vols = self.pod_volumes(pod, spec);
+        if vols.is_empty() {
+            return Rc::clone(base);
+        }
+        let after = self.nodes_after();
+        base.iter()
+            .copied()
+            .filter(|i| {
+                after
+                    .get(*i)
+                    .is_some_and(|n| vols.iter().all(|(o, pv, _)| volume_reachable(o, pv.affinity.as_deref(), n)))
+            })
+            .collect()
+    }
+}
+
 /// The label keys a spec's selector and required affinity use.
 pub fn selector_keys(spec: &PodSpec) -> Vec<&str> {
     let mut keys: Vec<&str> = spec.node_selector.keys().map(Str::as_str).collect();

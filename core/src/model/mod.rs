@@ -181,6 +181,8 @@ pub enum VolumeKind {
     EmptyDir,
     HostPath,
     PersistentVolumeClaim,
+    /// A generic ephemeral volume: its claim is `<pod>-<volume>`.
+    Ephemeral,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -291,6 +293,8 @@ impl PodSpec {
                         VolumeKind::HostPath
                     } else if !v.get("persistentVolumeClaim").is_null() {
                         VolumeKind::PersistentVolumeClaim
+                    } else if !v.get("ephemeral").is_null() {
+                        VolumeKind::Ephemeral
                     } else {
                         return None;
                     };
@@ -363,8 +367,11 @@ pub struct PdbInfo {
 /// A PersistentVolume: is it bound to one node, and to which claim?
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct PvInfo {
-    /// `spec.local`, `spec.hostPath`, or a required node affinity: the data lives on particular nodes.
+    /// `spec.local` or `spec.hostPath`: the data lives on one node.
     pub node_bound: bool,
+    /// `spec.nodeAffinity.required.nodeSelectorTerms`: the nodes that can reach the volume (a local
+    /// volume's node, a zonal disk's zone).
+    pub affinity: Option<Vec<NodeSelectorTerm>>,
     /// `spec.claimRef` namespace and name.
     pub claim: Option<(String, String)>,
 }
@@ -548,9 +555,17 @@ impl Object {
                 Body::GkePool(Box::new(distro::GkePool::from_node(n)))
             }
             ("PersistentVolume", "v1" | "") => Body::Pv(Box::new(PvInfo {
-                node_bound: !spec.get("local").is_null()
-                    || !spec.get("hostPath").is_null()
-                    || spec.at(&["nodeAffinity", "required"]).is_map(),
+                node_bound: !spec.get("local").is_null() || !spec.get("hostPath").is_null(),
+                affinity: spec.at(&["nodeAffinity", "required"]).is_map().then(|| {
+                    spec.at(&["nodeAffinity", "required", "nodeSelectorTerms"])
+                        .as_seq()
+                        .iter()
+                        .map(|t| NodeSelectorTerm {
+                            match_expressions: requirements(t.get("matchExpressions")),
+                            match_fields: requirements(t.get("matchFields")),
+                        })
+                        .collect()
+                }),
                 claim: spec
                     .get("claimRef")
                     .get("name")

@@ -76,12 +76,17 @@ fn all_down(replicas: &[Vec<(u64, u64)>]) -> Vec<(u64, u64)> {
     out
 }
 
-/// Why a pod cannot move when its node is drained, if it cannot. `fit` lists the nodes its spec fits.
-fn stuck_reason(pod: &PodInfo, node: usize, fit: &[usize]) -> Option<String> {
+/// Why a pod cannot move when its node is drained, if it cannot. `fit` lists the nodes its spec fits,
+/// `reach` those of them that can also reach its volumes.
+fn stuck_reason(pod: &PodInfo, node: usize, fit: &[usize], reach: &[usize]) -> Option<String> {
     if let Some(v) = pod.spec.volumes.iter().find(|v| v.kind == VolumeKind::HostPath) {
         return Some(format!("its hostPath volume {} ties it to the node", v.name));
     }
-    (!fit.iter().any(|i| *i != node)).then(|| "no other node satisfies its selector, affinity and taints".to_owned())
+    let elsewhere = |nodes: &[usize]| nodes.iter().any(|i| *i != node);
+    if !elsewhere(fit) {
+        return Some("no other node satisfies its selector, affinity and taints".to_owned());
+    }
+    (!elsewhere(reach)).then(|| "no other node it fits can reach its volumes (their node or zone)".to_owned())
 }
 
 pub fn compute(ctx: &Cluster<'_>, outcome: &Outcome, t: &Timings) -> (Downtime, Vec<WorkloadOutcome>) {
@@ -193,7 +198,7 @@ pub fn compute(ctx: &Cluster<'_>, outcome: &Outcome, t: &Timings) -> (Downtime, 
                             continue;
                         }
                         let evicted = w.start + t.cordon;
-                        match stuck_reason(pod, ni, &fit) {
+                        match stuck_reason(pod, ni, &fit, &ctx.pod_eligible(pod_obj, &pod.spec, &fit)) {
                             Some(why) => {
                                 evictions.push((evicted, OPEN, r));
                                 reasons.insert(format!("{} cannot move: {why}", pod_obj.r.name), ());
@@ -202,7 +207,7 @@ pub fn compute(ctx: &Cluster<'_>, outcome: &Outcome, t: &Timings) -> (Downtime, 
                         }
                     } else if w.drained {
                         let evicted = w.start + w.blocked_until.unwrap_or(t.cordon);
-                        match stuck_reason(pod, ni, &fit) {
+                        match stuck_reason(pod, ni, &fit, &ctx.pod_eligible(pod_obj, &pod.spec, &fit)) {
                             Some(why) => {
                                 evictions.push((evicted, w.end + t.pod_start - evicted, r));
                                 reasons.insert(format!("{} cannot move: {why}", pod_obj.r.name), ());

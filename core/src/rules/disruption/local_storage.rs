@@ -1,7 +1,8 @@
 //! `disruption/local-storage`: a pod keeps data in emptyDir or on a node-bound volume.
 
 use super::is_mirror;
-use crate::model::{Body, VolumeKind};
+use crate::cluster::scheduling::{volume_constrained, volume_reachable};
+use crate::model::VolumeKind;
 use crate::report::{Finding, Severity};
 use crate::rules::context::display_ref;
 use crate::rules::{Context, RuleInfo};
@@ -44,30 +45,30 @@ node-bound storage.
 
 pub fn check(ctx: &Context<'_>, out: &mut Vec<Finding>) {
     let Some(flags) = ctx.drain_flags() else { return };
-    let node_bound_claims: Vec<(String, String)> = ctx
-        .live_objects()
-        .filter_map(|o| match &o.body {
-            Body::Pv(pv) if pv.node_bound => pv.claim.clone(),
-            _ => None,
-        })
-        .collect();
+    let after = ctx.nodes_after();
     let mut hits = Vec::new();
     for (o, p, node) in ctx.running_pods() {
         if is_mirror(o) || ctx.is_daemon_pod(o) {
             continue;
         }
-        let ns = o.r.namespace.clone().unwrap_or_else(|| "default".into());
         let mut lost = Vec::new();
         let mut bound = Vec::new();
         for v in &p.spec.volumes {
             match v.kind {
                 VolumeKind::EmptyDir => lost.push(v.name.clone()),
                 VolumeKind::HostPath => bound.push(v.name.clone()),
-                VolumeKind::PersistentVolumeClaim => {
-                    if v.claim.as_ref().is_some_and(|c| node_bound_claims.contains(&(ns.to_string(), c.clone()))) {
-                        bound.push(v.name.clone());
-                    }
-                }
+                VolumeKind::PersistentVolumeClaim | VolumeKind::Ephemeral => {}
+            }
+        }
+        // A claim bound to a local volume, or to one that no other node can reach (its node affinity or
+        // zone), ties the pod to its node.
+        let here = ctx.node_index(node);
+        for (pv_obj, pv, name) in ctx.pod_volumes(o, &p.spec) {
+            let elsewhere = (0..ctx.nodes.len())
+                .filter(|i| Some(*i) != here)
+                .any(|i| after.get(i).is_some_and(|n| volume_reachable(pv_obj, pv.affinity.as_deref(), n)));
+            if pv.node_bound || (volume_constrained(pv_obj, pv.affinity.as_deref()) && !elsewhere) {
+                bound.push(name);
             }
         }
         if !lost.is_empty() || !bound.is_empty() {

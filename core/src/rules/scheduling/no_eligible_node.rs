@@ -44,9 +44,13 @@ pub fn check(ctx: &Context<'_>, out: &mut Vec<Finding>) {
         let Some((first, p0, _)) = pods.first() else { continue };
         with_pods.insert((key.kind.clone(), key.namespace.clone(), key.name.clone()));
         let fit = eligible(&p0.spec);
+        // A pod's own volumes (zonal or local) may narrow where it can go.
         let stuck: Vec<String> = pods
             .iter()
-            .filter(|(_, _, node)| !fit.iter().any(|i| ctx.nodes.get(*i).is_some_and(|n| n.name() != *node)))
+            .filter(|(o, p, node)| {
+                let fit = ctx.pod_eligible(o, &p.spec, &fit);
+                !fit.iter().any(|i| ctx.nodes.get(*i).is_some_and(|n| n.name() != *node))
+            })
             .map(|(o, _, node)| format!("{} on {node}", o.r.name))
             .collect();
         if stuck.is_empty() {

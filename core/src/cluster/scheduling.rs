@@ -170,12 +170,12 @@ const TOPOLOGY_LABELS: [(&str, &str); 4] = [
 /// with no topology label passes; a value may list zones joined by `__`) and its required node affinity
 /// (VolumeBinding, CheckNodeAffinity).
 pub fn volume_reachable(pv: &Object, affinity: Option<&[NodeSelectorTerm]>, node: &Object) -> bool {
-    let node_has_topology = TOPOLOGY_LABELS.iter().any(|(k, _)| node.labels.contains_key(*k));
+    let node_has_topology = TOPOLOGY_LABELS.iter().any(|(k, _)| node.labels.contains_key(k));
     let zones_ok = !node_has_topology
-        || TOPOLOGY_LABELS.iter().all(|(key, ga)| match pv.labels.get(*key) {
+        || TOPOLOGY_LABELS.iter().all(|(key, ga)| match pv.labels.get(key) {
             None => true,
             Some(want) => {
-                let have = node.labels.get(*key).or_else(|| node.labels.get(*ga));
+                let have = node.labels.get(key).or_else(|| node.labels.get(ga));
                 have.is_some_and(|v| want.split("__").any(|w| w == v.as_str()))
             }
         });
@@ -184,7 +184,7 @@ pub fn volume_reachable(pv: &Object, affinity: Option<&[NodeSelectorTerm]>, node
 
 /// Does a PersistentVolume limit the nodes that can reach it (a node affinity, a zone or region label)?
 pub fn volume_constrained(pv: &Object, affinity: Option<&[NodeSelectorTerm]>) -> bool {
-    affinity.is_some() || TOPOLOGY_LABELS.iter().any(|(k, _)| pv.labels.contains_key(*k))
+    affinity.is_some() || TOPOLOGY_LABELS.iter().any(|(k, _)| pv.labels.contains_key(k))
 }
 
 impl<'a> Cluster<'a> {

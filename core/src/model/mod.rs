@@ -158,6 +158,21 @@ impl LabelSelector {
     }
 }
 
+/// A `NodeSelector` (a pod's required node affinity, a volume's node affinity): its terms, `None` when
+/// absent.
+fn node_selector(n: &Node) -> Option<Vec<NodeSelectorTerm>> {
+    n.is_map().then(|| {
+        n.get("nodeSelectorTerms")
+            .as_seq()
+            .iter()
+            .map(|t| NodeSelectorTerm {
+                match_expressions: requirements(t.get("matchExpressions")),
+                match_fields: requirements(t.get("matchFields")),
+            })
+            .collect()
+    })
+}
+
 fn requirements(n: &Node) -> Vec<Requirement> {
     n.as_seq()
         .iter()
@@ -248,17 +263,8 @@ impl PodSpec {
             requests.memory_bytes = requests.memory_bytes.max(r.get("memory").as_str().and_then(bytes).unwrap_or(0));
         }
         requests.pods = 1;
-        let req = spec.at(&["affinity", "nodeAffinity", "requiredDuringSchedulingIgnoredDuringExecution"]);
-        let required_affinity = req.is_map().then(|| {
-            req.get("nodeSelectorTerms")
-                .as_seq()
-                .iter()
-                .map(|t| NodeSelectorTerm {
-                    match_expressions: requirements(t.get("matchExpressions")),
-                    match_fields: requirements(t.get("matchFields")),
-                })
-                .collect()
-        });
+        let required_affinity =
+            node_selector(spec.at(&["affinity", "nodeAffinity", "requiredDuringSchedulingIgnoredDuringExecution"]));
         PodSpec {
             critical: match spec.get("priorityClassName").as_str() {
                 Some("system-cluster-critical") => Critical::Cluster,
@@ -556,16 +562,7 @@ impl Object {
             }
             ("PersistentVolume", "v1" | "") => Body::Pv(Box::new(PvInfo {
                 node_bound: !spec.get("local").is_null() || !spec.get("hostPath").is_null(),
-                affinity: spec.at(&["nodeAffinity", "required"]).is_map().then(|| {
-                    spec.at(&["nodeAffinity", "required", "nodeSelectorTerms"])
-                        .as_seq()
-                        .iter()
-                        .map(|t| NodeSelectorTerm {
-                            match_expressions: requirements(t.get("matchExpressions")),
-                            match_fields: requirements(t.get("matchFields")),
-                        })
-                        .collect()
-                }),
+                affinity: node_selector(spec.at(&["nodeAffinity", "required"])),
                 claim: spec
                     .get("claimRef")
                     .get("name")

@@ -166,7 +166,11 @@ fn build_report(
             reason: "the target is not newer than the current version: nothing to upgrade".to_owned(),
         });
     }
-    let summary = report::finish_findings(&mut findings);
+    let mut summary = report::finish_findings(&mut findings);
+    // A report of nothing is not a pass: with no blocker and no object read, nothing was checked.
+    if summary.blocker == 0 && ingested.inventory.objects == 0 {
+        summary.verdict = report::NOTHING_CHECKED;
+    }
     Report {
         schema_version: report::SCHEMA_VERSION,
         tool: Tool { name: report::TOOL_NAME, version: report::TOOL_VERSION },

@@ -322,6 +322,9 @@ impl Report {
     }
 }
 
+/// The verdict when no Kubernetes object was read and nothing blocks: never `ready`.
+pub const NOTHING_CHECKED: &str = "nothing-checked";
+
 /// Sort findings (severity, code, object, then message for a total order) and count them.
 pub fn finish_findings(findings: &mut Vec<Finding>) -> Summary {
     findings.sort_by(|a, b| {

@@ -122,7 +122,8 @@ export interface Summary {
   blocker: number;
   warning: number;
   info: number;
-  verdict: "blocked" | "ready";
+  /** `blocked` iff a blocker; `nothing-checked` when no Kubernetes object was read (never `ready`). */
+  verdict: "blocked" | "ready" | "nothing-checked";
 }
 
 export interface Phase {

@@ -107,7 +107,7 @@ pub fn version() -> String {
     kube_preflight::version().to_owned()
 }
 
-/// The CLI's `check`: `request` is `{ options, config?: {name, content}, format, color, failOn }`.
+/// The CLI's `check`: `request` is `{ options, config?: {name, content}, format, color, failOn, allowEmpty }`.
 /// Returns `{ output, exitCode }`; throws the same errors as `check`.
 #[wasm_bindgen(js_name = runCli)]
 pub fn run_cli(files: JsValue, request: JsValue) -> Result<JsValue, JsValue> {
@@ -132,6 +132,7 @@ fn cli_request(request: &JsValue) -> Result<request::CliRequest, JsValue> {
         format: get("format").as_string().unwrap_or_else(|| "text".to_owned()),
         color: get("color").as_bool().unwrap_or(false),
         fail_on: get("failOn").as_string().unwrap_or_else(|| "blocker".to_owned()),
+        allow_empty: get("allowEmpty").as_bool().unwrap_or(false),
     })
 }
 
@@ -190,7 +191,8 @@ impl CliSession {
     pub fn finish(&mut self) -> Result<JsValue, JsValue> {
         let (session, prepared) = self.inner.take().ok_or_else(|| options_error("this session is finished"))?;
         let report = session.finish().map_err(|e| to_js_error(&e))?;
-        Ok(cli_output(&prepared.output(&report)))
+        let out = prepared.output(&report).map_err(|e| to_js_error(&e))?;
+        Ok(cli_output(&out))
     }
 }
 

@@ -13,6 +13,9 @@ pub struct CliRequest {
     pub format: String,
     pub color: bool,
     pub fail_on: String,
+    /// `--allow-empty`: a run that reads no Kubernetes object is a report (verdict `nothing-checked`),
+    /// not an input error.
+    pub allow_empty: bool,
 }
 
 pub struct CliOutput {
@@ -58,6 +61,7 @@ pub struct Prepared {
     format: Format,
     threshold: Option<Severity>,
     color: bool,
+    allow_empty: bool,
 }
 
 pub fn prepare(req: &CliRequest) -> Result<Prepared, Error> {
@@ -71,24 +75,48 @@ pub fn prepare(req: &CliRequest) -> Result<Prepared, Error> {
         Some(c) => options_from_config(c)?.overlay(&flags, !flags_node.get("profile").is_null()),
         None => flags,
     };
-    Ok(Prepared { options, format, threshold, color: req.color })
+    Ok(Prepared { options, format, threshold, color: req.color, allow_empty: req.allow_empty })
 }
 
 impl Prepared {
-    /// The report rendered, and the exit status.
-    pub fn output(&self, report: &Report) -> CliOutput {
+    /// The report rendered, and the exit status; an input error when nothing was read (a failed
+    /// `kubectl get ... |` step must not pass a gate), unless `--allow-empty`.
+    pub fn output(&self, report: &Report) -> Result<CliOutput, Error> {
+        let inv = &report.inventory;
+        if inv.objects == 0 && !self.allow_empty {
+            let skipped: Vec<String> =
+                inv.skipped.iter().take(5).map(|s| format!("{} ({})", s.file, s.reason)).collect();
+            let more = inv.skipped.len().saturating_sub(skipped.len());
+            let passed_over = if skipped.is_empty() {
+                String::new()
+            } else {
+                format!(
+                    "; passed over: {}{}",
+                    skipped.join(", "),
+                    if more > 0 { format!(" and {more} more") } else { String::new() }
+                )
+            };
+            return Err(Error::Input(kube_preflight::ParseError {
+                file: format!("{} input(s)", inv.files),
+                line: None,
+                col: None,
+                message: format!(
+                    "no Kubernetes object was read{passed_over}: nothing was checked (give --allow-empty to accept an empty input)"
+                ),
+            }));
+        }
         let failing = self.threshold.is_some_and(|t| report.count_at_or_above(t) > 0);
-        CliOutput {
+        Ok(CliOutput {
             output: render(report, self.format, RenderOptions { color: self.color, fail_on: self.threshold }),
             exit_code: u8::from(failing),
-        }
+        })
     }
 }
 
 pub fn run(inputs: &[Input], req: &CliRequest) -> Result<CliOutput, Error> {
     let prepared = prepare(req)?;
     let report = kube_preflight::check(inputs, &prepared.options)?;
-    Ok(prepared.output(&report))
+    prepared.output(&report)
 }
 
 #[cfg(test)]
@@ -106,7 +134,22 @@ mod tests {
             format: "json".into(),
             color: false,
             fail_on: fail_on.into(),
+            allow_empty: false,
         }
+    }
+
+    #[test]
+    fn a_report_of_nothing_is_an_input_error_unless_allowed() {
+        // A failed `kubectl get ... |` step gives an empty input: no gate may pass on it.
+        let empty = [Input::new("<stdin>", "# nothing\n")];
+        let e = run(&empty, &req(r#"{"to":"1.29.2"}"#, "warning", None)).err().unwrap();
+        assert!(matches!(e, Error::Input(_)), "{e}");
+        assert!(e.to_string().contains("no Kubernetes object was read"), "{e}");
+        let mut allowed = req(r#"{"to":"1.29.2"}"#, "blocker", None);
+        allowed.allow_empty = true;
+        let out = run(&empty, &allowed).unwrap();
+        assert_eq!(out.exit_code, 0);
+        assert!(out.output.contains("\"verdict\": \"nothing-checked\""), "{}", out.output);
     }
 
     #[test]

@@ -200,9 +200,18 @@ test('an endless device ends at its first error, and a config file is only so la
   assert.match(config.stderr, /options error: \/dev\/zero: more than 1 MiB \(MAX_CONFIG_BYTES\)/);
 });
 
-test('nothing read is said, never a silent ready', () => {
-  const r = cli(['check', '-', '--to', '1.29.2'], { input: '# only a comment\n' });
-  assert.equal(r.code, 0, r.stderr);
-  assert.match(r.stdout, /NOTHING CHECKED \(no Kubernetes object was read\)/);
-  assert.doesNotMatch(r.stdout, /^READY/m);
+test('nothing read is never a pass: an input error, or with --allow-empty a nothing-checked report', () => {
+  // A failed `kubectl get ... |` step: an empty stdin, or only a comment, under the strictest gate.
+  for (const input of ['', '# only a comment\n']) {
+    const r = cli(['check', '-', '--to', '1.29.2', '--fail-on', 'warning'], { input });
+    assert.equal(r.code, 2, r.stderr);
+    assert.match(r.stderr, /input error: .*no Kubernetes object was read.*--allow-empty/);
+    assert.equal(r.stdout, '');
+  }
+  const allowed = cli(['check', '-', '--to', '1.29.2', '--allow-empty'], { input: '# only a comment\n' });
+  assert.equal(allowed.code, 0, allowed.stderr);
+  assert.match(allowed.stdout, /NOTHING CHECKED \(no Kubernetes object was read\)/);
+  assert.doesNotMatch(allowed.stdout, /^READY/m);
+  const json = cli(['check', '-', '--to', '1.29.2', '--allow-empty', '--format', 'json'], { input: '' });
+  assert.equal(JSON.parse(json.stdout).summary.verdict, 'nothing-checked');
 });

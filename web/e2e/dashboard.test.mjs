@@ -128,6 +128,20 @@ test('a plan that stops: a red marker on the timeline where the drain waits for 
   await page.close();
 });
 
+test('inputs with no Kubernetes object: NOTHING CHECKED, never READY', async () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'kp-empty-'));
+  const file = path.join(dir, 'notes.yaml');
+  fs.writeFileSync(file, '# only a comment\n');
+  const { page, errors } = await openPage();
+  await page.waitForSelector('#verdict');
+  await page.setInputFiles('#files', [file]);
+  await page.waitForFunction(() => document.querySelector('#verdict')?.textContent === 'NOTHING CHECKED');
+  assert.match(await page.textContent('#nothing-read'), /No Kubernetes object was read .*not a pass/);
+  assert.deepEqual(errors, []);
+  await page.close();
+  fs.rmSync(dir, { recursive: true, force: true });
+});
+
 test('a dropped folder is read whole: its YAML and JSON files checked, the others listed and passed over', async () => {
   // A real drag of a folder, as Chromium's DevTools protocol delivers it: the page sees a directory entry.
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'kp-drop-'));

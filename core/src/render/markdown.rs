@@ -36,9 +36,13 @@ pub fn render_markdown(r: &Report) -> String {
     let mut s = String::new();
     let u = &r.upgrade;
     let sm = &r.summary;
-    let icon = if sm.verdict == "blocked" { "❌" } else { "✅" };
-    if r.inventory.objects == 0 {
-        let _ = writeln!(s, "## ⚠️ kube-preflight: NOTHING CHECKED (no Kubernetes object was read)");
+    let icon = match sm.verdict {
+        "blocked" => "❌",
+        "ready" => "✅",
+        _ => "⚠️",
+    };
+    if sm.verdict == crate::report::NOTHING_CHECKED {
+        let _ = writeln!(s, "## {icon} kube-preflight: NOTHING CHECKED (no Kubernetes object was read)");
     } else {
         let _ = writeln!(s, "## {icon} kube-preflight: {}", sm.verdict.to_uppercase());
     }

@@ -165,7 +165,7 @@ pub fn render_text(r: &Report, opts: RenderOptions) -> String {
     let sm = &r.summary;
     let verdict = if sm.verdict == "blocked" {
         p.wrap("1;31", "BLOCKED")
-    } else if r.inventory.objects == 0 {
+    } else if sm.verdict == crate::report::NOTHING_CHECKED {
         p.wrap("1;33", "NOTHING CHECKED (no Kubernetes object was read)")
     } else {
         p.wrap("1;32", "READY")

@@ -28,6 +28,8 @@ check options:
   --format <text|json|markdown|sarif|junit>  output format (default text)
   --output <file>                         write the report there (default stdout)
   --fail-on <blocker|warning|never>       exit 1 when a finding is at or above this (default blocker)
+  --allow-empty                           accept inputs with no Kubernetes object (verdict nothing-checked,
+                                          exit 0); without it, reading nothing is an input error (exit 2)
 
 Paths: files, directories (walked for .yaml, .yml, .json) or - for stdin.
 Exit status: 0 ready, 1 findings at or above --fail-on, 2 usage, options or input error.`;
@@ -49,7 +51,7 @@ const VALUE_FLAGS = {
 };
 
 function parseArgs(argv) {
-  const out = { options: {}, paths: [], format: undefined, output: undefined, failOn: 'blocker', config: undefined };
+  const out = { options: {}, paths: [], format: undefined, output: undefined, failOn: 'blocker', config: undefined, allowEmpty: false };
   for (let i = 0; i < argv.length; i++) {
     let arg = argv[i];
     if (arg === '-' || !arg.startsWith('-')) {
@@ -69,6 +71,11 @@ function parseArgs(argv) {
     if (arg === '--drain' || arg === '--no-drain') {
       if (value !== undefined) throw new UsageError(`${arg} takes no value`);
       out.options.drain = arg === '--drain';
+      continue;
+    }
+    if (arg === '--allow-empty') {
+      if (value !== undefined) throw new UsageError(`${arg} takes no value`);
+      out.allowEmpty = true;
       continue;
     }
     if (arg === '--drain-force' || arg === '--drain-delete-local-data') {
@@ -385,6 +392,7 @@ function main(argv) {
     format: args.format || 'text',
     color: !args.output && process.stdout.isTTY === true && !process.env.NO_COLOR && process.env.TERM !== 'dumb',
     failOn: args.failOn,
+    allowEmpty: args.allowEmpty,
   };
   const files = listInputs(args.paths);
   const session = api.cliSession(request);

@@ -18,7 +18,10 @@ pub fn Verdict() -> Html {
     let longest = down.first().map(|w| format!("{} ({})", w.display(), duration(w.seconds)));
     html! {
         <section class={classes!("verdict-card", s.verdict.clone())} id="summary" aria-label="Verdict">
-            <div class="verdict" id="verdict">{ s.verdict.to_uppercase() }</div>
+            <div class="verdict" id="verdict">{ s.verdict.replace('-', " ").to_uppercase() }</div>
+            if s.verdict == "nothing-checked" {
+                <p class="nothing-read" id="nothing-read">{ format!("No Kubernetes object was read from {} input(s): nothing was checked, so this is not a pass.", r.inventory.files) }</p>
+            }
             <div class="counts">
                 <span class="count blocker">{ format!("{} blocker(s)", s.blocker) }</span>
                 <span class="count warning">{ format!("{} warning(s)", s.warning) }</span>

@@ -215,3 +215,24 @@ test('nothing read is never a pass: an input error, or with --allow-empty a noth
   const json = cli(['check', '-', '--to', '1.29.2', '--allow-empty', '--format', 'json'], { input: '' });
   assert.equal(JSON.parse(json.stdout).summary.verdict, 'nothing-checked');
 });
+
+test('an input is read once: the same path twice, a file inside a folder also given, a link to it', () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'kp-once-'));
+  fs.mkdirSync(path.join(dir, 'd'));
+  fs.copyFileSync(fixture('cli/nodes-1.28.yaml'), path.join(dir, 'd', 'z.yaml'));
+  fs.symlinkSync(path.join(dir, 'd', 'z.yaml'), path.join(dir, 'link.yaml'));
+  const alone = JSON.parse(cli(['check', path.join(dir, 'd'), '--to', '1.29.2', '--format', 'json']).stdout);
+  for (const args of [
+    [path.join(dir, 'd'), path.join(dir, 'd', 'z.yaml')],
+    [path.join(dir, 'd', 'z.yaml'), path.join(dir, 'd', 'z.yaml')],
+    [path.join(dir, 'd'), path.join(dir, 'link.yaml')],
+  ]) {
+    const r = cli(['check', ...args, '--to', '1.29.2', '--format', 'json']);
+    assert.equal(r.code, 0, r.stderr);
+    const report = JSON.parse(r.stdout);
+    assert.deepEqual(report.findings, alone.findings, args.join(' '));
+    assert.equal(report.inventory.objects, alone.inventory.objects);
+    assert.ok(report.inventory.skipped.some((s) => /the same file as .*: read once/.test(s.reason)), JSON.stringify(report.inventory.skipped));
+  }
+  fs.rmSync(dir, { recursive: true, force: true });
+});

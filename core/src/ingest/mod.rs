@@ -367,14 +367,16 @@ impl Ingested {
         }
     }
 
-    /// Count every object once: copies of the same object (same kind, namespace and name, or uid) become
-    /// one, the live copy (with a uid) kept for the checks when there is one; the others are kept on it
+    /// Count every object once: copies of the same object (same kind, namespace and name) become one, the live copy (with a uid) kept for the checks when there is one; the others are kept on it
     /// (`Object::copies`) and listed in `inventory.duplicates`. Helm release contents are manifests of
     /// their own and never merged.
     fn merge_copies(&mut self) {
         // Each object's group: the position of the group's first member (in place, no copy of the model:
         // moving every object into a group of its own held the model three times over at its peak).
         let mut leader: Vec<usize> = (0..self.objects.len()).collect();
+        // Objects that carry the uid of a different object (another kind, namespace or name): each is
+        // checked as read, and said (input/unreadable-value), never merged.
+        let mut clashes: Vec<(usize, String)> = Vec::new();
         {
             let mut by_key: HashMap<(&str, Option<&str>, &str), usize> = HashMap::new();
             let mut by_uid: HashMap<&crate::model::Uid, usize> = HashMap::new();
@@ -383,15 +385,35 @@ impl Ingested {
                     continue;
                 }
                 let key = (o.r.kind.as_str(), o.r.namespace.as_deref(), o.r.name.as_str());
-                let found = o.uid.as_ref().and_then(|u| by_uid.get(u)).or_else(|| by_key.get(&key)).copied();
-                let l = found.unwrap_or(j);
+                let l = by_key.get(&key).copied().unwrap_or(j);
                 if let Some(u) = o.uid.as_ref() {
-                    by_uid.entry(u).or_insert(l);
+                    match by_uid.get(u).and_then(|k| self.objects.get(*k).map(|other| (*k, other))) {
+                        Some((k, other)) if leader.get(k).copied() != Some(l) => {
+                            clashes.push((
+                                j,
+                                format!(
+                                    "metadata.uid: the same uid as {} {} ({}): two objects cannot share a uid, so each is checked as read",
+                                    other.r.kind,
+                                    other.r.name,
+                                    other.source.location()
+                                ),
+                            ));
+                        }
+                        Some(_) => {}
+                        None => {
+                            by_uid.insert(u, l);
+                        }
+                    }
                 }
                 by_key.entry(key).or_insert(l);
                 if let Some(slot) = leader.get_mut(j) {
                     *slot = l;
                 }
+            }
+        }
+        for (j, problem) in clashes {
+            if let Some(o) = self.objects.get_mut(j) {
+                o.problems.push(problem);
             }
         }
         // The groups of more than one, by their first member's position.

@@ -257,7 +257,38 @@ function listInputs(paths) {
       files.push({ name: p, path: p });
     }
   }
-  return files;
+  return readOnce(files);
+}
+
+/** An input is read once: the same path named twice, a file inside a folder also given, a symbolic link to
+ * a file also given, stdin named twice. Each later naming is listed as passed over, with the first name. */
+function readOnce(files) {
+  const first = new Map();
+  const out = [];
+  for (const f of files) {
+    if (f.skipped !== undefined) {
+      out.push(f);
+      continue;
+    }
+    let id = f.path === 0 ? 'stdin' : undefined;
+    if (id === undefined) {
+      try {
+        const st = fs.statSync(f.path);
+        id = `${st.dev}:${st.ino}`;
+      } catch {
+        id = `path:${path.resolve(String(f.path))}`;
+      }
+    }
+    const seen = first.get(id);
+    if (seen === undefined) {
+      first.set(id, f.name);
+      out.push(f);
+    } else {
+      const name = f.name === seen ? `${f.name} (named again)` : f.name;
+      out.push({ name, content: '', skipped: `the same file as ${seen}: read once` });
+    }
+  }
+  return out;
 }
 
 /**

@@ -20,7 +20,7 @@ export async function run(files: { name: string; content: string | Uint8Array }[
   const hops: string[] = report.upgrade.path;
   const phases = report.plan.phases.map((p) => `${p.name}/${p.pool ?? '-'}@${p.hop ?? ''} x${p.concurrency}: ${p.nodes.join(',')} ${p.startSeconds}-${p.endSeconds}`);
   const down = report.downtime.workloads.reduce((s, w) => s + w.seconds, 0);
-  const verdict: 'blocked' | 'ready' = report.summary.verdict;
+  const verdict: 'blocked' | 'ready' | 'nothing-checked' = report.summary.verdict;
   const kinds = Object.entries(report.inventory.byKind).map(([k, n]) => `${k}=${n}`);
   const catalogue: RuleInfo[] = rules();
   const s = new Session(options);

@@ -75,6 +75,19 @@ fn stringify(v: &JsValue, what: &str) -> Result<String, JsValue> {
     if v.is_undefined() || v.is_null() {
         return Ok("{}".to_owned());
     }
+    // A version given as a number has already lost its trailing zero (`1.30` is the number 1.3): refuse
+    // it rather than check against Kubernetes 1.3.
+    for field in ["to", "from"] {
+        if let Some(n) = Reflect::get(v, &JsValue::from_str(field)).ok().and_then(|x| x.as_f64()) {
+            let e = kube_preflight::Error::Options(kube_preflight::OptionsError {
+                field: field.to_owned(),
+                message: format!(
+                    "{n} is a number: give the version as a string (\"1.30\" as a number is 1.3, its trailing zero lost)"
+                ),
+            });
+            return Err(to_js_error(&e));
+        }
+    }
     JSON::stringify(v)
         .ok()
         .and_then(|s| s.as_string())

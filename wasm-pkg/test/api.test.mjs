@@ -104,3 +104,13 @@ test('hostile calls are answered or rejected, never trapped, and the module keep
   s.push('nodes.yaml', nodes);
   assert.deepEqual(s.finish(), baseline);
 });
+
+test('a version given as a number is refused, not read as another version', () => {
+  const { check, Session } = require(pkg);
+  const files = [{ name: 'nodes.yaml', content: nodes }];
+  // `{ to: 1.30 }` is the number 1.3 by the time the package sees it.
+  assert.throws(() => check(files, { to: 1.30 }), (e) => e.code === 'options' && e.field === 'to' && /string/.test(e.message));
+  assert.throws(() => check(files, { to: '1.30.1', from: 1.29 }), (e) => e.code === 'options' && e.field === 'from');
+  assert.throws(() => new Session({ to: 1.3 }), (e) => e.code === 'options' && e.field === 'to');
+  assert.equal(check(files, { to: '1.30.1' }).upgrade.to, '1.30.1');
+});

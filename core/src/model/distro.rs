@@ -18,9 +18,9 @@ pub struct RollingUpdate {
 impl RollingUpdate {
     pub fn from_node(n: &Node) -> RollingUpdate {
         RollingUpdate {
-            max_unavailable: n.get("maxUnavailable").as_str().and_then(IntOrPercent::parse),
-            max_surge: n.get("maxSurge").as_str().and_then(IntOrPercent::parse),
-            drain_and_terminate: n.get("drainAndTerminate").as_bool(),
+            max_unavailable: super::int_or_percent(n.get("maxUnavailable")),
+            max_surge: super::int_or_percent(n.get("maxSurge")),
+            drain_and_terminate: n.get("drainAndTerminate").as_bool_yaml11(),
         }
     }
 }
@@ -160,8 +160,8 @@ impl RkeConfig {
     pub fn from_node(doc: &Node) -> RkeConfig {
         let s = doc.get("upgrade_strategy");
         RkeConfig {
-            max_unavailable_worker: s.get("max_unavailable_worker").as_str().and_then(IntOrPercent::parse),
-            max_unavailable_control_plane: s.get("max_unavailable_controlplane").as_str().and_then(IntOrPercent::parse),
+            max_unavailable_worker: super::int_or_percent(s.get("max_unavailable_worker")),
+            max_unavailable_control_plane: super::int_or_percent(s.get("max_unavailable_controlplane")),
             // RKE reads cluster.yml as YAML 1.1 (go-yaml v2): `drain: yes` is true.
             drain: s.get("drain").as_bool_yaml11(),
             drain_timeout: s.at(&["node_drain_input", "timeout"]).as_i64().and_then(|t| u64::try_from(t).ok()),

@@ -173,6 +173,44 @@ fn node_selector(n: &Node) -> Option<Vec<NodeSelectorTerm>> {
     })
 }
 
+/// An IntOrString as the component that acts on it reads its YAML (kubectl, kOps, RKE: YAML 1.1 through
+/// go-yaml v2): a plain `011` is octal (9), `0x1f` hex, `1_000` a thousand; a quoted value, or one that is
+/// no YAML 1.1 integer, as written (`25%`).
+pub fn int_or_percent(n: &Node) -> Option<IntOrPercent> {
+    use crate::parse::{ScalarKind, Value};
+    if let Value::Scalar(raw, ScalarKind::Plain) = &n.value {
+        if let Some(i) = yaml11_int(raw) {
+            return Some(IntOrPercent::Int(i));
+        }
+    }
+    n.as_str().and_then(IntOrPercent::parse)
+}
+
+/// A YAML 1.1 integer (`[-+]?0b[01_]+`, `[-+]?0[0-7_]+`, `[-+]?(0|[1-9][0-9_]*)`, `[-+]?0x[0-9a-fA-F_]+`).
+fn yaml11_int(raw: &str) -> Option<i64> {
+    let (neg, body) = match raw.strip_prefix('-') {
+        Some(rest) => (true, rest),
+        None => (false, raw.strip_prefix('+').unwrap_or(raw)),
+    };
+    let digits = |s: &str, radix: u32| -> Option<i64> {
+        let clean: String = s.chars().filter(|c| *c != '_').collect();
+        (!clean.is_empty()).then_some(())?;
+        i64::from_str_radix(&clean, radix).ok()
+    };
+    let v = if let Some(b) = body.strip_prefix("0b") {
+        digits(b, 2)?
+    } else if let Some(x) = body.strip_prefix("0x") {
+        digits(x, 16)?
+    } else if body.len() > 1 && body.starts_with('0') {
+        digits(body.get(1..)?, 8)?
+    } else if body.starts_with(|c: char| c.is_ascii_digit()) {
+        digits(body, 10)?
+    } else {
+        return None;
+    };
+    Some(if neg { -v } else { v })
+}
+
 fn requirements(n: &Node) -> Vec<Requirement> {
     n.as_seq()
         .iter()
@@ -524,7 +562,8 @@ impl Object {
                         effect: t.get("effect").as_str().unwrap_or_default().to_owned(),
                     })
                     .collect(),
-                unschedulable: spec.get("unschedulable").as_bool().unwrap_or(false),
+                // kubectl reads manifests as YAML 1.1: `unschedulable: yes` is true.
+                unschedulable: spec.get("unschedulable").as_bool_yaml11().unwrap_or(false),
                 ready: ready_condition(status),
                 unreachable: condition(status, "Ready") == Some("Unknown"),
                 network_unavailable: condition(status, "NetworkUnavailable") == Some("True"),
@@ -581,8 +620,8 @@ impl Object {
             }
             ("PodDisruptionBudget", _) => Body::Pdb(Box::new(PdbInfo {
                 selector: LabelSelector::from_node_in(spec.get("selector"), strings),
-                min_available: spec.get("minAvailable").as_str().and_then(IntOrPercent::parse),
-                max_unavailable: spec.get("maxUnavailable").as_str().and_then(IntOrPercent::parse),
+                min_available: int_or_percent(spec.get("minAvailable")),
+                max_unavailable: int_or_percent(spec.get("maxUnavailable")),
                 unhealthy_pod_eviction_policy: spec.get("unhealthyPodEvictionPolicy").as_string(),
                 status: status.is_map().then(|| PdbStatus {
                     current_healthy: status.get("currentHealthy").as_i64(),
@@ -626,7 +665,7 @@ impl Object {
                 .map(|o| OwnerRef {
                     kind: strings.get(o.get("kind").as_str().unwrap_or_default()),
                     name: strings.get(o.get("name").as_str().unwrap_or_default()),
-                    controller: o.get("controller").as_bool().unwrap_or(false),
+                    controller: o.get("controller").as_bool_yaml11().unwrap_or(false),
                     api_version: strings.get(o.get("apiVersion").as_str().unwrap_or_default()),
                 })
                 .collect(),
@@ -780,6 +819,18 @@ mod tests {
     fn obj(yaml: &str) -> Object {
         let docs = parse_yaml_documents("t.yaml", yaml).unwrap();
         Object::from_node(&docs[0], Source { file: "t.yaml".into(), line: Some(1), via: None })
+    }
+
+    #[test]
+    fn yaml_1_1_integers_as_kubectl_reads_them() {
+        for (raw, want) in
+            [("10", 10), ("010", 8), ("0x1f", 31), ("0b101", 5), ("1_000", 1000), ("-012", -10), ("0", 0)]
+        {
+            assert_eq!(yaml11_int(raw), Some(want), "{raw}");
+        }
+        for raw in ["25%", "ten", "", "0x", "1.5"] {
+            assert_eq!(yaml11_int(raw), None, "{raw}");
+        }
     }
 
     #[test]

@@ -24,7 +24,7 @@ items:
 - apiVersion: extensions/v1beta1
   kind: Ingress
   metadata:
-    name: "<img src=x onerror=alert(1)> [click](javascript:alert(1)) https://evil.example/x | a | b \uFFFE"
+    name: "<img src=x onerror=alert(1)> [click](javascript:alert(1)) https://evil.example/x | a | b {0} \uFFFE"
     namespace: "ns\r\nBLOCKED"
 "#;
 
@@ -97,5 +97,26 @@ fn sarif_uris_are_uri_references() {
             "not a URI reference: {u:?}"
         );
         assert!(u.starts_with("my%20dir/snap%0Ashot%20%231%3F.yaml"), "{u}");
+    }
+}
+
+/// SARIF message strings: a brace from the input is doubled (it would read as a placeholder, SARIF 3.11.5)
+/// and a bracket escaped (it would read as an embedded link, 3.11.6).
+#[test]
+fn sarif_messages_pass_no_placeholder_or_link_from_input() {
+    let r = report();
+    let sarif: serde_json::Value = serde_json::from_str(&out(&r, Format::Sarif)).unwrap();
+    let texts: Vec<String> = sarif["runs"][0]["results"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|x| x["message"]["text"].as_str().unwrap().to_owned())
+        .collect();
+    let ingress = texts.iter().find(|t| t.contains("onerror")).expect("the Ingress's finding");
+    assert!(ingress.contains("{{0}}") && !ingress.replace("{{0}}", "").contains("{0}"), "{ingress}");
+    assert!(ingress.contains(r"\[click\](javascript"), "{ingress}");
+    for t in &texts {
+        let unescaped = t.replace("{{", "").replace("}}", "");
+        assert!(!unescaped.contains('{') && !unescaped.contains('}'), "{t}");
     }
 }

@@ -96,7 +96,7 @@ pub fn render_sarif(r: &Report, rules: &[&RuleInfo]) -> String {
                 res.insert("ruleIndex".into(), json!(i));
             }
             res.insert("level".into(), json!(level(f.severity)));
-            res.insert("message".into(), json!({ "text": format!("{} Fix: {}", f.message, f.help) }));
+            res.insert("message".into(), json!({ "text": message_text(&format!("{} Fix: {}", f.message, f.help)) }));
             if let Some(src) = f.source.as_ref().or(fallback.as_ref()) {
                 let mut artifact = Map::new();
                 artifact.insert("uri".into(), json!(uri(&src.file)));
@@ -151,4 +151,23 @@ pub fn render_sarif(r: &Report, rules: &[&RuleInfo]) -> String {
     let mut s = serde_json::to_string_pretty(&doc).unwrap_or_default();
     s.push('\n');
     s
+}
+
+/// A plain-text SARIF message string: literal braces doubled (placeholders, SARIF 2.1.0 section 3.11.5) and
+/// backslashes and square brackets escaped (embedded links, section 3.11.6), so that nothing from the input
+/// reads as a placeholder or a link.
+fn message_text(s: &str) -> String {
+    let mut out = String::with_capacity(s.len() + 8);
+    for c in s.chars() {
+        match c {
+            '{' => out.push_str("{{"),
+            '}' => out.push_str("}}"),
+            '\\' | '[' | ']' => {
+                out.push('\\');
+                out.push(c);
+            }
+            c => out.push(c),
+        }
+    }
+    out
 }

@@ -95,10 +95,9 @@ pub fn unavailable(cluster: &Cluster<'_>, pool: &Pool) -> Vec<usize> {
     // RKE's worker plane (cluster/cluster.go, UpgradeWorkerPlane) counts every inactive host without the
     // controlplane role against max_unavailable_worker, etcd-only ones included; control-plane hosts have
     // their worker plane upgraded with the control plane.
+    // (The filter below leaves control-plane hosts out, so every host is a candidate.)
     let members: Vec<usize> = if matches!(profile, Profile::Rke | Profile::RkeLegacy) && pool.role == PoolRole::Worker {
-        (0..cluster.nodes.len())
-            .filter(|i| pool.nodes.contains(i) || cluster.nodes.get(*i).is_some_and(|n| !n.is_control_plane()))
-            .collect()
+        (0..cluster.nodes.len()).collect()
     } else {
         pool.nodes.clone()
     };
@@ -253,7 +252,7 @@ pub fn pools(cluster: &Cluster<'_>) -> Vec<Pool> {
                 if cp {
                     add(&mut pools, "control-plane", PoolRole::ControlPlane, Some(i));
                 }
-                if n.roles.worker || !(cp || n.roles.etcd) {
+                if n.is_worker() {
                     add(&mut pools, "workers", PoolRole::Worker, Some(i));
                 }
             }
@@ -410,8 +409,8 @@ pub fn limit(cluster: &Cluster<'_>, pool: &Pool) -> Limit {
         // RKE (cluster/hosts.go, CalculateMaxUnavailable) takes the percentage of its reachable worker hosts
         // plus its inactive hosts that have no worker role.
         let reachable = pool.nodes.iter().filter(|i| cluster.nodes.get(**i).is_some_and(|n| !n.info.unreachable));
-        let inactive_others = (0..cluster.nodes.len())
-            .filter(|i| !pool.nodes.contains(i) && cluster.nodes.get(*i).is_some_and(|n| n.info.unreachable));
+        // (The worker pool is every host with the worker role, `NodeView::is_worker`.)
+        let inactive_others = cluster.nodes.iter().filter(|n| !n.is_worker() && n.info.unreachable);
         size = reachable.count() + inactive_others.count();
     }
     let mut l = resolve(cluster.profile(), pool.role, size, cluster.options, &pool.settings, cluster.on_aws());

@@ -244,16 +244,18 @@ impl<'a> Cluster<'a> {
     }
 
     /// Pods a drain that honours budgets cannot evict now (held back by their budget, or under more than
-    /// one): (namespace, name).
-    pub fn pdb_blocked_pods(&self) -> BTreeSet<(&'a str, &'a str)> {
-        let mut blocked = BTreeSet::new();
-        for (p, info, _) in self.running_pods() {
-            if matches!(self.eviction(p, info), Eviction::HeldBack(_) | Eviction::MoreThanOneBudget(_)) {
-                let ns = p.r.namespace.as_deref().unwrap_or("default");
-                blocked.insert((ns, p.r.name.as_str()));
+    /// one): (namespace, name), computed once (the plan and the downtime both read it).
+    pub fn pdb_blocked_pods(&self) -> &BTreeSet<(&'a str, &'a str)> {
+        self.pdb_blocked.get_or_init(|| {
+            let mut blocked = BTreeSet::new();
+            for (p, info, _) in self.running_pods() {
+                if matches!(self.eviction(p, info), Eviction::HeldBack(_) | Eviction::MoreThanOneBudget(_)) {
+                    let ns = p.r.namespace.as_deref().unwrap_or("default");
+                    blocked.insert((ns, p.r.name.as_str()));
+                }
             }
-        }
-        blocked
+            blocked
+        })
     }
 
     /// How many of these pods (one controller's) a PodDisruptionBudget lets be evicted at once (`None`: no

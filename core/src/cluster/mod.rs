@@ -68,6 +68,8 @@ pub struct Cluster<'a> {
     by_node: OnceCell<Vec<Vec<RunningPod<'a>>>>,
     /// Does the snapshot hold DaemonSet objects at all (so that a missing one is known to be gone)?
     has_daemonsets: OnceCell<bool>,
+    /// Pods whose eviction a budget refuses (`pdb_blocked_pods`).
+    pdb_blocked: OnceCell<std::collections::BTreeSet<(&'a str, &'a str)>>,
     /// PersistentVolumes by the claim they are bound to (namespace, name).
     pv_by_claim: OnceCell<HashMap<(String, String), &'a Object>>,
 }
@@ -99,6 +101,7 @@ impl<'a> Cluster<'a> {
             nodes,
             index,
             node_index,
+            pdb_blocked: OnceCell::new(),
             pv_by_claim: OnceCell::new(),
             has_daemonsets: OnceCell::new(),
             by_controller: OnceCell::new(),

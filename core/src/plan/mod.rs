@@ -162,7 +162,7 @@ struct Builder<'c, 'a> {
     t: Timings,
     drains: bool,
     /// Pods whose PodDisruptionBudget allows no disruption: (namespace, name).
-    blocked: BTreeSet<(&'a str, &'a str)>,
+    blocked: &'c BTreeSet<(&'a str, &'a str)>,
     out: Outcome,
     /// The hop being planned.
     hop: String,
@@ -384,14 +384,21 @@ impl<'c, 'a> Builder<'c, 'a> {
     /// distribution refuses to start it, or a node in it never finishes).
     fn pool_phase(&mut self, p: &Pool, name: &'static str, work: Work, mode: Mode, start: u64) -> Option<u64> {
         let pool = self.pool_names.then(|| p.name.clone());
-        if let Some(g) = budget::gate(self.ctx, p) {
-            let why = self.gate_why(p, &g);
-            self.stop(name, pool, start, why, &p.nodes);
+        if self.refused(p, name, pool.clone(), start, &p.nodes) {
             return None;
         }
         let order = self.sorted_by_name(&p.nodes);
         let concurrency = budget::limit(self.ctx, p).concurrency;
         self.nodes_phase(PhaseSpec { name, pool, concurrency, mode, first: work, rest: work }, &order, start)
+    }
+
+    /// Does the distribution refuse to start this pool ([`budget::gate`])? Then the plan stops there, at
+    /// `at`, with `pending` never upgraded.
+    fn refused(&mut self, p: &Pool, phase: &'static str, pool: Option<String>, at: u64, pending: &[usize]) -> bool {
+        let Some(g) = budget::gate(self.ctx, p) else { return false };
+        let why = self.gate_why(p, &g);
+        self.stop(phase, pool, at, why, pending);
+        true
     }
 
     /// Why the distribution refuses to start a pool (the finding `budget/unavailable-exceeds-limit` says the
@@ -436,10 +443,8 @@ impl<'c, 'a> Builder<'c, 'a> {
                 // `kubeadm upgrade apply` on the first control-plane node, `upgrade node` on the others; its
                 // health check (every control-plane node Ready) runs first.
                 for p in of(PoolRole::ControlPlane) {
-                    if let Some(g) = budget::gate(ctx, p) {
-                        let why = self.gate_why(p, &g);
-                        let every: Vec<usize> = (0..ctx.nodes.len()).collect();
-                        self.stop("control-plane", None, t, why, &every);
+                    let every: Vec<usize> = (0..ctx.nodes.len()).collect();
+                    if self.refused(p, "control-plane", None, t, &every) {
                         return None;
                     }
                     let order = self.sorted_by_name(&p.nodes);
@@ -470,9 +475,7 @@ impl<'c, 'a> Builder<'c, 'a> {
                     limit.saturating_sub(u32::try_from(inactive).unwrap_or(u32::MAX)).max(1)
                 };
                 for p in of(PoolRole::ControlPlane) {
-                    if let Some(g) = budget::gate(ctx, p) {
-                        let why = self.gate_why(p, &g);
-                        self.stop("control-plane", None, t, why, &p.nodes);
+                    if self.refused(p, "control-plane", None, t, &p.nodes) {
                         return None;
                     }
                     let mut order: Vec<usize> =
@@ -510,9 +513,7 @@ impl<'c, 'a> Builder<'c, 'a> {
                     t = self.nodes_phase(ph, &etcd_workers, t)?;
                 }
                 for p in of(PoolRole::Worker) {
-                    if let Some(g) = budget::gate(ctx, p) {
-                        let why = self.gate_why(p, &g);
-                        self.stop("workers", None, t, why, &p.nodes);
+                    if self.refused(p, "workers", None, t, &p.nodes) {
                         return None;
                     }
                     let (concurrency, nodes) = if legacy {
@@ -636,9 +637,7 @@ impl<'c, 'a> Builder<'c, 'a> {
                 // and the add-ons, and the load-balancer node pool; worker pools after the LB pool.
                 t = self.fixed_phase("load-balancers", "control-plane load balancers", self.t.load_balancer, t);
                 for p in of(PoolRole::ControlPlane) {
-                    if let Some(g) = budget::gate(ctx, p) {
-                        let why = self.gate_why(p, &g);
-                        self.stop("control-plane", Some(p.name.clone()), t, why, &p.nodes);
+                    if self.refused(p, "control-plane", Some(p.name.clone()), t, &p.nodes) {
                         return None;
                     }
                     let order = self.sorted_by_name(&p.nodes);
@@ -690,9 +689,7 @@ impl<'c, 'a> Builder<'c, 'a> {
             self.stop(name, Some(p.name.clone()), start, why, &p.nodes);
             return None;
         }
-        if let Some(g) = budget::gate(ctx, p) {
-            let why = self.gate_why(p, &g);
-            self.stop(name, Some(p.name.clone()), start, why, &p.nodes);
+        if self.refused(p, name, Some(p.name.clone()), start, &p.nodes) {
             return None;
         }
         let never_picked = |i: &usize| {

@@ -7,6 +7,9 @@ use crate::parse::{parse_json, parse_yaml_documents, Node};
 
 /// Decompressed releases larger than this are not read (a zip-bomb guard): listed as skipped, naming it.
 pub const MAX_RELEASE_BYTES: usize = 16 << 20;
+/// All release records together decompress to at most this many bytes: past it, the records left are
+/// listed as skipped, naming it (150 records of 16 MiB each were 2.4 GB to decompress and parse).
+pub const MAX_HELM_TOTAL_BYTES: usize = 128 << 20;
 /// Releases whose manifest holds more objects than this are not read (a 100 KB record can gunzip into
 /// hundreds of thousands of tiny documents).
 pub const MAX_RELEASE_OBJECTS: usize = 10_000;
@@ -71,17 +74,60 @@ pub fn base64_decode(input: &[u8]) -> Option<Vec<u8>> {
     Some(out)
 }
 
-/// gunzip (RFC 1952), at most `MAX_RELEASE_BYTES` out, saying why not: not gzip, or larger than the limit.
-fn gunzip_limited(data: &[u8]) -> Result<Vec<u8>, String> {
+/// gunzip (RFC 1952), at most `MAX_RELEASE_BYTES` out and no more than `budget` (what is left of
+/// `MAX_HELM_TOTAL_BYTES`), saying why not: not gzip, or larger than a limit. What is decompressed is taken
+/// from the budget.
+fn gunzip_limited(data: &[u8], budget: &mut usize) -> Result<Vec<u8>, String> {
     let junk = || "the release is not valid gzip".to_owned();
     let body = gzip_body(data).ok_or_else(junk)?;
-    miniz_oxide::inflate::decompress_to_vec_with_limit(body, MAX_RELEASE_BYTES).map_err(|e| {
+    let limit = MAX_RELEASE_BYTES.min(*budget);
+    let out = miniz_oxide::inflate::decompress_to_vec_with_limit(body, limit).map_err(|e| {
         if e.status == miniz_oxide::inflate::TINFLStatus::HasMoreOutput {
-            format!("the release is larger than {} MiB decompressed (MAX_RELEASE_BYTES)", MAX_RELEASE_BYTES >> 20)
+            *budget = budget.saturating_sub(limit);
+            if limit < MAX_RELEASE_BYTES {
+                format!(
+                    "the release records read before it decompress to {} MiB together (MAX_HELM_TOTAL_BYTES)",
+                    MAX_HELM_TOTAL_BYTES >> 20
+                )
+            } else {
+                format!("the release is larger than {} MiB decompressed (MAX_RELEASE_BYTES)", MAX_RELEASE_BYTES >> 20)
+            }
         } else {
             junk()
         }
-    })
+    })?;
+    *budget = budget.saturating_sub(out.len());
+    Ok(out)
+}
+
+/// A manifest's document as Helm's client builds it (the resource builder's `Flatten`): a `List` (or a
+/// typed list, `PodList`) is its items, each read the same way; an item without a `kind` takes the typed
+/// list's.
+pub fn flatten(doc: &Node, depth: usize, out: &mut Vec<Node>) {
+    use crate::parse::{ScalarKind, Value};
+    let kind = doc.get("kind").as_str().unwrap_or_default();
+    let items = doc.get("items");
+    let is_list = (kind == "List" || kind.ends_with("List")) && matches!(items.value, Value::Seq(_));
+    if !is_list || depth >= 8 {
+        out.push(doc.clone());
+        return;
+    }
+    let item_kind = kind.strip_suffix("List").filter(|k| !k.is_empty());
+    let api = doc.get("apiVersion").as_str().unwrap_or_default();
+    for item in items.as_seq() {
+        match item_kind {
+            Some(k) if item.is_map() && item.get("kind").as_str().is_none_or(str::is_empty) => {
+                let mut entries = item.as_map().to_vec();
+                entries.push(("kind".into(), Node::new(item.pos, Value::Scalar(k.into(), ScalarKind::Str))));
+                if item.get("apiVersion").is_null() && !api.is_empty() {
+                    entries
+                        .push(("apiVersion".into(), Node::new(item.pos, Value::Scalar(api.into(), ScalarKind::Str))));
+                }
+                out.push(Node::new(item.pos, Value::Map(entries)));
+            }
+            _ => flatten(item, depth + 1, out),
+        }
+    }
 }
 
 /// The deflate stream inside a gzip member.
@@ -108,7 +154,7 @@ fn gzip_body(data: &[u8]) -> Option<&[u8]> {
 
 /// Decode a release record. `Err` says why it could not be read (the caller lists it as skipped);
 /// `Ok(None)` is a release that is not deployed (superseded, failed, uninstalling...).
-pub fn decode(doc: &Node) -> Result<Option<Release>, String> {
+pub fn decode(doc: &Node, budget: &mut usize) -> Result<Option<Release>, String> {
     let is_secret = doc.get("kind").as_str() == Some("Secret");
     let raw = doc.at(&["data", "release"]).as_str().ok_or("no data.release")?;
     let mut bytes = base64_decode(raw.as_bytes()).ok_or("data.release is not base64")?;
@@ -117,7 +163,7 @@ pub fn decode(doc: &Node) -> Result<Option<Release>, String> {
         bytes = base64_decode(&bytes).ok_or("data.release is not base64 inside")?;
     }
     if bytes.starts_with(&[0x1f, 0x8b, 0x08]) {
-        bytes = gunzip_limited(&bytes)?;
+        bytes = gunzip_limited(&bytes, budget)?;
     }
     let text = std::str::from_utf8(&bytes).map_err(|_| "the release is not UTF-8 JSON")?;
     let rel = parse_json("release", text).map_err(|e| format!("the release JSON does not parse: {e}"))?;
@@ -160,9 +206,11 @@ mod tests {
     fn gunzip_reads_gzip_and_refuses_junk() {
         // `printf 'hi\n' | gzip -n | base64`
         let gz = base64_decode(b"H4sIAAAAAAAAA8vI5AIAenpv7QMAAAA=").unwrap();
-        assert_eq!(gunzip_limited(&gz).unwrap(), b"hi\n");
-        assert!(gunzip_limited(b"\x1f\x8b\x08\x00").is_err());
-        assert!(gunzip_limited(b"plain").is_err());
+        let mut budget = MAX_HELM_TOTAL_BYTES;
+        assert_eq!(gunzip_limited(&gz, &mut budget).unwrap(), b"hi\n");
+        assert_eq!(budget, MAX_HELM_TOTAL_BYTES - 3);
+        assert!(gunzip_limited(b"\x1f\x8b\x08\x00", &mut budget).is_err());
+        assert!(gunzip_limited(b"plain", &mut budget).is_err());
     }
 
     fn b64(bytes: &[u8]) -> String {
@@ -198,10 +246,10 @@ mod tests {
     #[test]
     fn a_release_with_too_many_objects_is_refused_naming_the_limit() {
         let many = "---\nkind: ConfigMap\napiVersion: v1\nmetadata: {name: c}\n".repeat(MAX_RELEASE_OBJECTS + 1);
-        let e = decode(&secret_with_manifest(&many)).err().unwrap();
+        let e = decode(&secret_with_manifest(&many), &mut usize::MAX).err().unwrap();
         assert!(e.contains("MAX_RELEASE_OBJECTS"), "{e}");
         let few = "---\nkind: ConfigMap\napiVersion: v1\nmetadata: {name: c}\n".repeat(3);
-        assert_eq!(decode(&secret_with_manifest(&few)).unwrap().unwrap().documents.len(), 3);
+        assert_eq!(decode(&secret_with_manifest(&few), &mut usize::MAX).unwrap().unwrap().documents.len(), 3);
     }
 
     #[test]
@@ -211,7 +259,17 @@ mod tests {
         let deflated = miniz_oxide::deflate::compress_to_vec(&zeros, 9);
         let mut gz = vec![0x1f, 0x8b, 0x08, 0, 0, 0, 0, 0, 0, 0xff];
         gz.extend_from_slice(&deflated);
-        let e = gunzip_limited(&gz).unwrap_err();
+        let e = gunzip_limited(&gz, &mut MAX_HELM_TOTAL_BYTES).unwrap_err();
         assert!(e.contains("MAX_RELEASE_BYTES"), "{e}");
+        // Each record below the limit, but together past the total: the later ones are refused.
+        let mut budget = MAX_HELM_TOTAL_BYTES;
+        let eight = miniz_oxide::deflate::compress_to_vec(&vec![0u8; 8 << 20], 9);
+        let mut gz = vec![0x1f, 0x8b, 0x08, 0, 0, 0, 0, 0, 0, 0xff];
+        gz.extend_from_slice(&eight);
+        let read =
+            (0..MAX_HELM_TOTAL_BYTES / (8 << 20) + 2).filter(|_| gunzip_limited(&gz, &mut budget).is_ok()).count();
+        assert_eq!(read, MAX_HELM_TOTAL_BYTES / (8 << 20));
+        let e = gunzip_limited(&gz, &mut budget).unwrap_err();
+        assert!(e.contains("MAX_HELM_TOTAL_BYTES"), "{e}");
     }
 }

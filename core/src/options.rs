@@ -236,6 +236,23 @@ impl UpgradeOptions {
         }
         let to = Version::parse(&self.to).map_err(|e| opt_err("to", e))?;
         let from = self.from.as_deref().map(Version::parse).transpose().map_err(|e| opt_err("from", e))?;
+        // An OpenShift product version names an OpenShift release: for any other distribution it would be
+        // read as a Kubernetes version it is not (4.16 is Kubernetes 1.29).
+        if self.profile != Profile::Openshift {
+            for (field, v) in [("to", Some(&to)), ("from", from.as_ref())] {
+                if let Some(v) = v.filter(|v| v.is_openshift()) {
+                    return Err(opt_err(
+                        field,
+                        format!(
+                            "{v} is an OpenShift version, read only with profile openshift (it ships Kubernetes \
+                             {}): give the Kubernetes version for profile {}",
+                            v.minor_string(),
+                            self.profile.name()
+                        ),
+                    ));
+                }
+            }
+        }
         Ok(Resolved { to, from })
     }
 }
@@ -275,6 +292,13 @@ mod tests {
             assert_eq!(opts(json).unwrap_err().field, field, "{json}");
         }
         assert_eq!(opts(r#"{"to":"latest"}"#).unwrap().resolve().unwrap_err().field, "to");
+        // An OpenShift version names an OpenShift release: refused for any other profile, naming what it ships.
+        let e = opts(r#"{"to":"4.16.2"}"#).unwrap().resolve().unwrap_err();
+        assert_eq!(e.field, "to");
+        assert!(e.message.contains("Kubernetes 1.29") && e.message.contains("openshift"), "{}", e.message);
+        let e = opts(r#"{"to":"1.29.2","from":"4.15.3","profile":"rke"}"#).unwrap().resolve().unwrap_err();
+        assert_eq!(e.field, "from");
+        assert!(opts(r#"{"to":"4.16.2","from":"1.28.3","profile":"openshift"}"#).unwrap().resolve().is_ok());
         assert_eq!(opts(r#"{}"#).unwrap().resolve().unwrap_err().field, "to");
     }
 }

@@ -122,8 +122,34 @@ fn build_report(
     };
     let path = from.as_ref().map(|f| version::hop_path(f, &resolved.to)).unwrap_or_default();
     let cluster = Cluster::new(objects, options, resolved.to.clone(), from.clone(), path);
+    // RKE refuses a cluster.yml it cannot read into its types: `rke up` stops before any node is touched
+    // (the finding input/unreadable-value says the same).
+    let rke_refused = matches!(options.profile, Profile::Rke | Profile::RkeLegacy)
+        && ingested.rke.as_ref().is_some_and(|r| !r.problems.is_empty());
     let (mut plan, downtime, workload_outcomes) = if cluster.path.is_empty() || cluster.nodes.is_empty() {
         (report::Plan::default(), report::Downtime::default(), None)
+    } else if rke_refused {
+        let mut pending: Vec<String> = cluster.nodes.iter().map(|n| n.name().to_owned()).collect();
+        pending.sort();
+        let fields: Vec<&str> =
+            ingested.rke.iter().flat_map(|r| r.problems.iter().map(|(_, field, _)| field.as_str())).collect();
+        let stop = report::Stop {
+            hop: cluster.path.first().map(ToString::to_string).unwrap_or_default(),
+            phase: "config",
+            pool: None,
+            node: None,
+            start_seconds: None,
+            at_seconds: 0,
+            outcome: "fails",
+            code: crate::rules::input::unreadable_value::INFO.code,
+            reason: format!("RKE refuses cluster.yml ({}): rke up stops before the upgrade starts", fields.join(", ")),
+            pending,
+        };
+        (
+            report::Plan { complete: false, stops: vec![stop], ..report::Plan::default() },
+            report::Downtime::default(),
+            None,
+        )
     } else {
         let outcome = plan::build(&cluster, timings);
         let (downtime, workloads) = plan::downtime::compute(&cluster, &outcome, &timings);
@@ -144,6 +170,12 @@ fn build_report(
             continue;
         }
         (rule.check)(&ctx, &mut findings);
+    }
+    if let (Some(rke), Profile::Rke | Profile::RkeLegacy) = (&ingested.rke, options.profile) {
+        let file = ingested.inventory.distribution_configs.iter().find(|c| c.kind == "rke-cluster-yml");
+        if let Some(f) = crate::rules::input::unreadable_value::rke_config(rke, file) {
+            findings.push(f);
+        }
     }
     if ingested.inventory.objects == 0 {
         // Never a silent "no findings".

@@ -126,6 +126,8 @@ pub struct HelmRelease {
     pub chart: String,
     /// The Secret or ConfigMap it was read from.
     pub record: String,
+    /// The file that record was read from.
+    pub file: String,
     /// Objects in its manifest (counted in `objects` and `byKind` too).
     pub objects: usize,
 }

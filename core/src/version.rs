@@ -126,6 +126,35 @@ impl Version {
         (self.minor, self.patch.unwrap_or(0), pk, pn)
     }
 
+    /// Is this an OpenShift product version (`4.14.3`)?
+    pub fn is_openshift(&self) -> bool {
+        self.openshift_minor.is_some()
+    }
+
+    /// The order of two versions, each read in its own scheme: within one scheme, the usual order; across
+    /// schemes (an OpenShift 4.14.3 and a Kubernetes 1.27.8), only the Kubernetes minors compare, since an
+    /// OpenShift patch says nothing of the Kubernetes patch it ships. `None`: same minor, different
+    /// schemes, so not comparable.
+    pub fn scheme_cmp(&self, other: &Version) -> Option<Ordering> {
+        if self.is_openshift() == other.is_openshift() {
+            return Some(self.cmp(other));
+        }
+        match self.minor.cmp(&other.minor) {
+            Ordering::Equal => None,
+            o => Some(o),
+        }
+    }
+
+    /// This version, and in brackets the Kubernetes minor it ships when it is an OpenShift version:
+    /// `4.14.3 (Kubernetes 1.27)`.
+    pub fn with_kubernetes(&self) -> String {
+        if self.is_openshift() {
+            format!("{self} (Kubernetes {})", self.minor_string())
+        } else {
+            self.to_string()
+        }
+    }
+
     /// Same Kubernetes minor?
     pub fn same_minor(&self, other: &Version) -> bool {
         self.minor == other.minor
@@ -180,8 +209,11 @@ pub fn hop_count(from: &Version, to: &Version) -> u32 {
 }
 
 pub fn hop_path(from: &Version, to: &Version) -> Vec<Version> {
-    if to <= from {
-        return Vec::new();
+    match to.scheme_cmp(from) {
+        Some(Ordering::Less | Ordering::Equal) => return Vec::new(),
+        // Across schemes on one minor: a patch update within it (an OpenShift z-stream update).
+        None => return vec![to.clone()],
+        Some(Ordering::Greater) => {}
     }
     if to.minor <= from.minor {
         return vec![to.clone()];
@@ -217,6 +249,22 @@ mod tests {
         assert!(v("1.29.2-gke.100") > v("1.29.1"));
         assert!(v("1.30.0-rc.1") < v("1.30.0"));
         assert!(v("1.30.0-alpha.2") < v("1.30.0-beta.0"));
+    }
+
+    /// An OpenShift version and a Kubernetes version compare by the Kubernetes minor only: the patches
+    /// belong to different products.
+    #[test]
+    fn versions_of_two_schemes_compare_by_minor_only() {
+        assert_eq!(v("4.14.5").scheme_cmp(&v("1.27.8")), None);
+        assert_eq!(v("1.27.8").scheme_cmp(&v("4.14.30")), None);
+        assert_eq!(v("4.15.1").scheme_cmp(&v("1.27.8")), Some(Ordering::Greater));
+        assert_eq!(v("4.13.40").scheme_cmp(&v("1.27.1")), Some(Ordering::Less));
+        assert_eq!(v("4.14.5").scheme_cmp(&v("4.14.30")), Some(Ordering::Less));
+        assert_eq!(hop_path(&v("1.27.8"), &v("4.14.5")).len(), 1);
+        let names = |f: &str, t: &str| hop_path(&v(f), &v(t)).iter().map(ToString::to_string).collect::<Vec<_>>();
+        assert_eq!(names("1.27.8", "4.16.2"), ["4.15", "4.16.2"]);
+        assert!(names("1.28.1", "4.14.5").is_empty());
+        assert_eq!(v("4.14.5").with_kubernetes(), "4.14.5 (Kubernetes 1.27)");
     }
 
     #[test]

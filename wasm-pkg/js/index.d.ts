@@ -86,6 +86,8 @@ export interface HelmRelease {
   chart: string;
   /** The Secret or ConfigMap it was read from. */
   record: string;
+  /** The file that record was read from. */
+  file: string;
   /** Objects in its manifest (counted in `objects` and `byKind` too). */
   objects: number;
 }

@@ -20,6 +20,8 @@ pub struct JsonFile {
     error: Option<ParseError>,
     /// The root's items taken as they come (taken back if it is no List or not readable).
     list: ListItems,
+    /// The root's `items` keys seen when items were last taken (see [`JsonStream::items_keys`]).
+    items_keys: u32,
 }
 
 impl JsonFile {
@@ -30,6 +32,7 @@ impl JsonFile {
             kept: Some(Vec::new()),
             error: None,
             list: ListItems::new(out, f),
+            items_keys: 0,
         }
     }
 
@@ -61,6 +64,16 @@ impl JsonFile {
     }
 
     fn take_items(&mut self, out: &mut Ingested, f: &mut FileIngest) {
+        let keys = self.stream.items_keys();
+        if keys != self.items_keys {
+            // `items` given again: as kubectl's JSON reader (encoding/json), the last one is the one read,
+            // so what the earlier one added is taken back.
+            if self.items_keys > 0 {
+                self.list.restore(out, f);
+                self.list = ListItems::new(out, f);
+            }
+            self.items_keys = keys;
+        }
         let items = self.stream.take_items();
         let head = self.stream.list_head().cloned().unwrap_or_default();
         self.list.take(items, &head, out, f);
@@ -184,6 +197,43 @@ mod tests {
         let r = ingest(&[Input::new("d.json", text.as_str()).discovered(), Input::new("p.json", POD)]).unwrap();
         assert_eq!(r.inventory.objects, 1);
         assert_eq!(r.inventory.skipped.len(), 1);
+    }
+
+    /// A List's `items` given twice: the last one is read, as kubectl's readers (encoding/json,
+    /// sigs.k8s.io/yaml) read a key given twice; never both.
+    #[test]
+    fn items_given_twice_read_the_last_only() {
+        let q = POD.replace(r#""name": "p""#, r#""name": "q""#);
+        let json = [
+            format!(r#"{{"apiVersion": "v1", "items": [{POD}, {NODE}], "items": [{q}], "kind": "List"}}"#),
+            format!(r#"{{"kind": "List", "apiVersion": "v1", "items": [{POD}], "items": [{q}]}}"#),
+            format!(r#"{{"apiVersion": "v1", "items": [{POD}, {NODE}], "kind": "List", "items": null}}"#),
+        ];
+        let yaml = [
+            "apiVersion: v1\nkind: List\nitems:\n- {kind: Pod, apiVersion: v1, metadata: {name: p}}\n- {kind: Node, apiVersion: v1, metadata: {name: n1}}\nitems:\n- {kind: Pod, apiVersion: v1, metadata: {name: q}}\n".to_owned(),
+            "apiVersion: v1\nitems:\n- {kind: Pod, apiVersion: v1, metadata: {name: p}}\nkind: List\nitems: []\n".to_owned(),
+        ];
+        let names = |text: &str, file: &str| -> Vec<String> {
+            let r = streamed(file, text);
+            r.objects.iter().map(|o| o.r.name.to_string()).collect()
+        };
+        assert_eq!(names(&json[0], "a.json"), ["q"]);
+        assert_eq!(names(&json[1], "b.json"), ["q"]);
+        assert!(names(&json[2], "c.json").is_empty());
+        assert_eq!(names(&yaml[0], "a.yaml"), ["q"]);
+        assert!(names(&yaml[1], "b.yaml").is_empty());
+        // A chunk boundary anywhere gives the same.
+        for text in &json {
+            let whole_read = names(text, "w.json");
+            for cut in (1..text.len()).step_by(7) {
+                let mut s = crate::session::Session::new(crate::UpgradeOptions::new("1.29.2")).unwrap();
+                s.push("w.json", &text.as_bytes()[..cut]).unwrap();
+                s.push("w.json", &text.as_bytes()[cut..]).unwrap();
+                let got: Vec<String> =
+                    s.finish_ingested().unwrap().objects.iter().map(|o| o.r.name.to_string()).collect();
+                assert_eq!(got, whole_read, "cut at {cut}");
+            }
+        }
     }
 
     #[test]

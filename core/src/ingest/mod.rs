@@ -59,6 +59,11 @@ pub struct Ingested {
     /// One copy of each string that repeats across objects (kinds, namespaces, labels, owners, the file
     /// name): `Object::from_node_in`. Dropped when reading ends.
     strings: crate::model::Interner,
+    /// For each entry of `inventory.helm_releases`: where its objects begin in `objects` (they follow one
+    /// another), so that a release Helm does not read (an older deployed revision) can be taken out.
+    helm_first: Vec<usize>,
+    /// Bytes Helm release records may still decompress to, across all records (`MAX_HELM_TOTAL_BYTES`).
+    helm_budget: Option<usize>,
 }
 
 /// Decode UTF-8, naming the line and column of the first bad byte.
@@ -256,6 +261,7 @@ pub(crate) struct Mark {
     configs: usize,
     rke: bool,
     not_objects: usize,
+    helm_budget: Option<usize>,
 }
 
 impl Mark {
@@ -268,12 +274,15 @@ impl Mark {
             configs: out.inventory.distribution_configs.len(),
             rke: out.rke.is_some(),
             not_objects,
+            helm_budget: out.helm_budget,
         }
     }
 
     pub(crate) fn restore(&self, out: &mut Ingested, f: &mut FileIngest) {
         out.objects.truncate(self.objects);
         out.inventory.helm_releases.truncate(self.helm);
+        out.helm_first.truncate(self.helm);
+        out.helm_budget = self.helm_budget;
         out.inventory.skipped.truncate(self.skipped);
         out.inventory.distribution_configs.truncate(self.configs);
         if !self.rke {
@@ -365,6 +374,60 @@ impl Ingested {
                 self.inventory.skipped.push(Skipped { file: f.name.clone(), reason: why });
             }
         }
+    }
+
+    /// Helm reads one deployed revision of a release, the latest (`storage.Deployed`: when several are
+    /// marked deployed, it sorts them by revision and takes the highest). The others' objects are taken
+    /// out, and each such record is listed as skipped, saying which revision Helm reads instead.
+    fn latest_helm_revisions(&mut self) {
+        let releases = &self.inventory.helm_releases;
+        let mut latest: BTreeMap<(&str, &str), usize> = BTreeMap::new();
+        for (i, r) in releases.iter().enumerate() {
+            let best = latest.entry((r.namespace.as_str(), r.name.as_str())).or_insert(i);
+            if releases.get(*best).is_some_and(|b| r.revision > b.revision) {
+                *best = i;
+            }
+        }
+        let kept: std::collections::BTreeSet<usize> = latest.values().copied().collect();
+        if kept.len() == releases.len() {
+            return;
+        }
+        let mut drop = vec![false; self.objects.len()];
+        let mut skipped = Vec::new();
+        for (i, r) in releases.iter().enumerate() {
+            if kept.contains(&i) {
+                continue;
+            }
+            let first = self.helm_first.get(i).copied().unwrap_or(0);
+            for d in drop.iter_mut().skip(first).take(r.objects) {
+                *d = true;
+            }
+            let newer = latest.get(&(r.namespace.as_str(), r.name.as_str())).and_then(|j| releases.get(*j));
+            skipped.push(Skipped {
+                file: r.file.clone(),
+                reason: format!(
+                    "Helm release record {} (release {}/{}, revision {}, deployed) not read: revision {} of the \
+                     same release is deployed too, and Helm reads the latest deployed revision",
+                    r.record,
+                    r.namespace,
+                    r.name,
+                    r.revision,
+                    newer.map_or(0, |n| n.revision)
+                ),
+            });
+        }
+        let mut k = 0;
+        self.objects.retain(|_| {
+            k += 1;
+            !drop.get(k - 1).copied().unwrap_or(false)
+        });
+        let mut k = 0;
+        self.inventory.helm_releases.retain(|_| {
+            k += 1;
+            kept.contains(&(k - 1))
+        });
+        self.helm_first.clear();
+        self.inventory.skipped.extend(skipped);
     }
 
     /// Count every object once: copies of the same object (same kind, namespace and name) become one, the live copy (with a uid) kept for the checks when there is one; the others are kept on it
@@ -470,6 +533,7 @@ impl Ingested {
     pub fn finish(mut self) -> Ingested {
         self.strings = crate::model::Interner::new();
         self.tolerations = Default::default();
+        self.latest_helm_revisions();
         self.merge_copies();
         let mut by_kind: BTreeMap<&str, usize> = BTreeMap::new();
         for o in &self.objects {
@@ -524,43 +588,62 @@ fn describe(doc: &Node) -> String {
 fn add_object(file: &str, doc: &Node, out: &mut Ingested) {
     let source = Source { file: out.strings.get(file), line: Some(doc.line()), via: Some(Via::Manifest) };
     if helm::is_release_record(doc) {
-        let record = doc.at(&["metadata", "name"]).as_str().unwrap_or_default().to_owned();
-        match helm::decode(doc) {
-            Ok(Some(rel)) => {
-                let mut count = 0;
-                for d in &rel.documents {
-                    if !d.is_map() || d.get("kind").as_str().is_none_or(str::is_empty) {
-                        continue;
-                    }
-                    let source = Source { via: Some(Via::HelmRelease), ..source.clone() };
-                    let mut o = Object::from_node_in(d, source, &mut out.strings);
-                    if o.r.namespace.is_none() && !rel.namespace.is_empty() {
-                        o.r.namespace = Some(out.strings.get(&rel.namespace));
-                    }
-                    // What Helm itself stamps on the live objects it owns.
-                    o.annotations.insert_if_absent(HELM_RELEASE_NAME, || rel.name.clone());
-                    o.annotations.insert_if_absent(HELM_RELEASE_NAMESPACE, || rel.namespace.clone());
-                    out.push_object(o);
-                    count += 1;
-                }
-                out.inventory.helm_releases.push(HelmRelease {
-                    name: rel.name,
-                    namespace: rel.namespace,
-                    revision: rel.revision,
-                    chart: rel.chart,
-                    record,
-                    objects: count,
-                });
-            }
-            Ok(None) => {}
-            Err(why) => out.inventory.skipped.push(Skipped {
-                file: file.to_owned(),
-                reason: format!("Helm release record {record} at line {} not read: {why}", doc.line()),
-            }),
-        }
+        add_helm_release(file, doc, &source, out);
     }
     let o = Object::from_node_in(doc, source, &mut out.strings);
     out.push_object(o);
+}
+
+/// A Helm release record: when it is deployed, the objects of its manifest, as Helm's client builds them
+/// (a `List` flattened into its items).
+fn add_helm_release(file: &str, doc: &Node, source: &Source, out: &mut Ingested) {
+    let record = doc.at(&["metadata", "name"]).as_str().unwrap_or_default().to_owned();
+    // Helm finds deployed revisions by the record's `status` label (`status=deployed`): a record labelled
+    // otherwise is not one, and is not decompressed at all.
+    if doc.at(&["metadata", "labels", "status"]).as_str().is_some_and(|s| s != "deployed") {
+        return;
+    }
+    let budget = out.helm_budget.get_or_insert(helm::MAX_HELM_TOTAL_BYTES);
+    match helm::decode(doc, budget) {
+        Ok(Some(rel)) => {
+            let first = out.objects.len();
+            let mut docs = Vec::new();
+            for d in &rel.documents {
+                helm::flatten(d, 0, &mut docs);
+            }
+            let mut count = 0;
+            for d in &docs {
+                if !d.is_map() || d.get("kind").as_str().is_none_or(str::is_empty) {
+                    continue;
+                }
+                let source = Source { via: Some(Via::HelmRelease), ..source.clone() };
+                let mut o = Object::from_node_in(d, source, &mut out.strings);
+                if o.r.namespace.is_none() && !rel.namespace.is_empty() {
+                    o.r.namespace = Some(out.strings.get(&rel.namespace));
+                }
+                // What Helm itself stamps on the live objects it owns.
+                o.annotations.insert_if_absent(HELM_RELEASE_NAME, || rel.name.clone());
+                o.annotations.insert_if_absent(HELM_RELEASE_NAMESPACE, || rel.namespace.clone());
+                out.push_object(o);
+                count += 1;
+            }
+            out.helm_first.push(first);
+            out.inventory.helm_releases.push(HelmRelease {
+                name: rel.name,
+                namespace: rel.namespace,
+                revision: rel.revision,
+                chart: rel.chart,
+                record,
+                file: file.to_owned(),
+                objects: count,
+            });
+        }
+        Ok(None) => {}
+        Err(why) => out.inventory.skipped.push(Skipped {
+            file: file.to_owned(),
+            reason: format!("Helm release record {record} at line {} not read: {why}", doc.line()),
+        }),
+    }
 }
 
 /// What a document is, for reading.

@@ -147,6 +147,9 @@ pub struct RkeConfig {
     /// `node_drain_input.delete_local_data` (RKE's default: false).
     pub drain_delete_local_data: Option<bool>,
     pub nodes: usize,
+    /// Values RKE refuses when it reads the file (`rke up` stops with "Failed to parse the cluster file"):
+    /// `(line, field, why)`. The upgrade never starts.
+    pub problems: Vec<(u32, String, String)>,
 }
 
 /// Does this kind-less document look like an RKE `cluster.yml` (a `nodes` list of hosts with roles)?
@@ -159,15 +162,64 @@ pub fn is_rke_cluster_yml(doc: &Node) -> bool {
 impl RkeConfig {
     pub fn from_node(doc: &Node) -> RkeConfig {
         let s = doc.get("upgrade_strategy");
+        let mut problems = Vec::new();
+        // RKE reads cluster.yml as YAML 1.1 (go-yaml v2) into typed fields: `drain: yes` is true, and a
+        // quoted `"true"` is a string that does not go into a boolean: RKE refuses the whole file.
+        let mut flag = |field: &str, n: &Node| -> Option<bool> {
+            if n.is_null() {
+                return None;
+            }
+            let read = match &n.value {
+                crate::parse::Value::Scalar(_, crate::parse::ScalarKind::Plain) => n.as_bool_yaml11(),
+                _ => None,
+            };
+            if read.is_none() {
+                problems.push((
+                    n.line(),
+                    format!("upgrade_strategy.{field}"),
+                    format!("{} is not a YAML boolean (true, false, yes, no, on, off unquoted)", shown_value(n)),
+                ));
+            }
+            read
+        };
+        let drain = flag("drain", s.get("drain"));
+        let drain_force = flag("node_drain_input.force", s.at(&["node_drain_input", "force"]));
+        let drain_delete_local_data =
+            flag("node_drain_input.delete_local_data", s.at(&["node_drain_input", "delete_local_data"]));
+        let timeout = s.at(&["node_drain_input", "timeout"]);
+        let drain_timeout = match &timeout.value {
+            crate::parse::Value::Scalar(raw, crate::parse::ScalarKind::Plain) => {
+                super::yaml11_int(raw).or_else(|| timeout.as_i64()).and_then(|t| u64::try_from(t).ok())
+            }
+            _ => None,
+        };
+        if !timeout.is_null() && drain_timeout.is_none() {
+            problems.push((
+                timeout.line(),
+                "upgrade_strategy.node_drain_input.timeout".to_owned(),
+                format!("{} is not a whole number of seconds", shown_value(timeout)),
+            ));
+        }
         RkeConfig {
             max_unavailable_worker: super::int_or_percent(s.get("max_unavailable_worker")),
             max_unavailable_control_plane: super::int_or_percent(s.get("max_unavailable_controlplane")),
-            // RKE reads cluster.yml as YAML 1.1 (go-yaml v2): `drain: yes` is true.
-            drain: s.get("drain").as_bool_yaml11(),
-            drain_timeout: s.at(&["node_drain_input", "timeout"]).as_i64().and_then(|t| u64::try_from(t).ok()),
-            drain_force: s.at(&["node_drain_input", "force"]).as_bool_yaml11(),
-            drain_delete_local_data: s.at(&["node_drain_input", "delete_local_data"]).as_bool_yaml11(),
+            drain,
+            drain_timeout,
+            drain_force,
+            drain_delete_local_data,
             nodes: doc.get("nodes").as_seq().len(),
+            problems,
         }
+    }
+}
+
+/// A value as the file wrote it, for a message: quoted when it was a string.
+fn shown_value(n: &Node) -> String {
+    match &n.value {
+        crate::parse::Value::Scalar(v, crate::parse::ScalarKind::Str) => format!("{v:?} (quoted)"),
+        crate::parse::Value::Scalar(v, _) => format!("`{v}`"),
+        crate::parse::Value::Seq(_) => "a sequence".to_owned(),
+        crate::parse::Value::Map(_) => "a mapping".to_owned(),
+        crate::parse::Value::Null => "null".to_owned(),
     }
 }

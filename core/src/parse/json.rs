@@ -100,6 +100,9 @@ pub struct JsonStream {
     items: Vec<Node>,
     streamed: Option<usize>,
     list_head: Option<(Option<String>, Option<String>)>,
+    /// How many times the root gave an `items` key (read as Go's encoding/json reads a key given twice:
+    /// the last one wins, so a second `items` takes back what the first handed out).
+    items_keys: u32,
     /// When a string is unfinished at the end of the bytes, where its scan stopped (so that a very long
     /// string arriving in many chunks is scanned once, not once a chunk).
     string_hint: Option<usize>,
@@ -132,6 +135,7 @@ impl JsonStream {
             items: Vec::new(),
             streamed: None,
             list_head: None,
+            items_keys: 0,
             string_hint: None,
         }
     }
@@ -144,6 +148,12 @@ impl JsonStream {
     /// The items of the top-level `items` array completed since the last call, in order.
     pub fn take_items(&mut self) -> Vec<Node> {
         std::mem::take(&mut self.items)
+    }
+
+    /// How many `items` keys the root has given so far: when this grows past 1, the items handed out
+    /// before belong to an `items` that a later one replaces (the last key wins), and are to be taken back.
+    pub fn items_keys(&self) -> u32 {
+        self.items_keys
     }
 
     /// How many items were handed out, once the `items` array has ended (`None` when the root had no
@@ -304,8 +314,18 @@ impl JsonStream {
                     match self.string(store)? {
                         None => Step::More,
                         Some(key) => {
+                            let key = key.unwrap_or_default();
+                            if self.stream_items && self.stack.len() == 1 && key == "items" {
+                                self.items_keys = self.items_keys.saturating_add(1);
+                                if self.items_keys > 1 {
+                                    // The last `items` wins: the earlier one's items not yet taken go.
+                                    self.items.clear();
+                                    self.streamed = None;
+                                    self.list_head = None;
+                                }
+                            }
                             if let Some(Frame::Map { key: k, .. }) = self.stack.last_mut() {
-                                *k = Some(key.unwrap_or_default());
+                                *k = Some(key);
                             }
                             self.state = State::Colon;
                             Step::Done

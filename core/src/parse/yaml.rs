@@ -322,6 +322,7 @@ fn build(
             if anchor != 0 {
                 anchors.insert(anchor, node.clone());
             }
+            let root_level = stack.len() == 1;
             match stack.last_mut() {
                 None => {
                     if !node.is_null() {
@@ -338,7 +339,16 @@ fn build(
                 }
                 Some(Frame::Seq { items, .. }) => items.push(node),
                 Some(Frame::Map { entries, key, .. }) => match key.take() {
-                    None => *key = Some(key_text(&node)),
+                    None => {
+                        let k = key_text(&node);
+                        // A root's `items` given twice: the last one wins (as kubectl's YAML reader,
+                        // sigs.k8s.io/yaml, reads a key given twice), and the first was handed out
+                        // already: read the text whole instead.
+                        if sink.is_some() && root_level && k == "items" && entries.iter().any(|(e, _)| e == "items") {
+                            return Err(YamlStop::Retry);
+                        }
+                        *key = Some(k);
+                    }
                     Some(k) => entries.push((k, node)),
                 },
             }

@@ -16,6 +16,10 @@ allocatable CPU or memory, a container's CPU or memory request (`lots`), a PodDi
 The object is still counted and checked with what could be read; this says what could not.
 
 ## Why it matters for an upgrade
+Under `rke` and `rke-legacy`, a `cluster.yml` value RKE's reader refuses (`drain: "true"` quoted, a
+string where a boolean goes; `timeout: "60"`) is a blocker: RKE does not read the file at all, and
+`rke up` stops before the upgrade starts.
+
 A value that cannot be read is a check that cannot run for that object: a node with an unreadable kubelet
 version is left out of the skew checks, unreadable requests count as zero in the capacity check, an
 unreadable budget allows nothing. Silence would read as "ready". Under `openshift`, a MachineConfigPool
@@ -51,4 +55,26 @@ pub fn check(ctx: &Context<'_>, out: &mut Vec<Finding>) {
         .data("fields", o.problems.clone());
         out.push(if stops { f.severity(Severity::Blocker) } else { f });
     }
+}
+
+/// An RKE `cluster.yml` holding values RKE refuses when it reads the file: `rke up` stops before it
+/// touches a node ("Failed to parse the cluster file"), so the upgrade never starts. A blocker, at the
+/// file's first such value.
+pub fn rke_config(
+    rke: &crate::model::distro::RkeConfig,
+    file: Option<&crate::report::DistributionConfig>,
+) -> Option<Finding> {
+    let (line, _, _) = rke.problems.first()?;
+    let fields: Vec<String> = rke.problems.iter().map(|(l, field, why)| format!("{field} (line {l}): {why}")).collect();
+    let mut f = Finding::new(
+        &INFO,
+        format!("RKE refuses this cluster.yml, so `rke up` stops before the upgrade starts: {}", fields.join("; ")),
+        "Write the value as RKE's YAML reader types it (booleans unquoted: `drain: true`; numbers unquoted) and check again.",
+    )
+    .severity(Severity::Blocker)
+    .data("fields", fields);
+    if let Some(c) = file {
+        f.source = Some(crate::model::Source { file: c.file.as_str().into(), line: Some(*line), via: None });
+    }
+    Some(f)
 }

@@ -34,15 +34,18 @@ upgrade (RKE keeps one per upgrade) instead of "upgrading" to the older release.
 pub fn check(ctx: &Context<'_>, out: &mut Vec<Finding>) {
     let Some(from) = &ctx.from else { return };
     let to = &ctx.to;
-    if to >= from {
+    // An OpenShift and a Kubernetes version compare by minor only (`Version::scheme_cmp`): on one minor,
+    // which patch is older cannot be told.
+    if to.scheme_cmp(from) != Some(std::cmp::Ordering::Less) {
         return;
     }
     let minor = to.minor < from.minor;
+    let (to_s, from_s) = (to.with_kubernetes(), from.with_kubernetes());
     let f = Finding::new(
         &INFO,
         if minor {
             format!(
-                "Target {to} is {} minor(s) older than the current {from}: minor downgrades are not supported",
+                "Target {to_s} is {} minor(s) older than the current {from_s}: minor downgrades are not supported",
                 from.minor - to.minor
             )
         } else {

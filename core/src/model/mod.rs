@@ -733,14 +733,86 @@ pub struct NodeRoles {
 }
 
 fn check_quantity(out: &mut Vec<String>, field: &str, n: &Node) {
-    if let Some(v) = n.as_str() {
+    if let Some(what) = not_a_scalar(n) {
+        out.push(format!("{field}: {what} where a quantity goes"));
+    } else if let Some(v) = n.as_str() {
         if crate::quantity::parse_quantity(v).is_none() {
             out.push(format!("{field}: {v:?} is not a quantity"));
         }
     }
 }
 
+/// A sequence or a mapping, named, where a scalar goes (`None` for a scalar or null).
+fn not_a_scalar(n: &Node) -> Option<&'static str> {
+    match n.value {
+        crate::parse::Value::Seq(_) => Some("a sequence"),
+        crate::parse::Value::Map(_) => Some("a mapping"),
+        _ => None,
+    }
+}
+
+/// An integer field (`int32` or `int64` in the API's Go types) as the API server decodes it: a number,
+/// whole and in range. A quoted string, a sequence, a mapping, a fraction or a number out of range is
+/// refused there (`cannot unmarshal ... into Go value of type int32`), so the object as written never
+/// reaches the cluster.
+fn check_int(out: &mut Vec<String>, field: &str, n: &Node, bits: u32) {
+    if let Some(p) = int_problem(n, bits) {
+        out.push(format!("{field}: {p}"));
+    }
+}
+
+fn int_problem(n: &Node, bits: u32) -> Option<String> {
+    use crate::parse::{ScalarKind, Value};
+    let (min, max) = if bits == 32 { (i64::from(i32::MIN), i64::from(i32::MAX)) } else { (i64::MIN, i64::MAX) };
+    let problem = match &n.value {
+        Value::Null => None,
+        Value::Seq(_) | Value::Map(_) => not_a_scalar(n).map(|w| format!("{w} where a number goes")),
+        Value::Scalar(raw, ScalarKind::Str) => Some(format!("{raw:?} is a quoted string where a number goes")),
+        Value::Scalar(raw, ScalarKind::Plain) => {
+            let whole = yaml11_int(raw).or_else(|| {
+                // `3.0` is a whole number too (sigs.k8s.io/yaml writes it as 3); `3.5` is not.
+                let f = raw.parse::<f64>().ok()?;
+                (f.fract() == 0.0 && f.abs() < 9.0e15).then_some(f as i64)
+            });
+            let digits = raw.strip_prefix('-').unwrap_or(raw);
+            match whole {
+                Some(v) if (min..=max).contains(&v) => None,
+                Some(_) => Some(format!("{raw} is out of range for an int{bits}")),
+                None if !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit()) => {
+                    Some(format!("{raw} is out of range for an int{bits}"))
+                }
+                None => Some(format!("{raw:?} is not a whole number")),
+            }
+        }
+    };
+    problem
+}
+
 fn check_limit(out: &mut Vec<String>, field: &str, n: &Node) {
+    if let Some(what) = not_a_scalar(n) {
+        out.push(format!("{field}: {what} where a count or a percentage goes"));
+        return;
+    }
+    // A string is read as a percentage only (intstr.GetScaledValueFromIntOrPercent; the API server's
+    // validation says "a valid percent string must be a numeric string followed by an ending '%'").
+    if let crate::parse::Value::Scalar(raw, crate::parse::ScalarKind::Str) = &n.value {
+        if !raw.trim_end().ends_with('%') {
+            out.push(format!(
+                "{field}: {raw:?} is a quoted string without %: read only as a percentage (write a count unquoted)"
+            ));
+            return;
+        }
+    }
+    // An IntOrString holds an int32: a larger number is refused when the object is decoded.
+    if let crate::parse::Value::Scalar(raw, crate::parse::ScalarKind::Plain) = &n.value {
+        if !raw.ends_with('%') && raw.trim_start_matches('-').bytes().all(|b| b.is_ascii_digit()) {
+            let fits = yaml11_int(raw).is_some_and(|v| i32::try_from(v).is_ok());
+            if !fits && !raw.is_empty() {
+                out.push(format!("{field}: {raw} is out of range for an IntOrString (an int32)"));
+                return;
+            }
+        }
+    }
     if let Some(v) = n.as_str() {
         match IntOrPercent::parse(v) {
             Some(IntOrPercent::Int(i)) if i < 0 => out.push(format!("{field}: {v:?} is negative")),
@@ -779,16 +851,34 @@ fn problems(n: &Node, kind: &str) -> Vec<String> {
             let a = n.at(&["status", "allocatable"]);
             check_quantity(&mut out, "status.allocatable.cpu", a.get("cpu"));
             check_quantity(&mut out, "status.allocatable.memory", a.get("memory"));
+            check_quantity(&mut out, "status.allocatable.pods", a.get("pods"));
         }
-        "Pod" => check_containers(&mut out, "spec", spec),
+        "Pod" => {
+            check_containers(&mut out, "spec", spec);
+            check_pod_ints(&mut out, "spec", spec);
+        }
         "PodDisruptionBudget" => {
             check_limit(&mut out, "spec.minAvailable", spec.get("minAvailable"));
             check_limit(&mut out, "spec.maxUnavailable", spec.get("maxUnavailable"));
+            let status = n.get("status");
+            for f in ["currentHealthy", "desiredHealthy", "expectedPods", "disruptionsAllowed"] {
+                check_int(&mut out, &format!("status.{f}"), status.get(f), 32);
+            }
         }
         "InstanceGroup" | "Cluster" => {
             let r = spec.get("rollingUpdate");
             check_limit(&mut out, "spec.rollingUpdate.maxUnavailable", r.get("maxUnavailable"));
             check_limit(&mut out, "spec.rollingUpdate.maxSurge", r.get("maxSurge"));
+            if kind == "InstanceGroup" {
+                check_int(&mut out, "spec.minSize", spec.get("minSize"), 32);
+                check_int(&mut out, "spec.maxSize", spec.get("maxSize"), 32);
+            }
+        }
+        "NodePool" => {
+            let p = spec.at(&["upgradeStrategy", "parallelUpgrade"]);
+            for f in ["concurrentNodes", "minimumAvailableNodes"] {
+                check_int(&mut out, &format!("spec.upgradeStrategy.parallelUpgrade.{f}"), p.get(f), 64);
+            }
         }
         "MachineConfigPool" => {
             match distro::Mcp::from_node(n).max_unavailable_refused {
@@ -805,10 +895,26 @@ fn problems(n: &Node, kind: &str) -> Vec<String> {
                 ("spec.template.spec", spec.at(&["template", "spec"]))
             };
             check_containers(&mut out, path, template);
+            check_pod_ints(&mut out, path, template);
+            if k != "DaemonSet" {
+                check_int(&mut out, "spec.replicas", spec.get("replicas"), 32);
+            }
         }
         _ => {}
     }
     out
+}
+
+/// A pod spec's integers the checks read: its grace period and its tolerations' seconds (int64).
+fn check_pod_ints(out: &mut Vec<String>, prefix: &str, spec: &Node) {
+    if let Some(p) = int_problem(spec.get("terminationGracePeriodSeconds"), 64) {
+        out.push(format!("{prefix}.terminationGracePeriodSeconds: {p}"));
+    }
+    for (i, t) in spec.get("tolerations").as_seq().iter().enumerate() {
+        if let Some(p) = int_problem(t.get("tolerationSeconds"), 64) {
+            out.push(format!("{prefix}.tolerations[{i}].tolerationSeconds: {p}"));
+        }
+    }
 }
 
 #[cfg(test)]

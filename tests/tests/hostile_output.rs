@@ -17,7 +17,7 @@ items:
     nodeInfo: {kubeletVersion: v1.28.4}
 - apiVersion: v1
   kind: Node
-  metadata: {name: "w-\u001b[32mgreen\u001b[0m\u202eevil"}
+  metadata: {name: "w-\u001b[32mgreen\u001b[0m\u202eevil\u061c@kube-admins"}
   status:
     conditions: [{type: Ready, status: "True"}]
     nodeInfo: {kubeletVersion: v1.28.4}
@@ -42,7 +42,7 @@ fn text_shows_input_escaped_and_prints_one_verdict() {
     let r = report();
     let t = out(&r, Format::Text);
     assert!(!t.contains('\u{1b}'), "an escape code from the input reached the terminal:\n{t}");
-    assert!(!t.contains('\u{202e}') && !t.contains('\r'));
+    assert!(!t.contains('\u{202e}') && !t.contains('\r') && !t.contains('\u{61c}'));
     let verdicts: Vec<&str> =
         t.lines().filter(|l| l.trim_start().starts_with("READY") || l.trim_start().starts_with("BLOCKED")).collect();
     assert_eq!(verdicts.len(), 1, "{verdicts:?}\n{t}");
@@ -57,7 +57,9 @@ fn markdown_passes_no_html_link_or_extra_row_from_input() {
     assert!(!m.contains("<img") && !m.contains("&lt;img src=x onerror=alert(1)&gt; [click]"), "{m}");
     assert!(!m.contains("](javascript:") && !m.contains("]("), "{m}");
     assert!(!m.contains("https://") && !m.contains("www.evil"), "an autolink from input:\n{m}");
-    assert!(!m.contains('\u{1b}') && !m.contains('\r') && !m.contains('\u{fffe}'));
+    assert!(!m.contains('\u{1b}') && !m.contains('\r') && !m.contains('\u{fffe}') && !m.contains('\u{61c}'));
+    // No name from the input mentions a GitHub team or user: `@` never follows a word boundary as is.
+    assert!(!m.contains("@kube-admins") && m.contains("@\u{200b}kube-admins"), "a mention from the input:\n{m}");
     // Every row of the findings table has the header's number of cells (no `|` from input splits one).
     let cells = |l: &str| l.replace("\\|", "").matches('|').count();
     let mut rows = m.lines().skip_while(|l| !l.starts_with("| | Rule")).take_while(|l| l.starts_with('|'));

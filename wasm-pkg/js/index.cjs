@@ -27,7 +27,11 @@ function guarded(call) {
   }
 }
 
-/** Streaming input: `new Session(options)`, `push(name, chunk)`, `finish()`. */
+/**
+ * Streaming input: `new Session(options)`, `push(name, chunk)`, `finish()`. A session holds what it has
+ * read in the module's memory until `finish()` or `free()` (or, once it is garbage collected, through the
+ * module's FinalizationRegistry): call `free()` on a session you abandon.
+ */
 class Session {
   constructor(options) {
     this.instance = wasm;
@@ -39,12 +43,27 @@ class Session {
     return guarded(() => this.inner.push(name, chunk));
   }
 
+  /** The report; the session's memory is released, and the session cannot be used again. */
   finish() {
     this.usable();
-    return guarded(() => this.inner.finish());
+    try {
+      return guarded(() => this.inner.finish());
+    } finally {
+      this.free();
+    }
+  }
+
+  /** Release what the session holds at once. Safe to call more than once; the session cannot be used after. */
+  free() {
+    const inner = this.inner;
+    this.inner = undefined;
+    if (inner && this.instance === wasm) inner.free();
   }
 
   usable() {
+    if (this.inner === undefined) {
+      throw Object.assign(new Error('this session is finished or freed'), { code: 'options' });
+    }
     if (this.instance !== wasm) {
       throw Object.assign(new Error('this session was lost when the module was reloaded after an internal error'), {
         code: 'internal',

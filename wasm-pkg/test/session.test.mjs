@@ -2,6 +2,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
+import { spawnSync } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { pkg, fixture } from './helpers.mjs';
 
@@ -57,4 +58,38 @@ test('a surrogate pair split between two string chunks reads as the whole string
   const t = new Session({ to: '1.29.2' });
   t.push('q.yaml', lone);
   assert.deepEqual(t.finish(), check([{ name: 'q.yaml', content: lone }], { to: '1.29.2' }));
+});
+
+/** Run `script` in a child Node with `--expose-gc`; it prints the process's resident memory in MiB at the end. */
+function memoryAfter(script) {
+  const r = spawnSync(process.execPath, ['--expose-gc', '--input-type=module', '-e', `
+    import { createRequire } from 'node:module';
+    const require = createRequire(${JSON.stringify(pkg + '/')});
+    const { Session } = require(${JSON.stringify(pkg)});
+    const chunk = Buffer.from(Array.from({ length: 4000 }, (_, i) =>
+      'apiVersion: v1\\nkind: ConfigMap\\nmetadata: {name: c' + i + ', namespace: n, labels: {app: a' + i + '}}\\ndata: {k: ' + 'v'.repeat(200) + '}\\n---\\n').join(''));
+    ${script}
+    console.log(process.memoryUsage().rss / 2 ** 20);
+  `], { encoding: 'utf8' });
+  assert.equal(r.status, 0, r.stderr);
+  return Number(r.stdout.trim());
+}
+
+test('free() releases an abandoned session at once; a dropped one is released by the garbage collector', () => {
+  // 120 sessions of about 1 MiB of input each, abandoned before finish(): freed, the memory is reused.
+  // Each figure is the growth over a process that read nothing.
+  const base = memoryAfter('');
+  const freed = -base + memoryAfter('for (let i = 0; i < 120; i++) { const s = new Session({ to: "1.29.2" }); s.push("a.yaml", chunk); s.free(); s.free(); }');
+  const kept = -base + memoryAfter('const all = []; for (let i = 0; i < 120; i++) { const s = new Session({ to: "1.29.2" }); s.push("a.yaml", chunk); all.push(s); }');
+  const dropped = -base + memoryAfter(`for (let i = 0; i < 120; i++) {
+      const s = new Session({ to: "1.29.2" }); s.push("a.yaml", chunk);
+      if (i % 10 === 9) { globalThis.gc(); await new Promise((r) => setTimeout(r, 0)); }
+    }`);
+  assert.ok(kept > 60 && kept > 4 * freed, `kept ${kept} MiB, freed ${freed} MiB`);
+  assert.ok(dropped < kept / 3, `dropped ${dropped} MiB, kept ${kept} MiB`);
+  // A freed or finished session says so.
+  const { Session } = require(pkg);
+  const s = new Session({ to: '1.29.2' });
+  s.free();
+  assert.throws(() => s.push('a.yaml', 'kind: Pod\n'), /finished or freed/);
 });

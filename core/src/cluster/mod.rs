@@ -72,7 +72,31 @@ pub struct Cluster<'a> {
     pdb_blocked: OnceCell<std::collections::BTreeSet<(&'a str, &'a str)>>,
     /// PersistentVolumes by the claim they are bound to (namespace, name).
     pv_by_claim: OnceCell<HashMap<(String, String), &'a Object>>,
+    /// Manifests recorded in annotations, read once per distinct text (`recorded_head`).
+    recorded: std::cell::RefCell<Recorded>,
 }
+
+/// A recorded manifest's `kind` and `apiVersion`.
+pub type RecordedHead = Option<(String, String)>;
+
+/// What `recorded_head` has read: each distinct annotation text once, and what is left of the YAML alias
+/// budget all annotations share.
+struct Recorded {
+    heads: HashMap<String, RecordedHead>,
+    alias_budget: usize,
+}
+
+impl Default for Recorded {
+    fn default() -> Recorded {
+        Recorded { heads: HashMap::new(), alias_budget: ANNOTATIONS_ALIAS_BYTES }
+    }
+}
+
+/// What YAML aliases may expand to in one recorded manifest: the API server keeps at most 256 KiB of
+/// annotations on an object, so a manifest recorded in one is never larger.
+pub const ANNOTATION_ALIAS_BYTES: usize = 256 << 10;
+/// What YAML aliases may expand to across all the recorded manifests read.
+pub const ANNOTATIONS_ALIAS_BYTES: usize = 16 << 20;
 
 impl<'a> Cluster<'a> {
     pub fn new(
@@ -112,7 +136,34 @@ impl<'a> Cluster<'a> {
             eligible: std::cell::RefCell::default(),
             after: OnceCell::new(),
             by_node: OnceCell::new(),
+            recorded: std::cell::RefCell::default(),
         }
+    }
+
+    /// The `kind` and `apiVersion` of a manifest recorded in an annotation (JSON or YAML:
+    /// `kubectl.kubernetes.io/last-applied-configuration`, `kapp.k14s.io/original`), `None` when it does
+    /// not read. Each distinct text is read once, however many objects and rules ask (pods of one
+    /// controller carry the same), and YAML aliases expand to at most [`ANNOTATION_ALIAS_BYTES`] in one
+    /// and [`ANNOTATIONS_ALIAS_BYTES`] in all.
+    pub fn recorded_head(&self, text: &str) -> RecordedHead {
+        let mut r = self.recorded.borrow_mut();
+        if let Some(h) = r.heads.get(text) {
+            return h.clone();
+        }
+        let allowed = r.alias_budget.min(ANNOTATION_ALIAS_BYTES);
+        let mut budget = allowed;
+        let read = crate::parse::parse_documents_budgeted("annotation", text, &mut budget);
+        // A manifest whose aliases would expand past its allowance costs the whole allowance.
+        if read.as_ref().is_err_and(|e| e.message.contains("MAX_ALIAS_BYTES")) {
+            budget = 0;
+        }
+        let head = read.ok().and_then(|docs| {
+            let doc = docs.into_iter().next()?;
+            Some((doc.get("kind").as_string()?, doc.get("apiVersion").as_string()?))
+        });
+        r.alias_budget = r.alias_budget.saturating_sub(allowed.saturating_sub(budget));
+        r.heads.insert(text.to_owned(), head.clone());
+        head
     }
 
     pub fn profile(&self) -> Profile {
@@ -203,4 +254,46 @@ impl<'a> Cluster<'a> {
 /// Not read out of a Helm release record (those are manifests, not cluster state).
 pub fn live(o: &Object) -> bool {
     o.source.via != Some(Via::HelmRelease)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A YAML alias bomb of `levels` levels, each doubling: about 2^levels copies of a short string.
+    fn bomb(levels: usize, tag: &str) -> String {
+        let mut s = format!("kind: Pod\napiVersion: v1\na0: &a0 [\"{tag}-xxxxxxxxxxxxxxxxxxxxxxxx\"]\n");
+        for i in 1..=levels {
+            s.push_str(&format!("a{i}: &a{i} [*a{p}, *a{p}]\n", p = i - 1));
+        }
+        s
+    }
+
+    /// Annotations are read once per text, and aliases expand within a budget per annotation and across
+    /// all: a small alias bomb in every pod's annotation costs its budget once, not once per pod and rule.
+    #[test]
+    fn recorded_manifests_are_read_once_and_within_their_alias_budgets() {
+        let options = UpgradeOptions::new("1.29.2");
+        let to = Version::parse("1.29.2").unwrap();
+        let c = Cluster::new(&[], &options, to, None, Vec::new());
+        let head = Some(("Pod".to_owned(), "v1".to_owned()));
+        assert_eq!(c.recorded_head(r#"{"kind": "Pod", "apiVersion": "v1"}"#), head);
+        // Within one annotation's budget: read.
+        assert_eq!(c.recorded_head(&bomb(6, "small")), head);
+        // Past 256 KiB: not read, and only that much of the shared budget spent.
+        let before = c.recorded.borrow().alias_budget;
+        assert_eq!(c.recorded_head(&bomb(20, "big")), None);
+        assert_eq!(before - c.recorded.borrow().alias_budget, ANNOTATION_ALIAS_BYTES);
+        // The same text again: from the cache, nothing more spent.
+        let left = c.recorded.borrow().alias_budget;
+        assert_eq!(c.recorded_head(&bomb(20, "big")), None);
+        assert_eq!(c.recorded.borrow().alias_budget, left);
+        // Distinct bombs use up the shared budget; JSON (no aliases) is still read after.
+        for i in 0..ANNOTATIONS_ALIAS_BYTES / ANNOTATION_ALIAS_BYTES + 2 {
+            assert_eq!(c.recorded_head(&bomb(20, &format!("b{i}"))), None);
+        }
+        assert_eq!(c.recorded.borrow().alias_budget, 0);
+        assert_eq!(c.recorded_head(&bomb(2, "tiny")), None, "no alias budget left");
+        assert_eq!(c.recorded_head(r#"{"kind": "Pod", "apiVersion": "v1", "x": 1}"#), head);
+    }
 }

@@ -261,6 +261,20 @@ pub fn looks_like_json(text: &str) -> bool {
 
 /// Read a whole input as a list of documents: JSON gives one, YAML one per `---` document.
 /// Empty YAML documents (only comments) are left out.
+/// [`parse_documents`] with YAML aliases expanding to at most `budget` bytes (what is used is taken from it).
+pub fn parse_documents_budgeted(file: &str, text: &str, budget: &mut usize) -> Result<Vec<Node>, ParseError> {
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+    let yaml = |budget: &mut usize| parse_yaml_documents_budgeted(file, text, budget, Keep::All);
+    if looks_like_json(text) {
+        match parse_json(file, text) {
+            Ok(node) => Ok(vec![node]),
+            Err(json_err) => yaml(budget).map_err(|_| json_err),
+        }
+    } else {
+        yaml(budget)
+    }
+}
+
 pub fn parse_documents(file: &str, text: &str) -> Result<Vec<Node>, ParseError> {
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     if looks_like_json(text) {

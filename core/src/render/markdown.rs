@@ -20,7 +20,10 @@ fn md(s: &str) -> String {
             '<' => out.push_str("&lt;"),
             '>' => out.push_str("&gt;"),
             '"' => out.push_str("&quot;"),
-            '\\' | '`' | '*' | '_' | '[' | ']' | '(' | ')' | '|' | '~' | '!' | '#' | '$' | ':' | '@' => {
+            // A zero-width space after `@`: no @mention (a user or `@org/team`) and no e-mail autolink
+            // forms, whatever precedes it.
+            '@' => out.push_str("@\u{200b}"),
+            '\\' | '`' | '*' | '_' | '[' | ']' | '(' | ')' | '|' | '~' | '!' | '#' | '$' | ':' => {
                 out.push('\\');
                 out.push(c);
             }
@@ -29,7 +32,7 @@ fn md(s: &str) -> String {
     }
     // GitHub's autolinks (`www.`, `https://`, e-mail addresses) are found in the text after escapes are
     // read; a zero-width space breaks each pattern without changing what is shown.
-    out.replace("www.", "www\u{200b}.").replace("\\:/", "\\:\u{200b}/").replace("\\@", "\u{200b}\\@")
+    out.replace("www.", "www\u{200b}.").replace("\\:/", "\\:\u{200b}/")
 }
 
 pub fn render_markdown(r: &Report) -> String {

@@ -12,13 +12,14 @@ use crate::report::RuleInfo;
 
 /// Characters that must never reach a terminal or a document as they are: controls (C0, DEL, C1: ANSI
 /// escapes, carriage returns, newlines inside a field), Unicode line and paragraph separators, and the
-/// bidirectional overrides that reorder what a reader sees, and Unicode noncharacters (XML forbids
+/// bidirectional marks and overrides that reorder what a reader sees (U+061C, U+200E/F, U+202A-E,
+/// U+2066-9), and Unicode noncharacters (XML forbids
 /// U+FFFE and U+FFFF).
 pub(crate) fn hazardous(c: char) -> bool {
     c.is_control()
         || matches!(
             c,
-            '\u{2028}' | '\u{2029}' | '\u{200e}' | '\u{200f}' | '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}'
+            '\u{2028}' | '\u{2029}' | '\u{061c}' | '\u{200e}' | '\u{200f}' | '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}'
                 | '\u{fdd0}'..='\u{fdef}'
         )
         || (c as u32) & 0xfffe == 0xfffe

@@ -107,9 +107,23 @@ const CHUNK_BYTES = 1 << 20;
 /** A --config file larger than this is refused. */
 const MAX_CONFIG_BYTES = 1 << 20;
 
-/** An Error that the CLI reports as an input (or options) error, naming the path. */
+/** An Error that the CLI reports as an input (or options, or output) error, naming the path. */
 function inputError(message, code = 'input') {
   return Object.assign(new Error(message), { code });
+}
+
+/**
+ * Text from outside (a file name, a message naming one) as a terminal may show it: the characters that
+ * could move the cursor, set a title, colour the screen, add a line or reorder what is read (C0 and C1
+ * controls, DEL, line and paragraph separators, the bidirectional marks and overrides) written as visible
+ * escapes, as the report's own renderers write them (core/src/render/mod.rs, `printable`).
+ */
+function term(text) {
+  return String(text).replace(
+    // eslint-disable-next-line no-control-regex
+    /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g,
+    (c) => ({ '\n': '\\n', '\r': '\\r', '\t': '\\t' })[c] || `\\u{${c.codePointAt(0).toString(16)}}`,
+  );
 }
 
 /** What went wrong with a path, in words (the errno code kept for the curious). */
@@ -308,7 +322,7 @@ function progressLine(session) {
       last = now;
       const [bytes, objects] = session.progress();
       const mb = (bytes / 1e6).toFixed(bytes < 1e8 ? 1 : 0);
-      const line = `kube-preflight: reading ${name}: ${mb} MB, ${objects.toLocaleString('en-US')} objects`;
+      const line = `kube-preflight: reading ${term(name)}: ${mb} MB, ${objects.toLocaleString('en-US')} objects`;
       process.stderr.write(`\r\x1b[2K${line.length > 120 ? line.slice(0, 117) + '...' : line}`);
       shown = true;
     },
@@ -370,31 +384,117 @@ function readConfig(p) {
   return { name: p, content: readConfigBytes(p) };
 }
 
-/** Write the report: to stdout, or to --output through a temporary file renamed into place, so that a
- * failure (a full disk) never leaves a half-written report. */
+/** The file's identity (device and inode), following symbolic links; `undefined` when it does not exist. */
+function identity(p) {
+  try {
+    const st = fs.statSync(p);
+    return `${st.dev}:${st.ino}`;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The temporary file being written for --output, removed if a signal ends the run. */
+let pendingTemp;
+
+/** Signals while the report is written: the write is finished or undone, the temporary file removed, and
+ * the run ends as interrupted (128 + the signal's number). Installed once, just before writing: reading
+ * stays interruptible at once. */
+function deferSignals() {
+  for (const [sig, n] of [['SIGINT', 2], ['SIGTERM', 15], ['SIGHUP', 1]]) {
+    process.on(sig, () => {
+      if (pendingTemp) {
+        try {
+          fs.unlinkSync(pendingTemp);
+        } catch {
+          // already renamed into place or never created
+        }
+      }
+      process.exit(128 + n);
+    });
+  }
+}
+
+/** Write to stdout: a reader that goes away (`| head`) ends the run quietly; another write error is an
+ * output error (exit 2). */
+function writeStdout(text) {
+  process.stdout.on('error', (e) => {
+    if (e.code === 'EPIPE') process.exit(process.exitCode ?? 0);
+    process.stderr.write(`kube-preflight: output error: standard output: ${term(describe(e))}\n`);
+    process.exit(2);
+  });
+  process.stdout.write(text);
+}
+
+/**
+ * Write the report to stdout or to --output. A regular file (or a new one) is written to a temporary file
+ * beside it and renamed into place, so that a failure (a full disk, a signal) never leaves a half-written
+ * report; a symbolic link is followed (its target is written, the link stays); anything else (a device, a
+ * FIFO, a socket) is written in place, as a shell redirection would. A write error is an output error.
+ */
 function writeOut(text, output) {
   if (!output) {
-    process.stdout.write(text);
+    writeStdout(text);
     return;
+  }
+  let target = output;
+  try {
+    if (fs.lstatSync(output).isSymbolicLink()) target = fs.realpathSync(output);
+  } catch {
+    // a new file, or a link to a file not there yet: written through the link, in place
   }
   let st;
   try {
-    st = fs.statSync(output);
+    st = fs.statSync(target);
   } catch {
     st = undefined;
   }
-  if (st && st.isDirectory()) throw inputError(`--output ${output}: is a folder; give a file name`);
-  const tmp = path.join(path.dirname(output), `.${path.basename(output)}.${process.pid}.tmp`);
+  const fail = (e) => inputError(`--output ${output}: ${describe(e)}`, 'output');
+  if (st && st.isDirectory()) throw inputError(`--output ${output}: is a folder; give a file name`, 'output');
+  let dangling = false;
   try {
-    fs.writeFileSync(tmp, text);
-    fs.renameSync(tmp, output);
-  } catch (e) {
+    dangling = target === output && fs.lstatSync(output).isSymbolicLink();
+  } catch {
+    dangling = false;
+  }
+  if ((st && !st.isFile()) || dangling) {
     try {
-      fs.unlinkSync(tmp);
-    } catch {
-      // nothing was written
+      fs.writeFileSync(target, text);
+    } catch (e) {
+      throw fail(e);
     }
-    throw inputError(`--output ${output}: ${describe(e)}`);
+    return;
+  }
+  deferSignals();
+  let tmp;
+  try {
+    // Created, never opened if it exists (`wx`): a name planted beside the target (a link to elsewhere) is
+    // passed over for the next one.
+    for (let k = 0; ; k++) {
+      tmp = path.join(path.dirname(target), `.${path.basename(target)}.${process.pid}${k ? `.${k}` : ''}.tmp`);
+      try {
+        pendingTemp = tmp;
+        fs.writeFileSync(tmp, text, { flag: 'wx', mode: st ? st.mode & 0o7777 : 0o666 });
+        break;
+      } catch (e) {
+        if (e.code !== 'EEXIST') throw e;
+        // Not ours: never removed.
+        pendingTemp = undefined;
+        if (k >= 100) throw e;
+      }
+    }
+    fs.renameSync(tmp, target);
+  } catch (e) {
+    if (pendingTemp) {
+      try {
+        fs.unlinkSync(pendingTemp);
+      } catch {
+        // nothing was written
+      }
+    }
+    throw fail(e);
+  } finally {
+    pendingTemp = undefined;
   }
 }
 
@@ -426,6 +526,16 @@ function main(argv) {
     allowEmpty: args.allowEmpty,
   };
   const files = listInputs(args.paths);
+  // Never overwrite what is read: an input (or the config file) named as --output is refused.
+  if (args.output) {
+    const out = identity(args.output);
+    const input = out && [...files.filter((f) => f.skipped === undefined && f.path !== 0).map((f) => f.path), args.config]
+      .filter((p) => p !== undefined)
+      .find((p) => identity(p) === out);
+    if (input !== undefined) {
+      throw inputError(`--output ${args.output} is also an input (${shown(input)}): refused, it would be overwritten`, 'output');
+    }
+  }
   const session = api.cliSession(request);
   const progress = progressLine(session);
   try {
@@ -444,12 +554,14 @@ function main(argv) {
 try {
   process.exitCode = main(process.argv.slice(2));
 } catch (e) {
+  // Messages name paths and values from the command line and the inputs: escaped for the terminal.
   if (e instanceof UsageError) {
-    process.stderr.write(`kube-preflight: ${e.message}\n\n${USAGE}\n`);
-  } else if (e && (e.code === 'input' || e.code === 'options')) {
-    process.stderr.write(`kube-preflight: ${e.code} error: ${e.message}\n`);
+    process.stderr.write(`kube-preflight: ${term(e.message)}\n\n${USAGE}\n`);
+  } else if (e && (e.code === 'input' || e.code === 'options' || e.code === 'output')) {
+    process.stderr.write(`kube-preflight: ${e.code} error: ${term(e.message)}\n`);
   } else {
-    process.stderr.write(`kube-preflight: internal error: ${e && e.stack ? e.stack : e}\n`);
+    const text = e && e.stack ? e.stack : String(e);
+    process.stderr.write(`kube-preflight: internal error: ${text.split('\n').map(term).join('\n')}\n`);
   }
   process.exitCode = 2;
 }

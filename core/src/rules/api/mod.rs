@@ -11,7 +11,6 @@ pub mod removed;
 
 use crate::apis::{self, ApiRow, Status};
 use crate::model::{Object, Source, Str, Via};
-use crate::parse::parse_documents;
 use crate::report::Finding;
 use crate::rules::context::display_ref;
 use crate::rules::{Context, RuleInfo};
@@ -33,11 +32,11 @@ pub const LAST_APPLIED: &str = "kubectl.kubernetes.io/last-applied-configuration
 pub const KAPP_ORIGINAL: &str = "kapp.k14s.io/original";
 
 /// The apiVersion of the manifest an annotation records (JSON or YAML), when it is of this object's kind.
-fn recorded_api_version(o: &Object, key: &str) -> Option<String> {
+fn recorded_api_version(ctx: &Context<'_>, o: &Object, key: &str) -> Option<String> {
     let text = o.annotations.get(key)?;
-    let doc = parse_documents(key, text).ok()?.into_iter().next()?;
+    let (kind, api_version) = ctx.recorded_head(text)?;
     // A stale annotation from another kind (the name was reused) says nothing about this object.
-    (doc.get("kind").as_str() == Some(o.r.kind.as_str())).then(|| doc.get("apiVersion").as_string())?
+    (kind == o.r.kind.as_str()).then_some(api_version)
 }
 
 /// Every distinct apiVersion each object was written in, with where it was found.
@@ -76,13 +75,13 @@ pub fn usages<'a>(ctx: &Context<'a>) -> Vec<Usage<'a>> {
                 });
             }
         };
-        if let Some(v) = recorded_api_version(o, LAST_APPLIED) {
+        if let Some(v) = recorded_api_version(ctx, o, LAST_APPLIED) {
             extra(v.into(), Via::LastApplied, None, &mut out);
         }
         let named = ctx.options.additional_annotations.iter().map(String::as_str);
         for key in std::iter::once(KAPP_ORIGINAL).chain(named) {
             if key != LAST_APPLIED {
-                if let Some(v) = recorded_api_version(o, key) {
+                if let Some(v) = recorded_api_version(ctx, o, key) {
                     extra(v.into(), Via::Annotation, Some(key), &mut out);
                 }
             }

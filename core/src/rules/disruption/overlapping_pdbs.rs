@@ -17,7 +17,9 @@ Running pods whose labels match the selectors of two or more PodDisruptionBudget
 (budgets with an empty selector match nothing, as the eviction API reads them). Pending and finished
 pods are left out: the eviction API deletes them without looking at budgets. Blocker when the profile
 drains through the Eviction API (kubeadm's `kubectl drain`, kOps, OpenShift, RKE with `drain: true`);
-warning where it does not wait on budgets or does not drain.
+warning where it does not wait on budgets or does not drain. One finding per controller (or pod with no
+controller) and set of budgets; it names at most 10 budgets, pods and nodes, and gives the whole counts
+(`budgetCount`, `podCount`, `nodeCount`) when there are more.
 
 ## Why it matters for an upgrade
 The eviction subresource refuses such a pod with HTTP 500: "This pod has more than one
@@ -42,43 +44,80 @@ selector).
 "#,
 };
 
+/// How many budgets, pods and nodes a finding names (each count is given whole): a pod under 1,500
+/// budgets is one finding of a few hundred bytes, not one that lists them all.
+pub const LISTED: usize = 10;
+
 /// The pods of one controller under the same budgets: their names, their nodes, the first pod.
 struct Group<'a> {
-    pods: Vec<String>,
-    nodes: Vec<String>,
+    pods: Vec<&'a str>,
+    pod_count: usize,
+    nodes: Vec<&'a str>,
     first: &'a Object,
 }
 
+/// The first `LISTED` of `names` joined with ", ", and how many more there are, in words.
+fn some_of(names: &[String], total: usize) -> String {
+    let shown = names.iter().take(LISTED).cloned().collect::<Vec<_>>().join(", ");
+    if total > LISTED {
+        format!("{shown} and {} more", total - LISTED)
+    } else {
+        shown
+    }
+}
+
 pub fn check(ctx: &Context<'_>, out: &mut Vec<Finding>) {
-    // One finding per set of budgets and controller: (budgets, controller or pod) -> its pods.
-    let mut groups: BTreeMap<(Vec<String>, String), Group<'_>> = BTreeMap::new();
+    // One finding per set of budgets and controller: (controller or pod, budgets' names) -> its pods. The
+    // budgets are of the pod's namespace, so their names say which they are.
+    let mut groups: BTreeMap<(String, Vec<&str>), Group<'_>> = BTreeMap::new();
     for (p, info, node) in ctx.running_pods() {
         let Eviction::MoreThanOneBudget(pdbs) = ctx.eviction(p, info) else { continue };
-        let mut names: Vec<String> = pdbs.iter().map(|o| display_ref(&o.r)).collect();
-        names.sort();
+        let mut names: Vec<&str> = pdbs.iter().map(|o| o.r.name.as_str()).collect();
+        names.sort_unstable();
         let subject = ctx.controller_of(p).map_or_else(|| format!("Pod {}", display_ref(&p.r)), |k| k.display());
-        let g = groups.entry((names, subject)).or_insert(Group { pods: Vec::new(), nodes: Vec::new(), first: p });
-        g.pods.push(p.r.name.to_string());
-        if !g.nodes.iter().any(|n| n == node) {
-            g.nodes.push(node.to_owned());
+        let g = groups.entry((subject, names)).or_insert(Group {
+            pods: Vec::new(),
+            pod_count: 0,
+            nodes: Vec::new(),
+            first: p,
+        });
+        g.pod_count += 1;
+        if g.pods.len() < LISTED {
+            g.pods.push(p.r.name.as_str());
+        }
+        if !g.nodes.contains(&node) {
+            g.nodes.push(node);
         }
     }
     let honours = ctx.drain_honours_pdbs();
-    for ((pdbs, subject), Group { pods, nodes, first }) in groups {
-        let f = Finding::new(
+    for ((subject, names), Group { pods, pod_count, nodes, first }) in groups {
+        let namespace = first.r.namespace.as_deref().unwrap_or_default();
+        let pdbs: Vec<String> =
+            names.iter().take(LISTED).map(|n| format!("PodDisruptionBudget {namespace}/{n}")).collect();
+        let budgets = if names.len() <= 2 { pdbs.join(" and ") } else { some_of(&pdbs, names.len()) };
+        let node_names: Vec<String> = nodes.iter().map(|n| (*n).to_owned()).collect();
+        let mut f = Finding::new(
             &INFO,
             format!(
-                "{subject}: {} pod(s) are covered by {}: the eviction API refuses them (HTTP 500), so the drain of {} fails",
-                pods.len(),
-                pdbs.join(" and "),
-                nodes.join(", ")
+                "{subject}: {pod_count} pod(s) are covered by {budgets}: the eviction API refuses them (HTTP 500), so the drain of {} fails",
+                some_of(&node_names, node_names.len())
             ),
             "Make the budgets' selectors disjoint, so that each pod is under one PodDisruptionBudget at most.",
         )
         .object(first)
         .data("budgets", pdbs)
-        .data("pods", pods)
-        .data("nodes", nodes);
+        .data("pods", pods.iter().map(|p| (*p).to_owned()).collect::<Vec<_>>())
+        .data("nodes", node_names.iter().take(LISTED).cloned().collect::<Vec<_>>());
+        // The whole counts, when a list above is cut short.
+        if names.len() > LISTED {
+            f = f.data("budgetCount", names.len());
+        }
+        if pod_count > LISTED {
+            f = f.data("podCount", pod_count);
+        }
+        if node_names.len() > LISTED {
+            f = f.data("nodeCount", node_names.len());
+        }
         out.push(if honours { f } else { f.severity(Severity::Warning) });
     }
 }

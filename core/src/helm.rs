@@ -246,10 +246,10 @@ mod tests {
     #[test]
     fn a_release_with_too_many_objects_is_refused_naming_the_limit() {
         let many = "---\nkind: ConfigMap\napiVersion: v1\nmetadata: {name: c}\n".repeat(MAX_RELEASE_OBJECTS + 1);
-        let e = decode(&secret_with_manifest(&many), &mut usize::MAX).err().unwrap();
+        let e = decode(&secret_with_manifest(&many), &mut { usize::MAX }).err().unwrap();
         assert!(e.contains("MAX_RELEASE_OBJECTS"), "{e}");
         let few = "---\nkind: ConfigMap\napiVersion: v1\nmetadata: {name: c}\n".repeat(3);
-        assert_eq!(decode(&secret_with_manifest(&few), &mut usize::MAX).unwrap().unwrap().documents.len(), 3);
+        assert_eq!(decode(&secret_with_manifest(&few), &mut { usize::MAX }).unwrap().unwrap().documents.len(), 3);
     }
 
     #[test]
@@ -259,7 +259,7 @@ mod tests {
         let deflated = miniz_oxide::deflate::compress_to_vec(&zeros, 9);
         let mut gz = vec![0x1f, 0x8b, 0x08, 0, 0, 0, 0, 0, 0, 0xff];
         gz.extend_from_slice(&deflated);
-        let e = gunzip_limited(&gz, &mut MAX_HELM_TOTAL_BYTES).unwrap_err();
+        let e = gunzip_limited(&gz, &mut { MAX_HELM_TOTAL_BYTES }).unwrap_err();
         assert!(e.contains("MAX_RELEASE_BYTES"), "{e}");
         // Each record below the limit, but together past the total: the later ones are refused.
         let mut budget = MAX_HELM_TOTAL_BYTES;

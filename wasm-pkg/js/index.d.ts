@@ -246,7 +246,9 @@ export function check(files: InputFile[], options: UpgradeOptions): Report;
 export class Session {
   constructor(options: UpgradeOptions);
   push(name: string, chunk: string | Uint8Array): void;
+  /** The report; releases what the session holds (it cannot be used again). */
   finish(): Report;
+  /** Release what the session holds at once (an abandoned session); safe to call twice. */
   free(): void;
 }
 

@@ -26,7 +26,8 @@ Commands:
   gen [--nodes N] [--pods N] [--seed N] [--format json|yaml] [--out FILE]
           a realistic snapshot (kubectl-shaped), deterministic from the seed
   fuzz [SECONDS]
-          fuzz reading + checks + plan, and option parsing (cargo-fuzz; 600 s in all by default)";
+          fuzz reading + checks + plan, option parsing (cargo-fuzz) and the CLI's path layouts
+          (inputs named twice; 600 s in all by default)";
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -166,7 +167,8 @@ fn test() -> Result<(), Failure> {
     Ok(())
 }
 
-/// `cargo xtask fuzz [SECONDS]`: both fuzz targets of `fuzz/` for half the time each, from the committed
+/// `cargo xtask fuzz [SECONDS]`: both fuzz targets of `fuzz/` and the CLI's path layouts for a third of the
+/// time each; the fuzz targets from the committed
 /// seed corpus (`fuzz/corpus/<target>`, never written to: new inputs go to `target/fuzz-corpus/`). A crash
 /// leaves its input in `fuzz/artifacts/` and fails the command. cargo-fuzz wants nightly flags
 /// (sanitizers); `RUSTC_BOOTSTRAP=1` lets this machine's stable toolchain take them.
@@ -177,7 +179,8 @@ fn fuzz(root: &Path, seconds: u64) -> Result<(), Failure> {
         step("fuzz: installing cargo-fuzz from crates.io (about 2 minutes)");
         run(Command::new("cargo").args(["install", "cargo-fuzz", "--locked"]).env("PATH", &path))?;
     }
-    let each = (seconds / 2).max(1);
+    // Two libFuzzer targets and the CLI's path layouts (wasm-pkg/test/layout.mjs), a third of the time each.
+    let each = (seconds / 3).max(1);
     for target in ["check", "options"] {
         step(&format!("fuzz: {target} for {each} s"));
         let work = root.join("target/fuzz-corpus").join(target);
@@ -191,6 +194,10 @@ fn fuzz(root: &Path, seconds: u64) -> Result<(), Failure> {
             .arg(root.join("fuzz/corpus").join(target))
             .args(["--", &format!("-max_total_time={each}"), "-rss_limit_mb=4096", "-timeout=20", "-max_len=65536"]))?;
     }
+    step(&format!("fuzz: the CLI's path layouts (a folder and a file in it, a path twice, links) for {each} s"));
+    let env = setup::setup(root)?;
+    npm(root, &env)?;
+    run(cmd("node", root, &env).arg("wasm-pkg/test/layout.mjs").arg(each.to_string()))?;
     println!(
         "
 fuzz: {seconds} s, nothing found"

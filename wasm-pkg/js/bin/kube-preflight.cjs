@@ -202,7 +202,7 @@ function walk(dir, files, seen) {
     return;
   }
   if (seen.has(real)) {
-    files.push({ name: shown(dir), content: '', skipped: 'the same folder as one already walked (through a symbolic link): not walked again' });
+    files.push({ name: shown(dir), content: '', skipped: 'the same folder as one already walked (through a symbolic link): not walked again', repeat: true });
     return;
   }
   seen.add(real);
@@ -262,7 +262,9 @@ function listInputs(paths) {
     if (st.isDirectory()) {
       const before = files.length;
       walk(p, files, seen);
-      if (!files.slice(before).some((f) => f.skipped === undefined)) {
+      // A folder named again (itself, or through a link) was read already: not an empty folder.
+      const repeat = files.length === before + 1 && files[before].repeat === true;
+      if (!repeat && !files.slice(before).some((f) => f.skipped === undefined)) {
         // Never a silent "no findings": a folder with nothing to read is an error, its contents listed.
         const listed = files.slice(before).map((f) => `${f.name} (${f.skipped})`);
         throw inputError(`${p}: no .yaml, .yml or .json file to read in this folder${listed.length ? `; found: ${listed.slice(0, 5).join(', ')}${listed.length > 5 ? ', ...' : ''}` : ''}`);

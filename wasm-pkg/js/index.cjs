@@ -72,17 +72,21 @@ class Session {
   }
 }
 
-module.exports = {
-  check: (files, options) => guarded((w) => w.check(files, options)),
-  Session,
-  rules: () => guarded((w) => w.rules()),
-  version: () => guarded((w) => w.version()),
-  /** Node needs no initialisation; kept so code written for browsers runs unchanged. */
-  init: async () => undefined,
-  /** @internal used by the command line */
-  runCli: (files, request) => guarded((w) => w.runCli(files, request)),
-  /** @internal used by the command line: `push`/`pushFound`/`skip` inputs as they are read, then `finish()` */
-  cliSession: (request) => guarded((w) => new w.CliSession(request)),
-  /** @internal used by the command line */
-  renderRules: (format) => guarded((w) => w.renderRules(format)),
-};
+/** Node needs no initialisation; kept so code written for browsers runs unchanged. */
+const init = async () => undefined;
+
+// Named exports, and `default` as the browser build's (`init`): `import init, { check } from
+// 'kube-preflight'` works the same in Node, in browsers and compiled to CommonJS.
+Object.defineProperty(exports, '__esModule', { value: true });
+exports.default = init;
+exports.init = init;
+exports.check = (files, options) => guarded((w) => w.check(files, options));
+exports.Session = Session;
+exports.rules = () => guarded((w) => w.rules());
+exports.version = () => guarded((w) => w.version());
+/** @internal used by the command line */
+exports.runCli = (files, request) => guarded((w) => w.runCli(files, request));
+/** @internal used by the command line: `push`/`pushFound`/`skip` inputs as they are read, then `finish()` */
+exports.cliSession = (request) => guarded((w) => new w.CliSession(request));
+/** @internal used by the command line */
+exports.renderRules = (format) => guarded((w) => w.renderRules(format));

@@ -5,4 +5,5 @@ const require = createRequire(import.meta.url);
 const api = require('./index.cjs');
 
 export const { check, Session, rules, version, init } = api;
-export default api;
+/** As in the browser build: `init`, a no-op in Node. */
+export default init;

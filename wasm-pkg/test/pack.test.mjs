@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { spawnSync } from 'node:child_process';
-import { fixture, pkg, sarifErrors } from './helpers.mjs';
+import { fixture, pkg, sarifErrors, tools } from './helpers.mjs';
 
 const npm = (args, cwd) => spawnSync('npm', args, { cwd, encoding: 'utf8', env: { ...process.env, npm_config_audit: 'false', npm_config_fund: 'false', npm_config_update_notifier: 'false' } });
 let project;
@@ -27,9 +27,9 @@ before(() => {
 
 test('npm pack holds only what the package needs', () => {
   assert.deepEqual(tarball.files, [
-    'README.md', 'bin/kube-preflight.cjs', 'browser.mjs', 'index.cjs', 'index.d.ts', 'index.mjs',
-    'node/kube_preflight_wasm.js', 'node/kube_preflight_wasm_bg.wasm', 'package.json',
-    'web/kube_preflight_wasm.js', 'web/kube_preflight_wasm_bg.wasm',
+    'README.md', 'bin/kube-preflight.cjs', 'browser.mjs', 'browser/package.json', 'index.cjs', 'index.d.cts',
+    'index.d.mts', 'index.d.ts', 'index.mjs', 'node/kube_preflight_wasm.js', 'node/kube_preflight_wasm_bg.wasm', 'package.json',
+    'web/kube_preflight_wasm.js', 'web/kube_preflight_wasm_bg.wasm', 'web/package.json',
   ]);
   const manifest = JSON.parse(fs.readFileSync(path.join(project, 'node_modules/kube-preflight/package.json'), 'utf8'));
   assert.equal(manifest.dependencies, undefined);
@@ -53,4 +53,50 @@ test('npx kube-preflight check ./manifests --format sarif, with no network', () 
   const file = path.join(project, 'out.sarif');
   assert.equal(JSON.parse(fs.readFileSync(file, 'utf8')).version, '2.1.0');
   assert.deepEqual(sarifErrors(file), []);
+});
+
+test('publint and @arethetypeswrong/cli find nothing wrong with the packed package', () => {
+  const publint = spawnSync(process.execPath, [path.join(tools, 'publint/src/cli.js'), '--strict', pkg], { encoding: 'utf8' });
+  assert.equal(publint.status, 0, publint.stdout + publint.stderr);
+  assert.match(publint.stdout, /All good!/, publint.stdout);
+  const attw = path.join(tools, '@arethetypeswrong/cli/dist/index.js');
+  // The main entry for every resolver (node10, node16 from CommonJS and from ESM, bundlers); the browser
+  // entry is an ES module only; the .wasm files are assets, not modules.
+  for (const args of [['--entrypoints', '.'], ['--entrypoints', './browser', '--profile', 'esm-only']]) {
+    const r = spawnSync(process.execPath, [attw, tarball.path, ...args, '--format', 'table-flipped'], { encoding: 'utf8' });
+    assert.equal(r.status, 0, r.stdout + r.stderr);
+  }
+});
+
+test('import init, { check } works the same in Node ESM, CommonJS and compiled TypeScript', () => {
+  const esm = spawnSync(process.execPath, ['--input-type=module', '-e', "import init, { check } from 'kube-preflight'; await init(); console.log(check([], { to: '1.29.2' }).summary.verdict)"], { cwd: project, encoding: 'utf8' });
+  assert.equal(esm.status, 0, esm.stderr);
+  assert.equal(esm.stdout, 'nothing-checked\n');
+  const cjs = spawnSync(process.execPath, ['-e', "const k = require('kube-preflight'); k.default().then(() => console.log(typeof k.init, k.default === k.init, k.check([], { to: '1.29.2' }).summary.verdict))"], { cwd: project, encoding: 'utf8' });
+  assert.equal(cjs.status, 0, cjs.stderr);
+  assert.equal(cjs.stdout, 'function true nothing-checked\n');
+  // TypeScript under node16, nodenext and bundler resolution, as ESM and compiled to CommonJS: the same
+  // source type-checks, and the CommonJS build runs.
+  const tsc = path.join(tools, 'typescript/bin/tsc');
+  const source = "import init, { check, Session, type Report } from 'kube-preflight';\nawait init();\nconst r: Report = check([], { to: '1.29.2' });\nnew Session({ to: '1.29.2' }).free();\nconsole.log(r.summary.verdict);\n";
+  const cjsSource = source.replace('await init();\n', '').replace('console.log(r.summary.verdict);', 'void init().then(() => console.log(r.summary.verdict));');
+  for (const [module, resolution, type, text] of [
+    ['node16', 'node16', 'module', source],
+    ['nodenext', 'nodenext', 'module', source],
+    ['esnext', 'bundler', 'module', source],
+    ['node16', 'node16', 'commonjs', cjsSource],
+    ['commonjs', 'node10', 'commonjs', cjsSource],
+  ]) {
+    const dir = fs.mkdtempSync(path.join(project, `ts-${module}-${resolution}-`));
+    fs.writeFileSync(path.join(dir, 'package.json'), JSON.stringify({ name: 'ts-consumer', private: true, type }));
+    fs.writeFileSync(path.join(dir, 'main.ts'), text);
+    const options = ['--strict', '--target', 'es2022', '--module', module, '--moduleResolution', resolution, '--lib', 'es2022,dom', '--outDir', dir, path.join(dir, 'main.ts')];
+    const built = spawnSync(process.execPath, [tsc, ...options], { cwd: dir, encoding: 'utf8' });
+    assert.equal(built.status, 0, `${module}/${resolution}/${type}: ${built.stdout}${built.stderr}`);
+    if (resolution !== 'bundler') {
+      const ran = spawnSync(process.execPath, [path.join(dir, 'main.js')], { cwd: dir, encoding: 'utf8' });
+      assert.equal(ran.status, 0, `${module}/${resolution}/${type}: ${ran.stderr}`);
+      assert.equal(ran.stdout, 'nothing-checked\n', `${module}/${resolution}/${type}`);
+    }
+  }
 });

@@ -345,8 +345,23 @@ test('the embed example renders a report with the packed package', async () => {
   const site = fs.mkdtempSync(path.join(os.tmpdir(), 'kp-embed-'));
   fs.cpSync(path.join(root, 'examples/embed'), site, { recursive: true });
   fs.cpSync(path.join(root, 'wasm-pkg/pkg'), path.join(site, 'node_modules/kube-preflight'), { recursive: true });
+  // A page that calls check() before init(): the error says what to do.
+  fs.writeFileSync(path.join(site, 'before-init.html'), `<!DOCTYPE html><html><head>
+    <script type="importmap">{ "imports": { "kube-preflight": "./node_modules/kube-preflight/browser.mjs" } }</script></head>
+    <body><p id="out"></p><script type="module">
+      import init, { check } from 'kube-preflight';
+      let said;
+      try { check([], { to: '1.29.2' }); } catch (e) { said = e.code + ': ' + e.message; }
+      await init();
+      document.querySelector('#out').textContent = said + ' | after: ' + check([], { to: '1.29.2' }).summary.verdict;
+    </script></body></html>`);
   const embed = http.createServer((req, res) => {
     const url = new URL(req.url, 'http://x');
+    // The portal under a strict policy: scripts from itself only (the page's two inline scripts by hash
+    // would do too), and WebAssembly allowed to compile ('wasm-unsafe-eval'), as the README says.
+    if (url.searchParams.has('csp')) {
+      res.setHeader('content-security-policy', "default-src 'self'; script-src 'self' 'unsafe-inline' 'wasm-unsafe-eval'; style-src 'self' 'unsafe-inline'");
+    }
     const file = path.join(site, url.pathname === '/' ? 'index.html' : path.normalize(url.pathname));
     if (!file.startsWith(site) || !fs.existsSync(file) || fs.statSync(file).isDirectory()) {
       res.writeHead(404).end();
@@ -368,6 +383,14 @@ test('the embed example renders a report with the packed package', async () => {
     await page.waitForFunction(() => document.querySelector('#verdict').textContent.startsWith('Cannot check'));
     assert.match(await page.textContent('#verdict'), /pasted\.yaml:\d+:\d+/);
     await page.screenshot({ path: path.join(shots, 'embed-example.png'), fullPage: true });
+    // Under a strict Content-Security-Policy that allows 'wasm-unsafe-eval': the same report.
+    await page.goto(`http://127.0.0.1:${embed.address().port}/?csp=1`);
+    await page.waitForSelector('tr[data-code="api/removed"]');
+    assert.match(await page.textContent('#verdict'), /^BLOCKED: 1 blocker/);
+    // check() before init(): an error that says to call init(), then it works.
+    await page.goto(`http://127.0.0.1:${embed.address().port}/before-init.html`);
+    await page.waitForFunction(() => document.querySelector('#out').textContent.includes('after'));
+    assert.match(await page.textContent('#out'), /^init: kube-preflight: call `await init\(\)`.* \| after: nothing-checked$/);
     assert.deepEqual(errors, []);
     await page.close();
   } finally {

@@ -112,9 +112,17 @@ pub fn npm(root: &Path, env: &setup::Env) -> Result<(), Failure> {
             .arg("-o")
             .arg(&bg))?;
     }
+    // The web build's glue is an ES module in a `.js` file: its folder says so to Node and bundlers (the
+    // package itself is CommonJS, `"type": "commonjs"`, for the Node glue).
+    util::write(&pkg.join("web/package.json"), "{\n  \"type\": \"module\"\n}\n")?;
     let js = root.join("wasm-pkg/js");
     util::copy_tree(&js, &pkg)?;
     util::copy_file(&root.join("wasm-pkg/README.md"), &pkg.join("README.md"))?;
+    // One declaration file, read as ESM types for `import` and as CommonJS types for `require` (TypeScript
+    // reads a `.d.ts` by the package's type, so each condition gets its own extension).
+    for ext in ["d.mts", "d.cts"] {
+        util::copy_file(&pkg.join("index.d.ts"), &pkg.join(format!("index.{ext}")))?;
+    }
     // The package's version is the workspace's.
     let manifest = pkg.join("package.json");
     let text = util::read(&manifest)?;

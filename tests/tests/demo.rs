@@ -33,3 +33,39 @@ fn same_input_same_output() {
     let codes = |r: &kube_preflight::Report| r.findings.iter().map(|f| (f.code, f.message.clone())).collect::<Vec<_>>();
     assert_eq!(codes(&c), codes(&check(&inputs(&dir), &UpgradeOptions::new("1.29.2")).unwrap()));
 }
+
+/// SARIF results carry a fingerprint that tells them apart within a run and stays when lines move (a
+/// comment added above every document), so that code scanning tracks an alert instead of opening a new one.
+#[test]
+fn sarif_fingerprints_are_distinct_and_survive_moved_lines() {
+    use kube_preflight::render::{render, Format, RenderOptions};
+    use kube_preflight::Input;
+    let fingerprints = |inputs: &[Input]| -> Vec<String> {
+        let report = check(inputs, &UpgradeOptions::new("1.29.2")).unwrap();
+        let sarif: serde_json::Value =
+            serde_json::from_str(&render(&report, Format::Sarif, RenderOptions::default())).unwrap();
+        sarif["runs"][0]["results"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|r| r["partialFingerprints"]["kubePreflight/v1"].as_str().unwrap().to_owned())
+            .collect()
+    };
+    let dir = fixtures().join("demo");
+    let before = fingerprints(&inputs(&dir));
+    let mut distinct = before.clone();
+    distinct.sort();
+    distinct.dedup();
+    assert_eq!(distinct.len(), before.len(), "two results share a fingerprint");
+    let moved: Vec<Input> = inputs(&dir)
+        .into_iter()
+        .map(|i| {
+            let text = String::from_utf8(i.content.clone()).unwrap();
+            let text = if text.trim_start().starts_with('{') { text } else { format!("# moved\n\n{text}") };
+            Input::new(i.name.clone(), text)
+        })
+        .collect();
+    let mut after = fingerprints(&moved);
+    after.sort();
+    assert_eq!(after, distinct);
+}

@@ -367,3 +367,12 @@ test('a signal while --output is written leaves no temporary file behind', async
   fs.rmSync(dir, { recursive: true, force: true });
   t.skip('the signal never arrived while the report was being written');
 });
+
+test('--stdin-name names piped input in every format (SARIF locations included)', () => {
+  const input = 'apiVersion: extensions/v1beta1\nkind: Ingress\nmetadata: {name: web, namespace: shop}\nspec: {backend: {serviceName: web, servicePort: 80}}\n';
+  const r = cli(['check', '-', '--stdin-name', 'deploy/ingress.yaml', '--to', '1.29.2', '--format', 'sarif'], { input });
+  assert.equal(r.code, 1, r.stderr);
+  const uris = JSON.parse(r.stdout).runs[0].results.map((x) => x.locations[0].physicalLocation.artifactLocation.uri);
+  assert.ok(uris.length > 0 && uris.every((u) => u === 'deploy/ingress.yaml'), uris.join(', '));
+  assert.equal(cli(['check', '-', '--stdin-name=', '--to', '1.29.2'], { input }).code, 2);
+});

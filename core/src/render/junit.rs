@@ -1,5 +1,8 @@
 //! JUnit XML: a test suite per rule, a test case per rule and object; findings at or above `--fail-on`
-//! are failures, those below pass with their message as output; rules that did not run are skipped.
+//! (blockers when `--fail-on never` keeps the exit status 0: the test report still shows them) are
+//! failures, those below pass with their message as output; rules that did not run are skipped. Only the
+//! elements and attributes of the common JUnit schema (Jenkins' `junit-10.xsd`, which GitLab and GitHub
+//! readers accept): where a finding was read (`file:line`) is in its text, not in attributes.
 
 use std::fmt::Write;
 
@@ -26,9 +29,10 @@ fn esc(s: &str) -> String {
 }
 
 pub fn render_junit(r: &Report, rules: &[&RuleInfo], fail_on: Option<Severity>) -> String {
-    let fails = |s: Severity| fail_on.is_some_and(|t| s <= t);
+    let threshold = fail_on.unwrap_or(Severity::Blocker);
+    let fails = |s: Severity| s <= threshold;
     let mut suites = String::new();
-    let (mut total, mut failures, mut skipped) = (0usize, 0usize, 0usize);
+    let (mut total, mut failures) = (0usize, 0usize);
     for rule in rules {
         let findings: Vec<_> = r.findings.iter().filter(|f| f.code == rule.code).collect();
         let not_run = r.not_run.iter().find(|n| n.code == rule.code);
@@ -54,14 +58,13 @@ pub fn render_junit(r: &Report, rules: &[&RuleInfo], fail_on: Option<Severity>) 
                 Some(h) => format!("{name} (hop {h})"),
                 None => name,
             };
-            let file = x.source.as_ref().map(|s| format!(" file=\"{}\"", esc(&s.file))).unwrap_or_default();
-            let line = x.source.as_ref().and_then(|s| s.line).map(|l| format!(" line=\"{l}\"")).unwrap_or_default();
-            let body = format!("{}\nFix: {}", x.message, x.help);
+            let at = x.source.as_ref().map(|s| format!("\nAt: {}", s.location())).unwrap_or_default();
+            let body = format!("{}\nFix: {}{at}", x.message, x.help);
             if fails(x.severity) {
                 f += 1;
                 let _ = writeln!(
                     cases,
-                    "    <testcase classname=\"{}\" name=\"{}\"{file}{line}>\n      <failure type=\"{}\" message=\"{}\">{}</failure>\n    </testcase>",
+                    "    <testcase classname=\"{}\" name=\"{}\">\n      <failure type=\"{}\" message=\"{}\">{}</failure>\n    </testcase>",
                     esc(rule.code),
                     esc(&name),
                     x.severity.name(),
@@ -71,7 +74,7 @@ pub fn render_junit(r: &Report, rules: &[&RuleInfo], fail_on: Option<Severity>) 
             } else {
                 let _ = writeln!(
                     cases,
-                    "    <testcase classname=\"{}\" name=\"{}\"{file}{line}>\n      <system-out>{}: {}</system-out>\n    </testcase>",
+                    "    <testcase classname=\"{}\" name=\"{}\">\n      <system-out>{}: {}</system-out>\n    </testcase>",
                     esc(rule.code),
                     esc(&name),
                     x.severity.name(),
@@ -81,7 +84,6 @@ pub fn render_junit(r: &Report, rules: &[&RuleInfo], fail_on: Option<Severity>) 
         }
         total += t;
         failures += f;
-        skipped += k;
         let _ = write!(
             suites,
             "  <testsuite name=\"{}\" tests=\"{t}\" failures=\"{f}\" errors=\"0\" skipped=\"{k}\">\n{cases}  </testsuite>\n",
@@ -89,7 +91,7 @@ pub fn render_junit(r: &Report, rules: &[&RuleInfo], fail_on: Option<Severity>) 
         );
     }
     format!(
-        "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"kube-preflight {} -> {}\" tests=\"{total}\" failures=\"{failures}\" errors=\"0\" skipped=\"{skipped}\">\n{suites}</testsuites>\n",
+        "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"kube-preflight {} -> {}\" tests=\"{total}\" failures=\"{failures}\" errors=\"0\">\n{suites}</testsuites>\n",
         esc(r.upgrade.from.as_deref().unwrap_or("unknown")),
         esc(&r.upgrade.to)
     )

@@ -75,7 +75,8 @@ impl Format {
 pub struct RenderOptions {
     /// ANSI colours (the CLI turns them on for a TTY without `NO_COLOR`).
     pub color: bool,
-    /// JUnit: findings at or above this are failures (`None`: never).
+    /// JUnit: findings at or above this are failures (`None`, `--fail-on never`: blockers, so that the test
+    /// report still shows them when the exit status is kept at 0).
     pub fail_on: Option<crate::report::Severity>,
 }
 

@@ -27,6 +27,8 @@ check options:
   --config <file>                         YAML or JSON UpgradeOptions; flags override it
   --format <text|json|markdown|sarif|junit>  output format (default text)
   --output <file>                         write the report there (default stdout)
+  --stdin-name <name>                     the name stdin's input is reported under (default <stdin>),
+                                          e.g. the file it was piped from, for SARIF and annotations
   --fail-on <blocker|warning|never>       exit 1 when a finding is at or above this (default blocker)
   --allow-empty                           accept inputs with no Kubernetes object (verdict nothing-checked,
                                           exit 0); without it, reading nothing is an input error (exit 2)
@@ -48,6 +50,7 @@ const VALUE_FLAGS = {
   '--format': null,
   '--output': null,
   '--fail-on': null,
+  '--stdin-name': null,
 };
 
 function parseArgs(argv) {
@@ -95,6 +98,10 @@ function parseArgs(argv) {
     else if (arg === '--format') out.format = value;
     else if (arg === '--output') out.output = value;
     else if (arg === '--fail-on') out.failOn = value;
+    else if (arg === '--stdin-name') {
+      if (value === '') throw new UsageError('--stdin-name needs a non-empty name');
+      out.stdinName = value;
+    }
   }
   return out;
 }
@@ -245,12 +252,12 @@ function walk(dir, files, seen) {
 }
 
 /** The inputs to read, in order: `{ name, path, discovered }` (path 0 is stdin) or `{ name, skipped }`. */
-function listInputs(paths) {
+function listInputs(paths, stdinName = '<stdin>') {
   const files = [];
   const seen = new Set();
   for (const p of paths) {
     if (p === '-') {
-      files.push({ name: '<stdin>', path: 0 });
+      files.push({ name: stdinName, path: 0 });
       continue;
     }
     let st;
@@ -337,7 +344,7 @@ function progressLine(session) {
 /** Stream one input into the session in chunks; a file found in a folder that cannot be opened is listed
  * (as `skipped`), a named one is an error. */
 function streamInput(session, f, progress) {
-  const name = f.path === 0 ? '<stdin>' : f.name;
+  const name = f.name;
   let fd;
   let limit;
   try {
@@ -527,7 +534,7 @@ function main(argv) {
     failOn: args.failOn,
     allowEmpty: args.allowEmpty,
   };
-  const files = listInputs(args.paths);
+  const files = listInputs(args.paths, args.stdinName);
   // Never overwrite what is read: an input (or the config file) named as --output is refused.
   if (args.output) {
     const out = identity(args.output);

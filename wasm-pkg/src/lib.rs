@@ -146,6 +146,17 @@ fn cli_request(request: &JsValue) -> Result<request::CliRequest, JsValue> {
         color: get("color").as_bool().unwrap_or(false),
         fail_on: get("failOn").as_string().unwrap_or_else(|| "blocker".to_owned()),
         allow_empty: get("allowEmpty").as_bool().unwrap_or(false),
+        extra_formats: {
+            let v = get("extraFormats");
+            if v.is_undefined() || v.is_null() {
+                Vec::new()
+            } else {
+                let a = v.dyn_ref::<Array>().ok_or_else(|| options_error("extraFormats: expected an array"))?;
+                a.iter()
+                    .map(|f| f.as_string().ok_or_else(|| options_error("extraFormats: expected strings")))
+                    .collect::<Result<Vec<_>, _>>()?
+            }
+        },
     })
 }
 
@@ -219,6 +230,8 @@ fn cli_output(out: &request::CliOutput) -> JsValue {
     let obj = js_sys::Object::new();
     let _ = Reflect::set(&obj, &JsValue::from_str("output"), &JsValue::from_str(&out.output));
     let _ = Reflect::set(&obj, &JsValue::from_str("exitCode"), &JsValue::from(out.exit_code));
+    let extra: Array = out.extra.iter().map(|t| JsValue::from_str(t)).collect();
+    let _ = Reflect::set(&obj, &JsValue::from_str("outputs"), &extra);
     obj.into()
 }
 

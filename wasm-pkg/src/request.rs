@@ -16,10 +16,14 @@ pub struct CliRequest {
     /// `--allow-empty`: a run that reads no Kubernetes object is a report (verdict `nothing-checked`),
     /// not an input error.
     pub allow_empty: bool,
+    /// More formats rendered from the same report (`--output sarif=preflight.sarif`), in order.
+    pub extra_formats: Vec<String>,
 }
 
 pub struct CliOutput {
     pub output: String,
+    /// The report in each of `extra_formats`, in order (never coloured).
+    pub extra: Vec<String>,
     /// 0: nothing at or above `--fail-on`; 1: at least one finding there.
     pub exit_code: u8,
 }
@@ -59,15 +63,19 @@ pub fn fail_threshold(fail_on: &str) -> Result<Option<Severity>, Error> {
 pub struct Prepared {
     pub options: UpgradeOptions,
     format: Format,
+    extra: Vec<Format>,
     threshold: Option<Severity>,
     color: bool,
     allow_empty: bool,
 }
 
 pub fn prepare(req: &CliRequest) -> Result<Prepared, Error> {
-    let format = Format::parse(&req.format).ok_or_else(|| {
-        opt_err("format", format!("{:?} is not one of text, json, markdown, sarif, junit", req.format))
-    })?;
+    let parse = |f: &str| {
+        Format::parse(f)
+            .ok_or_else(|| opt_err("format", format!("{f:?} is not one of text, json, markdown, sarif, junit")))
+    };
+    let format = parse(&req.format)?;
+    let extra = req.extra_formats.iter().map(|f| parse(f)).collect::<Result<Vec<_>, _>>()?;
     let threshold = fail_threshold(&req.fail_on)?;
     let flags_node = parse_json("options", &req.options_json)?;
     let flags = UpgradeOptions::from_node(&flags_node)?;
@@ -75,7 +83,7 @@ pub fn prepare(req: &CliRequest) -> Result<Prepared, Error> {
         Some(c) => options_from_config(c)?.overlay(&flags, !flags_node.get("profile").is_null()),
         None => flags,
     };
-    Ok(Prepared { options, format, threshold, color: req.color, allow_empty: req.allow_empty })
+    Ok(Prepared { options, format, extra, threshold, color: req.color, allow_empty: req.allow_empty })
 }
 
 impl Prepared {
@@ -108,6 +116,11 @@ impl Prepared {
         let failing = self.threshold.is_some_and(|t| report.count_at_or_above(t) > 0);
         Ok(CliOutput {
             output: render(report, self.format, RenderOptions { color: self.color, fail_on: self.threshold }),
+            extra: self
+                .extra
+                .iter()
+                .map(|f| render(report, *f, RenderOptions { color: false, fail_on: self.threshold }))
+                .collect(),
             exit_code: u8::from(failing),
         })
     }
@@ -135,6 +148,7 @@ mod tests {
             color: false,
             fail_on: fail_on.into(),
             allow_empty: false,
+            extra_formats: Vec::new(),
         }
     }
 

@@ -376,3 +376,24 @@ test('--stdin-name names piped input in every format (SARIF locations included)'
   assert.ok(uris.length > 0 && uris.every((u) => u === 'deploy/ingress.yaml'), uris.join(', '));
   assert.equal(cli(['check', '-', '--stdin-name=', '--to', '1.29.2'], { input }).code, 2);
 });
+
+test('one run, several outputs: --output <format>=<file|->', () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'kp-multi-'));
+  const demo = ['check', fixture('demo'), '--to', '1.29.2'];
+  const sarif = path.join(dir, 'preflight.sarif');
+  const junit = path.join(dir, 'preflight.xml');
+  const r = cli([...demo, '--output', `sarif=${sarif}`, '--output', `junit=${junit}`, '--output', 'markdown=-']);
+  assert.equal(r.code, 1, r.stderr);
+  // Each the same as its own run.
+  assert.equal(r.stdout, cli([...demo, '--format', 'markdown']).stdout);
+  assert.equal(fs.readFileSync(sarif, 'utf8'), cli([...demo, '--format', 'sarif']).stdout);
+  assert.equal(fs.readFileSync(junit, 'utf8'), cli([...demo, '--format', 'junit']).stdout);
+  // --format still goes to stdout (or its --output) beside the others.
+  const both = cli([...demo, '--format', 'json', '--output', `sarif=${sarif}`]);
+  assert.equal(JSON.parse(both.stdout).summary.verdict, 'blocked');
+  // Two outputs on stdout, or two plain --output: usage errors.
+  assert.equal(cli([...demo, '--output', 'json=-', '--output', 'markdown=-']).code, 2);
+  assert.equal(cli([...demo, '--format', 'text', '--output', 'json=-']).code, 2);
+  assert.equal(cli([...demo, '--output', path.join(dir, 'a'), '--output', path.join(dir, 'b')]).code, 2);
+  fs.rmSync(dir, { recursive: true, force: true });
+});

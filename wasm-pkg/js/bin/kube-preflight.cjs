@@ -27,6 +27,8 @@ check options:
   --config <file>                         YAML or JSON UpgradeOptions; flags override it
   --format <text|json|markdown|sarif|junit>  output format (default text)
   --output <file>                         write the report there (default stdout)
+  --output <format>=<file|->              also write the report in that format (repeatable: one run,
+                                          several files; - is stdout, for one of them at most)
   --stdin-name <name>                     the name stdin's input is reported under (default <stdin>),
                                           e.g. the file it was piped from, for SARIF and annotations
   --fail-on <blocker|warning|never>       exit 1 when a finding is at or above this (default blocker)
@@ -54,7 +56,7 @@ const VALUE_FLAGS = {
 };
 
 function parseArgs(argv) {
-  const out = { options: {}, paths: [], format: undefined, output: undefined, failOn: 'blocker', config: undefined, allowEmpty: false };
+  const out = { options: {}, paths: [], format: undefined, output: undefined, outputs: [], failOn: 'blocker', config: undefined, allowEmpty: false };
   for (let i = 0; i < argv.length; i++) {
     let arg = argv[i];
     if (arg === '-' || !arg.startsWith('-')) {
@@ -96,7 +98,12 @@ function parseArgs(argv) {
     else if (field) out.options[field] = value;
     else if (arg === '--config') out.config = value;
     else if (arg === '--format') out.format = value;
-    else if (arg === '--output') out.output = value;
+    else if (arg === '--output') {
+      const m = /^(text|json|markdown|md|sarif|junit)=(.+)$/.exec(value);
+      if (m) out.outputs.push({ format: m[1], path: m[2] });
+      else if (out.output !== undefined) throw new UsageError('--output <file> given twice; for several formats, give --output <format>=<file>');
+      else out.output = value;
+    }
     else if (arg === '--fail-on') out.failOn = value;
     else if (arg === '--stdin-name') {
       if (value === '') throw new UsageError('--stdin-name needs a non-empty name');
@@ -409,7 +416,10 @@ let pendingTemp;
 /** Signals while the report is written: the write is finished or undone, the temporary file removed, and
  * the run ends as interrupted (128 + the signal's number). Installed once, just before writing: reading
  * stays interruptible at once. */
+let signalsDeferred = false;
 function deferSignals() {
+  if (signalsDeferred) return;
+  signalsDeferred = true;
   for (const [sig, n] of [['SIGINT', 2], ['SIGTERM', 15], ['SIGHUP', 1]]) {
     process.on(sig, () => {
       if (pendingTemp) {
@@ -526,23 +536,32 @@ function main(argv) {
   if (cmd !== 'check') throw new UsageError(`unknown command ${cmd}`);
   const args = parseArgs(rest);
   if (args.paths.length === 0) throw new UsageError('check needs at least one path (or - for stdin)');
+  // Where each format goes: --format's report to --output <file> or stdout (unless only
+  // --output <format>=... are given, and no --format), then every --output <format>=<file|->.
+  const main = args.outputs.length && !args.format && args.output === undefined ? undefined : { format: args.format || 'text', path: args.output };
+  const targets = [...(main ? [main] : []), ...args.outputs];
+  if (targets.filter((t) => t.path === undefined || t.path === '-').length > 1) {
+    throw new UsageError('only one output can go to stdout');
+  }
+  const [first, ...more] = targets;
   const request = {
     options: args.options,
     config: args.config === undefined ? undefined : readConfig(args.config),
-    format: args.format || 'text',
-    color: !args.output && process.stdout.isTTY === true && !process.env.NO_COLOR && process.env.TERM !== 'dumb',
+    format: first.format,
+    extraFormats: more.map((t) => t.format),
+    color: (first.path === undefined || first.path === '-') && process.stdout.isTTY === true && !process.env.NO_COLOR && process.env.TERM !== 'dumb',
     failOn: args.failOn,
     allowEmpty: args.allowEmpty,
   };
   const files = listInputs(args.paths, args.stdinName);
   // Never overwrite what is read: an input (or the config file) named as --output is refused.
-  if (args.output) {
-    const out = identity(args.output);
+  for (const t of targets.filter((t) => t.path !== undefined && t.path !== '-')) {
+    const out = identity(t.path);
     const input = out && [...files.filter((f) => f.skipped === undefined && f.path !== 0).map((f) => f.path), args.config]
       .filter((p) => p !== undefined)
       .find((p) => identity(p) === out);
     if (input !== undefined) {
-      throw inputError(`--output ${args.output} is also an input (${shown(input)}): refused, it would be overwritten`, 'output');
+      throw inputError(`--output ${t.path} is also an input (${shown(input)}): refused, it would be overwritten`, 'output');
     }
   }
   const session = api.cliSession(request);
@@ -555,8 +574,11 @@ function main(argv) {
   } finally {
     progress.done();
   }
-  const { output, exitCode } = session.finish();
-  writeOut(output, args.output);
+  const { output, outputs, exitCode } = session.finish();
+  // Files first, stdout last (a reader that goes away must not keep the files from being written).
+  const texts = [output, ...outputs];
+  const order = targets.map((t, i) => [t, texts[i]]).sort(([a], [b]) => Number(a.path === undefined || a.path === '-') - Number(b.path === undefined || b.path === '-'));
+  for (const [t, text] of order) writeOut(text, t.path === '-' ? undefined : t.path);
   return exitCode;
 }
 

@@ -146,6 +146,14 @@ fn cli_request(request: &JsValue) -> Result<request::CliRequest, JsValue> {
         color: get("color").as_bool().unwrap_or(false),
         fail_on: get("failOn").as_string().unwrap_or_else(|| "blocker".to_owned()),
         allow_empty: get("allowEmpty").as_bool().unwrap_or(false),
+        max_findings: {
+            let v = get("maxFindings");
+            match v.as_f64() {
+                None if v.is_undefined() || v.is_null() => None,
+                Some(n) if n >= 0.0 && n.fract() == 0.0 && n <= 1e9 => Some(n as usize),
+                _ => return Err(options_error("max-findings: expected a whole number, 0 or more")),
+            }
+        },
         extra_formats: {
             let v = get("extraFormats");
             if v.is_undefined() || v.is_null() {

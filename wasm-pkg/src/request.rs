@@ -18,6 +18,8 @@ pub struct CliRequest {
     pub allow_empty: bool,
     /// More formats rendered from the same report (`--output sarif=preflight.sarif`), in order.
     pub extra_formats: Vec<String>,
+    /// `--max-findings`: Markdown lists at most this many.
+    pub max_findings: Option<usize>,
 }
 
 pub struct CliOutput {
@@ -65,6 +67,7 @@ pub struct Prepared {
     format: Format,
     extra: Vec<Format>,
     threshold: Option<Severity>,
+    max_findings: Option<usize>,
     color: bool,
     allow_empty: bool,
 }
@@ -83,7 +86,15 @@ pub fn prepare(req: &CliRequest) -> Result<Prepared, Error> {
         Some(c) => options_from_config(c)?.overlay(&flags, !flags_node.get("profile").is_null()),
         None => flags,
     };
-    Ok(Prepared { options, format, extra, threshold, color: req.color, allow_empty: req.allow_empty })
+    Ok(Prepared {
+        options,
+        format,
+        extra,
+        threshold,
+        max_findings: req.max_findings,
+        color: req.color,
+        allow_empty: req.allow_empty,
+    })
 }
 
 impl Prepared {
@@ -115,11 +126,21 @@ impl Prepared {
         }
         let failing = self.threshold.is_some_and(|t| report.count_at_or_above(t) > 0);
         Ok(CliOutput {
-            output: render(report, self.format, RenderOptions { color: self.color, fail_on: self.threshold }),
+            output: render(
+                report,
+                self.format,
+                RenderOptions { color: self.color, fail_on: self.threshold, max_findings: self.max_findings },
+            ),
             extra: self
                 .extra
                 .iter()
-                .map(|f| render(report, *f, RenderOptions { color: false, fail_on: self.threshold }))
+                .map(|f| {
+                    render(
+                        report,
+                        *f,
+                        RenderOptions { color: false, fail_on: self.threshold, max_findings: self.max_findings },
+                    )
+                })
                 .collect(),
             exit_code: u8::from(failing),
         })
@@ -149,6 +170,7 @@ mod tests {
             fail_on: fail_on.into(),
             allow_empty: false,
             extra_formats: Vec::new(),
+            max_findings: None,
         }
     }
 

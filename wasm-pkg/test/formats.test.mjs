@@ -123,3 +123,19 @@ test('hostile names give valid XML and SARIF, by a strict reader', () => {
     }
   }
 });
+
+test('markdown: --max-findings keeps a comment short and says what it left out', () => {
+  const all = JSON.parse(cli([...demo, '--format', 'json']).stdout);
+  const md = cli([...demo, '--format', 'markdown', '--max-findings', '3']).stdout;
+  const rows = md.split('\n').filter((l) => /^\| (🛑|⚠️|ℹ️)/.test(l));
+  assert.equal(rows.length, 3);
+  // The most severe first: blockers before anything else.
+  assert.ok(rows.every((l) => l.startsWith('| 🛑')), rows.join('\n'));
+  const left = all.findings.slice(3);
+  const n = (sev) => left.filter((f) => f.severity === sev).length;
+  assert.ok(md.includes(`_${left.length} more finding(s) not shown (${n('blocker')} blocker(s), ${n('warning')} warning(s), ${n('info')} info;`), md);
+  // Without it, every finding is listed.
+  const full = cli([...demo, '--format', 'markdown']).stdout;
+  assert.equal(full.split('\n').filter((l) => /^\| (🛑|⚠️|ℹ️)/.test(l)).length, all.findings.length);
+  assert.equal(cli([...demo, '--format', 'markdown', '--max-findings', 'ten']).code, 2);
+});

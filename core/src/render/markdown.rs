@@ -35,7 +35,7 @@ fn md(s: &str) -> String {
     out.replace("www.", "www\u{200b}.").replace("\\:/", "\\:\u{200b}/")
 }
 
-pub fn render_markdown(r: &Report) -> String {
+pub fn render_markdown(r: &Report, max_findings: Option<usize>) -> String {
     let mut s = String::new();
     let u = &r.upgrade;
     let sm = &r.summary;
@@ -64,7 +64,8 @@ pub fn render_markdown(r: &Report) -> String {
         s.push_str("No findings.\n");
     } else {
         s.push_str("| | Rule | Object | Finding | Fix |\n|---|---|---|---|---|\n");
-        for f in &r.findings {
+        let shown = max_findings.unwrap_or(usize::MAX).min(r.findings.len());
+        for f in r.findings.iter().take(shown) {
             let mark = match f.severity {
                 Severity::Blocker => "🛑 blocker",
                 Severity::Warning => "⚠️ warning",
@@ -82,6 +83,18 @@ pub fn render_markdown(r: &Report) -> String {
                 md(&f.message),
                 hop,
                 md(&f.help)
+            );
+        }
+        let left: Vec<_> = r.findings.iter().skip(shown).collect();
+        if !left.is_empty() {
+            let count = |sev: Severity| left.iter().filter(|f| f.severity == sev).count();
+            let _ = writeln!(
+                s,
+                "\n_{} more finding(s) not shown ({} blocker(s), {} warning(s), {} info; `--max-findings {shown}`): the JSON, SARIF and JUnit reports list them all._",
+                left.len(),
+                count(Severity::Blocker),
+                count(Severity::Warning),
+                count(Severity::Info)
             );
         }
     }

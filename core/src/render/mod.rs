@@ -78,13 +78,16 @@ pub struct RenderOptions {
     /// JUnit: findings at or above this are failures (`None`, `--fail-on never`: blockers, so that the test
     /// report still shows them when the exit status is kept at 0).
     pub fail_on: Option<crate::report::Severity>,
+    /// Markdown: list at most this many findings (the most severe first) and say how many were left out,
+    /// so that a pull-request comment stays under its host's limit (GitHub: 65,536 characters).
+    pub max_findings: Option<usize>,
 }
 
 pub fn render(report: &Report, format: Format, opts: RenderOptions) -> String {
     match format {
         Format::Text => render_text(report, opts),
         Format::Json => report.to_json(),
-        Format::Markdown => render_markdown(report),
+        Format::Markdown => render_markdown(report, opts.max_findings),
         Format::Sarif => render_sarif(report, &crate::rules::rule_infos()),
         Format::Junit => render_junit(report, &crate::rules::rule_infos(), opts.fail_on),
     }

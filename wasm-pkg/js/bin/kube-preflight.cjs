@@ -29,6 +29,8 @@ check options:
   --output <file>                         write the report there (default stdout)
   --output <format>=<file|->              also write the report in that format (repeatable: one run,
                                           several files; - is stdout, for one of them at most)
+  --max-findings <n>                      Markdown lists at most n findings (most severe first) and says
+                                          how many it left out (a pull-request comment's size limit)
   --stdin-name <name>                     the name stdin's input is reported under (default <stdin>),
                                           e.g. the file it was piped from, for SARIF and annotations
   --fail-on <blocker|warning|never>       exit 1 when a finding is at or above this (default blocker)
@@ -53,6 +55,7 @@ const VALUE_FLAGS = {
   '--output': null,
   '--fail-on': null,
   '--stdin-name': null,
+  '--max-findings': null,
 };
 
 function parseArgs(argv) {
@@ -105,7 +108,10 @@ function parseArgs(argv) {
       else out.output = value;
     }
     else if (arg === '--fail-on') out.failOn = value;
-    else if (arg === '--stdin-name') {
+    else if (arg === '--max-findings') {
+      if (!/^\d{1,9}$/.test(value)) throw new UsageError('--max-findings takes a whole number, 0 or more');
+      out.maxFindings = Number(value);
+    } else if (arg === '--stdin-name') {
       if (value === '') throw new UsageError('--stdin-name needs a non-empty name');
       out.stdinName = value;
     }
@@ -551,6 +557,7 @@ function main(argv) {
     extraFormats: more.map((t) => t.format),
     color: (first.path === undefined || first.path === '-') && process.stdout.isTTY === true && !process.env.NO_COLOR && process.env.TERM !== 'dumb',
     failOn: args.failOn,
+    maxFindings: args.maxFindings,
     allowEmpty: args.allowEmpty,
   };
   const files = listInputs(args.paths, args.stdinName);

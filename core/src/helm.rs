@@ -100,36 +100,6 @@ fn gunzip_limited(data: &[u8], budget: &mut usize) -> Result<Vec<u8>, String> {
     Ok(out)
 }
 
-/// A manifest's document as Helm's client builds it (the resource builder's `Flatten`): a `List` (or a
-/// typed list, `PodList`) is its items, each read the same way; an item without a `kind` takes the typed
-/// list's.
-pub fn flatten(doc: &Node, depth: usize, out: &mut Vec<Node>) {
-    use crate::parse::{ScalarKind, Value};
-    let kind = doc.get("kind").as_str().unwrap_or_default();
-    let items = doc.get("items");
-    let is_list = (kind == "List" || kind.ends_with("List")) && matches!(items.value, Value::Seq(_));
-    if !is_list || depth >= 8 {
-        out.push(doc.clone());
-        return;
-    }
-    let item_kind = kind.strip_suffix("List").filter(|k| !k.is_empty());
-    let api = doc.get("apiVersion").as_str().unwrap_or_default();
-    for item in items.as_seq() {
-        match item_kind {
-            Some(k) if item.is_map() && item.get("kind").as_str().is_none_or(str::is_empty) => {
-                let mut entries = item.as_map().to_vec();
-                entries.push(("kind".into(), Node::new(item.pos, Value::Scalar(k.into(), ScalarKind::Str))));
-                if item.get("apiVersion").is_null() && !api.is_empty() {
-                    entries
-                        .push(("apiVersion".into(), Node::new(item.pos, Value::Scalar(api.into(), ScalarKind::Str))));
-                }
-                out.push(Node::new(item.pos, Value::Map(entries)));
-            }
-            _ => flatten(item, depth + 1, out),
-        }
-    }
-}
-
 /// The deflate stream inside a gzip member.
 fn gzip_body(data: &[u8]) -> Option<&[u8]> {
     if data.get(..3)? != [0x1f, 0x8b, 0x08] {

@@ -124,15 +124,16 @@ fn build_report(
     let cluster = Cluster::new(objects, options, resolved.to.clone(), from.clone(), path);
     // RKE refuses a cluster.yml it cannot read into its types: `rke up` stops before any node is touched
     // (the finding input/unreadable-value says the same).
-    let rke_refused = matches!(options.profile, Profile::Rke | Profile::RkeLegacy)
-        && ingested.rke.as_ref().is_some_and(|r| !r.problems.is_empty());
+    let rke_refused = ingested
+        .rke
+        .as_ref()
+        .filter(|r| !r.problems.is_empty() && matches!(options.profile, Profile::Rke | Profile::RkeLegacy));
     let (mut plan, downtime, workload_outcomes) = if cluster.path.is_empty() || cluster.nodes.is_empty() {
         (report::Plan::default(), report::Downtime::default(), None)
-    } else if rke_refused {
+    } else if let Some(rke) = rke_refused {
         let mut pending: Vec<String> = cluster.nodes.iter().map(|n| n.name().to_owned()).collect();
         pending.sort();
-        let fields: Vec<&str> =
-            ingested.rke.iter().flat_map(|r| r.problems.iter().map(|(_, field, _)| field.as_str())).collect();
+        let fields: Vec<&str> = rke.problems.iter().map(|(_, field, _)| field.as_str()).collect();
         let stop = report::Stop {
             hop: cluster.path.first().map(ToString::to_string).unwrap_or_default(),
             phase: "config",
@@ -171,7 +172,7 @@ fn build_report(
         }
         (rule.check)(&ctx, &mut findings);
     }
-    if let (Some(rke), Profile::Rke | Profile::RkeLegacy) = (&ingested.rke, options.profile) {
+    if let Some(rke) = rke_refused {
         let file = ingested.inventory.distribution_configs.iter().find(|c| c.kind == "rke-cluster-yml");
         if let Some(f) = crate::rules::input::unreadable_value::rke_config(rke, file) {
             findings.push(f);

@@ -62,8 +62,9 @@ pub struct Ingested {
     /// For each entry of `inventory.helm_releases`: where its objects begin in `objects` (they follow one
     /// another), so that a release Helm does not read (an older deployed revision) can be taken out.
     helm_first: Vec<usize>,
-    /// Bytes Helm release records may still decompress to, across all records (`MAX_HELM_TOTAL_BYTES`).
-    helm_budget: Option<usize>,
+    /// Bytes Helm release records have decompressed to so far, across all records (at most
+    /// `MAX_HELM_TOTAL_BYTES`).
+    helm_spent: usize,
 }
 
 /// Decode UTF-8, naming the line and column of the first bad byte.
@@ -261,7 +262,7 @@ pub(crate) struct Mark {
     configs: usize,
     rke: bool,
     not_objects: usize,
-    helm_budget: Option<usize>,
+    helm_spent: usize,
 }
 
 impl Mark {
@@ -274,7 +275,7 @@ impl Mark {
             configs: out.inventory.distribution_configs.len(),
             rke: out.rke.is_some(),
             not_objects,
-            helm_budget: out.helm_budget,
+            helm_spent: out.helm_spent,
         }
     }
 
@@ -282,7 +283,7 @@ impl Mark {
         out.objects.truncate(self.objects);
         out.inventory.helm_releases.truncate(self.helm);
         out.helm_first.truncate(self.helm);
-        out.helm_budget = self.helm_budget;
+        out.helm_spent = self.helm_spent;
         out.inventory.skipped.truncate(self.skipped);
         out.inventory.distribution_configs.truncate(self.configs);
         if !self.rke {
@@ -392,14 +393,14 @@ impl Ingested {
         if kept.len() == releases.len() {
             return;
         }
-        let mut drop = vec![false; self.objects.len()];
+        let mut superseded = vec![false; self.objects.len()];
         let mut skipped = Vec::new();
         for (i, r) in releases.iter().enumerate() {
             if kept.contains(&i) {
                 continue;
             }
             let first = self.helm_first.get(i).copied().unwrap_or(0);
-            for d in drop.iter_mut().skip(first).take(r.objects) {
+            for d in superseded.iter_mut().skip(first).take(r.objects) {
                 *d = true;
             }
             let newer = latest.get(&(r.namespace.as_str(), r.name.as_str())).and_then(|j| releases.get(*j));
@@ -416,16 +417,10 @@ impl Ingested {
                 ),
             });
         }
-        let mut k = 0;
-        self.objects.retain(|_| {
-            k += 1;
-            !drop.get(k - 1).copied().unwrap_or(false)
-        });
-        let mut k = 0;
-        self.inventory.helm_releases.retain(|_| {
-            k += 1;
-            kept.contains(&(k - 1))
-        });
+        let mut dropped = superseded.into_iter();
+        self.objects.retain(|_| !dropped.next().unwrap_or(false));
+        let mut index = 0..;
+        self.inventory.helm_releases.retain(|_| index.next().is_some_and(|i| kept.contains(&i)));
         self.helm_first.clear();
         self.inventory.skipped.extend(skipped);
     }
@@ -603,18 +598,16 @@ fn add_helm_release(file: &str, doc: &Node, source: &Source, out: &mut Ingested)
     if doc.at(&["metadata", "labels", "status"]).as_str().is_some_and(|s| s != "deployed") {
         return;
     }
-    let budget = out.helm_budget.get_or_insert(helm::MAX_HELM_TOTAL_BYTES);
-    match helm::decode(doc, budget) {
+    let mut budget = helm::MAX_HELM_TOTAL_BYTES.saturating_sub(out.helm_spent);
+    let decoded = helm::decode(doc, &mut budget);
+    out.helm_spent = helm::MAX_HELM_TOTAL_BYTES - budget;
+    match decoded {
         Ok(Some(rel)) => {
             let first = out.objects.len();
-            let mut docs = Vec::new();
-            for d in &rel.documents {
-                helm::flatten(d, 0, &mut docs);
-            }
             let mut count = 0;
-            for d in &docs {
-                if !d.is_map() || d.get("kind").as_str().is_none_or(str::is_empty) {
-                    continue;
+            let mut add = |d: &Node| {
+                if !d.is_map() || !has_kind(d) {
+                    return;
                 }
                 let source = Source { via: Some(Via::HelmRelease), ..source.clone() };
                 let mut o = Object::from_node_in(d, source, &mut out.strings);
@@ -626,6 +619,9 @@ fn add_helm_release(file: &str, doc: &Node, source: &Source, out: &mut Ingested)
                 o.annotations.insert_if_absent(HELM_RELEASE_NAMESPACE, || rel.namespace.clone());
                 out.push_object(o);
                 count += 1;
+            };
+            for d in &rel.documents {
+                flatten(d, 0, &mut add);
             }
             out.helm_first.push(first);
             out.inventory.helm_releases.push(HelmRelease {
@@ -643,6 +639,23 @@ fn add_helm_release(file: &str, doc: &Node, source: &Source, out: &mut Ingested)
             file: file.to_owned(),
             reason: format!("Helm release record {record} at line {} not read: {why}", doc.line()),
         }),
+    }
+}
+
+/// A release manifest's document as Helm's client builds it (the resource builder's `Flatten`): a `List`
+/// (or a typed list, `PodList`) is its items, each read the same way, an item without a `kind` taking the
+/// typed list's; any other document is itself.
+fn flatten(doc: &Node, depth: usize, add: &mut dyn FnMut(&Node)) {
+    match classify(doc) {
+        Doc::List { item_kind, list_api } if depth < 8 => {
+            for item in doc.get("items").as_seq() {
+                match item_kind {
+                    Some(k) if item.is_map() && !has_kind(item) => add(&with_kind(item, k, list_api)),
+                    _ => flatten(item, depth + 1, add),
+                }
+            }
+        }
+        _ => add(doc),
     }
 }
 

@@ -261,6 +261,10 @@ pub fn looks_like_json(text: &str) -> bool {
 
 /// Read a whole input as a list of documents: JSON gives one, YAML one per `---` document.
 /// Empty YAML documents (only comments) are left out.
+pub fn parse_documents(file: &str, text: &str) -> Result<Vec<Node>, ParseError> {
+    parse_documents_budgeted(file, text, &mut { MAX_ALIAS_BYTES })
+}
+
 /// [`parse_documents`] with YAML aliases expanding to at most `budget` bytes (what is used is taken from it).
 pub fn parse_documents_budgeted(file: &str, text: &str, budget: &mut usize) -> Result<Vec<Node>, ParseError> {
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
@@ -268,22 +272,10 @@ pub fn parse_documents_budgeted(file: &str, text: &str, budget: &mut usize) -> R
     if looks_like_json(text) {
         match parse_json(file, text) {
             Ok(node) => Ok(vec![node]),
+            // JSON-looking YAML flow (`[a, b]` or `{a: 1}`) is still valid YAML: fall back before failing.
             Err(json_err) => yaml(budget).map_err(|_| json_err),
         }
     } else {
         yaml(budget)
-    }
-}
-
-pub fn parse_documents(file: &str, text: &str) -> Result<Vec<Node>, ParseError> {
-    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
-    if looks_like_json(text) {
-        match parse_json(file, text) {
-            Ok(node) => Ok(vec![node]),
-            // JSON-looking YAML flow (`[a, b]` or `{a: 1}`) is still valid YAML: fall back before failing.
-            Err(json_err) => parse_yaml_documents(file, text).map_err(|_| json_err),
-        }
-    } else {
-        parse_yaml_documents(file, text)
     }
 }

@@ -85,7 +85,7 @@ pub fn render_markdown(r: &Report, max_findings: Option<usize>) -> String {
                 md(&f.help)
             );
         }
-        let left: Vec<_> = r.findings.iter().skip(shown).collect();
+        let left = r.findings.get(shown..).unwrap_or_default();
         if !left.is_empty() {
             let count = |sev: Severity| left.iter().filter(|f| f.severity == sev).count();
             let _ = writeln!(

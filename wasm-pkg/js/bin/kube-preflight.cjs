@@ -103,7 +103,7 @@ function parseArgs(argv) {
     else if (arg === '--format') out.format = value;
     else if (arg === '--output') {
       const m = /^(text|json|markdown|md|sarif|junit)=(.+)$/.exec(value);
-      if (m) out.outputs.push({ format: m[1], path: m[2] });
+      if (m) out.outputs.push({ format: m[1], path: m[2] === '-' ? undefined : m[2] });
       else if (out.output !== undefined) throw new UsageError('--output <file> given twice; for several formats, give --output <format>=<file>');
       else out.output = value;
     }
@@ -306,19 +306,11 @@ function readOnce(files) {
       out.push(f);
       continue;
     }
-    let id = f.path === 0 ? 'stdin' : undefined;
-    if (id === undefined) {
-      try {
-        const st = fs.statSync(f.path);
-        id = `${st.dev}:${st.ino}`;
-      } catch {
-        id = `path:${path.resolve(String(f.path))}`;
-      }
-    }
+    const id = f.path === 0 ? 'stdin' : identity(f.path) ?? `path:${path.resolve(String(f.path))}`;
     const seen = first.get(id);
     if (seen === undefined) {
       first.set(id, f.name);
-      out.push(f);
+      out.push({ ...f, id });
     } else {
       const name = f.name === seen ? `${f.name} (named again)` : f.name;
       out.push({ name, content: '', skipped: `the same file as ${seen}: read once` });
@@ -463,11 +455,14 @@ function writeOut(text, output) {
     return;
   }
   let target = output;
+  let link = false;
   try {
-    if (fs.lstatSync(output).isSymbolicLink()) target = fs.realpathSync(output);
+    link = fs.lstatSync(output).isSymbolicLink();
+    if (link) target = fs.realpathSync(output);
   } catch {
-    // a new file, or a link to a file not there yet: written through the link, in place
+    // a new file, or a link to a file not there yet (written through the link, in place)
   }
+  const dangling = link && target === output;
   let st;
   try {
     st = fs.statSync(target);
@@ -476,12 +471,6 @@ function writeOut(text, output) {
   }
   const fail = (e) => inputError(`--output ${output}: ${describe(e)}`, 'output');
   if (st && st.isDirectory()) throw inputError(`--output ${output}: is a folder; give a file name`, 'output');
-  let dangling = false;
-  try {
-    dangling = target === output && fs.lstatSync(output).isSymbolicLink();
-  } catch {
-    dangling = false;
-  }
   if ((st && !st.isFile()) || dangling) {
     try {
       fs.writeFileSync(target, text);
@@ -546,7 +535,7 @@ function main(argv) {
   // --output <format>=... are given, and no --format), then every --output <format>=<file|->.
   const main = args.outputs.length && !args.format && args.output === undefined ? undefined : { format: args.format || 'text', path: args.output };
   const targets = [...(main ? [main] : []), ...args.outputs];
-  if (targets.filter((t) => t.path === undefined || t.path === '-').length > 1) {
+  if (targets.filter((t) => t.path === undefined).length > 1) {
     throw new UsageError('only one output can go to stdout');
   }
   const [first, ...more] = targets;
@@ -555,18 +544,18 @@ function main(argv) {
     config: args.config === undefined ? undefined : readConfig(args.config),
     format: first.format,
     extraFormats: more.map((t) => t.format),
-    color: (first.path === undefined || first.path === '-') && process.stdout.isTTY === true && !process.env.NO_COLOR && process.env.TERM !== 'dumb',
+    color: first.path === undefined && process.stdout.isTTY === true && !process.env.NO_COLOR && process.env.TERM !== 'dumb',
     failOn: args.failOn,
     maxFindings: args.maxFindings,
     allowEmpty: args.allowEmpty,
   };
   const files = listInputs(args.paths, args.stdinName);
   // Never overwrite what is read: an input (or the config file) named as --output is refused.
-  for (const t of targets.filter((t) => t.path !== undefined && t.path !== '-')) {
-    const out = identity(t.path);
-    const input = out && [...files.filter((f) => f.skipped === undefined && f.path !== 0).map((f) => f.path), args.config]
-      .filter((p) => p !== undefined)
-      .find((p) => identity(p) === out);
+  const read = new Map(files.filter((f) => f.id !== undefined).map((f) => [f.id, f.name]));
+  if (args.config !== undefined) read.set(identity(args.config), args.config);
+  for (const t of targets.filter((t) => t.path !== undefined)) {
+    const id = identity(t.path);
+    const input = id === undefined ? undefined : read.get(id);
     if (input !== undefined) {
       throw inputError(`--output ${t.path} is also an input (${shown(input)}): refused, it would be overwritten`, 'output');
     }
@@ -584,8 +573,8 @@ function main(argv) {
   const { output, outputs, exitCode } = session.finish();
   // Files first, stdout last (a reader that goes away must not keep the files from being written).
   const texts = [output, ...outputs];
-  const order = targets.map((t, i) => [t, texts[i]]).sort(([a], [b]) => Number(a.path === undefined || a.path === '-') - Number(b.path === undefined || b.path === '-'));
-  for (const [t, text] of order) writeOut(text, t.path === '-' ? undefined : t.path);
+  const order = targets.map((t, i) => [t, texts[i]]).sort(([a], [b]) => Number(a.path === undefined) - Number(b.path === undefined));
+  for (const [t, text] of order) writeOut(text, t.path);
   return exitCode;
 }
 

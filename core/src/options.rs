@@ -84,6 +84,172 @@ pub struct UpgradeOptions {
     /// was written in, beside kubectl's last-applied-configuration and kapp's `kapp.k14s.io/original`
     /// (like kubent's `--additional-annotation`).
     pub additional_annotations: Vec<String>,
+    /// Findings accepted by the user (`--config`'s `exemptions`): kept in the report, never gating.
+    pub exemptions: Vec<Exemption>,
+    /// The date exemptions' expiry is judged against. The CLI and the JS API give today's (UTC) when it is
+    /// not set; without it, no exemption expires.
+    pub today: Option<Date>,
+    /// A previous report: the findings it holds are suppressed (`--baseline`).
+    pub baseline: Option<Baseline>,
+}
+
+/// A calendar date, `YYYY-MM-DD`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub struct Date {
+    pub year: u16,
+    pub month: u8,
+    pub day: u8,
+}
+
+impl Date {
+    /// `YYYY-MM-DD`, a day that exists (2025-02-29 does not).
+    pub fn parse(s: &str) -> Option<Date> {
+        if s.len() != 10 || s.get(4..5) != Some("-") || s.get(7..8) != Some("-") {
+            return None;
+        }
+        let num = |r: std::ops::Range<usize>| -> Option<u16> {
+            let part = s.get(r)?;
+            if !part.bytes().all(|c| c.is_ascii_digit()) {
+                return None;
+            }
+            part.parse().ok()
+        };
+        let (year, month, day) = (num(0..4)?, num(5..7)?, num(8..10)?);
+        let leap = year % 4 == 0 && (year % 100 != 0 || year % 400 == 0);
+        let days = match month {
+            1 | 3 | 5 | 7 | 8 | 10 | 12 => 31,
+            4 | 6 | 9 | 11 => 30,
+            2 if leap => 29,
+            2 => 28,
+            _ => return None,
+        };
+        if year == 0 || day == 0 || day > days {
+            return None;
+        }
+        Some(Date { year, month: u8::try_from(month).ok()?, day: u8::try_from(day).ok()? })
+    }
+}
+
+impl fmt::Display for Date {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{:04}-{:02}-{:02}", self.year, self.month, self.day)
+    }
+}
+
+/// One accepted finding, or family of findings: a rule (a code, `category/*` or `*`) and, optionally, the
+/// objects it covers (kind exactly; namespace and name as patterns with `*` and `?`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Exemption {
+    pub rule: String,
+    pub kind: Option<String>,
+    pub namespace: Option<String>,
+    pub name: Option<String>,
+    pub reason: Option<String>,
+    /// The last day it holds: from the day after, it no longer suppresses and is itself a warning.
+    pub expires: Option<Date>,
+}
+
+/// What tells a finding apart from one run to the next (the SARIF fingerprint hashes it): the rule, the
+/// object (apiVersion, kind, namespace, name), the hop, the facts in `IDENTITY_DATA`, and where the object
+/// was read from (`source.via`). Lines, file names and message wording are left out.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Default)]
+pub struct FindingIdentity(pub String);
+
+/// The `data` facts a finding's identity includes: the API or annotation it was read from, the node.
+pub const IDENTITY_DATA: [&str; 4] = ["apiVersion", "annotation", "via", "node"];
+
+impl FindingIdentity {
+    /// Built from the finding's parts; `data` gives a fact of `IDENTITY_DATA` as text.
+    pub fn new<'s>(
+        code: &str,
+        object: Option<[&str; 4]>,
+        hop: Option<&str>,
+        data: impl Fn(&str) -> Option<&'s str>,
+        via: Option<&str>,
+    ) -> FindingIdentity {
+        let mut key = String::from(code);
+        if let Some(parts) = object {
+            for part in parts {
+                key.push('\u{1f}');
+                key.push_str(part);
+            }
+        }
+        key.push('\u{1f}');
+        key.push_str(hop.unwrap_or(""));
+        for k in IDENTITY_DATA {
+            if let Some(v) = data(k) {
+                key.push('\u{1f}');
+                key.push_str(k);
+                key.push('=');
+                key.push_str(v);
+            }
+        }
+        if let Some(v) = via {
+            key.push('\u{1f}');
+            key.push_str("via:");
+            key.push_str(v);
+        }
+        FindingIdentity(key)
+    }
+
+    /// The identity as a 64-bit FNV-1a hash, in hex.
+    pub fn fingerprint(&self) -> String {
+        let hash = self
+            .0
+            .bytes()
+            .fold(0xcbf2_9ce4_8422_2325_u64, |h, b| (h ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3));
+        format!("{hash:016x}")
+    }
+}
+
+/// The findings of a previous report (`--baseline`), by identity.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Baseline {
+    /// Sorted, each once.
+    pub identities: Vec<FindingIdentity>,
+}
+
+impl Baseline {
+    /// Read a report (`--format json`, or the object `check` returned).
+    pub fn from_node(n: &Node) -> Result<Baseline, OptionsError> {
+        let not_a_report = || {
+            opt_err(
+                "baseline",
+                "expected a kube-preflight report (the JSON of `check --format json`, schemaVersion 1, with findings)",
+            )
+        };
+        if n.get("schemaVersion").as_i64() != Some(1) || !matches!(n.get("findings").value, Value::Seq(_)) {
+            return Err(not_a_report());
+        }
+        let mut identities = Vec::new();
+        for (i, f) in n.get("findings").as_seq().iter().enumerate() {
+            let code = f
+                .get("code")
+                .as_str()
+                .filter(|c| !c.is_empty())
+                .ok_or_else(|| opt_err(&format!("baseline.findings[{i}].code"), "expected a rule code"))?;
+            let o = f.get("object");
+            let object = (!o.is_null()).then(|| {
+                let s = |k: &str| o.get(k).as_str().unwrap_or("");
+                [s("apiVersion"), s("kind"), s("namespace"), s("name")]
+            });
+            let data = f.get("data");
+            identities.push(FindingIdentity::new(
+                code,
+                object,
+                f.get("hop").as_str(),
+                |k| data.get(k).as_str(),
+                f.get("source").get("via").as_str(),
+            ));
+        }
+        identities.sort();
+        identities.dedup();
+        Ok(Baseline { identities })
+    }
+
+    pub fn contains(&self, id: &FindingIdentity) -> bool {
+        self.identities.binary_search(id).is_ok()
+    }
 }
 
 /// The options once checked: versions parsed.
@@ -105,7 +271,52 @@ const FIELDS: &[&str] = &[
     "drainDeleteLocalData",
     "timings",
     "additionalAnnotations",
+    "exemptions",
+    "today",
+    "baseline",
 ];
+
+const EXEMPTION_FIELDS: &[&str] = &["rule", "kind", "namespace", "name", "reason", "expires"];
+
+/// One entry of `exemptions`, the field names in errors as `exemptions[i].field`.
+fn exemption(i: usize, n: &Node) -> Result<Exemption, OptionsError> {
+    let field = |k: &str| format!("exemptions[{i}].{k}");
+    if !n.is_map() {
+        return Err(opt_err(
+            &format!("exemptions[{i}]"),
+            "expected an object ({rule, kind, namespace, name, reason, expires})",
+        ));
+    }
+    for (k, _) in n.as_map() {
+        if !EXEMPTION_FIELDS.contains(&k.as_str()) {
+            return Err(opt_err(&field(k), format!("unknown field (known: {})", EXEMPTION_FIELDS.join(", "))));
+        }
+    }
+    let text = |k: &str| -> Result<Option<String>, OptionsError> {
+        let v = n.get(k);
+        match &v.value {
+            Value::Null => Ok(None),
+            Value::Scalar(s, _) if !s.trim().is_empty() => Ok(Some(s.trim().to_owned())),
+            _ => Err(opt_err(&field(k), "expected a non-empty string")),
+        }
+    };
+    let rule = text("rule")?.ok_or_else(|| opt_err(&field("rule"), "required: a rule code, `category/*` or `*`"))?;
+    let expires = match text("expires")? {
+        None => None,
+        Some(d) => Some(
+            Date::parse(&d)
+                .ok_or_else(|| opt_err(&field("expires"), format!("{d:?} is not a date like \"2026-12-31\"")))?,
+        ),
+    };
+    Ok(Exemption {
+        rule,
+        kind: text("kind")?,
+        namespace: text("namespace")?,
+        name: text("name")?,
+        reason: text("reason")?,
+        expires,
+    })
+}
 
 /// Parse an IntOrPercent limit: a count >= 0 or a percentage 0..=100.
 pub fn parse_limit(field: &str, raw: &str) -> Result<IntOrPercent, OptionsError> {
@@ -183,6 +394,37 @@ impl UpgradeOptions {
             }
             _ => return Err(opt_err("additionalAnnotations", "expected a list of annotation names")),
         }
+        let e = n.get("exemptions");
+        match &e.value {
+            Value::Null => {}
+            Value::Seq(items) => {
+                for (i, item) in items.iter().enumerate() {
+                    o.exemptions.push(exemption(i, item)?);
+                }
+            }
+            _ => {
+                return Err(opt_err(
+                    "exemptions",
+                    "expected a list of exemptions ({rule, kind, namespace, name, reason, expires})",
+                ))
+            }
+        }
+        if let Some(t) = string("today")? {
+            o.today = Some(
+                Date::parse(&t).ok_or_else(|| opt_err("today", format!("{t:?} is not a date like \"2026-11-24\"")))?,
+            );
+        }
+        let b = n.get("baseline");
+        match &b.value {
+            Value::Null => {}
+            Value::Map(_) => o.baseline = Some(Baseline::from_node(b)?),
+            _ => {
+                return Err(opt_err(
+                    "baseline",
+                    "expected a previous report (an object); on the command line, give --baseline <report.json>",
+                ))
+            }
+        }
         let t = n.get("timings");
         match &t.value {
             Value::Null => {}
@@ -225,6 +467,11 @@ impl UpgradeOptions {
         }
         for (k, v) in &over.timings {
             self.timings.insert(k.clone(), *v);
+        }
+        self.exemptions.extend(over.exemptions.iter().cloned());
+        self.today = over.today.or(self.today);
+        if over.baseline.is_some() {
+            self.baseline.clone_from(&over.baseline);
         }
         self
     }

@@ -11,7 +11,7 @@ use crate::model::Object;
 use crate::options::{self, Profile, UpgradeOptions};
 use crate::plan;
 use crate::report::{self, NotRun, Report, RuleInfo, Tool, Upgrade};
-use crate::rules::{rule_infos, Context, RULES};
+use crate::rules::{rule_infos, suppression, Context, RULES};
 use crate::version::{self, Version};
 
 /// The current version from the control-plane nodes' kubelets: the lowest one (an HA control plane
@@ -35,6 +35,7 @@ pub fn check(inputs: &[Input], options: &UpgradeOptions) -> Result<Report, Error
 /// Refuse bad options before reading anything.
 pub fn check_options(options: &UpgradeOptions) -> Result<(), Error> {
     options.resolve()?;
+    suppression::validate(options)?;
     budget::validate(options)?;
     plan::Timings::resolve(options)?;
     Ok(())
@@ -71,6 +72,7 @@ pub fn report_for(ingested: &ingest::Ingested, options: &UpgradeOptions) -> Resu
         Error::Options(e)
     };
     let resolved = options.resolve()?;
+    suppression::validate(options)?;
     if let Some(from) = resolved.from.clone().or_else(|| infer_from(&ingested.objects)) {
         let hops = version::hop_count(&from, &resolved.to);
         if hops > version::MAX_HOPS {
@@ -178,6 +180,7 @@ fn build_report(
             findings.push(f);
         }
     }
+    suppression::apply(&ctx, &mut findings);
     if ingested.inventory.objects == 0 {
         // Never a silent "no findings".
         not_run.push(NotRun {

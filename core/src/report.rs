@@ -5,6 +5,7 @@ use std::collections::BTreeMap;
 use serde::Serialize;
 
 use crate::model::{Object, ObjectRef, Source};
+use crate::options::FindingIdentity;
 
 pub const SCHEMA_VERSION: u32 = 1;
 pub const TOOL_NAME: &str = "kube-preflight";
@@ -55,6 +56,29 @@ pub struct Finding {
     pub hop: Option<String>,
     #[serde(skip_serializing_if = "BTreeMap::is_empty")]
     pub data: BTreeMap<String, serde_json::Value>,
+    /// Accepted by the user: kept in the report, counted apart, never gating.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub suppressed: Option<Suppressed>,
+}
+
+/// Why a finding is suppressed.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Suppressed {
+    /// `"annotation"` (`kube-preflight.io/ignore` on the object or its workload), `"config"` (an entry of
+    /// `exemptions`) or `"baseline"` (the finding is in the `--baseline` report).
+    pub by: &'static str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub reason: Option<String>,
+    /// The annotated object (`Kind namespace/name`), for `by: "annotation"`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub object: Option<String>,
+    /// The exemption's position in `exemptions`, for `by: "config"`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub exemption: Option<usize>,
+    /// The exemption's last day, for `by: "config"`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub expires: Option<String>,
 }
 
 impl Finding {
@@ -69,7 +93,23 @@ impl Finding {
             source: None,
             hop: None,
             data: BTreeMap::new(),
+            suppressed: None,
         }
+    }
+
+    /// What tells this finding apart from one run to the next (`FindingIdentity`).
+    pub fn identity(&self) -> FindingIdentity {
+        let object = self
+            .object
+            .as_ref()
+            .map(|o| [o.api_version.as_str(), o.kind.as_str(), o.namespace.as_deref().unwrap_or(""), o.name.as_str()]);
+        FindingIdentity::new(
+            self.code,
+            object,
+            self.hop.as_deref(),
+            |k| self.data.get(k).and_then(serde_json::Value::as_str),
+            self.source.as_ref().and_then(|s| s.via).map(crate::model::Via::name),
+        )
     }
 
     pub fn severity(mut self, s: Severity) -> Finding {
@@ -176,6 +216,22 @@ pub struct Summary {
     pub warning: usize,
     pub info: usize,
     pub verdict: &'static str,
+    /// Suppressed findings by severity, counted apart (not in the counts above, never in the verdict).
+    pub suppressed: Counts,
+}
+
+/// Findings by severity.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
+pub struct Counts {
+    pub blocker: usize,
+    pub warning: usize,
+    pub info: usize,
+}
+
+impl Counts {
+    pub fn total(&self) -> usize {
+        self.blocker + self.warning + self.info
+    }
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -320,7 +376,7 @@ impl Report {
 
     /// Findings at or above `level`.
     pub fn count_at_or_above(&self, level: Severity) -> usize {
-        self.findings.iter().filter(|f| f.severity <= level).count()
+        self.findings.iter().filter(|f| f.severity <= level && f.suppressed.is_none()).count()
     }
 }
 
@@ -334,12 +390,19 @@ pub fn finish_findings(findings: &mut Vec<Finding>) -> Summary {
             .cmp(&(b.severity, b.code, &b.object, &b.hop, &b.message, &b.source))
     });
     findings.dedup();
-    let count = |s| findings.iter().filter(|f| f.severity == s).count();
-    let blocker = count(Severity::Blocker);
+    let count = |s, suppressed: bool| {
+        findings.iter().filter(|f| f.severity == s && f.suppressed.is_some() == suppressed).count()
+    };
+    let blocker = count(Severity::Blocker, false);
     Summary {
         blocker,
-        warning: count(Severity::Warning),
-        info: count(Severity::Info),
+        warning: count(Severity::Warning, false),
+        info: count(Severity::Info, false),
         verdict: if blocker > 0 { "blocked" } else { "ready" },
+        suppressed: Counts {
+            blocker: count(Severity::Blocker, true),
+            warning: count(Severity::Warning, true),
+            info: count(Severity::Info, true),
+        },
     }
 }

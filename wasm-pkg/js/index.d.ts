@@ -36,6 +36,46 @@ export interface UpgradeOptions {
   additionalAnnotations?: string[];
   /** Overrides of the planner's default times, in seconds. */
   timings?: { [name: string]: number };
+  /** Accepted findings: each suppresses the findings it covers (kept in the report, counted apart, never gating). */
+  exemptions?: Exemption[];
+  /** The date exemptions expire by, "YYYY-MM-DD"; today's date in UTC when absent. */
+  today?: string;
+  /** A previous report (the value `check` returned, or `--format json`): the findings it holds are suppressed. */
+  baseline?: Report;
+}
+
+/** An accepted finding, or family of findings. */
+export interface Exemption {
+  /** A rule code ("api/deprecated"), a category ("disruption/*") or "*". */
+  rule: string;
+  /** The object's kind, exactly. */
+  kind?: string;
+  /** The object's namespace, a pattern with `*` and `?`. */
+  namespace?: string;
+  /** The object's name, a pattern with `*` and `?`. */
+  name?: string;
+  reason?: string;
+  /** The last day it holds, "YYYY-MM-DD"; after it, it suppresses nothing and is a warning (suppression/expired). */
+  expires?: string;
+}
+
+/** Why a finding is suppressed. */
+export interface Suppressed {
+  /** The `kube-preflight.io/ignore` annotation, an entry of `exemptions`, or the `baseline` report. */
+  by: "annotation" | "config" | "baseline";
+  reason?: string;
+  /** The annotated object (`Kind namespace/name`), for `by: "annotation"`. */
+  object?: string;
+  /** The exemption's position in `exemptions`, for `by: "config"`. */
+  exemption?: number;
+  /** The exemption's last day, for `by: "config"`. */
+  expires?: string;
+}
+
+export interface SeverityCounts {
+  blocker: number;
+  warning: number;
+  info: number;
 }
 
 export interface ObjectRef {
@@ -62,6 +102,8 @@ export interface Finding {
   source?: Source;
   hop?: string;
   data?: { [key: string]: JsonValue };
+  /** Accepted by the user: not in the summary's counts, never gating. */
+  suppressed?: Suppressed;
 }
 
 export interface Upgrade {
@@ -126,6 +168,8 @@ export interface Summary {
   info: number;
   /** `blocked` iff a blocker; `nothing-checked` when no Kubernetes object was read (never `ready`). */
   verdict: "blocked" | "ready" | "nothing-checked";
+  /** Suppressed findings, counted apart (not in the counts above). */
+  suppressed: SeverityCounts;
 }
 
 export interface Phase {

@@ -9,7 +9,7 @@
 pub mod request;
 
 use js_sys::{Array, JsString, Reflect, Uint8Array, JSON};
-use kube_preflight::{Error, Input};
+use kube_preflight::{Error, Input, UpgradeOptions};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
@@ -98,12 +98,22 @@ fn parse_json_value(s: &str) -> Result<JsValue, JsValue> {
     JSON::parse(s).map_err(|_| options_error("internal: the report is not JSON"))
 }
 
+/// The options with `today` set to today's date in UTC, unless they give one: exemptions expire by it.
+fn dated(mut o: UpgradeOptions) -> UpgradeOptions {
+    if o.today.is_none() {
+        let now = js_sys::Date::new_0();
+        let (y, m, d) = (now.get_utc_full_year(), now.get_utc_month() + 1, now.get_utc_date());
+        o.today = kube_preflight::options::Date::parse(&format!("{y:04}-{m:02}-{d:02}"));
+    }
+    o
+}
+
 /// `check(files, options) -> Report`.
 #[wasm_bindgen]
 pub fn check(files: JsValue, options: JsValue) -> Result<JsValue, JsValue> {
     let inputs = read_files(&files)?;
     let options_json = stringify(&options, "options")?;
-    let opts = request::options_from_json(&options_json).map_err(|e| to_js_error(&e))?;
+    let opts = dated(request::options_from_json(&options_json).map_err(|e| to_js_error(&e))?);
     let report = kube_preflight::check(&inputs, &opts).map_err(|e| to_js_error(&e))?;
     parse_json_value(&report.to_json())
 }
@@ -126,22 +136,28 @@ pub fn version() -> String {
 pub fn run_cli(files: JsValue, request: JsValue) -> Result<JsValue, JsValue> {
     let inputs = read_files(&files)?;
     let req = cli_request(&request)?;
-    let out = request::run(&inputs, &req).map_err(|e| to_js_error(&e))?;
+    let mut prepared = request::prepare(&req).map_err(|e| to_js_error(&e))?;
+    prepared.options = dated(prepared.options);
+    let report = kube_preflight::check(&inputs, &prepared.options).map_err(|e| to_js_error(&e))?;
+    let out = prepared.output(&report).map_err(|e| to_js_error(&e))?;
     Ok(cli_output(&out))
 }
 
 fn cli_request(request: &JsValue) -> Result<request::CliRequest, JsValue> {
     let get = |k: &str| Reflect::get(request, &JsValue::from_str(k)).unwrap_or(JsValue::UNDEFINED);
-    let config = get("config");
-    let config = if config.is_undefined() || config.is_null() {
-        None
-    } else {
-        let mut files = read_files(&Array::of1(&config).into())?;
-        files.pop()
+    let file = |k: &str| -> Result<Option<Input>, JsValue> {
+        let v = get(k);
+        if v.is_undefined() || v.is_null() {
+            return Ok(None);
+        }
+        Ok(read_files(&Array::of1(&v).into())?.pop())
     };
+    let config = file("config")?;
+    let baseline = file("baseline")?;
     Ok(request::CliRequest {
         options_json: stringify(&get("options"), "options")?,
         config,
+        baseline,
         format: get("format").as_string().unwrap_or_else(|| "text".to_owned()),
         color: get("color").as_bool().unwrap_or(false),
         fail_on: get("failOn").as_string().unwrap_or_else(|| "blocker".to_owned()),
@@ -182,7 +198,8 @@ impl CliSession {
     #[wasm_bindgen(constructor)]
     pub fn new(request: JsValue) -> Result<CliSession, JsValue> {
         let req = cli_request(&request)?;
-        let prepared = request::prepare(&req).map_err(|e| to_js_error(&e))?;
+        let mut prepared = request::prepare(&req).map_err(|e| to_js_error(&e))?;
+        prepared.options = dated(prepared.options);
         let session = kube_preflight::Session::new(prepared.options.clone()).map_err(|e| to_js_error(&e))?;
         Ok(CliSession { inner: Some((session, prepared)) })
     }
@@ -272,7 +289,7 @@ impl Session {
     #[wasm_bindgen(constructor)]
     pub fn new(options: JsValue) -> Result<Session, JsValue> {
         let options_json = stringify(&options, "options")?;
-        let opts = request::options_from_json(&options_json).map_err(|e| to_js_error(&e))?;
+        let opts = dated(request::options_from_json(&options_json).map_err(|e| to_js_error(&e))?);
         let inner = kube_preflight::Session::new(opts).map_err(|e| to_js_error(&e))?;
         Ok(Session { inner: Some(inner), carry: None })
     }

@@ -20,6 +20,8 @@ pub struct CliRequest {
     pub extra_formats: Vec<String>,
     /// `--max-findings`: Markdown lists at most this many.
     pub max_findings: Option<usize>,
+    /// `--baseline`: a previous report (`--format json`); the findings it holds are suppressed.
+    pub baseline: Option<Input>,
 }
 
 pub struct CliOutput {
@@ -50,6 +52,15 @@ pub fn options_from_config(config: &Input) -> Result<UpgradeOptions, Error> {
             format!("{} (in {} line {})", e.message, config.name, doc.get(&e.field).line().max(doc.line())),
         )
     })
+}
+
+/// Read a `--baseline` report.
+pub fn baseline_from(file: &Input) -> Result<kube_preflight::options::Baseline, Error> {
+    let not_json = |e: Error| opt_err("baseline", format!("{e} (expected the JSON of a `--format json` report)"));
+    let text = kube_preflight::ingest::decode_utf8(&file.name, &file.content).map_err(|e| not_json(e.into()))?;
+    let node = parse_json(&file.name, text).map_err(|e| not_json(e.into()))?;
+    kube_preflight::options::Baseline::from_node(&node)
+        .map_err(|e| opt_err(&e.field, format!("{}: {}", file.name, e.message)))
 }
 
 pub fn fail_threshold(fail_on: &str) -> Result<Option<Severity>, Error> {
@@ -86,6 +97,10 @@ pub fn prepare(req: &CliRequest) -> Result<Prepared, Error> {
         Some(c) => options_from_config(c)?.overlay(&flags, !flags_node.get("profile").is_null()),
         None => flags,
     };
+    let mut options = options;
+    if let Some(b) = &req.baseline {
+        options.baseline = Some(baseline_from(b)?);
+    }
     Ok(Prepared {
         options,
         format,
@@ -171,6 +186,7 @@ mod tests {
             allow_empty: false,
             extra_formats: Vec::new(),
             max_findings: None,
+            baseline: None,
         }
     }
 

@@ -88,6 +88,47 @@ test('--config gives options; flags override it; bad values name the field', () 
   assert.equal(bad.stdout, '');
 });
 
+test('--baseline: only new findings count; exemptions expire by today\'s date; suppressed never gate', () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'kp-baseline-'));
+  const base = path.join(dir, 'preflight.json');
+  const first = cli(['check', fixture('demo'), '--to', '1.29.2', '--output', `json=${base}`, '--format', 'text']);
+  assert.equal(first.code, 1, first.stderr);
+  // The same cluster against its own report: every finding suppressed, exit 0, counted apart.
+  const same = cli(['check', fixture('demo'), '--to', '1.29.2', '--baseline', base, '--fail-on', 'warning']);
+  assert.equal(same.code, 0, same.stdout + same.stderr);
+  assert.match(same.stdout, /^READY: 0 blocker\(s\), 0 warning\(s\), 0 info; \d+ suppressed \(\d+ blocker, \d+ warning\)$/m);
+  // A new manifest on a removed API: it alone counts.
+  fs.writeFileSync(path.join(dir, 'hpa.yaml'), 'apiVersion: autoscaling/v2beta2\nkind: HorizontalPodAutoscaler\nmetadata: {name: fresh, namespace: shop}\n');
+  const more = cli(['check', fixture('demo'), path.join(dir, 'hpa.yaml'), '--to', '1.29.2', '--baseline', base, '--format', 'json']);
+  assert.equal(more.code, 1, more.stderr);
+  const open = JSON.parse(more.stdout).findings.filter((f) => !f.suppressed);
+  assert.deepEqual(open.map((f) => [f.code, f.object.name]), [['api/removed', 'fresh']]);
+  // Not a report; the baseline named as output.
+  const notJson = cli(['check', fixture('demo'), '--to', '1.29.2', '--baseline', fixture('cli/config.yaml')]);
+  assert.equal(notJson.code, 2);
+  assert.match(notJson.stderr, /options error: option `baseline`: .*config\.yaml:1:1: expected a JSON value \(expected the JSON of a `--format json` report\)/);
+  fs.writeFileSync(path.join(dir, 'sarif.json'), '{"version": "2.1.0", "runs": []}');
+  const notReport = cli(['check', fixture('demo'), '--to', '1.29.2', '--baseline', path.join(dir, 'sarif.json')]);
+  assert.equal(notReport.code, 2);
+  assert.match(notReport.stderr, /options error: option `baseline`: .*sarif\.json: expected a kube-preflight report/);
+  const overwrite = cli(['check', fixture('demo'), '--to', '1.29.2', '--baseline', base, '--output', `json=${base}`]);
+  assert.equal(overwrite.code, 2);
+  assert.match(overwrite.stderr, /is also an input/);
+  // An exemption past its date (judged against today, in UTC, with no `today` given) suppresses nothing.
+  const config = path.join(dir, 'preflight.yaml');
+  fs.writeFileSync(config, 'to: 1.29.2\nexemptions:\n- {rule: "api/*", reason: old promise, expires: 2020-01-31}\n- {rule: "*", name: no-such-object}\n');
+  const expired = cli(['check', fixture('demo'), '--config', config, '--format', 'json']);
+  const report = JSON.parse(expired.stdout);
+  const today = new Date().toISOString().slice(0, 10);
+  assert.ok(report.findings.some((f) => f.code === 'suppression/expired' && f.data.today === today), expired.stdout.slice(0, 500));
+  assert.ok(report.findings.some((f) => f.code === 'suppression/unused' && f.data.exemption === 1));
+  assert.ok(report.findings.some((f) => f.code === 'api/removed' && !f.suppressed));
+  fs.writeFileSync(path.join(dir, 'bad.yaml'), 'to: 1.29.2\nexemptions:\n- {rule: api/removd}\n');
+  const typo = cli(['check', fixture('demo'), '--config', path.join(dir, 'bad.yaml')]);
+  assert.equal(typo.code, 2);
+  assert.match(typo.stderr, /options error: option `exemptions\[0\]\.rule`: "api\/removd" names no rule/);
+});
+
 test('usage errors exit 2', () => {
   for (const args of [['check'], ['check', 'x.yaml', '--bogus'], ['frobnicate'], ['check', fixture('cli/nodes-1.28.yaml'), '--to'], []]) {
     const r = cli(args);

@@ -45,7 +45,24 @@ function samples() {
   assert.ok(JSON.parse(onDrain.stdout).plan.stops.some((s) => s.node));
   const onPool = cli(['check', fixture('demo'), '--to', '1.29.2', '--profile', 'gke-baremetal', '--format', 'json']);
   assert.ok(JSON.parse(onPool.stdout).plan.stops.some((s) => s.pool && !s.node));
-  return { full: full.stdout, manifestsOnly: manifests.stdout, stopsOnDrain: onDrain.stdout, stopsOnPool: onPool.stdout };
+  // Suppressions of every kind: an annotation, an exemption (with its expiry), a baseline.
+  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'kp-suppressed-'));
+  fs.writeFileSync(path.join(tmp, 'base.json'), cli(['check', fixture('demo'), '--to', '1.29.2', '--format', 'json']).stdout);
+  fs.writeFileSync(path.join(tmp, 'config.yaml'), 'to: 1.29.2\nexemptions:\n- {rule: api/*, reason: migrating, expires: 2999-12-31}\n');
+  const sup = cli(['check', fixture('demo'), '--config', path.join(tmp, 'config.yaml'), '--baseline', path.join(tmp, 'base.json'), '--format', 'json']);
+  const annotated = cli(['check', fixture('rules/suppression/unknown-rule/pass-category-and-code-on-the-deployment'), '--to', '1.29.2', '--format', 'json']);
+  const findings = [...JSON.parse(sup.stdout).findings, ...JSON.parse(annotated.stdout).findings];
+  for (const by of ['annotation', 'config', 'baseline']) assert.ok(findings.some((f) => f.suppressed?.by === by), by);
+  assert.ok(findings.some((f) => f.suppressed?.expires && f.suppressed.exemption === 0 && f.suppressed.reason));
+  assert.ok(findings.some((f) => f.suppressed?.object && f.suppressed.reason));
+  return {
+    full: full.stdout,
+    manifestsOnly: manifests.stdout,
+    stopsOnDrain: onDrain.stdout,
+    stopsOnPool: onPool.stdout,
+    suppressed: sup.stdout,
+    annotated: annotated.stdout,
+  };
 }
 
 test('the declarations compile with a usage file and match real reports', () => {

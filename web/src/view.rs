@@ -53,6 +53,52 @@ pub struct SummaryV {
     pub warning: u64,
     pub info: u64,
     pub verdict: String,
+    /// Suppressed findings by severity (not in the counts above).
+    pub suppressed: CountsV,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Deserialize)]
+#[serde(default)]
+pub struct CountsV {
+    pub blocker: u64,
+    pub warning: u64,
+    pub info: u64,
+}
+
+impl CountsV {
+    pub fn total(&self) -> u64 {
+        self.blocker + self.warning + self.info
+    }
+}
+
+/// Why a finding is suppressed (the report's `suppressed`).
+#[derive(Debug, Clone, PartialEq, Default, Deserialize)]
+#[serde(default)]
+pub struct SuppressedV {
+    pub by: String,
+    pub reason: Option<String>,
+    pub object: Option<String>,
+    pub exemption: Option<u64>,
+    pub expires: Option<String>,
+}
+
+impl SuppressedV {
+    /// In words: `annotation on Deployment shop/web: reason`.
+    pub fn describe(&self) -> String {
+        let what = match (self.by.as_str(), &self.object, self.exemption) {
+            ("annotation", Some(o), _) => format!("annotation kube-preflight.io/ignore on {o}"),
+            ("config", _, Some(i)) => match &self.expires {
+                Some(d) => format!("exemptions[{i}] (until {d})"),
+                None => format!("exemptions[{i}]"),
+            },
+            ("baseline", ..) => "the baseline report".to_owned(),
+            (by, ..) => by.to_owned(),
+        };
+        match &self.reason {
+            Some(r) if self.by != "baseline" => format!("{what}: {r}"),
+            _ => what,
+        }
+    }
 }
 
 #[derive(Debug, Clone, PartialEq, Default, Deserialize)]
@@ -101,6 +147,8 @@ pub struct FindingV {
     pub source: Option<SourceV>,
     pub hop: Option<String>,
     pub data: BTreeMap<String, serde_json::Value>,
+    /// Accepted by the user: shown, marked, never counted.
+    pub suppressed: Option<SuppressedV>,
 }
 
 impl FindingV {

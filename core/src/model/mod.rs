@@ -24,6 +24,19 @@ pub enum Via {
     Annotation,
 }
 
+impl Via {
+    /// As the report writes it.
+    pub fn name(self) -> &'static str {
+        match self {
+            Via::Manifest => "manifest",
+            Via::LastApplied => "last-applied",
+            Via::ManagedFields => "managed-fields",
+            Via::HelmRelease => "helm-release",
+            Via::Annotation => "annotation",
+        }
+    }
+}
+
 #[derive(Debug, Clone, Default, PartialEq, Eq, PartialOrd, Ord, Serialize)]
 pub struct Source {
     pub file: Str,

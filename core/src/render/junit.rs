@@ -1,6 +1,7 @@
 //! JUnit XML: a test suite per rule, a test case per rule and object; findings at or above `--fail-on`
 //! (blockers when `--fail-on never` keeps the exit status 0: the test report still shows them) are
-//! failures, those below pass with their message as output; rules that did not run are skipped. Only the
+//! failures, those below pass with their message as output; rules that did not run and suppressed findings
+//! are skipped. Only the
 //! elements and attributes of the common JUnit schema (Jenkins' `junit-10.xsd`, which GitLab and GitHub
 //! readers accept): where a finding was read (`file:line`) is in its text, not in attributes.
 
@@ -60,7 +61,19 @@ pub fn render_junit(r: &Report, rules: &[&RuleInfo], fail_on: Option<Severity>) 
             };
             let at = x.source.as_ref().map(|s| format!("\nAt: {}", s.location())).unwrap_or_default();
             let body = format!("{}\nFix: {}{at}", x.message, x.help);
-            if fails(x.severity) {
+            if let Some(why) = &x.suppressed {
+                // Accepted: shown as skipped, never a failure.
+                k += 1;
+                let _ = writeln!(
+                    cases,
+                    "    <testcase classname=\"{}\" name=\"{}\">\n      <skipped message=\"suppressed by {}\"/>\n      <system-out>{}: {}</system-out>\n    </testcase>",
+                    esc(rule.code),
+                    esc(&name),
+                    esc(&super::suppressed_by(why)),
+                    x.severity.name(),
+                    esc(&body)
+                );
+            } else if fails(x.severity) {
                 f += 1;
                 let _ = writeln!(
                     cases,

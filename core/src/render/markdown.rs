@@ -35,7 +35,68 @@ fn md(s: &str) -> String {
     out.replace("www.", "www\u{200b}.").replace("\\:/", "\\:\u{200b}/")
 }
 
+/// GitHub's limit on a pull-request or issue comment, in characters.
+pub const COMMENT_LIMIT: usize = 65_536;
+
+/// The Markdown report. At most `max_findings` findings are listed (the most severe first); without it,
+/// as many as keep the whole text within GitHub's comment limit (`COMMENT_LIMIT`). Either way, a line
+/// says how many of each severity were left out.
 pub fn render_markdown(r: &Report, max_findings: Option<usize>) -> String {
+    let open = r.findings.iter().filter(|f| f.suppressed.is_none()).count();
+    if let Some(n) = max_findings {
+        return render_with(r, n.min(open), Some(n), true);
+    }
+    let all = render_with(r, open, None, true);
+    if all.chars().count() <= COMMENT_LIMIT {
+        return all;
+    }
+    // Suppressed findings are counted but not listed; then the most findings that fit (fewer rows never
+    // make the text longer).
+    let without = render_with(r, open, None, false);
+    if without.chars().count() <= COMMENT_LIMIT {
+        return without;
+    }
+    let (mut lo, mut hi) = (0, open);
+    while lo < hi {
+        let mid = (lo + hi).div_ceil(2);
+        if render_with(r, mid, None, false).chars().count() <= COMMENT_LIMIT {
+            lo = mid;
+        } else {
+            hi = mid - 1;
+        }
+    }
+    render_with(r, lo, None, false)
+}
+
+fn mark(sev: Severity) -> &'static str {
+    match sev {
+        Severity::Blocker => "🛑 blocker",
+        Severity::Warning => "⚠️ warning",
+        Severity::Info => "ℹ️ info",
+    }
+}
+
+/// One table row.
+fn row(s: &mut String, f: &crate::report::Finding, last: &str) {
+    let object = f.object.as_ref().map(display_ref).unwrap_or_default();
+    let loc = f.source.as_ref().map(|src| format!("<br>{}", md(&src.location()))).unwrap_or_default();
+    let hop = f.hop.as_ref().map(|h| format!(" (hop {})", md(h))).unwrap_or_default();
+    let _ = writeln!(
+        s,
+        "| {} | `{}` | {}{} | {}{} | {} |",
+        mark(f.severity),
+        f.code,
+        md(&object),
+        loc,
+        md(&f.message),
+        hop,
+        last
+    );
+}
+
+const TABLE_HEAD: &str = "| | Rule | Object | Finding | Fix |\n|---|---|---|---|---|\n";
+
+fn render_with(r: &Report, shown: usize, cap: Option<usize>, list_suppressed: bool) -> String {
     let mut s = String::new();
     let u = &r.upgrade;
     let sm = &r.summary;
@@ -51,52 +112,84 @@ pub fn render_markdown(r: &Report, max_findings: Option<usize>) -> String {
     }
     let _ = writeln!(
         s,
-        "\n**{}** → **{}** with `{}`{} · {} blocker(s), {} warning(s), {} info\n",
+        "\n**{}** → **{}** with `{}`{} · {} blocker(s), {} warning(s), {} info{}\n",
         md(u.from.as_deref().unwrap_or("unknown")),
         md(&u.to),
         u.profile,
         if u.path.len() > 1 { format!(" (hops: {})", md(&u.path.join(" → "))) } else { String::new() },
         sm.blocker,
         sm.warning,
-        sm.info
+        sm.info,
+        super::suppressed_count(&sm.suppressed).map(|c| format!(" · {c}")).unwrap_or_default()
     );
-    if r.findings.is_empty() {
+    let open: Vec<&crate::report::Finding> = r.findings.iter().filter(|f| f.suppressed.is_none()).collect();
+    if open.is_empty() {
         s.push_str("No findings.\n");
-    } else {
-        s.push_str("| | Rule | Object | Finding | Fix |\n|---|---|---|---|---|\n");
-        let shown = max_findings.unwrap_or(usize::MAX).min(r.findings.len());
-        for f in r.findings.iter().take(shown) {
-            let mark = match f.severity {
-                Severity::Blocker => "🛑 blocker",
-                Severity::Warning => "⚠️ warning",
-                Severity::Info => "ℹ️ info",
-            };
-            let object = f.object.as_ref().map(display_ref).unwrap_or_default();
-            let loc = f.source.as_ref().map(|src| format!("<br>{}", md(&src.location()))).unwrap_or_default();
-            let hop = f.hop.as_ref().map(|h| format!(" (hop {})", md(h))).unwrap_or_default();
+    }
+    // Blockers in the open; warnings and info each in a collapsed group (findings are sorted by severity).
+    let listed = open.get(..shown.min(open.len())).unwrap_or_default();
+    for sev in [Severity::Blocker, Severity::Warning, Severity::Info] {
+        let group: Vec<_> = listed.iter().filter(|f| f.severity == sev).collect();
+        if group.is_empty() {
+            continue;
+        }
+        let total = open.iter().filter(|f| f.severity == sev).count();
+        let title = format!(
+            "{} {}(s){}",
+            mark(sev),
+            total,
+            if group.len() < total { format!(", {} shown", group.len()) } else { String::new() }
+        );
+        if sev == Severity::Blocker {
+            let _ = writeln!(s, "### {title}\n");
+        } else {
+            let _ = writeln!(s, "<details><summary>{title}</summary>\n");
+        }
+        s.push_str(TABLE_HEAD);
+        for f in group {
+            row(&mut s, f, &md(&f.help));
+        }
+        if sev != Severity::Blocker {
+            s.push_str("\n</details>\n");
+        }
+        s.push('\n');
+    }
+    let left = open.get(shown..).unwrap_or_default();
+    if !left.is_empty() {
+        let count = |sev: Severity| left.iter().filter(|f| f.severity == sev).count();
+        let why = match cap {
+            Some(n) => format!("`--max-findings {n}`"),
+            None => format!("to stay within GitHub's {COMMENT_LIMIT}-character comment limit"),
+        };
+        let _ = writeln!(
+            s,
+            "_{} more finding(s) not shown ({} blocker(s), {} warning(s), {} info; {why}): the JSON, SARIF and JUnit reports list them all._\n",
+            left.len(),
+            count(Severity::Blocker),
+            count(Severity::Warning),
+            count(Severity::Info)
+        );
+    }
+    let suppressed: Vec<_> = r.findings.iter().filter_map(|f| Some((f, f.suppressed.as_ref()?))).collect();
+    if !suppressed.is_empty() {
+        let _ = writeln!(
+            s,
+            "<details><summary>{} suppressed finding(s), not counted</summary>\n\n| | Rule | Object | Finding | Suppressed by |\n|---|---|---|---|---|",
+            suppressed.len()
+        );
+        // Past the comment limit they are counted, not listed.
+        let budget = if list_suppressed { suppressed.len() } else { 0 };
+        for (f, why) in suppressed.iter().take(budget) {
+            row(&mut s, f, &md(&super::suppressed_by(why)));
+        }
+        if budget < suppressed.len() {
             let _ = writeln!(
                 s,
-                "| {mark} | `{}` | {}{} | {}{} | {} |",
-                f.code,
-                md(&object),
-                loc,
-                md(&f.message),
-                hop,
-                md(&f.help)
+                "\n_{} not shown, to stay within GitHub's {COMMENT_LIMIT}-character comment limit._",
+                suppressed.len() - budget
             );
         }
-        let left = r.findings.get(shown..).unwrap_or_default();
-        if !left.is_empty() {
-            let count = |sev: Severity| left.iter().filter(|f| f.severity == sev).count();
-            let _ = writeln!(
-                s,
-                "\n_{} more finding(s) not shown ({} blocker(s), {} warning(s), {} info; `--max-findings {shown}`): the JSON, SARIF and JUnit reports list them all._",
-                left.len(),
-                count(Severity::Blocker),
-                count(Severity::Warning),
-                count(Severity::Info)
-            );
-        }
+        s.push_str("\n</details>\n");
     }
     if !r.plan.phases.is_empty() || !r.plan.stops.is_empty() {
         if r.plan.stops.is_empty() {

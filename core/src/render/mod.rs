@@ -114,3 +114,33 @@ pub fn rules_json(rules: &[&RuleInfo]) -> String {
     s.push('\n');
     s
 }
+
+/// Why a finding is suppressed, in words: `annotation on Deployment shop/web: reason`.
+pub fn suppressed_by(s: &crate::report::Suppressed) -> String {
+    let what = match (s.by, &s.object, s.exemption) {
+        ("annotation", Some(o), _) => format!("annotation kube-preflight.io/ignore on {o}"),
+        ("config", _, Some(i)) => match &s.expires {
+            Some(d) => format!("exemptions[{i}] (until {d})"),
+            None => format!("exemptions[{i}]"),
+        },
+        ("baseline", ..) => "the baseline report".to_owned(),
+        (by, ..) => by.to_owned(),
+    };
+    match &s.reason {
+        Some(r) if s.by != "baseline" => format!("{what}: {r}"),
+        _ => what,
+    }
+}
+
+/// `3 suppressed (1 blocker, 2 warning)`, or nothing when none is.
+pub fn suppressed_count(c: &crate::report::Counts) -> Option<String> {
+    if c.total() == 0 {
+        return None;
+    }
+    let parts: Vec<String> = [(c.blocker, "blocker"), (c.warning, "warning"), (c.info, "info")]
+        .iter()
+        .filter(|(n, _)| *n > 0)
+        .map(|(n, s)| format!("{n} {s}"))
+        .collect();
+    Some(format!("{} suppressed ({})", c.total(), parts.join(", ")))
+}

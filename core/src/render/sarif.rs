@@ -119,6 +119,15 @@ pub fn render_sarif(r: &Report, rules: &[&RuleInfo]) -> String {
                 res.insert("locations".into(), json!([Value::Object(loc)]));
             }
             res.insert("partialFingerprints".into(), json!({ "kubePreflight/v1": fingerprint(f) }));
+            if let Some(why) = &f.suppressed {
+                // SARIF 3.35: an annotation in the object is "inSource"; the options and a baseline are
+                // "external". Readers that honour suppressions (GitHub code scanning) hide such results.
+                let kind = if why.by == "annotation" { "inSource" } else { "external" };
+                res.insert(
+                    "suppressions".into(),
+                    json!([{ "kind": kind, "status": "accepted", "justification": super::suppressed_by(why) }]),
+                );
+            }
             let mut props = Map::new();
             props.insert("severity".into(), json!(f.severity.name()));
             if let Some(h) = &f.hop {
@@ -145,7 +154,8 @@ pub fn render_sarif(r: &Report, rules: &[&RuleInfo]) -> String {
             "results": results,
             "properties": {
                 "upgrade": { "from": r.upgrade.from, "to": r.upgrade.to, "profile": r.upgrade.profile, "path": r.upgrade.path },
-                "verdict": r.summary.verdict
+                "verdict": r.summary.verdict,
+                "suppressed": r.summary.suppressed
             }
         }]
     });
@@ -155,32 +165,10 @@ pub fn render_sarif(r: &Report, rules: &[&RuleInfo]) -> String {
 }
 
 /// What identifies a finding from one run to the next, whatever moved in the files (SARIF 3.27.17): the
-/// rule, the object (apiVersion, kind, namespace, name), the hop, and what the finding is about beyond its
-/// object (the API or annotation it was read from, the node), as a 64-bit FNV-1a hash in hex. Line numbers
-/// and message wording are left out, so that an edit above a manifest or a reworded message is no new alert.
+/// finding's identity (`FindingIdentity`: rule, object, hop, the API, annotation or node it is about; never
+/// lines or wording) hashed, so that an edit above a manifest or a reworded message is no new alert.
 fn fingerprint(f: &crate::report::Finding) -> String {
-    let mut key = String::from(f.code);
-    if let Some(o) = &f.object {
-        for part in [o.api_version.as_str(), o.kind.as_str(), o.namespace.as_deref().unwrap_or(""), o.name.as_str()] {
-            key.push('\u{1f}');
-            key.push_str(part);
-        }
-    }
-    key.push('\u{1f}');
-    key.push_str(f.hop.as_deref().unwrap_or(""));
-    for k in ["apiVersion", "annotation", "via", "node"] {
-        if let Some(v) = f.data.get(k) {
-            key.push('\u{1f}');
-            key.push_str(&v.to_string());
-        }
-    }
-    if let Some(v) = f.source.as_ref().and_then(|s| s.via) {
-        key.push('\u{1f}');
-        key.push_str(&format!("{v:?}"));
-    }
-    let hash =
-        key.bytes().fold(0xcbf2_9ce4_8422_2325_u64, |h, b| (h ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3));
-    format!("{hash:016x}")
+    f.identity().fingerprint()
 }
 
 /// A plain-text SARIF message string: literal braces doubled (placeholders, SARIF 2.1.0 section 3.11.5) and

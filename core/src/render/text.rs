@@ -76,7 +76,7 @@ pub fn render_text(r: &Report, opts: RenderOptions) -> String {
     }
     s.push('\n');
     for sev in [Severity::Blocker, Severity::Warning, Severity::Info] {
-        let fs: Vec<_> = r.findings.iter().filter(|f| f.severity == sev).collect();
+        let fs: Vec<_> = r.findings.iter().filter(|f| f.severity == sev && f.suppressed.is_none()).collect();
         if fs.is_empty() {
             continue;
         }
@@ -91,6 +91,16 @@ pub fn render_text(r: &Report, opts: RenderOptions) -> String {
                 let _ = writeln!(s, "      at hop {}", t(h));
             }
             let _ = writeln!(s, "      {} {}", p.dim("fix:"), t(&f.help));
+        }
+        s.push('\n');
+    }
+    let suppressed: Vec<_> = r.findings.iter().filter_map(|f| Some((f, f.suppressed.as_ref()?))).collect();
+    if !suppressed.is_empty() {
+        let _ = writeln!(s, "{} ({}, not counted)", p.bold("SUPPRESSED"), suppressed.len());
+        for (f, why) in suppressed {
+            let object = f.object.as_ref().map(|o| format!(" {}", t(&display_ref(o)))).unwrap_or_default();
+            let _ = writeln!(s, "  {} {}{object}", f.severity.name(), p.bold(f.code));
+            let _ = writeln!(s, "      {} {}", p.dim("by"), t(&super::suppressed_by(why)));
         }
         s.push('\n');
     }
@@ -170,6 +180,13 @@ pub fn render_text(r: &Report, opts: RenderOptions) -> String {
     } else {
         p.wrap("1;32", "READY")
     };
-    let _ = writeln!(s, "{verdict}: {} blocker(s), {} warning(s), {} info", sm.blocker, sm.warning, sm.info);
+    let _ = writeln!(
+        s,
+        "{verdict}: {} blocker(s), {} warning(s), {} info{}",
+        sm.blocker,
+        sm.warning,
+        sm.info,
+        super::suppressed_count(&sm.suppressed).map(|c| format!("; {c}")).unwrap_or_default()
+    );
     s
 }

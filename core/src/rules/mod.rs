@@ -11,6 +11,7 @@ pub mod disruption;
 pub mod input;
 pub mod scheduling;
 pub mod skew;
+pub mod suppression;
 pub mod tolerations;
 pub mod version;
 
@@ -26,15 +27,16 @@ pub struct Rule {
     pub check: CheckFn,
 }
 
-/// `registry![category::rule, ...]`: every rule (its module's `INFO` and `check`) as `RULES`, and the same
-/// rules' documentation alone as `INFOS` (what reads only the docs, such as the dashboard's page, links no
-/// rule's code).
+/// `registry![category::rule, ...; after: category::rule, ...]`: every rule (its module's `INFO` and
+/// `check`) as `RULES`, and the same rules' documentation alone as `INFOS` (what reads only the docs, such
+/// as the dashboard's page, links no rule's code); the rules after `after:` are found by a later step of
+/// the run (`suppression::apply`), so they are in `INFOS` only.
 macro_rules! registry {
-    ($($category:ident :: $rule:ident),* $(,)?) => {
-        /// Every rule. The one place a rule is registered.
+    ($($category:ident :: $rule:ident),* ; after: $($acat:ident :: $arule:ident),* $(,)?) => {
+        /// Every rule with a check of its own. The one place a rule is registered.
         pub static RULES: &[Rule] = &[$(Rule { info: &$category::$rule::INFO, check: $category::$rule::check }),*];
-        /// Every rule's documentation, in registration order (the same rules as [`RULES`]).
-        pub static INFOS: &[&RuleInfo] = &[$(&$category::$rule::INFO),*];
+        /// Every rule's documentation, in registration order ([`RULES`], then those found after them).
+        pub static INFOS: &[&RuleInfo] = &[$(&$category::$rule::INFO,)* $(&$acat::$arule::INFO),*];
     };
 }
 
@@ -62,10 +64,14 @@ registry![
     skew::control_plane_spread,
     skew::kubelet_newer,
     skew::kubelet_too_old,
+    suppression::expired,
+    suppression::unknown_rule,
     tolerations::legacy_master_taint,
     tolerations::missing_eviction_toleration,
     version::downgrade,
-    version::minor_skip,
+    version::minor_skip;
+    // Found after every rule has run, by `suppression::apply` (no check of their own).
+    after: suppression::unused,
 ];
 
 /// The documentation of every rule, in code order.

@@ -25,6 +25,8 @@ check options:
   --drain-delete-local-data               the drain deletes emptyDir data (--delete-emptydir-data)
   --additional-annotation <key>           an annotation holding the applied manifest (repeatable)
   --config <file>                         YAML or JSON UpgradeOptions; flags override it
+  --baseline <report.json>                a previous --format json report: the findings it holds are
+                                          suppressed (kept, counted apart, never failing); new ones count
   --format <text|json|markdown|sarif|junit>  output format (default text)
   --output <file>                         write the report there (default stdout)
   --output <format>=<file|->              also write the report in that format (repeatable: one run,
@@ -51,6 +53,7 @@ const VALUE_FLAGS = {
   '--max-surge': 'maxSurge',
   '--additional-annotation': null,
   '--config': null,
+  '--baseline': null,
   '--format': null,
   '--output': null,
   '--fail-on': null,
@@ -100,6 +103,7 @@ function parseArgs(argv) {
     if (arg === '--additional-annotation') (out.options.additionalAnnotations ||= []).push(value);
     else if (field) out.options[field] = value;
     else if (arg === '--config') out.config = value;
+    else if (arg === '--baseline') out.baseline = value;
     else if (arg === '--format') out.format = value;
     else if (arg === '--output') {
       const m = /^(text|json|markdown|md|sarif|junit)=(.+)$/.exec(value);
@@ -126,6 +130,8 @@ const MAX_STREAM_BYTES = 2 ** 30;
 const CHUNK_BYTES = 1 << 20;
 /** A --config file larger than this is refused. */
 const MAX_CONFIG_BYTES = 1 << 20;
+/** A --baseline report larger than this is refused. */
+const MAX_BASELINE_BYTES = 1 << 28;
 
 /** An Error that the CLI reports as an input (or options, or output) error, naming the path. */
 function inputError(message, code = 'input') {
@@ -184,8 +190,8 @@ function* chunksOf(fd, size) {
   }
 }
 
-/** Read the --config file whole, up to MAX_CONFIG_BYTES. */
-function readConfigBytes(p) {
+/** Read the --config file (or, with `what`, the --baseline report) whole, up to `limit` bytes. */
+function readConfigBytes(p, limit = MAX_CONFIG_BYTES, what = 'the config file', limitName = 'MAX_CONFIG_BYTES') {
   let fd;
   try {
     fd = fs.openSync(p, 'r');
@@ -194,15 +200,15 @@ function readConfigBytes(p) {
     let total = 0;
     for (const chunk of chunksOf(fd, 1 << 16)) {
       total += chunk.length;
-      if (total > MAX_CONFIG_BYTES) {
-        throw inputError(`${shown(p)}: more than ${MAX_CONFIG_BYTES >> 20} MiB (MAX_CONFIG_BYTES): not read`, 'options');
+      if (total > limit) {
+        throw inputError(`${shown(p)}: more than ${limit >> 20} MiB (${limitName}): not read`, 'options');
       }
       chunks.push(Buffer.from(chunk));
     }
     return Buffer.concat(chunks, total);
   } catch (e) {
     if (e.code === 'options') throw e;
-    throw inputError(`${shown(p)}: cannot read the config file: ${describe(e)}`, 'options');
+    throw inputError(`${shown(p)}: cannot read ${what}: ${describe(e)}`, 'options');
   } finally {
     if (fd !== undefined) fs.closeSync(fd);
   }
@@ -542,6 +548,7 @@ function main(argv) {
   const request = {
     options: args.options,
     config: args.config === undefined ? undefined : readConfig(args.config),
+    baseline: args.baseline === undefined ? undefined : { name: args.baseline, content: readConfigBytes(args.baseline, MAX_BASELINE_BYTES, 'the baseline report', 'MAX_BASELINE_BYTES') },
     format: first.format,
     extraFormats: more.map((t) => t.format),
     color: first.path === undefined && process.stdout.isTTY === true && !process.env.NO_COLOR && process.env.TERM !== 'dumb',
@@ -553,6 +560,7 @@ function main(argv) {
   // Never overwrite what is read: an input (or the config file) named as --output is refused.
   const read = new Map(files.filter((f) => f.id !== undefined).map((f) => [f.id, f.name]));
   if (args.config !== undefined) read.set(identity(args.config), args.config);
+  if (args.baseline !== undefined) read.set(identity(args.baseline), args.baseline);
   for (const t of targets.filter((t) => t.path !== undefined)) {
     const id = identity(t.path);
     const input = id === undefined ? undefined : read.get(id);

@@ -46,9 +46,10 @@ pub fn finding_row(ctx: &Ctx, i: usize, f: &FindingV, open: bool) -> Html {
     let object = f.object.as_ref().map(|o| o.display()).unwrap_or_default();
     let source = f.source.as_ref().map(|s| s.location()).unwrap_or_default();
     html! {
-        <li class={classes!("finding", f.severity.clone(), open.then_some("open"))} data-code={f.code.clone()}>
+        <li class={classes!("finding", f.severity.clone(), open.then_some("open"), f.suppressed.is_some().then_some("suppressed"))} data-code={f.code.clone()}>
             <button type="button" class="finding-head" aria-expanded={open.to_string()} onclick={toggle}>
                 <span class={classes!("sev", f.severity.clone())}>{ f.severity.clone() }</span>
+                if f.suppressed.is_some() { <span class="suppressed-tag">{ "suppressed" }</span> }
                 <code class="code">{ f.code.clone() }</code>
                 <span class="message">{ f.message.clone() }</span>
                 <span class="where">{ object }{ if source.is_empty() { String::new() } else { format!(" · {source}") } }</span>
@@ -72,6 +73,9 @@ fn details(ctx: &Ctx, f: &FindingV) -> Html {
     };
     html! {
         <div class="finding-details">
+            if let Some(why) = &f.suppressed {
+                <p class="suppressed-by"><strong>{ "Suppressed, not counted: " }</strong>{ format!("by {}", why.describe()) }</p>
+            }
             <p class="help"><strong>{ "Fix: " }</strong>{ f.help.clone() }</p>
             if let Some(h) = &f.hop { <p>{ format!("Bites at the hop to {h}.") }</p> }
             if let Some(s) = &f.source {

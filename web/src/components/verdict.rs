@@ -26,6 +26,9 @@ pub fn Verdict() -> Html {
                 <span class="count blocker">{ format!("{} blocker(s)", s.blocker) }</span>
                 <span class="count warning">{ format!("{} warning(s)", s.warning) }</span>
                 <span class="count info">{ format!("{} info", s.info) }</span>
+                if s.suppressed.total() > 0 {
+                    <span class="count suppressed" id="suppressed-count">{ format!("{} suppressed", s.suppressed.total()) }</span>
+                }
             </div>
             <dl class="facts">
                 <div><dt>{ "Path" }</dt><dd id="path">{ hops }{ format!(" · {}", u.profile) }</dd></div>

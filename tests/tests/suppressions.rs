@@ -148,3 +148,39 @@ fn a_blanket_exemption_does_not_hide_its_own_problems() {
         .filter(|f| f.suppressed.is_some())
         .all(|f| f.suppressed.as_ref().unwrap().exemption == Some(0)));
 }
+
+/// Markdown for a pull-request comment: blockers in the open, warnings and info collapsed, and without
+/// `--max-findings` as many findings as GitHub's comment limit takes, saying what was left out.
+#[test]
+fn markdown_fits_a_comment_and_groups_by_severity() {
+    let mut inputs = demo();
+    let mut many = String::new();
+    for i in 0..600 {
+        many.push_str(&format!(
+            "---\napiVersion: autoscaling/v2beta2\nkind: HorizontalPodAutoscaler\nmetadata: {{name: hpa-with-a-rather-long-name-{i:04}, namespace: team-{i:04}}}\n"
+        ));
+    }
+    inputs.push(Input::new("many/hpas.yaml", many));
+    let r = check(&inputs, &UpgradeOptions::new("1.29.2")).unwrap();
+    assert!(r.findings.len() > 600);
+    let md = render(&r, Format::Markdown, RenderOptions::default());
+    let limit = kube_preflight::render::markdown::COMMENT_LIMIT;
+    assert!(md.chars().count() <= limit, "{} characters", md.chars().count());
+    let rows = md.lines().filter(|l| l.starts_with("| 🛑") || l.starts_with("| ⚠️") || l.starts_with("| ℹ️")).count();
+    assert!(rows > 100 && rows < r.findings.len(), "{rows}");
+    let left = r.findings.len() - rows;
+    assert!(
+        md.contains(&format!("_{left} more finding(s) not shown (")) && md.contains("comment limit): the JSON"),
+        "{}",
+        &md[md.len().saturating_sub(3000)..]
+    );
+    // One more row would not have fitted: the cap is as large as it can be.
+    assert!(md.chars().count() > limit - 2_000, "{} characters", md.chars().count());
+
+    // The demo alone fits whole: blockers under a heading, warnings in a collapsed group.
+    let demo_md =
+        render(&check(&demo(), &UpgradeOptions::new("1.29.2")).unwrap(), Format::Markdown, RenderOptions::default());
+    assert!(demo_md.contains("\n### 🛑 8 blocker(s)\n"), "{demo_md}");
+    assert!(demo_md.contains("\n<details><summary>⚠️ 18 warning(s)</summary>\n"), "{demo_md}");
+    assert!(!demo_md.contains("not shown"), "{demo_md}");
+}

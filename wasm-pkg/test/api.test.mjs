@@ -28,7 +28,7 @@ test('check() returns a report in the contract shape', () => {
   assert.deepEqual(report.upgrade, { from: '1.28.4', to: '1.30.1', profile: 'kubeadm', path: ['1.29', '1.30.1'], fromSource: 'control-plane nodes' });
   assert.deepEqual(report.inventory, { files: 1, objects: 2, byKind: { Node: 2 }, skipped: [], helmReleases: [], distributionConfigs: [], duplicates: [] });
   assert.deepEqual(report.findings.map((x) => x.code), ['budget/etcd-no-fault-tolerance', 'budget/single-control-plane', 'version/minor-skip']);
-  assert.deepEqual(report.summary, { blocker: 0, warning: 3, info: 0, verdict: 'ready' });
+  assert.deepEqual(report.summary, { blocker: 0, warning: 3, info: 0, verdict: 'ready', suppressed: { blocker: 0, warning: 0, info: 0 } });
   const f = report.findings[2];
   assert.equal(f.severity, 'warning');
   assert.deepEqual(f.data.path, ['1.29', '1.30.1']);
@@ -113,4 +113,30 @@ test('a version given as a number is refused, not read as another version', () =
   assert.throws(() => check(files, { to: '1.30.1', from: 1.29 }), (e) => e.code === 'options' && e.field === 'from');
   assert.throws(() => new Session({ to: 1.3 }), (e) => e.code === 'options' && e.field === 'to');
   assert.equal(check(files, { to: '1.30.1' }).upgrade.to, '1.30.1');
+});
+
+test('options accept exemptions and a previous report as the baseline; today defaults to the UTC date', () => {
+  const { check } = require(pkg);
+  const files = [{ name: 'nodes.yaml', content: nodes }];
+  const before = check(files, { to: '1.30.1' });
+  assert.ok(before.summary.warning > 0);
+  // The report object itself is the baseline: nothing new, everything suppressed by it.
+  const again = check(files, { to: '1.30.1', baseline: before });
+  assert.equal(again.summary.warning, 0);
+  assert.equal(again.summary.suppressed.warning, before.summary.warning);
+  assert.ok(again.findings.every((f) => f.suppressed?.by === 'baseline'));
+  // An exemption for one rule, and an expired one: the expired one suppresses nothing and is reported.
+  const exempted = check(files, {
+    to: '1.30.1',
+    exemptions: [{ rule: 'version/minor-skip', reason: 'two hops planned' }, { rule: 'budget/*', expires: '2001-01-01' }],
+  });
+  const byCode = Object.fromEntries(exempted.findings.map((f) => [f.code, f]));
+  assert.deepEqual(byCode['version/minor-skip'].suppressed, { by: 'config', reason: 'two hops planned', exemption: 0 });
+  assert.equal(byCode['budget/single-control-plane'].suppressed, undefined);
+  assert.equal(byCode['suppression/expired'].data.today, new Date().toISOString().slice(0, 10));
+  // A given date wins; an exemption naming no rule is an options error naming the field.
+  const dated = check(files, { to: '1.30.1', today: '2000-12-31', exemptions: [{ rule: 'budget/*', expires: '2001-01-01' }] });
+  assert.ok(dated.findings.filter((f) => f.code.startsWith('budget/')).every((f) => f.suppressed?.expires === '2001-01-01'));
+  assert.throws(() => check(files, { to: '1.30.1', exemptions: [{ rule: 'budget/single' }] }), (e) => e.code === 'options' && /exemptions\[0\]\.rule/.test(e.message));
+  assert.throws(() => check(files, { to: '1.30.1', baseline: { schemaVersion: 1 } }), (e) => e.code === 'options' && /baseline/.test(e.message));
 });

@@ -134,12 +134,9 @@ fn render_with(r: &Report, shown: usize, cap: Option<usize>, list_suppressed: bo
             continue;
         }
         let total = open.iter().filter(|f| f.severity == sev).count();
-        let title = format!(
-            "{} {}(s){}",
-            mark(sev),
-            total,
-            if group.len() < total { format!(", {} shown", group.len()) } else { String::new() }
-        );
+        let (emoji, word) = mark(sev).split_once(' ').unwrap_or_default();
+        let shown_part = if group.len() < total { format!(", {} shown", group.len()) } else { String::new() };
+        let title = format!("{emoji} {total} {word}(s){shown_part}");
         if sev == Severity::Blocker {
             let _ = writeln!(s, "### {title}\n");
         } else {

@@ -1,7 +1,7 @@
 //! Reports rendered for people and tools. Pure functions: the caller writes the string somewhere.
 
 mod junit;
-mod markdown;
+pub mod markdown;
 mod sarif;
 pub mod text;
 

@@ -2,7 +2,7 @@
 //!
 //! Pins (see ../shared/TOOLCHAIN.md): wasm-bindgen-cli equal to the `wasm-bindgen` crate in Cargo.lock,
 //! trunk 0.21.14, wasm-opt from npm `binaryen` 132 (never Debian's binaryen: it corrupts today's wasm),
-//! Debian's chromium and chromium-driver, and the npm dev tools of the root `package.json` (playwright-core
+//! Debian's chromium, chromium-driver and shellcheck, and the npm dev tools of the root `package.json` (playwright-core
 //! driving that Chromium, TypeScript, fast-xml-parser, Microsoft's SARIF multitool).
 
 use std::ffi::OsString;
@@ -222,21 +222,24 @@ fn make_multitool_executable(root: &Path) -> Result<(), Failure> {
     Ok(())
 }
 
+/// Debian's chromium and chromium-driver (the browser tests) and shellcheck (the CI recipes' and the
+/// GitHub Action's shell steps), installed together when any is missing.
 fn chromium(path: &OsString) -> Result<(PathBuf, PathBuf), Failure> {
     let chromium = PathBuf::from("/usr/bin/chromium");
     let driver = PathBuf::from("/usr/bin/chromedriver");
-    let works = |p: &Path| quiet(&p.to_string_lossy(), &["--version"], path).is_some();
-    if works(&chromium) && works(&driver) {
-        say("chromium and chromedriver: present");
+    let works = |p: &str| quiet(p, &["--version"], path).is_some();
+    let all = |c: &Path, d: &Path| works(&c.to_string_lossy()) && works(&d.to_string_lossy()) && works("shellcheck");
+    if all(&chromium, &driver) {
+        say("chromium, chromedriver and shellcheck: present");
         return Ok((chromium, driver));
     }
     let root = quiet("id", &["-u"], path).as_deref() == Some("0");
     if !root {
         return Err(Failure::new(
-            "Chromium is missing and installing it needs root: run `apt-get install -y chromium chromium-driver` as root, then this again",
+            "Chromium or shellcheck is missing and installing them needs root: run `apt-get install -y chromium chromium-driver shellcheck` as root, then this again",
         ));
     }
-    say("installing Debian's chromium and chromium-driver (about a minute)");
+    say("installing Debian's chromium, chromium-driver and shellcheck (about a minute)");
     let apt = |args: &[&str]| {
         run(Command::new("apt-get")
             .args(args)
@@ -245,11 +248,11 @@ fn chromium(path: &OsString) -> Result<(PathBuf, PathBuf), Failure> {
             .stdin(std::process::Stdio::null()))
     };
     apt(&["update", "-q"]).map_err(|e| Failure::new(format!("apt-get update failed: {e}")))?;
-    apt(&["install", "-y", "-q", "chromium", "chromium-driver"])
-        .map_err(|e| Failure::new(format!("could not install chromium: {e}")))?;
-    if works(&chromium) && works(&driver) {
+    apt(&["install", "-y", "-q", "chromium", "chromium-driver", "shellcheck"])
+        .map_err(|e| Failure::new(format!("could not install chromium and shellcheck: {e}")))?;
+    if all(&chromium, &driver) {
         Ok((chromium, driver))
     } else {
-        Err(Failure::new("chromium was installed but `/usr/bin/chromium --version` still fails"))
+        Err(Failure::new("chromium and shellcheck were installed but one of them still fails `--version`"))
     }
 }

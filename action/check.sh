@@ -1,0 +1,51 @@
+#!/usr/bin/env bash
+# The check step of the GitHub Action (../action.yml). Its inputs arrive as KP_* environment variables
+# (never spliced into the script, so no input can run as code); it runs the npm package's CLI once, writes
+# the SARIF, JSON and Markdown reports, and sets the step's outputs. It always exits 0: the action's last
+# step fails the job by `exit-code`, after the SARIF upload.
+set -uo pipefail
+
+args=(check)
+while IFS= read -r p || [ -n "$p" ]; do
+  p="${p#"${p%%[![:space:]]*}"}"
+  p="${p%"${p##*[![:space:]]}"}"
+  if [ -n "$p" ]; then args+=("$p"); fi
+done <<< "${KP_PATHS:-}"
+if [ "${#args[@]}" -eq 1 ]; then
+  echo "kube-preflight: the input 'paths' names no file or folder" >&2
+  echo "exit-code=2" >> "$GITHUB_OUTPUT"
+  exit 0
+fi
+for pair in "to:${KP_TO:-}" "from:${KP_FROM:-}" "profile:${KP_PROFILE:-}" "config:${KP_CONFIG:-}" "baseline:${KP_BASELINE:-}"; do
+  name="${pair%%:*}"
+  value="${pair#*:}"
+  if [ -n "$value" ]; then args+=("--$name" "$value"); fi
+done
+summary="$(mktemp)"
+args+=(--fail-on "${KP_FAIL_ON:-blocker}" --output "sarif=${KP_SARIF:-kube-preflight.sarif}"
+  --output "json=${KP_JSON:-kube-preflight.json}" --output "markdown=$summary")
+
+npx --yes --package="${KP_PACKAGE:-kube-preflight}" -- kube-preflight "${args[@]}"
+code=$?
+# A run that wrote no report ended before checking (npx could not install the package, say): an error,
+# never "findings".
+if [ ! -s "$summary" ] && [ "$code" -ne 2 ]; then
+  echo "kube-preflight: no report was written (exit status $code): see the messages above" >&2
+  code=2
+fi
+echo "exit-code=$code" >> "$GITHUB_OUTPUT"
+if [ "$code" -ne 2 ]; then
+  # shellcheck disable=SC2016 # JavaScript's own ${...}, not the shell's
+  node -e '
+    const fs = require("node:fs");
+    const s = JSON.parse(fs.readFileSync(process.argv[1], "utf8")).summary;
+    const suppressed = s.suppressed.blocker + s.suppressed.warning + s.suppressed.info;
+    fs.appendFileSync(process.env.GITHUB_OUTPUT,
+      `verdict=${s.verdict}\nblockers=${s.blocker}\nwarnings=${s.warning}\nsuppressed=${suppressed}\n`);
+  ' "${KP_JSON:-kube-preflight.json}"
+  if [ "${KP_SUMMARY:-true}" = true ] && [ -n "${GITHUB_STEP_SUMMARY:-}" ]; then
+    cat "$summary" >> "$GITHUB_STEP_SUMMARY"
+  fi
+fi
+rm -f "$summary"
+exit 0

@@ -1,5 +1,7 @@
 // Shared by the package tests: where things are, and how to run the CLI.
 import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import assert from 'node:assert/strict';
 import { fileURLToPath } from 'node:url';
 import path from 'node:path';
 
@@ -27,4 +29,13 @@ export function sarifErrors(file) {
   const r = spawnSync(multitool, ['validate', file, '-o', out, '--log', 'ForceOverwrite', '--rule-kind', 'Sarif;Gh', '--level', 'Error;Warning'], { encoding: 'utf8' });
   if (r.error) throw r.error;
   return (r.stdout + r.stderr).split('\n').filter((l) => / (error|warning) [A-Z]+\d+:/.test(l));
+}
+
+/** The code block that follows `<!-- snippet: name -->` in the README, verbatim: the tests run the
+ * README's own examples. */
+export function snippet(name) {
+  const readme = fs.readFileSync(path.join(root, 'README.md'), 'utf8');
+  const m = new RegExp(`<!-- snippet: ${name} -->\\n+\`\`\`\\w*\\n([\\s\\S]*?)\\n\`\`\``).exec(readme);
+  assert.ok(m, `README has no snippet ${name}`);
+  return m[1];
 }

@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { spawnSync } from 'node:child_process';
-import { fixture, pkg, sarifErrors, tools } from './helpers.mjs';
+import { fixture, pkg, sarifErrors, snippet, tools } from './helpers.mjs';
 
 const npm = (args, cwd) => spawnSync('npm', args, { cwd, encoding: 'utf8', env: { ...process.env, npm_config_audit: 'false', npm_config_fund: 'false', npm_config_update_notifier: 'false' } });
 let project;
@@ -65,6 +65,36 @@ test('publint and @arethetypeswrong/cli find nothing wrong with the packed packa
   for (const args of [['--entrypoints', '.'], ['--entrypoints', './browser', '--profile', 'esm-only']]) {
     const r = spawnSync(process.execPath, [attw, tarball.path, ...args, '--format', 'table-flipped'], { encoding: 'utf8' });
     assert.equal(r.status, 0, r.stdout + r.stderr);
+  }
+});
+
+
+test('the README\'s snippets run as shown: Node CommonJS, a streamed ES module, TypeScript under node16, nodenext and bundler', () => {
+  const dir = fs.mkdtempSync(path.join(project, 'readme-'));
+  fs.copyFileSync(fixture('cli/nodes-1.28.yaml'), path.join(dir, 'snapshot.yaml'));
+  fs.copyFileSync(fixture('demo/cluster.yaml'), path.join(dir, 'huge.yaml'));
+  const node = (file) => spawnSync(process.execPath, [file], { cwd: dir, encoding: 'utf8' });
+  fs.writeFileSync(path.join(dir, 'main.cjs'), snippet('node-cjs'));
+  const cjs = node(path.join(dir, 'main.cjs'));
+  assert.equal(cjs.status, 0, cjs.stderr);
+  assert.match(cjs.stdout, /^ready \d+ \d+\n$/);
+  fs.writeFileSync(path.join(dir, 'stream.mjs'), snippet('node-stream'));
+  const streamed = node(path.join(dir, 'stream.mjs'));
+  assert.equal(streamed.status, 0, streamed.stderr);
+  assert.equal(streamed.stdout, 'blocked\n');
+  // TypeScript, as ES modules: the snippet after the one line that gives it its input.
+  const tsc = path.join(tools, 'typescript/bin/tsc');
+  const text = `const snapshotText: string = ${JSON.stringify(fs.readFileSync(fixture('cli/nodes-1.28.yaml'), 'utf8'))};\n${snippet('typescript')}\n`;
+  for (const [module, resolution] of [['node16', 'node16'], ['nodenext', 'nodenext'], ['esnext', 'bundler']]) {
+    const ts = fs.mkdtempSync(path.join(dir, `ts-${module}-`));
+    fs.writeFileSync(path.join(ts, 'package.json'), JSON.stringify({ name: 'ts-readme', private: true, type: 'module' }));
+    fs.writeFileSync(path.join(ts, 'main.ts'), text);
+    const options = ['--strict', '--target', 'es2022', '--module', module, '--moduleResolution', resolution, '--lib', 'es2022,dom', '--outDir', ts, path.join(ts, 'main.ts')];
+    const built = spawnSync(process.execPath, [tsc, ...options], { cwd: ts, encoding: 'utf8' });
+    assert.equal(built.status, 0, `${module}/${resolution}: ${built.stdout}${built.stderr}`);
+    const ran = spawnSync(process.execPath, [path.join(ts, 'main.js')], { cwd: ts, encoding: 'utf8' });
+    assert.equal(ran.status, 0, `${module}/${resolution}: ${ran.stderr}`);
+    assert.match(ran.stdout, /^ready \d+ \d+\n$/, `${module}/${resolution}`);
   }
 });
 

@@ -1,28 +1,83 @@
 // Browser and bundler entry: `await init()` once, then call check/rules/version.
 import initWasm, * as wasm from './web/kube_preflight_wasm.js';
 
+import { runInWorker } from './checker.mjs';
+
 let ready;
 let loaded = false;
+/** The compiled module, handed to workers (`checkInWorker`) so that they need no download of their own. */
+let compiled;
+
+/** A compiled module from what `init` was given (or the `.wasm` next to this module). */
+async function compile(input) {
+  if (input instanceof WebAssembly.Module) return input;
+  let source = input ?? new URL('./web/kube_preflight_wasm_bg.wasm', import.meta.url);
+  if (typeof source === 'string' || source instanceof URL || (typeof Request === 'function' && source instanceof Request)) {
+    source = fetch(source);
+  }
+  source = await source;
+  if (typeof Response === 'function' && source instanceof Response) {
+    if (!source.ok) throw new Error(`kube-preflight: the WebAssembly at ${source.url} could not be loaded (HTTP ${source.status})`);
+    // compileStreaming wants the application/wasm type, which not every server sends: the bytes then.
+    if (typeof WebAssembly.compileStreaming === 'function' && source.headers.get('content-type') === 'application/wasm') {
+      return WebAssembly.compileStreaming(source);
+    }
+    return WebAssembly.compile(await source.arrayBuffer());
+  }
+  return WebAssembly.compile(source);
+}
 
 /**
  * Load the wasm: fetched next to this module unless given its URL (a bundler's asset URL, e.g.
- * `import url from 'kube-preflight/wasm?url'`), a `Response`, its bytes or a compiled `WebAssembly.Module`.
+ * `import url from 'kube-preflight/wasm'`), a `Response`, its bytes or a compiled `WebAssembly.Module`.
  * Safe to call more than once. Under a Content-Security-Policy, `script-src` needs `'wasm-unsafe-eval'`.
  */
 export function init(input) {
   if (!ready) {
-    ready = initWasm(input === undefined ? undefined : { module_or_path: input }).then(
-      (exports) => {
-        loaded = true;
-        return exports;
-      },
-      (e) => {
-        ready = undefined;
-        throw e;
-      },
-    );
+    ready = compile(input)
+      .then((module) => {
+        compiled = module;
+        return initWasm({ module_or_path: module });
+      })
+      .then(
+        (exports) => {
+          loaded = true;
+          return exports;
+        },
+        (e) => {
+          ready = undefined;
+          throw e;
+        },
+      );
   }
   return ready;
+}
+
+/**
+ * The same check in a module worker, leaving the page free: inputs as `{ name, content }` (a string,
+ * bytes, a Blob, a ReadableStream or an async iterable) or Files, read chunk by chunk; `signal` ends the
+ * worker at once; `onProgress({ bytes, objects, input })` after each chunk. `worker` makes the Worker when
+ * the bundler does not see `new Worker(new URL('./worker.mjs', import.meta.url))` (esbuild, Rollup): give
+ * it the URL of `kube-preflight/worker` as your bundler emits it.
+ */
+export async function checkInWorker(inputs, options, opts = {}) {
+  await init();
+  const make = () => {
+    const w = opts.worker ? opts.worker() : new Worker(new URL('./worker.mjs', import.meta.url), { type: 'module' });
+    return {
+      post: (m, transfer) => w.postMessage(m, transfer || []),
+      listen: (onMessage, onError) => {
+        w.onmessage = (e) => onMessage(e.data);
+        w.onerror = (e) => {
+          e.preventDefault?.();
+          onError(e.message || 'the worker script could not be loaded');
+        };
+        w.onmessageerror = () => onError('a message could not be read');
+      },
+      terminate: () => w.terminate(),
+    };
+  };
+  return runInWorker(make, { module: compiled }, inputs, options, opts);
 }
 
 /** Calls made before `init()` resolved fail with this, not with a TypeError from inside the glue. */

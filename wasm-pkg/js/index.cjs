@@ -53,6 +53,12 @@ class Session {
     }
   }
 
+  /** `[bytes, objects]` read so far. */
+  progress() {
+    this.usable();
+    return guarded(() => this.inner.progress());
+  }
+
   /** Release what the session holds at once. Safe to call more than once; the session cannot be used after. */
   free() {
     const inner = this.inner;
@@ -84,6 +90,28 @@ exports.check = (files, options) => guarded((w) => w.check(files, options));
 exports.Session = Session;
 exports.rules = () => guarded((w) => w.rules());
 exports.version = () => guarded((w) => w.version());
+
+/**
+ * The same check in a worker_thread, leaving the event loop free: inputs as strings, bytes, Blobs, web
+ * streams or async iterables (a file's read stream), read chunk by chunk; `signal` ends the worker at once.
+ */
+exports.checkInWorker = async (inputs, options, opts = {}) => {
+  const { runInWorker } = await import('./checker.mjs');
+  const { Worker } = require('node:worker_threads');
+  const make = () => {
+    const w = new Worker(require('node:path').join(__dirname, 'worker-node.mjs'));
+    return {
+      post: (m, transfer) => w.postMessage(m, transfer),
+      listen: (onMessage, onError) => {
+        w.on('message', onMessage);
+        w.on('error', onError);
+        w.on('exit', (code) => onError(new Error(`the worker exited (status ${code})`)));
+      },
+      terminate: () => void w.terminate(),
+    };
+  };
+  return runInWorker(make, {}, inputs, options, opts);
+};
 /** @internal used by the command line */
 exports.runCli = (files, request) => guarded((w) => w.runCli(files, request));
 /** @internal used by the command line: `push`/`pushFound`/`skip` inputs as they are read, then `finish()` */

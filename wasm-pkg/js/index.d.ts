@@ -294,9 +294,43 @@ export class Session {
   finish(): Report;
   /** Release what the session holds at once (an abandoned session); safe to call twice. */
   free(): void;
+  /** `[bytes, objects]` read so far (`[]` once finished). */
+  progress(): number[];
 }
 
 /** Every rule's documentation. */
+/** What `checkInWorker` reads an input from: read chunk by chunk, never whole. */
+export type InputContent =
+  | string
+  | Uint8Array
+  | ArrayBuffer
+  | ArrayBufferView
+  | Blob
+  | ReadableStream<Uint8Array>
+  | AsyncIterable<Uint8Array | string>;
+
+export interface CheckInWorkerOptions {
+  /** Ends the worker at once; the promise rejects with the signal's reason. */
+  signal?: AbortSignal;
+  /** After each chunk: bytes handed over so far, objects read so far, the input being read. */
+  onProgress?: (progress: { bytes: number; objects: number; input: string }) => void;
+  /** Browsers: makes the module Worker running `kube-preflight/worker` (for bundlers that do not see the default one). */
+  worker?: () => {
+    postMessage(message: unknown, transfer: unknown[]): void;
+    terminate(): void;
+    onmessage: ((event: { data: unknown }) => void) | null;
+    onerror: ((event: { message?: string; preventDefault?(): void }) => void) | null;
+    onmessageerror: (() => void) | null;
+  };
+}
+
+/** The same check in a worker (a module Worker in browsers, a worker_thread in Node), leaving the page or the event loop free. */
+export function checkInWorker(
+  inputs: Array<{ name: string; content: InputContent } | (Blob & { name: string })>,
+  options: UpgradeOptions,
+  opts?: CheckInWorkerOptions,
+): Promise<Report>;
+
 export function rules(): RuleInfo[];
 /** The package's version. */
 export function version(): string;

@@ -326,6 +326,14 @@ impl Session {
         s.push(&name, &bytes).map_err(|e| to_js_error(&e))
     }
 
+    /// `[bytes, objects]` read so far (`[]` once finished).
+    pub fn progress(&self) -> Vec<f64> {
+        self.inner.as_ref().map_or_else(Vec::new, |s| {
+            let (bytes, objects) = s.progress();
+            vec![bytes as f64, objects as f64]
+        })
+    }
+
     /// End the input and return the report. The session cannot be used afterwards.
     pub fn finish(&mut self) -> Result<JsValue, JsValue> {
         let mut s = self.inner.take().ok_or_else(|| options_error("this session is finished"))?;

@@ -27,9 +27,10 @@ before(() => {
 
 test('npm pack holds only what the package needs', () => {
   assert.deepEqual(tarball.files, [
-    'README.md', 'bin/kube-preflight.cjs', 'browser.mjs', 'browser/package.json', 'index.cjs', 'index.d.cts',
+    'README.md', 'bin/kube-preflight.cjs', 'browser.mjs', 'browser/package.json', 'checker.mjs', 'index.cjs', 'index.d.cts',
     'index.d.mts', 'index.d.ts', 'index.mjs', 'node/kube_preflight_wasm.js', 'node/kube_preflight_wasm_bg.wasm', 'package.json',
-    'web/kube_preflight_wasm.js', 'web/kube_preflight_wasm_bg.wasm', 'web/package.json',
+    'web/kube_preflight_wasm.js', 'web/kube_preflight_wasm_bg.wasm', 'web/package.json', 'worker-core.mjs', 'worker-node.mjs',
+    'worker.mjs',
   ]);
   const manifest = JSON.parse(fs.readFileSync(path.join(project, 'node_modules/kube-preflight/package.json'), 'utf8'));
   assert.equal(manifest.dependencies, undefined);

@@ -49,7 +49,7 @@ after(async () => {
 
 /** A fresh project: the tarball installed as npm installs it (no network), the bundler's packages linked
  * from the dev tools, `main.js` from the README snippet and the app. */
-function project(name, code, tools) {
+function project(name, code, tools, app = APP) {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), `kp-${name}-`));
   fs.writeFileSync(path.join(dir, 'package.json'), JSON.stringify({ name: `app-${name}`, private: true, type: 'module' }));
   const installed = spawnSync('npm', ['install', '--offline', '--no-audit', '--no-fund', tarball], { cwd: dir, encoding: 'utf8', env: quietNpm });
@@ -59,7 +59,7 @@ function project(name, code, tools) {
     fs.mkdirSync(path.dirname(to), { recursive: true });
     fs.symlinkSync(path.join(root, 'node_modules', t), to, 'dir');
   }
-  fs.writeFileSync(path.join(dir, 'main.js'), `${code}\n${APP}`);
+  fs.writeFileSync(path.join(dir, 'main.js'), `${code}\n${app}`);
   fs.writeFileSync(path.join(dir, 'index.html'), '<!doctype html><meta charset="utf-8"><link rel="icon" href="data:,"><title>app</title><script type="module" src="./main.js"></script>\n');
   return dir;
 }
@@ -164,4 +164,53 @@ test('Vite\'s dev server, with no configuration (its dependency pre-bundling kee
   } finally {
     await server.close();
   }
+});
+
+/** checkInWorker in a page: the same report as check(), progress, and an abort that ends an endless input. */
+const WORKER_APP = `
+const sync = check([{ name: 'nodes.yaml', content: nodes }], { to: '1.30.1' });
+let progress = 0;
+const viaWorker = await checkInWorker([new File([nodes], 'nodes.yaml')], { to: '1.30.1' }, { onProgress: () => progress++ });
+const ctl = new AbortController();
+const endless = new ReadableStream({ pull(c) { c.enqueue(new TextEncoder().encode('# filler\\n'.repeat(100000))); } });
+let aborted = 'no';
+try {
+  await checkInWorker([{ name: 'endless.yaml', content: endless }], { to: '1.30.1' }, { signal: ctl.signal, onProgress: () => ctl.abort() });
+} catch (e) {
+  aborted = e.name;
+}
+document.body.dataset.same = String(JSON.stringify(sync) === JSON.stringify(viaWorker));
+document.body.dataset.progress = String(progress > 0);
+document.body.dataset.aborted = aborted;
+document.body.dataset.verdict = viaWorker.summary.verdict;
+`;
+
+const WORKER_RESULT = { same: 'true', progress: 'true', aborted: 'AbortError', verdict: 'ready' };
+
+test('checkInWorker in a page with no bundler: the module worker next to browser.mjs', async () => {
+  const dir = project('worker-plain', '', [], '');
+  const nodes = fs.readFileSync(path.join(root, 'tests/fixtures/cli/nodes-1.28.yaml'), 'utf8');
+  fs.writeFileSync(path.join(dir, 'index.html'), `<!doctype html><meta charset="utf-8"><link rel="icon" href="data:,"><title>app</title>
+<script type="module">
+import init, { check, checkInWorker } from './node_modules/kube-preflight/browser.mjs';
+await init();
+const nodes = ${JSON.stringify(nodes)};
+${WORKER_APP}
+</script>\n`);
+  const r = await run(dir);
+  assert.deepEqual(r.failed, []);
+  assert.deepEqual(r.errors, []);
+  assert.deepEqual(r.got, WORKER_RESULT);
+});
+
+test('checkInWorker in a Vite build: Vite bundles the worker it sees in the package', async () => {
+  const nodes = fs.readFileSync(path.join(root, 'tests/fixtures/cli/nodes-1.28.yaml'), 'utf8');
+  const code = snippet('browser-default').replace('{ check }', '{ check, checkInWorker }');
+  const dir = project('worker-vite', code, ['vite'], `const nodes = ${JSON.stringify(nodes)};\n${WORKER_APP}`);
+  const vite = await import(pathToFileURL(path.join(dir, 'node_modules/vite/dist/node/index.js')));
+  await vite.build({ root: dir, logLevel: 'silent', configFile: false });
+  const r = await run(path.join(dir, 'dist'));
+  assert.deepEqual(r.failed, []);
+  assert.deepEqual(r.errors, []);
+  assert.deepEqual(r.got, WORKER_RESULT);
 });

@@ -29,3 +29,19 @@ export async function run(files: { name: string; content: string | Uint8Array }[
   const streamed: Report = s.finish();
   return [version(), verdict, where, hops.join('>'), phases.join(';'), down, kinds.join(','), catalogue.length, streamed.schemaVersion, report.notRun.length].join(' ');
 }
+
+// Off the main thread: Files, streams and bytes; progress, cancellation; suppressions in the options.
+export async function inWorker(file: File, stream: ReadableStream<Uint8Array>, previous: Report): Promise<number> {
+  const { checkInWorker } = await import('kube-preflight');
+  const controller = new AbortController();
+  const report = await checkInWorker(
+    [file, { name: 'm.yaml', content: stream }, { name: 'b.yaml', content: new Uint8Array(3) }],
+    { to: '1.29.2', baseline: previous, today: '2026-11-24', exemptions: [{ rule: 'api/*', namespace: 'legacy-*', reason: 'r', expires: '2026-12-31' }] },
+    { signal: controller.signal, onProgress: ({ bytes, objects, input }) => void `${input}: ${bytes} ${objects}` },
+  );
+  const session = new Session({ to: '1.29.2' });
+  const [bytes = 0] = session.progress();
+  session.free();
+  const suppressed = report.findings.filter((f) => f.suppressed?.by === 'baseline').length;
+  return bytes + suppressed + report.summary.suppressed.blocker;
+}

@@ -1,0 +1,124 @@
+// checkInWorker: the same check, in a worker (a module Worker in browsers, a worker_thread in Node), so
+// that the page or the event loop stays free. Inputs are read as streams and handed over chunk by chunk
+// (one chunk in flight: memory follows the chunk size, not the input's), and an AbortSignal ends the
+// worker at once. The worker side is `worker-core.mjs`; the entries give the worker.
+
+/** Inputs are handed to the worker in chunks of this many bytes. */
+export const CHUNK_BYTES = 1 << 20;
+
+function abortError(signal) {
+  if (signal.reason !== undefined) return signal.reason;
+  const e = new Error('the check was aborted');
+  e.name = 'AbortError';
+  return e;
+}
+
+function optionsError(message) {
+  return Object.assign(new Error(message), { code: 'options' });
+}
+
+/** An Error as the API throws it, from what the worker sent. */
+function rebuild(e) {
+  const err = new Error(e.message);
+  for (const k of ['code', 'file', 'line', 'column', 'field']) if (e[k] !== undefined) err[k] = e[k];
+  return err;
+}
+
+/** `{ name, content }`, or a `File` (named by its name). */
+function describe(input, i) {
+  if (typeof Blob === 'function' && input instanceof Blob && typeof input.name === 'string') return { name: input.name, content: input };
+  if (input === null || typeof input !== 'object' || typeof input.name !== 'string') {
+    throw optionsError(`inputs[${i}]: expected { name, content } or a File`);
+  }
+  return input;
+}
+
+/** The chunks of one input's content, as `Uint8Array`s of their own (safe to transfer). */
+async function* chunks(content, where, stop) {
+  const pieces = function* (bytes) {
+    for (let at = 0; at < bytes.length; at += CHUNK_BYTES) yield bytes.slice(at, at + CHUNK_BYTES);
+  };
+  if (typeof content === 'string') {
+    yield* pieces(new TextEncoder().encode(content));
+  } else if (content instanceof ArrayBuffer) {
+    yield* pieces(new Uint8Array(content));
+  } else if (ArrayBuffer.isView(content)) {
+    yield* pieces(new Uint8Array(content.buffer, content.byteOffset, content.byteLength));
+  } else if (typeof Blob === 'function' && content instanceof Blob) {
+    yield* chunks(content.stream(), where, stop);
+  } else if (content && typeof content.getReader === 'function') {
+    const reader = content.getReader();
+    stop.push(() => reader.cancel().catch(() => {}));
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      yield* chunks(value, where, stop);
+    }
+  } else if (content && typeof content[Symbol.asyncIterator] === 'function') {
+    for await (const piece of content) yield* chunks(piece, where, stop);
+  } else {
+    throw optionsError(`${where}: expected a string, Uint8Array, ArrayBuffer, Blob, ReadableStream or async iterable`);
+  }
+}
+
+/**
+ * Run a check in `worker` (`{ post(message, transfer), listen(onMessage, onError), terminate() }`).
+ * `start` is the first message's extra fields (the browser passes the compiled module).
+ */
+export function runInWorker(makeWorker, start, inputs, options, { signal, onProgress } = {}) {
+  if (!Array.isArray(inputs)) return Promise.reject(optionsError('inputs: expected an array of { name, content } or Files'));
+  if (signal?.aborted) return Promise.reject(abortError(signal));
+  let described;
+  try {
+    described = inputs.map(describe);
+  } catch (e) {
+    return Promise.reject(e);
+  }
+  return new Promise((resolve, reject) => {
+    const worker = makeWorker();
+    const stop = [];
+    let settled = false;
+    let waiting;
+    const finish = (fn, value) => {
+      if (settled) return;
+      settled = true;
+      signal?.removeEventListener('abort', onAbort);
+      for (const s of stop) s();
+      worker.terminate();
+      if (waiting) waiting.reject(new Error('finished'));
+      fn(value);
+    };
+    const onAbort = () => finish(reject, abortError(signal));
+    signal?.addEventListener('abort', onAbort, { once: true });
+    // Each message the worker answers: `ready`, an `ack` per chunk, then the `report`.
+    const next = () => new Promise((res, rej) => { waiting = { resolve: res, reject: rej }; });
+    worker.listen(
+      (m) => {
+        if (m.type === 'error') return finish(reject, rebuild(m.error));
+        if (m.type === 'report') return finish(resolve, m.report);
+        const w = waiting;
+        waiting = undefined;
+        w?.resolve(m);
+      },
+      (e) => finish(reject, Object.assign(new Error(`kube-preflight: the worker failed: ${e?.message ?? e}`), { code: 'internal' })),
+    );
+    (async () => {
+      let ack = next();
+      worker.post({ type: 'start', options, ...start });
+      await ack;
+      let bytes = 0;
+      for (let i = 0; i < described.length; i++) {
+        const { name, content } = described[i];
+        for await (const chunk of chunks(content, `inputs[${i}].content`, stop)) {
+          if (settled) return;
+          ack = next();
+          bytes += chunk.byteLength;
+          worker.post({ type: 'chunk', name, chunk }, [chunk.buffer]);
+          const { objects } = await ack;
+          onProgress?.({ bytes, objects, input: name });
+        }
+      }
+      worker.post({ type: 'finish' });
+    })().catch((e) => finish(reject, e));
+  });
+}

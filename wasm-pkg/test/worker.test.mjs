@@ -1,0 +1,72 @@
+// checkInWorker in Node: the same report as check(), from every kind of input, in a worker_thread that
+// leaves the event loop free, with progress, errors as check() throws them, and AbortSignal.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { createRequire } from 'node:module';
+import fs from 'node:fs';
+import { Readable } from 'node:stream';
+import { fixture, pkg } from './helpers.mjs';
+
+const require = createRequire(import.meta.url);
+const { check, checkInWorker } = require(pkg);
+const cluster = fs.readFileSync(fixture('demo/cluster.yaml'));
+const manifests = fs.readFileSync(fixture('demo/manifests.yaml'), 'utf8');
+const options = { to: '1.29.2' };
+
+test('the same report as check(), from strings, bytes, ArrayBuffers, Blobs, web streams and Node streams', async () => {
+  const expected = check([{ name: 'cluster.yaml', content: cluster }, { name: 'manifests.yaml', content: manifests }], options);
+  const ab = cluster.buffer.slice(cluster.byteOffset, cluster.byteOffset + cluster.byteLength);
+  const forms = [
+    [{ name: 'cluster.yaml', content: cluster }, { name: 'manifests.yaml', content: manifests }],
+    [{ name: 'cluster.yaml', content: ab }, { name: 'manifests.yaml', content: new Blob([manifests]) }],
+    [new File([cluster], 'cluster.yaml'), { name: 'manifests.yaml', content: new Blob([manifests]).stream() }],
+    [{ name: 'cluster.yaml', content: fs.createReadStream(fixture('demo/cluster.yaml'), { highWaterMark: 1000 }) },
+      { name: 'manifests.yaml', content: Readable.from([manifests.slice(0, 7), manifests.slice(7)]) }],
+  ];
+  for (const inputs of forms) {
+    assert.deepEqual(await checkInWorker(inputs, options), expected);
+  }
+  // The caller's buffer is still whole (chunks are copies, transferred to the worker).
+  assert.equal(cluster.byteLength > 0 && cluster[0], cluster[0]);
+  assert.equal(new Uint8Array(ab).byteLength, cluster.byteLength);
+});
+
+test('progress after each chunk; the event loop stays free meanwhile', async () => {
+  // A large input: the demo's pods many times over, in 1 MiB chunks.
+  const big = Buffer.concat(Array.from({ length: 40 }, (_, i) => Buffer.from(cluster.toString('utf8').replaceAll('name: ', `name: c${i}-`) + '\n---\n')));
+  const seen = [];
+  let ticks = 0;
+  const timer = setInterval(() => ticks++, 1);
+  const report = await checkInWorker([{ name: 'big.yaml', content: big }], options, { onProgress: (p) => seen.push(p) });
+  clearInterval(timer);
+  assert.ok(report.inventory.objects > 1000, `${report.inventory.objects}`);
+  assert.ok(seen.length >= 2, `${seen.length} progress calls`);
+  assert.equal(seen.at(-1).bytes, big.byteLength);
+  assert.ok(seen.every((p, i) => i === 0 || (p.bytes > seen[i - 1].bytes && p.objects >= seen[i - 1].objects)));
+  assert.ok(ticks > 5, `the main thread ran ${ticks} timer callbacks while the worker checked`);
+});
+
+test('errors as check() throws them: input errors with file and line, options errors with the field', async () => {
+  await assert.rejects(checkInWorker([{ name: 'bad.yaml', content: 'a: [1, 2\n' }], options), (e) => {
+    assert.equal(e.code, 'input');
+    assert.equal(e.file, 'bad.yaml');
+    assert.equal(typeof e.line, 'number');
+    return true;
+  });
+  await assert.rejects(checkInWorker([], { to: '1.29.2', maxSurge: '150%' }), (e) => e.code === 'options' && /maxSurge/.test(e.message));
+  await assert.rejects(checkInWorker([{ name: 'x.yaml', content: 42 }], options), (e) => e.code === 'options' && /inputs\[0\]\.content/.test(e.message));
+  await assert.rejects(checkInWorker('x.yaml', options), (e) => e.code === 'options');
+});
+
+test('AbortSignal: an aborted signal rejects at once; aborting mid-way ends the worker', async () => {
+  const done = new AbortController();
+  done.abort();
+  await assert.rejects(checkInWorker([{ name: 'c.yaml', content: cluster }], options, { signal: done.signal }), (e) => e.name === 'AbortError');
+  // An endless stream: only the signal ends it.
+  const endless = new ReadableStream({ pull(c) { c.enqueue(new TextEncoder().encode('# filler\n'.repeat(10000))); } });
+  const ctl = new AbortController();
+  let progress = 0;
+  const run = checkInWorker([{ name: 'endless.yaml', content: endless }], options, { signal: ctl.signal, onProgress: () => { if (++progress === 5) ctl.abort(new Error('enough')); } });
+  await assert.rejects(run, /enough/);
+  assert.equal(progress, 5);
+});

@@ -170,3 +170,16 @@ pub fn case_dirs(dir: &Path) -> Vec<PathBuf> {
     out.sort();
     out
 }
+
+/// The same inputs with every line moved down (a comment and a blank line above each YAML file; JSON as
+/// it is): what identifies a finding must not change.
+pub fn moved_lines(inputs: Vec<Input>) -> Vec<Input> {
+    inputs
+        .into_iter()
+        .map(|i| {
+            let text = String::from_utf8(i.content.clone()).unwrap();
+            let text = if text.trim_start().starts_with('{') { text } else { format!("# moved\n\n{text}") };
+            Input::new(i.name.clone(), text)
+        })
+        .collect()
+}

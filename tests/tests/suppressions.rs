@@ -36,14 +36,7 @@ fn a_baseline_accepts_what_it_holds_and_only_that() {
     assert_eq!(same.count_at_or_above(Severity::Info), 0, "a suppressed finding never gates");
 
     // Lines moved (a comment above every YAML document): still the same findings.
-    let moved: Vec<Input> = demo()
-        .into_iter()
-        .map(|i| {
-            let text = String::from_utf8(i.content.clone()).unwrap();
-            let text = if text.trim_start().starts_with('{') { text } else { format!("# moved\n\n{text}") };
-            Input::new(i.name.clone(), text)
-        })
-        .collect();
+    let moved: Vec<Input> = kube_preflight_tests::moved_lines(demo());
     assert_eq!(with_baseline(&moved, &before).summary.blocker, 0);
 
     // A new problem: a manifest on an API the target no longer serves. Only it counts.

@@ -83,21 +83,15 @@ pub struct SuppressedV {
 }
 
 impl SuppressedV {
-    /// In words: `annotation on Deployment shop/web: reason`.
+    /// In words, as every other format says it.
     pub fn describe(&self) -> String {
-        let what = match (self.by.as_str(), &self.object, self.exemption) {
-            ("annotation", Some(o), _) => format!("annotation kube-preflight.io/ignore on {o}"),
-            ("config", _, Some(i)) => match &self.expires {
-                Some(d) => format!("exemptions[{i}] (until {d})"),
-                None => format!("exemptions[{i}]"),
-            },
-            ("baseline", ..) => "the baseline report".to_owned(),
-            (by, ..) => by.to_owned(),
-        };
-        match &self.reason {
-            Some(r) if self.by != "baseline" => format!("{what}: {r}"),
-            _ => what,
-        }
+        kube_preflight::render::describe_suppression(
+            &self.by,
+            self.reason.as_deref(),
+            self.object.as_deref(),
+            self.exemption.and_then(|i| usize::try_from(i).ok()),
+            self.expires.as_deref(),
+        )
     }
 }
 

@@ -115,19 +115,31 @@ pub fn rules_json(rules: &[&RuleInfo]) -> String {
     s
 }
 
-/// Why a finding is suppressed, in words: `annotation on Deployment shop/web: reason`.
+/// Why a finding is suppressed, in words: `annotation kube-preflight.io/ignore on Deployment shop/web:
+/// reason`.
 pub fn suppressed_by(s: &crate::report::Suppressed) -> String {
-    let what = match (s.by, &s.object, s.exemption) {
+    describe_suppression(s.by, s.reason.as_deref(), s.object.as_deref(), s.exemption, s.expires.as_deref())
+}
+
+/// `suppressed_by` from the report's fields as read back (the dashboard reads the report's JSON).
+pub fn describe_suppression(
+    by: &str,
+    reason: Option<&str>,
+    object: Option<&str>,
+    exemption: Option<usize>,
+    expires: Option<&str>,
+) -> String {
+    let what = match (by, object, exemption) {
         ("annotation", Some(o), _) => format!("annotation kube-preflight.io/ignore on {o}"),
-        ("config", _, Some(i)) => match &s.expires {
+        ("config", _, Some(i)) => match expires {
             Some(d) => format!("exemptions[{i}] (until {d})"),
             None => format!("exemptions[{i}]"),
         },
         ("baseline", ..) => "the baseline report".to_owned(),
         (by, ..) => by.to_owned(),
     };
-    match &s.reason {
-        Some(r) if s.by != "baseline" => format!("{what}: {r}"),
+    match reason {
+        Some(r) if by != "baseline" => format!("{what}: {r}"),
         _ => what,
     }
 }

@@ -171,7 +171,12 @@ impl Engine {
             format: format.to_owned(),
             file_name: format!("kube-preflight-{}.{ext}", r.upgrade.to),
             mime: mime.to_owned(),
-            text: render::render(r, f, RenderOptions::default()),
+            // As the CLI's default (`--fail-on blocker`): a blocker is a failed JUnit test case.
+            text: render::render(
+                r,
+                f,
+                RenderOptions { fail_on: Some(kube_preflight::Severity::Blocker), ..RenderOptions::default() },
+            ),
         })
     }
 
@@ -392,6 +397,11 @@ mod tests {
         let FromWorker::Export { text, file_name, .. } = e.export("sarif").unwrap() else { panic!() };
         assert!(text.contains("\"version\": \"2.1.0\"") && file_name.ends_with(".sarif"), "{file_name}");
         assert!(e.export("pdf").is_err());
+        // The JUnit export fails a test case per blocker, as the CLI's does.
+        let blockers = e.report.as_ref().unwrap().summary.blocker;
+        assert!(blockers > 0);
+        let FromWorker::Export { text, .. } = e.export("junit").unwrap() else { panic!() };
+        assert!(text.contains(&format!(" failures=\"{blockers}\" errors=\"0\">")), "{text}");
         let (name, text) = DEMO_FILES[1];
         let FromWorker::Lines { first, lines, .. } = e.lines(name, 5, &mut Held) else { panic!() };
         assert_eq!(first, 2);

@@ -29,7 +29,8 @@ test('npm pack holds only what the package needs', () => {
   assert.deepEqual(tarball.files, [
     'README.md', 'bin/kube-preflight.cjs', 'browser.mjs', 'browser/package.json', 'checker.mjs', 'index.cjs', 'index.d.cts',
     'index.d.mts', 'index.d.ts', 'index.mjs', 'node/kube_preflight_wasm.js', 'node/kube_preflight_wasm_bg.wasm', 'package.json',
-    'web/kube_preflight_wasm.js', 'web/kube_preflight_wasm_bg.wasm', 'web/package.json', 'worker-core.mjs', 'worker-node.mjs',
+    'report.d.mts', 'report.mjs', 'report/kube_preflight_element.js', 'report/kube_preflight_element_bg.wasm', 'report/package.json',
+    'report/style.mjs', 'web/kube_preflight_wasm.js', 'web/kube_preflight_wasm_bg.wasm', 'web/package.json', 'worker-core.mjs', 'worker-node.mjs',
     'worker.mjs',
   ]);
   const manifest = JSON.parse(fs.readFileSync(path.join(project, 'node_modules/kube-preflight/package.json'), 'utf8'));
@@ -62,8 +63,8 @@ test('publint and @arethetypeswrong/cli find nothing wrong with the packed packa
   assert.match(publint.stdout, /All good!/, publint.stdout);
   const attw = path.join(tools, '@arethetypeswrong/cli/dist/index.js');
   // The main entry for every resolver (node10, node16 from CommonJS and from ESM, bundlers); the browser
-  // entry is an ES module only; the .wasm files are assets, not modules.
-  for (const args of [['--entrypoints', '.'], ['--entrypoints', './browser', '--profile', 'esm-only']]) {
+  // entry and the report element are ES modules only; the .wasm files are assets, not modules.
+  for (const args of [['--entrypoints', '.'], ['--entrypoints', './browser', '--profile', 'esm-only'], ['--entrypoints', './report', '--profile', 'esm-only']]) {
     const r = spawnSync(process.execPath, [attw, tarball.path, ...args, '--format', 'table-flipped'], { encoding: 'utf8' });
     assert.equal(r.status, 0, r.stdout + r.stderr);
   }

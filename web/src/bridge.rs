@@ -65,6 +65,20 @@ impl Bridge {
         b
     }
 
+    /// A bridge with no worker (a report given whole): requests are kept, never answered.
+    pub fn inert(on_message: Callback<FromWorker>) -> Bridge {
+        Bridge(Rc::new(RefCell::new(Inner {
+            worker: None,
+            ready: false,
+            queue: Vec::new(),
+            generation: 0,
+            last_load: None,
+            good_load: None,
+            on_message,
+            _closure: None,
+        })))
+    }
+
     fn spawn(&self) {
         let weak = Rc::downgrade(&self.0);
         let closure = Closure::<dyn Fn(MessageEvent)>::new(move |e: MessageEvent| {
@@ -116,6 +130,10 @@ impl Bridge {
     }
 
     fn post(&self, m: ToWorker, files: Vec<File>) {
+        if self.0.borrow().worker.is_none() {
+            // No worker (an inert bridge, or one the browser refused): nothing would ever answer.
+            return;
+        }
         if self.0.borrow().ready {
             self.post_now(&m, &files);
         } else {

@@ -159,6 +159,8 @@ pub enum Action {
     Play(bool),
     Tick,
     Theme(Theme),
+    /// A report given whole (the `<kube-preflight-report>` element): shown as it is, no worker.
+    Show(Rc<ReportView>),
 }
 
 pub fn demo_rows() -> Vec<InputRow> {
@@ -308,6 +310,16 @@ impl Reducible for State {
                 }
             }
             Action::Theme(t) => s.theme = t,
+            Action::Show(r) => {
+                s.inputs = Vec::new();
+                s.using_demo = false;
+                s.pending = None;
+                s.curve = None;
+                s.open = None;
+                s.t = 0;
+                s.report = Some(r);
+                s.status = Status::Idle;
+            }
         }
         Rc::new(s)
     }

@@ -45,3 +45,14 @@ export async function inWorker(file: File, stream: ReadableStream<Uint8Array>, p
   const suppressed = report.findings.filter((f) => f.suppressed?.by === 'baseline').length;
   return bytes + suppressed + report.summary.suppressed.blocker;
 }
+
+// The report element: typed by tag name once `kube-preflight/report` is imported.
+export async function showReport(report: Report, into: HTMLElement): Promise<void> {
+  const { initReport } = await import('kube-preflight/report');
+  await initReport();
+  const view = document.createElement('kube-preflight-report');
+  view.report = report;
+  view.options = { to: '1.29.2' };
+  view.inputs = [{ name: 'nodes.yaml', content: 'kind: List\n' }];
+  into.append(view);
+}

@@ -148,25 +148,7 @@ pub fn App() -> Html {
             }
         });
     }
-    {
-        // The replay's clock.
-        let dispatcher = state.dispatcher();
-        use_effect_with(state.playing, move |playing| {
-            let mut handle = None;
-            let tick = Closure::<dyn Fn()>::new(move || dispatcher.dispatch(Action::Tick));
-            if *playing {
-                handle = web_sys::window().and_then(|w| {
-                    w.set_interval_with_callback_and_timeout_and_arguments_0(tick.as_ref().unchecked_ref(), 120).ok()
-                });
-            }
-            move || {
-                if let (Some(h), Some(w)) = (handle, web_sys::window()) {
-                    w.clear_interval_with_handle(h);
-                }
-                drop(tick);
-            }
-        });
-    }
+    use_replay_clock(&state);
     let tab_button = |tab: Tab| {
         let ctx = ctx.clone();
         let active = state.tab == tab;
@@ -246,6 +228,27 @@ pub fn App() -> Html {
     }
 }
 
+/// The replay's clock: a tick every 120 ms while the replay plays.
+#[hook]
+pub fn use_replay_clock(state: &UseReducerHandle<State>) {
+    let dispatcher = state.dispatcher();
+    use_effect_with(state.playing, move |playing| {
+        let mut handle = None;
+        let tick = Closure::<dyn Fn()>::new(move || dispatcher.dispatch(Action::Tick));
+        if *playing {
+            handle = web_sys::window().and_then(|w| {
+                w.set_interval_with_callback_and_timeout_and_arguments_0(tick.as_ref().unchecked_ref(), 120).ok()
+            });
+        }
+        move || {
+            if let (Some(h), Some(w)) = (handle, web_sys::window()) {
+                w.clear_interval_with_handle(h);
+            }
+            drop(tick);
+        }
+    });
+}
+
 pub fn mb(bytes: u64) -> String {
     format!("{:.1}", bytes as f64 / 1_000_000.0)
 }
@@ -257,6 +260,6 @@ pub fn use_ctx() -> Ctx {
 }
 
 fn unreachable_ctx() -> ! {
-    // Every component is mounted under App's ContextProvider.
+    // Every component is mounted under App's (or ReportElement's) ContextProvider.
     wasm_bindgen::throw_str("kube-preflight: component mounted outside App")
 }

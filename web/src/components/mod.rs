@@ -4,6 +4,7 @@
 pub mod app;
 pub mod charts;
 pub mod downtime;
+pub mod element;
 pub mod export;
 pub mod findings;
 pub mod inputs;

@@ -1,0 +1,63 @@
+//! `<kube-preflight-report>`: a given report shown with the dashboard's own views (verdict, findings with
+//! their filters, the plan's timeline and replay, downtime), with no inputs, options or worker. The npm
+//! package's `report.mjs` defines the element and mounts this into its shadow root.
+
+use std::rc::Rc;
+
+use yew::prelude::*;
+
+use super::app::{use_replay_clock, Ctx};
+use super::downtime::DowntimeView;
+use super::findings::FindingsView;
+use super::overview::Overview;
+use super::plan::PlanView;
+use super::verdict::Verdict;
+use crate::bridge::Bridge;
+use crate::options::Opts;
+use crate::state::{Action, State, Tab, Theme};
+use crate::view::ReportView;
+
+/// The views the element offers.
+pub const TABS: [Tab; 4] = [Tab::Overview, Tab::Findings, Tab::Plan, Tab::Downtime];
+
+#[derive(Properties, PartialEq)]
+pub struct ElementProps {
+    pub report: Rc<ReportView>,
+}
+
+#[component]
+pub fn ReportElement(props: &ElementProps) -> Html {
+    let state = use_reducer(|| State::new(Opts::default(), Tab::Overview, Theme::Auto));
+    let bridge = use_memo((), |_| Bridge::inert(Callback::noop()));
+    let ctx = Ctx { state: state.clone(), bridge: (*bridge).clone() };
+    {
+        let dispatcher = state.dispatcher();
+        use_effect_with(props.report.clone(), move |r| dispatcher.dispatch(Action::Show(r.clone())));
+    }
+    use_replay_clock(&state);
+    let tab_button = |tab: Tab| {
+        let ctx = ctx.clone();
+        let active = state.tab == tab;
+        let onclick = Callback::from(move |_| ctx.send(Action::Tab(tab)));
+        html! {
+            <button role="tab" id={format!("tab-{}", tab.id())} aria-selected={active.to_string()} aria-controls="panel"
+                class={classes!("tab", active.then_some("active"))} {onclick} data-tab={tab.id()}>{ tab.label() }</button>
+        }
+    };
+    let body = match (&state.report, state.tab) {
+        (None, _) => html! {},
+        (Some(_), Tab::Findings) => html! { <FindingsView /> },
+        (Some(_), Tab::Plan) => html! { <PlanView /> },
+        (Some(_), Tab::Downtime) => html! { <DowntimeView /> },
+        (Some(_), _) => html! { <Overview /> },
+    };
+    html! {
+        <ContextProvider<Ctx> context={ctx.clone()}>
+            <div class="kp-report">
+                if state.report.is_some() { <Verdict /> }
+                <nav class="tabs" role="tablist" aria-label="Views">{ for TABS.into_iter().map(tab_button) }</nav>
+                <section class="body" id="panel" role="tabpanel" aria-labelledby={format!("tab-{}", state.tab.id())}>{ body }</section>
+            </div>
+        </ContextProvider<Ctx>>
+    }
+}

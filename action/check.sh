@@ -16,7 +16,7 @@ if [ "${#args[@]}" -eq 1 ]; then
   echo "exit-code=2" >> "$GITHUB_OUTPUT"
   exit 0
 fi
-for pair in "to:${KP_TO:-}" "from:${KP_FROM:-}" "profile:${KP_PROFILE:-}" "config:${KP_CONFIG:-}" "baseline:${KP_BASELINE:-}"; do
+for pair in "to:${KP_TO:-}" "from:${KP_FROM:-}" "profile:${KP_PROFILE:-}" "config:${KP_CONFIG:-}" "baseline:${KP_BASELINE:-}" "help-uri:${KP_HELP_URI:-}"; do
   name="${pair%%:*}"
   value="${pair#*:}"
   if [ -n "$value" ]; then args+=("--$name" "$value"); fi

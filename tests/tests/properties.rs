@@ -299,8 +299,11 @@ fn broken(r: &Report, snapshot: &Value) -> Vec<String> {
             "SARIF has {results} result(s), {errors} error(s), for {n} finding(s), {blockers} blocker(s)"
         ));
     }
-    let junit =
-        render(r, Format::Junit, RenderOptions { color: false, fail_on: Some(Severity::Blocker), max_findings: None });
+    let junit = render(
+        r,
+        Format::Junit,
+        RenderOptions { color: false, fail_on: Some(Severity::Blocker), ..RenderOptions::default() },
+    );
     if !junit.contains(&format!("failures=\"{blockers}\"")) || junit.matches("<testcase").count() < n {
         out.push(format!("JUnit does not count {blockers} failure(s) over {n} finding(s)"));
     }

@@ -61,7 +61,7 @@ fn formats_count_suppressed_findings_apart() {
     let total = r.summary.suppressed.total();
     let opts = RenderOptions { fail_on: Some(Severity::Warning), ..RenderOptions::default() };
     // Text: no finding listed as open, the suppressed counted in the last line.
-    let text = render(&r, Format::Text, opts);
+    let text = render(&r, Format::Text, opts.clone());
     assert!(text.contains(&format!("SUPPRESSED ({total}, not counted)")), "{text}");
     let c = r.summary.suppressed;
     let parts: Vec<String> = [(c.blocker, "blocker"), (c.warning, "warning"), (c.info, "info")]
@@ -72,12 +72,12 @@ fn formats_count_suppressed_findings_apart() {
     let last = format!("READY: 0 blocker(s), 0 warning(s), 0 info; {total} suppressed ({})", parts.join(", "));
     assert!(text.trim_end().ends_with(&last), "{text}");
     // Markdown: the count in the header line, the rows in a collapsed group.
-    let md = render(&r, Format::Markdown, opts);
+    let md = render(&r, Format::Markdown, opts.clone());
     assert!(md.contains(&format!(" · {total} suppressed (")), "{md}");
     assert!(md.contains(&format!("<details><summary>{total} suppressed finding(s), not counted</summary>")), "{md}");
     assert!(md.contains("No findings."), "{md}");
     // SARIF: every result carries an accepted external suppression.
-    let sarif: serde_json::Value = serde_json::from_str(&render(&r, Format::Sarif, opts)).unwrap();
+    let sarif: serde_json::Value = serde_json::from_str(&render(&r, Format::Sarif, opts.clone())).unwrap();
     let results = sarif["runs"][0]["results"].as_array().unwrap();
     assert_eq!(results.len(), r.findings.len());
     for res in results {

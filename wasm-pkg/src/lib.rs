@@ -158,6 +158,7 @@ fn cli_request(request: &JsValue) -> Result<request::CliRequest, JsValue> {
         options_json: stringify(&get("options"), "options")?,
         config,
         baseline,
+        help_uri: get("helpUri").as_string().filter(|s| !s.is_empty()),
         format: get("format").as_string().unwrap_or_else(|| "text".to_owned()),
         color: get("color").as_bool().unwrap_or(false),
         fail_on: get("failOn").as_string().unwrap_or_else(|| "blocker".to_owned()),

@@ -22,6 +22,8 @@ pub struct CliRequest {
     pub max_findings: Option<usize>,
     /// `--baseline`: a previous report (`--format json`); the findings it holds are suppressed.
     pub baseline: Option<Input>,
+    /// `--help-uri`: where the rule catalogue is published (SARIF `helpUri`).
+    pub help_uri: Option<String>,
 }
 
 pub struct CliOutput {
@@ -79,6 +81,7 @@ pub struct Prepared {
     extra: Vec<Format>,
     threshold: Option<Severity>,
     max_findings: Option<usize>,
+    help_uri: Option<String>,
     color: bool,
     allow_empty: bool,
 }
@@ -107,6 +110,7 @@ pub fn prepare(req: &CliRequest) -> Result<Prepared, Error> {
         extra,
         threshold,
         max_findings: req.max_findings,
+        help_uri: req.help_uri.clone(),
         color: req.color,
         allow_empty: req.allow_empty,
     })
@@ -144,7 +148,12 @@ impl Prepared {
             output: render(
                 report,
                 self.format,
-                RenderOptions { color: self.color, fail_on: self.threshold, max_findings: self.max_findings },
+                RenderOptions {
+                    color: self.color,
+                    fail_on: self.threshold,
+                    max_findings: self.max_findings,
+                    help_uri: self.help_uri.clone(),
+                },
             ),
             extra: self
                 .extra
@@ -153,7 +162,12 @@ impl Prepared {
                     render(
                         report,
                         *f,
-                        RenderOptions { color: false, fail_on: self.threshold, max_findings: self.max_findings },
+                        RenderOptions {
+                            color: false,
+                            fail_on: self.threshold,
+                            max_findings: self.max_findings,
+                            help_uri: self.help_uri.clone(),
+                        },
                     )
                 })
                 .collect(),
@@ -187,6 +201,7 @@ mod tests {
             extra_formats: Vec::new(),
             max_findings: None,
             baseline: None,
+            help_uri: None,
         }
     }
 

@@ -139,3 +139,27 @@ test('markdown: --max-findings keeps a comment short and says what it left out',
   assert.equal(full.split('\n').filter((l) => /^\| (🛑|⚠️|ℹ️)/.test(l)).length, all.findings.length);
   assert.equal(cli([...demo, '--format', 'markdown', '--max-findings', 'ten']).code, 2);
 });
+
+test('sarif: --help-uri links each rule to its anchor in the published catalogue; the link is checked', () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'kp-help-'));
+  const file = path.join(dir, 'out.sarif');
+  const base = 'https://docs.example.com/kube-preflight/rules.md';
+  const r = cli([...demo, '--format', 'sarif', '--output', file, '--help-uri', base]);
+  assert.equal(r.code, 1, r.stderr);
+  const rules = JSON.parse(fs.readFileSync(file, 'utf8')).runs[0].tool.driver.rules;
+  const catalogue = cli(['rules', '--format', 'markdown']).stdout;
+  for (const rule of rules) {
+    const anchor = rule.id.replace('/', '-');
+    assert.equal(rule.helpUri, `${base}#${anchor}`);
+    assert.ok(catalogue.includes(`<a id="${anchor}"></a>`), `the catalogue has no anchor ${anchor}`);
+  }
+  assert.deepEqual(sarifErrors(file), []);
+  // Without it, no helpUri (no link to a page that may not exist).
+  const plain = JSON.parse(cli([...demo, '--format', 'sarif']).stdout).runs[0].tool.driver.rules;
+  assert.ok(plain.every((x) => x.helpUri === undefined));
+  for (const bad of ['docs/rules.md', 'javascript:alert(1)']) {
+    const b = cli([...demo, '--format', 'sarif', '--help-uri', bad]);
+    assert.equal(b.code, 2, bad);
+    assert.match(b.stderr, /--help-uri/);
+  }
+});

@@ -134,11 +134,12 @@ function runAction(dir, inputs) {
 test('the action\'s check step, run as GitHub runs it: outputs, summary, SARIF, and the exit code it hands on', () => {
   const dir = project();
   const pkgPath = `./tools/${path.basename(tarball)}`;
-  const r = runAction(dir, { paths: 'manifests\ncluster\n', to: '1.29.2', package: pkgPath });
+  const r = runAction(dir, { paths: 'manifests\ncluster\n', to: '1.29.2', package: pkgPath, 'help-uri': 'https://docs.example.com/rules.md' });
   assert.equal(r.status, 0, r.stderr);
   assert.deepEqual(r.outputs, { 'exit-code': '1', verdict: 'blocked', blockers: '8', warnings: '18', suppressed: '0' });
   assert.match(r.summary, /^## ❌ kube-preflight: BLOCKED/);
-  assert.equal(JSON.parse(fs.readFileSync(path.join(dir, 'kube-preflight.sarif'), 'utf8')).version, '2.1.0');
+  const sarif = JSON.parse(fs.readFileSync(path.join(dir, 'kube-preflight.sarif'), 'utf8'));
+  assert.equal(sarif.runs[0].tool.driver.rules.find((x) => x.id === 'api/removed').helpUri, 'https://docs.example.com/rules.md#api-removed');
   // The report as the next run's baseline: nothing new, exit code 0.
   fs.mkdirSync(path.join(dir, '.kube-preflight'));
   fs.copyFileSync(path.join(dir, 'kube-preflight.json'), path.join(dir, '.kube-preflight/baseline.json'));

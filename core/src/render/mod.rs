@@ -71,7 +71,7 @@ impl Format {
     }
 }
 
-#[derive(Debug, Clone, Copy, Default)]
+#[derive(Debug, Clone, Default)]
 pub struct RenderOptions {
     /// ANSI colours (the CLI turns them on for a TTY without `NO_COLOR`).
     pub color: bool,
@@ -81,14 +81,17 @@ pub struct RenderOptions {
     /// Markdown: list at most this many findings (the most severe first) and say how many were left out,
     /// so that a pull-request comment stays under its host's limit (GitHub: 65,536 characters).
     pub max_findings: Option<usize>,
+    /// SARIF: where the rule catalogue (`kube-preflight rules --format markdown`, docs/rules.md) is
+    /// published; each rule's `helpUri` is this plus `#<code with / as ->` (the catalogue's anchors).
+    pub help_uri: Option<String>,
 }
 
 pub fn render(report: &Report, format: Format, opts: RenderOptions) -> String {
     match format {
-        Format::Text => render_text(report, opts),
+        Format::Text => render_text(report, &opts),
         Format::Json => report.to_json(),
         Format::Markdown => render_markdown(report, opts.max_findings),
-        Format::Sarif => render_sarif(report, &crate::rules::rule_infos()),
+        Format::Sarif => render_sarif(report, &crate::rules::rule_infos(), opts.help_uri.as_deref()),
         Format::Junit => render_junit(report, &crate::rules::rule_infos(), opts.fail_on),
     }
 }
@@ -100,12 +103,23 @@ pub fn rules_markdown(rules: &[&RuleInfo]) -> String {
         s.push_str(&format!("| `{}` | {} | {} |\n", r.code, r.severity.name(), r.title));
     }
     for r in rules {
-        s.push_str(&format!("\n---\n\n# `{}` ({})\n\n{}\n\n", r.code, r.severity.name(), r.title));
+        s.push_str(&format!(
+            "\n---\n\n<a id=\"{}\"></a>\n\n# `{}` ({})\n\n{}\n\n",
+            anchor(r.code),
+            r.code,
+            r.severity.name(),
+            r.title
+        ));
         // Rule docs use `##` headings already; keep them under the rule's own heading.
         s.push_str(r.docs.trim_end());
         s.push('\n');
     }
     s
+}
+
+/// A rule's anchor in the catalogue: its code with `/` as `-` (`api-removed`).
+pub fn anchor(code: &str) -> String {
+    code.replace('/', "-")
 }
 
 /// The rule catalogue as JSON: `[{code, severity, title, docs}]`.

@@ -67,7 +67,8 @@ fn rule_name(code: &str) -> String {
         .collect()
 }
 
-pub fn render_sarif(r: &Report, rules: &[&RuleInfo]) -> String {
+/// The SARIF 2.1.0 log; with `help_base`, each rule's `helpUri` is its anchor in the catalogue there.
+pub fn render_sarif(r: &Report, rules: &[&RuleInfo], help_base: Option<&str>) -> String {
     let rule_index = |code: &str| rules.iter().position(|x| x.code == code);
     // GitHub wants a location on every result: a finding about the whole upgrade (a target given with
     // --from and no node) points at the first file any finding comes from.
@@ -75,7 +76,7 @@ pub fn render_sarif(r: &Report, rules: &[&RuleInfo]) -> String {
     let driver_rules: Vec<Value> = rules
         .iter()
         .map(|x| {
-            json!({
+            let mut rule = json!({
                 "id": x.code,
                 "name": rule_name(x.code),
                 "shortDescription": { "text": x.title },
@@ -83,7 +84,11 @@ pub fn render_sarif(r: &Report, rules: &[&RuleInfo]) -> String {
                 "help": { "text": x.docs, "markdown": x.docs },
                 "defaultConfiguration": { "level": level(x.severity) },
                 "properties": { "tags": [x.code.split('/').next().unwrap_or_default()] }
-            })
+            });
+            if let (Some(base), Some(o)) = (help_base, rule.as_object_mut()) {
+                o.insert("helpUri".into(), json!(format!("{base}#{}", super::anchor(x.code))));
+            }
+            rule
         })
         .collect();
     let results: Vec<Value> = r

@@ -33,7 +33,7 @@ impl Paint {
     }
 }
 
-pub fn render_text(r: &Report, opts: RenderOptions) -> String {
+pub fn render_text(r: &Report, opts: &RenderOptions) -> String {
     // Everything that comes from the input goes through `t`: no input can add a line or an escape code.
     let t = printable;
     let p = Paint(opts.color);

@@ -33,6 +33,8 @@ check options:
                                           several files; - is stdout, for one of them at most)
   --max-findings <n>                      Markdown lists at most n findings (most severe first) and says
                                           how many it left out (a pull-request comment's size limit)
+  --help-uri <url>                        where your team publishes the rule catalogue (kube-preflight rules
+                                          --format markdown): SARIF rules link to <url>#<code, / as ->
   --stdin-name <name>                     the name stdin's input is reported under (default <stdin>),
                                           e.g. the file it was piped from, for SARIF and annotations
   --fail-on <blocker|warning|never>       exit 1 when a finding is at or above this (default blocker)
@@ -54,6 +56,7 @@ const VALUE_FLAGS = {
   '--additional-annotation': null,
   '--config': null,
   '--baseline': null,
+  '--help-uri': null,
   '--format': null,
   '--output': null,
   '--fail-on': null,
@@ -104,6 +107,16 @@ function parseArgs(argv) {
     else if (field) out.options[field] = value;
     else if (arg === '--config') out.config = value;
     else if (arg === '--baseline') out.baseline = value;
+    else if (arg === '--help-uri') {
+      let url;
+      try {
+        url = new URL(value);
+      } catch {
+        throw new UsageError(`--help-uri ${value}: not an absolute URL`);
+      }
+      if (url.protocol !== 'https:' && url.protocol !== 'http:') throw new UsageError(`--help-uri ${value}: not an http(s) URL`);
+      out.helpUri = value;
+    }
     else if (arg === '--format') out.format = value;
     else if (arg === '--output') {
       const m = /^(text|json|markdown|md|sarif|junit)=(.+)$/.exec(value);
@@ -554,6 +567,7 @@ function main(argv) {
     color: first.path === undefined && process.stdout.isTTY === true && !process.env.NO_COLOR && process.env.TERM !== 'dumb',
     failOn: args.failOn,
     maxFindings: args.maxFindings,
+    helpUri: args.helpUri,
     allowEmpty: args.allowEmpty,
   };
   const files = listInputs(args.paths, args.stdinName);

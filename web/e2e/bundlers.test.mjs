@@ -111,9 +111,10 @@ test('esbuild: the README\'s wasm-URL form and its esbuild command', async () =>
 });
 
 test('Rollup: the README\'s wasm-URL form and its rollup.config.mjs', async () => {
-  const dir = project('rollup', snippet('browser-wasm-url'), ['rollup', '@rollup']);
+  // Rollup's WebAssembly build: the same bundler as the native one, with no platform package to install.
+  const dir = project('rollup', snippet('browser-wasm-url'), ['@rollup']);
   fs.writeFileSync(path.join(dir, 'rollup.config.mjs'), snippet('rollup-config'));
-  const { rollup } = await import(pathToFileURL(path.join(dir, 'node_modules/rollup/dist/es/rollup.js')));
+  const { rollup } = await import(pathToFileURL(path.join(dir, 'node_modules/@rollup/wasm-node/dist/es/rollup.js')));
   const config = (await import(pathToFileURL(path.join(dir, 'rollup.config.mjs')))).default;
   const bundle = await rollup({ ...config, input: path.join(dir, 'main.js') });
   await bundle.write({ ...config.output, dir: path.join(dir, 'dist') });

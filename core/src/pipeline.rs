@@ -14,6 +14,13 @@ use crate::report::{self, NotRun, Report, RuleInfo, Tool, Upgrade};
 use crate::rules::{rule_infos, suppression, Context, RULES};
 use crate::version::{self, Version};
 
+/// Why the checks that need the current version did not run, in words for every face: the CLI's flag, the
+/// options' field, the dashboard's field (a snapshot of a managed cluster, EKS, GKE or AKS, lists no
+/// control-plane node).
+const FROM_UNKNOWN: &str = "the current version is unknown (the snapshot has no control-plane node, as on EKS, GKE \
+     or AKS): give it (--from on the command line, `from` in the options, Current in the dashboard), or include \
+     the control-plane nodes";
+
 /// The current version from the control-plane nodes' kubelets: the lowest one (an HA control plane
 /// mid-upgrade is only as far as its oldest member).
 pub fn infer_from(objects: &[Object]) -> Option<Version> {
@@ -164,12 +171,7 @@ fn build_report(
     let mut not_run = Vec::new();
     for rule in RULES {
         if rule.info.needs_from && ctx.from.is_none() {
-            not_run.push(NotRun {
-                code: rule.info.code,
-                reason:
-                    "the current version is unknown: give --from, or include the control-plane nodes in the snapshot"
-                        .to_owned(),
-            });
+            not_run.push(NotRun { code: rule.info.code, reason: FROM_UNKNOWN.to_owned() });
             continue;
         }
         (rule.check)(&ctx, &mut findings);
@@ -189,11 +191,7 @@ fn build_report(
         });
     }
     if ctx.from.is_none() {
-        not_run.push(NotRun {
-            code: "plan",
-            reason: "the current version is unknown: give --from, or include the control-plane nodes in the snapshot"
-                .to_owned(),
-        });
+        not_run.push(NotRun { code: "plan", reason: FROM_UNKNOWN.to_owned() });
     } else if ctx.nodes.is_empty() {
         not_run.push(NotRun { code: "plan", reason: "there are no nodes in the inputs to plan for".to_owned() });
     } else if ctx.path.is_empty() {

@@ -46,7 +46,7 @@ after(async () => {
   server?.close();
 });
 
-async function openPage() {
+async function openPage(query = '') {
   const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
   const foreign = [];
   page.on('request', (r) => {
@@ -55,7 +55,7 @@ async function openPage() {
   });
   const errors = [];
   page.on('pageerror', (e) => errors.push(String(e)));
-  await page.goto(base);
+  await page.goto(`${base}${query}`);
   return { page, foreign, errors };
 }
 
@@ -396,4 +396,17 @@ test('the embed example renders a report with the packed package', async () => {
   } finally {
     embed.close();
   }
+});
+
+test('a link with a distribution this tool does not know shows it as given, refused, never as another one', async () => {
+  const { page, errors } = await openPage('?profile=foo');
+  await page.waitForSelector('#error');
+  assert.equal(await page.$eval('#profile', (s) => s.value), 'foo');
+  assert.match(await page.$eval('#profile', (s) => s.selectedOptions[0].textContent), /foo \(unknown\)/);
+  assert.match(await page.textContent('#error'), /profile/);
+  // Choosing a known one clears the error.
+  await page.selectOption('#profile', 'rke');
+  await page.waitForSelector('#error', { state: 'detached' });
+  assert.deepEqual(errors, []);
+  await page.close();
 });

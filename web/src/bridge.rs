@@ -161,6 +161,14 @@ impl Bridge {
         self.post(ToWorker::Options { generation, options }, Vec::new());
     }
 
+    /// Read the last inputs again under `options` (their reading never started: the options were refused).
+    pub fn reload(&self, options: String) {
+        let last = self.0.borrow().last_load.clone();
+        if let Some((ToWorker::Load { inputs, .. }, files)) = last {
+            self.load(options, inputs, files);
+        }
+    }
+
     pub fn export(&self, format: &str) {
         self.post(ToWorker::Export { format: format.to_owned() }, Vec::new());
     }

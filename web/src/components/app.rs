@@ -36,7 +36,12 @@ impl Ctx {
 
     /// Change the options: the worker checks what it read again.
     pub fn set_opts(&self, o: Opts) {
-        self.bridge.options(o.to_json());
+        if self.state.report.is_none() && matches!(self.state.status, Status::Failed(_)) {
+            // Nothing was read under the refused options: read the inputs again under these.
+            self.bridge.reload(o.to_json());
+        } else {
+            self.bridge.options(o.to_json());
+        }
         self.state.dispatch(Action::SetOpts(o));
     }
 

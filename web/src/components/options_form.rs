@@ -58,6 +58,11 @@ pub fn OptionsForm() -> Html {
             <label class="field">{ "Distribution" }
                 <select id="profile" onchange={on_profile}>
                     { for Profile::ALL.iter().map(|p| html! { <option value={p.name()} selected={p.name() == profile}>{ p.name() }</option> }) }
+                    // A distribution this tool does not know (from a link's `profile=`) is shown as it was
+                    // given, beside the error that refuses it, never as another one.
+                    if Profile::parse(&profile).is_none() {
+                        <option value={profile.clone()} selected=true disabled=true>{ format!("{profile} (unknown)") }</option>
+                    }
                 </select>
             </label>
             { field(&ctx, "max-unavailable-worker", "maxUnavailable workers", &o.max_unavailable_worker, "default", |o, v| o.max_unavailable_worker = v) }

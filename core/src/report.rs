@@ -62,7 +62,7 @@ pub struct Finding {
 }
 
 /// Why a finding is suppressed.
-#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, PartialOrd, Ord, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Suppressed {
     /// `"annotation"` (`kube-preflight.io/ignore` on the object or its workload), `"config"` (an entry of
@@ -218,6 +218,17 @@ pub struct Summary {
     pub verdict: &'static str,
     /// Suppressed findings by severity, counted apart (not in the counts above, never in the verdict).
     pub suppressed: Counts,
+}
+
+impl Summary {
+    /// Findings of this severity that count (suppressed ones left out).
+    pub fn of(&self, s: Severity) -> usize {
+        match s {
+            Severity::Blocker => self.blocker,
+            Severity::Warning => self.warning,
+            Severity::Info => self.info,
+        }
+    }
 }
 
 /// Findings by severity.

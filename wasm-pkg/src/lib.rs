@@ -100,12 +100,15 @@ fn parse_json_value(s: &str) -> Result<JsValue, JsValue> {
 
 /// The options with `today` set to today's date in UTC, unless they give one: exemptions expire by it.
 fn dated(mut o: UpgradeOptions) -> UpgradeOptions {
-    if o.today.is_none() {
-        let now = js_sys::Date::new_0();
-        let (y, m, d) = (now.get_utc_full_year(), now.get_utc_month() + 1, now.get_utc_date());
-        o.today = kube_preflight::options::Date::parse(&format!("{y:04}-{m:02}-{d:02}"));
-    }
+    o.today = o.today.or_else(utc_today);
     o
+}
+
+/// Today's date in UTC, from the JavaScript clock (the core never reads one).
+fn utc_today() -> Option<kube_preflight::options::Date> {
+    let now = js_sys::Date::new_0();
+    let (y, m, d) = (now.get_utc_full_year(), now.get_utc_month() + 1, now.get_utc_date());
+    kube_preflight::options::Date::parse(&format!("{y:04}-{m:02}-{d:02}"))
 }
 
 /// `check(files, options) -> Report`.
@@ -136,10 +139,7 @@ pub fn version() -> String {
 pub fn run_cli(files: JsValue, request: JsValue) -> Result<JsValue, JsValue> {
     let inputs = read_files(&files)?;
     let req = cli_request(&request)?;
-    let mut prepared = request::prepare(&req).map_err(|e| to_js_error(&e))?;
-    prepared.options = dated(prepared.options);
-    let report = kube_preflight::check(&inputs, &prepared.options).map_err(|e| to_js_error(&e))?;
-    let out = prepared.output(&report).map_err(|e| to_js_error(&e))?;
+    let out = request::run(&inputs, &req).map_err(|e| to_js_error(&e))?;
     Ok(cli_output(&out))
 }
 
@@ -159,6 +159,7 @@ fn cli_request(request: &JsValue) -> Result<request::CliRequest, JsValue> {
         config,
         baseline,
         help_uri: get("helpUri").as_string().filter(|s| !s.is_empty()),
+        today: utc_today(),
         format: get("format").as_string().unwrap_or_else(|| "text".to_owned()),
         color: get("color").as_bool().unwrap_or(false),
         fail_on: get("failOn").as_string().unwrap_or_else(|| "blocker".to_owned()),
@@ -199,8 +200,7 @@ impl CliSession {
     #[wasm_bindgen(constructor)]
     pub fn new(request: JsValue) -> Result<CliSession, JsValue> {
         let req = cli_request(&request)?;
-        let mut prepared = request::prepare(&req).map_err(|e| to_js_error(&e))?;
-        prepared.options = dated(prepared.options);
+        let prepared = request::prepare(&req).map_err(|e| to_js_error(&e))?;
         let session = kube_preflight::Session::new(prepared.options.clone()).map_err(|e| to_js_error(&e))?;
         Ok(CliSession { inner: Some((session, prepared)) })
     }

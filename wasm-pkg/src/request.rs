@@ -24,6 +24,8 @@ pub struct CliRequest {
     pub baseline: Option<Input>,
     /// `--help-uri`: where the rule catalogue is published (SARIF `helpUri`).
     pub help_uri: Option<String>,
+    /// The date exemptions expire by when the options give none (the caller's clock).
+    pub today: Option<kube_preflight::options::Date>,
 }
 
 pub struct CliOutput {
@@ -101,6 +103,7 @@ pub fn prepare(req: &CliRequest) -> Result<Prepared, Error> {
         None => flags,
     };
     let mut options = options;
+    options.today = options.today.or(req.today);
     if let Some(b) = &req.baseline {
         options.baseline = Some(baseline_from(b)?);
     }
@@ -202,6 +205,7 @@ mod tests {
             max_findings: None,
             baseline: None,
             help_uri: None,
+            today: None,
         }
     }
 

@@ -4,26 +4,20 @@
 // request may fail (a `.wasm` left behind is a 404).
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import http from 'node:http';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { spawnSync } from 'node:child_process';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { pathToFileURL } from 'node:url';
 import { createRequire } from 'node:module';
 import { snippet } from '../../wasm-pkg/test/helpers.mjs';
+import { installApp, launch, packTarball, recordingPage, root, serve } from './helpers.mjs';
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const require = createRequire(path.join(root, 'package.json'));
-const { chromium } = require('playwright-core');
-const pkg = path.join(root, 'wasm-pkg/pkg');
-const TYPES = { '.html': 'text/html', '.js': 'text/javascript', '.mjs': 'text/javascript', '.wasm': 'application/wasm', '.css': 'text/css' };
-const quietNpm = { ...process.env, npm_config_audit: 'false', npm_config_fund: 'false', npm_config_update_notifier: 'false' };
-
+/** The small cluster every app checks. */
+const NODES = fs.readFileSync(path.join(root, 'tests/fixtures/cli/nodes-1.28.yaml'), 'utf8');
 
 /** What each app does with the package once the README's lines have run: check a small cluster. */
 const APP = `
-const nodes = ${JSON.stringify(fs.readFileSync(path.join(root, 'tests/fixtures/cli/nodes-1.28.yaml'), 'utf8'))};
+const nodes = ${JSON.stringify(NODES)};
 const report = check([{ name: 'nodes.yaml', content: nodes }], { to: '1.30.1' });
 document.body.dataset.from = report.upgrade.from;
 document.body.dataset.verdict = report.summary.verdict;
@@ -33,63 +27,42 @@ let tarball;
 let browser;
 
 before(async () => {
-  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'kp-bundlers-'));
-  const packed = spawnSync('npm', ['pack', pkg, '--pack-destination', tmp, '--json'], { encoding: 'utf8', env: quietNpm });
-  assert.equal(packed.status, 0, packed.stderr);
-  tarball = path.join(tmp, JSON.parse(packed.stdout)[0].filename);
-  browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
-    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--disable-dev-shm-usage'],
-  });
+  tarball = packTarball();
+  browser = await launch();
 });
 
 after(async () => {
   await browser?.close();
 });
 
-/** A fresh project: the tarball installed as npm installs it (no network), the bundler's packages linked
- * from the dev tools, `main.js` from the README snippet and the app. */
+/** A fresh project from the tarball: the bundler's packages linked, `main.js` from the README snippet and
+ * the app. */
 function project(name, code, tools, app = APP) {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), `kp-${name}-`));
-  fs.writeFileSync(path.join(dir, 'package.json'), JSON.stringify({ name: `app-${name}`, private: true, type: 'module' }));
-  const installed = spawnSync('npm', ['install', '--offline', '--no-audit', '--no-fund', tarball], { cwd: dir, encoding: 'utf8', env: quietNpm });
-  assert.equal(installed.status, 0, installed.stderr);
-  for (const t of tools) {
-    const to = path.join(dir, 'node_modules', t);
-    fs.mkdirSync(path.dirname(to), { recursive: true });
-    fs.symlinkSync(path.join(root, 'node_modules', t), to, 'dir');
-  }
+  const dir = installApp(name, tarball, tools);
   fs.writeFileSync(path.join(dir, 'main.js'), `${code}\n${app}`);
   fs.writeFileSync(path.join(dir, 'index.html'), '<!doctype html><meta charset="utf-8"><link rel="icon" href="data:,"><title>app</title><script type="module" src="./main.js"></script>\n');
   return dir;
 }
 
-/** Serve `dir` on loopback, open it, and wait for the app's report; every failed request is an error. */
-async function run(dir) {
-  const server = http.createServer((req, res) => {
-    const url = new URL(req.url, 'http://x');
-    const file = path.join(dir, url.pathname === '/' ? 'index.html' : path.normalize(decodeURIComponent(url.pathname)));
-    if (!file.startsWith(dir) || !fs.existsSync(file) || fs.statSync(file).isDirectory()) {
-      res.writeHead(404).end();
-      return;
-    }
-    res.writeHead(200, { 'content-type': TYPES[path.extname(file)] || 'application/octet-stream' });
-    fs.createReadStream(file).pipe(res);
-  });
-  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const page = await browser.newPage();
-  const failed = [];
-  const errors = [];
-  page.on('response', (r) => { if (r.status() >= 400) failed.push(`${r.status()} ${r.url()}`); });
-  page.on('pageerror', (e) => errors.push(String(e)));
-  page.on('console', (m) => { if (m.type() === 'error') errors.push(m.text()); });
+/** Open `url`, wait for the app's report; every failed request and page error is recorded. */
+async function openApp(url) {
+  const { page, seen } = await recordingPage(browser);
   try {
-    await page.goto(`http://127.0.0.1:${server.address().port}/`);
-    await page.waitForSelector('body[data-verdict]', { timeout: 20000 }).catch(() => {});
+    await page.goto(url);
+    await page.waitForSelector('body[data-verdict]', { timeout: 30000 }).catch(() => {});
     const got = await page.evaluate(() => ({ ...document.body.dataset }));
-    return { got, failed, errors };
+    return { got, failed: seen.failed, errors: seen.errors };
   } finally {
     await page.close();
+  }
+}
+
+/** Serve `dir` on loopback and open it. */
+async function run(dir) {
+  const server = await serve(dir);
+  try {
+    return await openApp(`${server.origin}/`);
+  } finally {
     server.close();
   }
 }
@@ -152,16 +125,7 @@ test('Vite\'s dev server, with no configuration (its dependency pre-bundling kee
   const server = await vite.createServer({ root: dir, logLevel: 'silent', server: { host: '127.0.0.1', port: 0, strictPort: false } });
   await server.listen();
   try {
-    const page = await browser.newPage();
-    const failed = [];
-    const errors = [];
-    page.on('response', (r) => { if (r.status() >= 400) failed.push(`${r.status()} ${r.url()}`); });
-    page.on('pageerror', (e) => errors.push(String(e)));
-    await page.goto(server.resolvedUrls.local[0]);
-    await page.waitForSelector('body[data-verdict]', { timeout: 30000 }).catch(() => {});
-    const got = await page.evaluate(() => ({ ...document.body.dataset }));
-    await page.close();
-    assertReport({ got, failed, errors }, 'Vite dev server');
+    assertReport(await openApp(server.resolvedUrls.local[0]), 'Vite dev server');
   } finally {
     await server.close();
   }
@@ -190,12 +154,11 @@ const WORKER_RESULT = { same: 'true', progress: 'true', aborted: 'AbortError', v
 
 test('checkInWorker in a page with no bundler: the module worker next to browser.mjs', async () => {
   const dir = project('worker-plain', '', [], '');
-  const nodes = fs.readFileSync(path.join(root, 'tests/fixtures/cli/nodes-1.28.yaml'), 'utf8');
   fs.writeFileSync(path.join(dir, 'index.html'), `<!doctype html><meta charset="utf-8"><link rel="icon" href="data:,"><title>app</title>
 <script type="module">
 import init, { check, checkInWorker } from './node_modules/kube-preflight/browser.mjs';
 await init();
-const nodes = ${JSON.stringify(nodes)};
+const nodes = ${JSON.stringify(NODES)};
 ${WORKER_APP}
 </script>\n`);
   const r = await run(dir);
@@ -205,9 +168,8 @@ ${WORKER_APP}
 });
 
 test('checkInWorker in a Vite build: Vite bundles the worker it sees in the package', async () => {
-  const nodes = fs.readFileSync(path.join(root, 'tests/fixtures/cli/nodes-1.28.yaml'), 'utf8');
   const code = snippet('browser-default').replace('{ check }', '{ check, checkInWorker }');
-  const dir = project('worker-vite', code, ['vite'], `const nodes = ${JSON.stringify(nodes)};\n${WORKER_APP}`);
+  const dir = project('worker-vite', code, ['vite'], `const nodes = ${JSON.stringify(NODES)};\n${WORKER_APP}`);
   const vite = await import(pathToFileURL(path.join(dir, 'node_modules/vite/dist/node/index.js')));
   await vite.build({ root: dir, logLevel: 'silent', configFile: false });
   const r = await run(path.join(dir, 'dist'));

@@ -1,20 +1,12 @@
 // The dashboard end to end: built by trunk (dist/), served on loopback, driven in Debian's Chromium.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import http from 'node:http';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { createRequire } from 'node:module';
+import { launch, root, serve, shots } from './helpers.mjs';
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const require = createRequire(path.join(root, 'package.json'));
-const { chromium } = require('playwright-core');
 const dist = path.join(root, 'dist');
-const shots = path.join(root, 'target/e2e');
-
-const TYPES = { '.html': 'text/html', '.js': 'text/javascript', '.mjs': 'text/javascript', '.wasm': 'application/wasm', '.css': 'text/css' };
 
 let server;
 let base;
@@ -22,22 +14,9 @@ let browser;
 
 before(async () => {
   assert.ok(fs.existsSync(path.join(dist, 'index.html')), 'dist/ is missing: run `cargo xtask web` first');
-  server = http.createServer((req, res) => {
-    const url = new URL(req.url, 'http://x');
-    const file = path.join(dist, url.pathname === '/' ? 'index.html' : path.normalize(url.pathname));
-    if (!file.startsWith(dist) || !fs.existsSync(file)) {
-      res.writeHead(404).end();
-      return;
-    }
-    res.writeHead(200, { 'content-type': TYPES[path.extname(file)] || 'application/octet-stream' });
-    fs.createReadStream(file).pipe(res);
-  });
-  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
-  base = `http://127.0.0.1:${server.address().port}/`;
-  browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
-    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--disable-dev-shm-usage'],
-  });
+  server = await serve(dist);
+  base = `${server.origin}/`;
+  browser = await launch();
   fs.mkdirSync(shots, { recursive: true });
 });
 
@@ -355,27 +334,18 @@ test('the embed example renders a report with the packed package', async () => {
       await init();
       document.querySelector('#out').textContent = said + ' | after: ' + check([], { to: '1.29.2' }).summary.verdict;
     </script></body></html>`);
-  const embed = http.createServer((req, res) => {
-    const url = new URL(req.url, 'http://x');
-    // The portal under a strict policy: scripts from itself only (the page's two inline scripts by hash
-    // would do too), and WebAssembly allowed to compile ('wasm-unsafe-eval'), as the README says.
-    if (url.searchParams.has('csp')) {
-      res.setHeader('content-security-policy', "default-src 'self'; script-src 'self' 'unsafe-inline' 'wasm-unsafe-eval'; style-src 'self' 'unsafe-inline'");
-    }
-    const file = path.join(site, url.pathname === '/' ? 'index.html' : path.normalize(url.pathname));
-    if (!file.startsWith(site) || !fs.existsSync(file) || fs.statSync(file).isDirectory()) {
-      res.writeHead(404).end();
-      return;
-    }
-    res.writeHead(200, { 'content-type': TYPES[path.extname(file)] || 'application/octet-stream' });
-    fs.createReadStream(file).pipe(res);
+  // The portal under a strict policy (`?csp`): scripts from itself only (the page's two inline scripts by
+  // hash would do too), and WebAssembly allowed to compile ('wasm-unsafe-eval'), as the README says.
+  const embed = await serve(site, {
+    headers: (url) => (url.searchParams.has('csp')
+      ? { 'content-security-policy': "default-src 'self'; script-src 'self' 'unsafe-inline' 'wasm-unsafe-eval'; style-src 'self' 'unsafe-inline'" }
+      : {}),
   });
-  await new Promise((resolve) => embed.listen(0, '127.0.0.1', resolve));
   try {
     const page = await browser.newPage({ viewport: { width: 1100, height: 800 } });
     const errors = [];
     page.on('pageerror', (e) => errors.push(String(e)));
-    await page.goto(`http://127.0.0.1:${embed.address().port}/`);
+    await page.goto(`${embed.origin}/`);
     await page.waitForSelector('tr[data-code="api/removed"]');
     assert.match(await page.textContent('#verdict'), /^BLOCKED: 1 blocker/);
     await page.fill('#input', 'kind: Pod\nmetadata: [\n');
@@ -384,11 +354,11 @@ test('the embed example renders a report with the packed package', async () => {
     assert.match(await page.textContent('#verdict'), /pasted\.yaml:\d+:\d+/);
     await page.screenshot({ path: path.join(shots, 'embed-example.png'), fullPage: true });
     // Under a strict Content-Security-Policy that allows 'wasm-unsafe-eval': the same report.
-    await page.goto(`http://127.0.0.1:${embed.address().port}/?csp=1`);
+    await page.goto(`${embed.origin}/?csp=1`);
     await page.waitForSelector('tr[data-code="api/removed"]');
     assert.match(await page.textContent('#verdict'), /^BLOCKED: 1 blocker/);
     // check() before init(): an error that says to call init(), then it works.
-    await page.goto(`http://127.0.0.1:${embed.address().port}/before-init.html`);
+    await page.goto(`${embed.origin}/before-init.html`);
     await page.waitForFunction(() => document.querySelector('#out').textContent.includes('after'));
     assert.match(await page.textContent('#out'), /^init: kube-preflight: call `await init\(\)`.* \| after: nothing-checked$/);
     assert.deepEqual(errors, []);

@@ -3,79 +3,44 @@
 // by keyboard, themed from outside, with no request to any other host.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import http from 'node:http';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { spawnSync } from 'node:child_process';
-import { fileURLToPath, pathToFileURL } from 'node:url';
-import { createRequire } from 'node:module';
+import { pathToFileURL } from 'node:url';
 import { snippet } from '../../wasm-pkg/test/helpers.mjs';
+import { installApp, launch, packTarball, recordingPage, root, serve, shots } from './helpers.mjs';
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const require = createRequire(path.join(root, 'package.json'));
-const { chromium } = require('playwright-core');
-const TYPES = { '.html': 'text/html', '.js': 'text/javascript', '.mjs': 'text/javascript', '.wasm': 'application/wasm', '.css': 'text/css', '.json': 'application/json' };
-const quietNpm = { ...process.env, npm_config_audit: 'false', npm_config_fund: 'false', npm_config_update_notifier: 'false' };
 const CSP = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self' 'unsafe-inline'; worker-src 'self'; connect-src 'self'; img-src 'self' data:";
-const shots = path.join(root, 'target/e2e');
 
 let tarball;
 let browser;
 let demoReport;
 
 before(async () => {
-  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'kp-element-'));
-  const packed = spawnSync('npm', ['pack', path.join(root, 'wasm-pkg/pkg'), '--pack-destination', tmp, '--json'], { encoding: 'utf8', env: quietNpm });
-  assert.equal(packed.status, 0, packed.stderr);
-  tarball = path.join(tmp, JSON.parse(packed.stdout)[0].filename);
+  tarball = packTarball();
   const cli = spawnSync(process.execPath, [path.join(root, 'wasm-pkg/pkg/bin/kube-preflight.cjs'), 'check', path.join(root, 'tests/fixtures/demo'), '--to', '1.29.2', '--format', 'json'], { encoding: 'utf8' });
   demoReport = cli.stdout;
   assert.equal(JSON.parse(demoReport).summary.verdict, 'blocked');
   fs.mkdirSync(shots, { recursive: true });
-  browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
-    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--disable-dev-shm-usage'],
-  });
+  browser = await launch();
 });
 
 after(async () => {
   await browser?.close();
 });
 
+/** A fresh project from the tarball, with the demo's report beside it. */
 function project(name, tools) {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), `kp-${name}-`));
-  fs.writeFileSync(path.join(dir, 'package.json'), JSON.stringify({ name: `app-${name}`, private: true, type: 'module' }));
-  const installed = spawnSync('npm', ['install', '--offline', '--no-audit', '--no-fund', tarball], { cwd: dir, encoding: 'utf8', env: quietNpm });
-  assert.equal(installed.status, 0, installed.stderr);
-  for (const t of tools) fs.symlinkSync(path.join(root, 'node_modules', t), path.join(dir, 'node_modules', t), 'dir');
+  const dir = installApp(name, tarball, tools);
   fs.writeFileSync(path.join(dir, 'report.json'), demoReport);
   return dir;
 }
 
-/** Serve `dir` (with `csp`), open it; every request is recorded. */
+/** Serve `dir` under `csp`, open it; every request is recorded. */
 async function open(dir, csp) {
-  const server = http.createServer((req, res) => {
-    const url = new URL(req.url, 'http://x');
-    const file = path.join(dir, url.pathname === '/' ? 'index.html' : path.normalize(decodeURIComponent(url.pathname)));
-    if (!file.startsWith(dir) || !fs.existsSync(file) || fs.statSync(file).isDirectory()) {
-      res.writeHead(404).end();
-      return;
-    }
-    const headers = { 'content-type': TYPES[path.extname(file)] || 'application/octet-stream' };
-    if (csp) headers['content-security-policy'] = csp;
-    res.writeHead(200, headers);
-    fs.createReadStream(file).pipe(res);
-  });
-  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const origin = `http://127.0.0.1:${server.address().port}`;
-  const page = await browser.newPage();
-  const seen = { failed: [], errors: [], foreign: [] };
-  page.on('request', (r) => { if (!r.url().startsWith(origin) && !r.url().startsWith('data:') && !r.url().startsWith('blob:')) seen.foreign.push(r.url()); });
-  page.on('response', (r) => { if (r.status() >= 400) seen.failed.push(`${r.status()} ${r.url()}`); });
-  page.on('pageerror', (e) => seen.errors.push(String(e)));
-  page.on('console', (m) => { if (m.type() === 'error') seen.errors.push(m.text()); });
-  await page.goto(`${origin}/`);
+  const server = await serve(dir, { headers: () => ({ 'content-security-policy': csp }) });
+  const { page, seen } = await recordingPage(browser, server.origin);
+  await page.goto(`${server.origin}/`);
   return { page, seen, close: async () => { await page.close(); server.close(); } };
 }
 

@@ -51,21 +51,12 @@ fn generation_of(m: &FromWorker) -> Option<u32> {
 
 impl Bridge {
     pub fn new(on_message: Callback<FromWorker>) -> Bridge {
-        let b = Bridge(Rc::new(RefCell::new(Inner {
-            worker: None,
-            ready: false,
-            queue: Vec::new(),
-            generation: 0,
-            last_load: None,
-            good_load: None,
-            on_message,
-            _closure: None,
-        })));
+        let b = Bridge::inert(on_message);
         b.spawn();
         b
     }
 
-    /// A bridge with no worker (a report given whole): requests are kept, never answered.
+    /// A bridge with no worker (a report given whole): requests are dropped, never answered.
     pub fn inert(on_message: Callback<FromWorker>) -> Bridge {
         Bridge(Rc::new(RefCell::new(Inner {
             worker: None,

@@ -94,23 +94,9 @@ pub fn npm(root: &Path, env: &setup::Env) -> Result<(), Failure> {
     if pkg.exists() {
         std::fs::remove_dir_all(&pkg).map_err(|e| Failure::new(format!("cannot clear {}: {e}", pkg.display())))?;
     }
-    for target in ["nodejs", "web"] {
-        let dir = pkg.join(if target == "nodejs" { "node" } else { "web" });
+    for (target, dir) in [("nodejs", "node"), ("web", "web")] {
         step(&format!("npm package: wasm-bindgen --target {target}"));
-        run(cmd("wasm-bindgen", root, env)
-            .args(["--target", target, "--no-typescript", "--out-dir"])
-            .arg(&dir)
-            .arg(&wasm))?;
-        let bg = dir.join("kube_preflight_wasm_bg.wasm");
-        run(cmd("wasm-opt", root, env)
-            .arg("-Oz")
-            .arg("--enable-bulk-memory")
-            .arg("--enable-nontrapping-float-to-int")
-            .arg("--enable-sign-ext")
-            .arg("--enable-mutable-globals")
-            .arg(&bg)
-            .arg("-o")
-            .arg(&bg))?;
+        bindgen(root, env, &wasm, target, &pkg.join(dir), "kube_preflight_wasm")?;
     }
     // The <kube-preflight-report> element: the dashboard's views (the web crate, bin kube-preflight-element).
     step("npm package: the <kube-preflight-report> element (kube-preflight-web, release)");
@@ -125,20 +111,8 @@ pub fn npm(root: &Path, env: &setup::Env) -> Result<(), Failure> {
         "--release",
     ]))?;
     let report_dir = pkg.join("report");
-    run(cmd("wasm-bindgen", root, env)
-        .args(["--target", "web", "--no-typescript", "--out-name", "kube_preflight_element", "--out-dir"])
-        .arg(&report_dir)
-        .arg(root.join("target/wasm32-unknown-unknown/release/kube-preflight-element.wasm")))?;
-    let bg = report_dir.join("kube_preflight_element_bg.wasm");
-    run(cmd("wasm-opt", root, env)
-        .arg("-Oz")
-        .arg("--enable-bulk-memory")
-        .arg("--enable-nontrapping-float-to-int")
-        .arg("--enable-sign-ext")
-        .arg("--enable-mutable-globals")
-        .arg(&bg)
-        .arg("-o")
-        .arg(&bg))?;
+    let element = root.join("target/wasm32-unknown-unknown/release/kube-preflight-element.wasm");
+    bindgen(root, env, &element, "web", &report_dir, "kube_preflight_element")?;
     let css = util::read(&root.join("web/style.css"))?;
     util::write(&report_dir.join("style.mjs"), &element_css(&css))?;
     // The web builds' glue is an ES module in a `.js` file: its folder says so to Node and bundlers (the
@@ -161,6 +135,32 @@ pub fn npm(root: &Path, env: &setup::Env) -> Result<(), Failure> {
     util::write(&manifest, &text)?;
     println!("npm package ready in {}", pkg.display());
     Ok(())
+}
+
+/// `wasm-bindgen --target <target>` of `wasm` into `out_dir` as `<name>.js`, then `wasm-opt -Oz` on its
+/// `<name>_bg.wasm` (with the features today's Rust emits).
+fn bindgen(
+    root: &Path,
+    env: &setup::Env,
+    wasm: &Path,
+    target: &str,
+    out_dir: &Path,
+    name: &str,
+) -> Result<(), Failure> {
+    run(cmd("wasm-bindgen", root, env)
+        .args(["--target", target, "--no-typescript", "--out-name", name, "--out-dir"])
+        .arg(out_dir)
+        .arg(wasm))?;
+    let bg = out_dir.join(format!("{name}_bg.wasm"));
+    run(cmd("wasm-opt", root, env)
+        .arg("-Oz")
+        .arg("--enable-bulk-memory")
+        .arg("--enable-nontrapping-float-to-int")
+        .arg("--enable-sign-ext")
+        .arg("--enable-mutable-globals")
+        .arg(&bg)
+        .arg("-o")
+        .arg(&bg))
 }
 
 /// The dashboard's stylesheet for the element's shadow root, as an ES module exporting its text: the

@@ -133,7 +133,7 @@ fn render_with(r: &Report, shown: usize, cap: Option<usize>, list_suppressed: bo
         if group.is_empty() {
             continue;
         }
-        let total = open.iter().filter(|f| f.severity == sev).count();
+        let total = sm.of(sev);
         let (emoji, word) = mark(sev).split_once(' ').unwrap_or_default();
         let shown_part = if group.len() < total { format!(", {} shown", group.len()) } else { String::new() };
         let title = format!("{emoji} {total} {word}(s){shown_part}");

@@ -123,7 +123,10 @@ pub fn render_sarif(r: &Report, rules: &[&RuleInfo], help_base: Option<&str>) ->
                 }
                 res.insert("locations".into(), json!([Value::Object(loc)]));
             }
-            res.insert("partialFingerprints".into(), json!({ "kubePreflight/v1": fingerprint(f) }));
+            // What identifies a finding from one run to the next, whatever moved in the files (SARIF
+            // 3.27.17): its identity (rule, object, hop, the API, annotation or node it is about; never lines
+            // or wording) hashed, so that an edit above a manifest or a reworded message is no new alert.
+            res.insert("partialFingerprints".into(), json!({ "kubePreflight/v1": f.identity().fingerprint() }));
             if let Some(why) = &f.suppressed {
                 // SARIF 3.35: an annotation in the object is "inSource"; the options and a baseline are
                 // "external". Readers that honour suppressions (GitHub code scanning) hide such results.
@@ -167,13 +170,6 @@ pub fn render_sarif(r: &Report, rules: &[&RuleInfo], help_base: Option<&str>) ->
     let mut s = serde_json::to_string_pretty(&doc).unwrap_or_default();
     s.push('\n');
     s
-}
-
-/// What identifies a finding from one run to the next, whatever moved in the files (SARIF 3.27.17): the
-/// finding's identity (`FindingIdentity`: rule, object, hop, the API, annotation or node it is about; never
-/// lines or wording) hashed, so that an edit above a manifest or a reworded message is no new alert.
-fn fingerprint(f: &crate::report::Finding) -> String {
-    f.identity().fingerprint()
 }
 
 /// A plain-text SARIF message string: literal braces doubled (placeholders, SARIF 2.1.0 section 3.11.5) and

@@ -154,15 +154,6 @@ pub fn App() -> Html {
         });
     }
     use_replay_clock(&state);
-    let tab_button = |tab: Tab| {
-        let ctx = ctx.clone();
-        let active = state.tab == tab;
-        let onclick = Callback::from(move |_| ctx.send(Action::Tab(tab)));
-        html! {
-            <button role="tab" id={format!("tab-{}", tab.id())} aria-selected={active.to_string()} aria-controls="panel"
-                class={classes!("tab", active.then_some("active"))} {onclick} data-tab={tab.id()}>{ tab.label() }</button>
-        }
-    };
     let on_theme = {
         let ctx = ctx.clone();
         Callback::from(move |e: Event| ctx.send(Action::Theme(Theme::parse(&value_of(&e)))))
@@ -226,10 +217,29 @@ pub fn App() -> Html {
                 </section>
                 { progress }
                 if state.report.is_some() { <Verdict /> }
-                <nav class="tabs" role="tablist" aria-label="Views">{ for Tab::ALL.into_iter().map(tab_button) }</nav>
-                <section class="body" id="panel" role="tabpanel" aria-labelledby={format!("tab-{}", state.tab.id())}>{ body }</section>
+                { tabbed(&ctx, &Tab::ALL, body) }
             </main>
         </ContextProvider<Ctx>>
+    }
+}
+
+/// The tabs over `tabs` (buttons, reached by Tab and pressed by Enter) and the panel showing `body`, the current one's.
+pub fn tabbed(ctx: &Ctx, tabs: &[Tab], body: Html) -> Html {
+    let current = ctx.state.tab;
+    let tab_button = |tab: Tab| {
+        let ctx = ctx.clone();
+        let active = current == tab;
+        let onclick = Callback::from(move |_| ctx.send(Action::Tab(tab)));
+        html! {
+            <button role="tab" id={format!("tab-{}", tab.id())} aria-selected={active.to_string()} aria-controls="panel"
+                class={classes!("tab", active.then_some("active"))} {onclick} data-tab={tab.id()}>{ tab.label() }</button>
+        }
+    };
+    html! {
+        <>
+            <nav class="tabs" role="tablist" aria-label="Views">{ for tabs.iter().copied().map(tab_button) }</nav>
+            <section class="body" id="panel" role="tabpanel" aria-labelledby={format!("tab-{}", current.id())}>{ body }</section>
+        </>
     }
 }
 

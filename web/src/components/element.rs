@@ -6,7 +6,7 @@ use std::rc::Rc;
 
 use yew::prelude::*;
 
-use super::app::{use_replay_clock, Ctx};
+use super::app::{tabbed, use_replay_clock, Ctx};
 use super::downtime::DowntimeView;
 use super::findings::FindingsView;
 use super::overview::Overview;
@@ -35,15 +35,6 @@ pub fn ReportElement(props: &ElementProps) -> Html {
         use_effect_with(props.report.clone(), move |r| dispatcher.dispatch(Action::Show(r.clone())));
     }
     use_replay_clock(&state);
-    let tab_button = |tab: Tab| {
-        let ctx = ctx.clone();
-        let active = state.tab == tab;
-        let onclick = Callback::from(move |_| ctx.send(Action::Tab(tab)));
-        html! {
-            <button role="tab" id={format!("tab-{}", tab.id())} aria-selected={active.to_string()} aria-controls="panel"
-                class={classes!("tab", active.then_some("active"))} {onclick} data-tab={tab.id()}>{ tab.label() }</button>
-        }
-    };
     let body = match (&state.report, state.tab) {
         (None, _) => html! {},
         (Some(_), Tab::Findings) => html! { <FindingsView /> },
@@ -55,8 +46,7 @@ pub fn ReportElement(props: &ElementProps) -> Html {
         <ContextProvider<Ctx> context={ctx.clone()}>
             <div class="kp-report">
                 if state.report.is_some() { <Verdict /> }
-                <nav class="tabs" role="tablist" aria-label="Views">{ for TABS.into_iter().map(tab_button) }</nav>
-                <section class="body" id="panel" role="tabpanel" aria-labelledby={format!("tab-{}", state.tab.id())}>{ body }</section>
+                { tabbed(&ctx, &TABS, body) }
             </div>
         </ContextProvider<Ctx>>
     }

@@ -43,11 +43,9 @@ reason a reviewer will accept.
 
 pub fn check(ctx: &Context<'_>, out: &mut Vec<Finding>) {
     let today = ctx.options.today;
-    for (i, e) in ctx.options.exemptions.iter().enumerate() {
+    for (i, e) in ctx.options.exemptions.iter().enumerate().filter(|(_, e)| is_expired(e, today)) {
+        // An expired exemption has both dates.
         let (Some(last), Some(today)) = (e.expires, today) else { continue };
-        if !is_expired(e, Some(today)) {
-            continue;
-        }
         out.push(
             Finding::new(
                 &INFO,

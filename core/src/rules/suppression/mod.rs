@@ -132,18 +132,16 @@ pub fn apply(ctx: &Context<'_>, findings: &mut Vec<Finding>) {
                 Some(Suppressed {
                     by: "config",
                     reason: e.reason.clone(),
-                    object: None,
                     exemption: Some(*i),
                     expires: e.expires.map(|d| d.to_string()),
+                    ..Suppressed::default()
                 })
             })
             .or_else(|| {
                 baseline.filter(|b| b.contains(&f.identity())).map(|_| Suppressed {
                     by: "baseline",
                     reason: Some("in the baseline report".to_owned()),
-                    object: None,
-                    exemption: None,
-                    expires: None,
+                    ..Suppressed::default()
                 })
             });
     }
@@ -178,8 +176,7 @@ fn by_annotation(
             by: "annotation",
             reason: o.annotations.get(IGNORE_REASON).map(|r| r.trim().to_owned()).filter(|r| !r.is_empty()),
             object: Some(display_ref(&o.r)),
-            exemption: None,
-            expires: None,
+            ..Suppressed::default()
         })
     })
 }

@@ -20,6 +20,7 @@
 pub mod apis;
 pub mod budget;
 pub mod cluster;
+pub mod detect;
 pub mod error;
 pub mod helm;
 pub mod ingest;

@@ -215,7 +215,10 @@ fn build_report(
             path: ctx.path_strings(),
             from_source,
         },
-        inventory: ingested.inventory.clone(),
+        inventory: report::Inventory {
+            detected_profile: crate::detect::detect(ingested, options.profile),
+            ..ingested.inventory.clone()
+        },
         summary,
         findings,
         plan,

@@ -186,6 +186,9 @@ pub struct Inventory {
     /// Objects read more than once (same kind, namespace and name, or uid): counted once, every copy listed
     /// (an addition to the contract's fields).
     pub duplicates: Vec<Duplicate>,
+    /// The distribution the inputs look like, and why (an addition to the contract's fields).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub detected_profile: Option<crate::detect::Detected>,
 }
 
 /// An object read from more than one place.

@@ -151,6 +151,19 @@ export interface Inventory {
   distributionConfigs: DistributionConfig[];
   /** Objects read more than once (same kind, namespace and name, or uid): counted once, every copy listed. */
   duplicates: Duplicate[];
+  /** The distribution the inputs look like, and why; absent when nothing in them tells. */
+  detectedProfile?: DetectedProfile;
+}
+
+export interface DetectedProfile {
+  /** The profile whose files or marks the inputs carry. */
+  profile?: Profile;
+  /** A managed service whose provider upgrades the control plane (none of the profiles). */
+  managed?: "eks" | "gke" | "aks";
+  /** The report was made under this profile (`rke` and `rke-legacy` count as one). */
+  matches: boolean;
+  /** What was seen, strongest first: `what`, and where (`file:line`). */
+  evidence: { what: string; at?: string }[];
 }
 
 export interface Duplicate {

@@ -152,6 +152,21 @@ test('text output: verdict, findings and fix, no colour when piped', () => {
   assert.doesNotMatch(r.stdout, /\x1b\[/);
 });
 
+test('the header says which distribution the inputs look like when the report was made for another', () => {
+  const dir = fixture('plan/detected-profile');
+  const r = cli(['check', dir, '--to', '1.29.2']);
+  assert.match(r.stdout, /^  profile the inputs look like rke \(an RKE cluster\.yml at .*cluster\.yml:2\): this report is for profile kubeadm: give --profile rke$/m);
+  const json = JSON.parse(cli(['check', dir, '--to', '1.29.2', '--format', 'json']).stdout);
+  assert.equal(json.inventory.detectedProfile.profile, 'rke');
+  assert.equal(json.inventory.detectedProfile.matches, false);
+  const md = cli(['check', dir, '--to', '1.29.2', '--format', 'markdown']).stdout;
+  assert.match(md, /> \*\*Profile\*\*: the inputs look like rke .*run with `--profile rke`/);
+  // Under rke the header says nothing more: the report matches.
+  const rke = cli(['check', dir, '--to', '1.29.2', '--profile', 'rke']);
+  assert.doesNotMatch(rke.stdout, /look like/);
+  assert.equal(JSON.parse(cli(['check', dir, '--to', '1.29.2', '--profile', 'rke-legacy', '--format', 'json']).stdout).inventory.detectedProfile.matches, true);
+});
+
 test('rules, --version and --help', () => {
   const json = cli(['rules', '--format', 'json']);
   assert.equal(json.code, 0);

@@ -122,6 +122,21 @@ fn render_with(r: &Report, shown: usize, cap: Option<usize>, list_suppressed: bo
         sm.info,
         super::suppressed_count(&sm.suppressed).map(|c| format!(" · {c}")).unwrap_or_default()
     );
+    if let Some(d) = r.inventory.detected_profile.as_ref().filter(|d| !d.matches) {
+        match d.profile {
+            Some(p) => {
+                let _ = writeln!(
+                    s,
+                    "> **Profile**: {}; this report is for `{}`: run with `--profile {p}`.\n",
+                    md(&d.describe()),
+                    u.profile
+                );
+            }
+            None => {
+                let _ = writeln!(s, "> **Profile**: {}; its provider upgrades the control plane.\n", md(&d.describe()));
+            }
+        }
+    }
     let open: Vec<&crate::report::Finding> = r.findings.iter().filter(|f| f.suppressed.is_none()).collect();
     if open.is_empty() {
         s.push_str("No findings.\n");

@@ -53,6 +53,13 @@ pub fn render_text(r: &Report, opts: &RenderOptions) -> String {
         inv.objects,
         if kinds.is_empty() { String::new() } else { format!(": {}", kinds.join(", ")) }
     );
+    if let Some(d) = inv.detected_profile.as_ref().filter(|d| !d.matches) {
+        let advice = match d.profile {
+            Some(p) => format!("this report is for profile {}: give --profile {p}", u.profile),
+            None => "its provider upgrades the control plane; the plan here is only an estimate".to_owned(),
+        };
+        let _ = writeln!(s, "  {} {}: {}", p.wrap("33", "profile"), t(&d.describe()), advice);
+    }
     for c in &inv.distribution_configs {
         let _ = writeln!(s, "  {} {}:{} ({}): {}", p.dim("config"), t(&c.file), c.line, t(c.kind), t(&c.note));
     }

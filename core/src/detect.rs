@@ -1,0 +1,336 @@
+//! Which distribution the inputs come from, and why we think so: the distribution's own files and objects
+//! first (an RKE `cluster.yml`, kOps `InstanceGroup`s, OpenShift `MachineConfigPool`s, GKE on Bare Metal
+//! `Cluster`/`NodePool` objects), then what it writes on the nodes (labels, annotations, provider IDs).
+//! A managed cluster (EKS, GKE, AKS) is named too: none of our profiles upgrades it.
+
+use serde::Serialize;
+
+use crate::ingest::Ingested;
+use crate::model::Object;
+use crate::options::Profile;
+
+/// `inventory.detectedProfile`: what the inputs look like (an addition to the contract's fields).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Detected {
+    /// The profile whose files or marks the inputs carry.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub profile: Option<Profile>,
+    /// A managed service (`eks`, `gke`, `aks`): its provider upgrades the control plane, not a profile of ours.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub managed: Option<&'static str>,
+    /// The report was made under this profile (`rke` and `rke-legacy` count as one: the inputs cannot
+    /// tell RKE's own version).
+    pub matches: bool,
+    /// What was seen, strongest first.
+    pub evidence: Vec<Evidence>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Evidence {
+    pub what: String,
+    /// Where (`file:line`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub at: Option<String>,
+}
+
+/// A distribution's file or object (weight 3), a mark on every node (2), on some nodes (1).
+struct Candidate {
+    profile: Option<Profile>,
+    managed: Option<&'static str>,
+    weight: u32,
+    evidence: Vec<Evidence>,
+}
+
+fn at(o: &Object) -> String {
+    match o.source.line {
+        Some(l) => format!("{}:{l}", o.source.file),
+        None => o.source.file.to_string(),
+    }
+}
+
+/// Node marks: (profile, managed, how the mark is found, what it is called).
+type Mark = (Option<Profile>, Option<&'static str>, fn(&Object) -> bool, &'static str);
+
+const MARKS: [Mark; 8] = [
+    (
+        Some(Profile::Kops),
+        None,
+        |o| o.labels.get("kops.k8s.io/instancegroup").is_some(),
+        "label kops.k8s.io/instancegroup",
+    ),
+    (
+        Some(Profile::Openshift),
+        None,
+        |o| {
+            o.annotations.get("machineconfiguration.openshift.io/currentConfig").is_some()
+                || o.labels.get("node.openshift.io/os_id").is_some()
+        },
+        "annotation machineconfiguration.openshift.io/currentConfig or label node.openshift.io/os_id",
+    ),
+    (
+        Some(Profile::GkeBaremetal),
+        None,
+        |o| o.labels.get(crate::budget::GKE_POOL_LABEL).is_some(),
+        "label baremetal.cluster.gke.io/node-pool",
+    ),
+    (
+        Some(Profile::Rke),
+        None,
+        |o| {
+            o.annotations.get("rke.cattle.io/internal-ip").is_some()
+                || o.annotations.get("rke.cattle.io/external-ip").is_some()
+        },
+        "annotation rke.cattle.io/internal-ip (set by RKE on the hosts it provisions)",
+    ),
+    (
+        Some(Profile::Kubeadm),
+        None,
+        |o| o.annotations.get("kubeadm.alpha.kubernetes.io/cri-socket").is_some(),
+        "annotation kubeadm.alpha.kubernetes.io/cri-socket (written by kubeadm join/init)",
+    ),
+    (
+        None,
+        Some("eks"),
+        |o| {
+            o.labels.get("eks.amazonaws.com/nodegroup").is_some()
+                || o.labels.get("eks.amazonaws.com/compute-type").is_some()
+        },
+        "label eks.amazonaws.com/nodegroup",
+    ),
+    (
+        None,
+        Some("gke"),
+        |o| o.labels.get("cloud.google.com/gke-nodepool").is_some(),
+        "label cloud.google.com/gke-nodepool",
+    ),
+    (
+        None,
+        Some("aks"),
+        |o| {
+            o.labels.get("kubernetes.azure.com/agentpool").is_some()
+                || o.labels.get("kubernetes.azure.com/cluster").is_some()
+        },
+        "label kubernetes.azure.com/agentpool",
+    ),
+];
+
+/// What the inputs look like, for a report made under `chosen`; `None` when nothing tells.
+pub fn detect(ingested: &Ingested, chosen: Profile) -> Option<Detected> {
+    let mut cands: Vec<Candidate> = Vec::new();
+    let mut add = |profile: Option<Profile>, managed: Option<&'static str>, weight: u32, e: Evidence| match cands
+        .iter_mut()
+        .find(|c| c.profile == profile && c.managed == managed)
+    {
+        Some(c) => {
+            c.weight = c.weight.max(weight);
+            c.evidence.push(e);
+        }
+        None => cands.push(Candidate { profile, managed, weight, evidence: vec![e] }),
+    };
+    for c in ingested.inventory.distribution_configs.iter().filter(|c| c.kind == "rke-cluster-yml").take(1) {
+        add(
+            Some(Profile::Rke),
+            None,
+            3,
+            Evidence { what: "an RKE cluster.yml".to_owned(), at: Some(format!("{}:{}", c.file, c.line)) },
+        );
+    }
+    // The distribution's own objects: (profile, api group, kind), the first of each and how many.
+    let objects: [(Profile, &str, &str); 5] = [
+        (Profile::Kops, "kops.k8s.io/", "InstanceGroup"),
+        (Profile::Kops, "kops.k8s.io/", "Cluster"),
+        (Profile::Openshift, "machineconfiguration.openshift.io/", "MachineConfigPool"),
+        (Profile::GkeBaremetal, "baremetal.cluster.gke.io/", "Cluster"),
+        (Profile::GkeBaremetal, "baremetal.cluster.gke.io/", "NodePool"),
+    ];
+    for (profile, group, kind) in objects {
+        let mut of = ingested.objects.iter().filter(|o| &*o.r.kind == kind && o.r.api_version.starts_with(group));
+        if let Some(first) = of.next() {
+            let n = 1 + of.count();
+            add(
+                Some(profile),
+                None,
+                3,
+                Evidence {
+                    what: format!("{n} {kind} object(s) of {}", group.trim_end_matches('/')),
+                    at: Some(at(first)),
+                },
+            );
+        }
+    }
+    if let Some(cm) = ingested.objects.iter().find(|o| {
+        &*o.r.kind == "ConfigMap" && o.r.namespace.as_deref() == Some("kube-system") && &*o.r.name == "kubeadm-config"
+    }) {
+        add(
+            Some(Profile::Kubeadm),
+            None,
+            3,
+            Evidence { what: "ConfigMap kube-system/kubeadm-config".to_owned(), at: Some(at(cm)) },
+        );
+    }
+    let nodes: Vec<&Object> = ingested.objects.iter().filter(|o| o.node().is_some()).collect();
+    for (profile, managed, has, what) in MARKS {
+        let mut marked = nodes.iter().filter(|o| has(o));
+        if let Some(first) = marked.next() {
+            let n = 1 + marked.count();
+            add(
+                profile,
+                managed,
+                if n == nodes.len() { 2 } else { 1 },
+                Evidence { what: format!("{n} of {} node(s) carry the {what}", nodes.len()), at: Some(at(first)) },
+            );
+        }
+    }
+    // RKE's role labels (`controlplane`, one word) on every control-plane node: kubeadm writes `control-plane`.
+    let cp: Vec<&&Object> = nodes.iter().filter(|o| o.node_roles().control_plane).collect();
+    let rke_role = |o: &&&Object| o.labels.get("node-role.kubernetes.io/controlplane").is_some();
+    if !cp.is_empty() && cp.iter().all(rke_role) {
+        add(
+            Some(Profile::Rke),
+            None,
+            2,
+            Evidence {
+                what: format!(
+                    "{} control-plane node(s) labelled node-role.kubernetes.io/controlplane (RKE's role labels)",
+                    cp.len()
+                ),
+                at: cp.first().map(|o| at(o)),
+            },
+        );
+    }
+    // Provider IDs back a managed service's labels (they alone tell only the cloud, not who runs it).
+    for (managed, prefix) in [("eks", "aws://"), ("gke", "gce://"), ("aks", "azure://")] {
+        let n = nodes
+            .iter()
+            .filter(|o| o.node().and_then(|i| i.provider_id.as_deref()).is_some_and(|p| p.starts_with(prefix)))
+            .count();
+        if let Some(c) = cands.iter_mut().find(|c| c.managed == Some(managed)).filter(|_| n > 0) {
+            c.evidence.push(Evidence { what: format!("{n} node(s) with a {prefix} provider ID"), at: None });
+        }
+    }
+    // The strongest; on a tie, the one our profiles know, then the profile's order (deterministic).
+    let best = cands.into_iter().max_by(|a, b| {
+        (a.weight, a.profile.is_some(), std::cmp::Reverse(a.profile), std::cmp::Reverse(a.managed)).cmp(&(
+            b.weight,
+            b.profile.is_some(),
+            std::cmp::Reverse(b.profile),
+            std::cmp::Reverse(b.managed),
+        ))
+    })?;
+    let same = |p: Profile| match p {
+        Profile::RkeLegacy => Profile::Rke,
+        p => p,
+    };
+    Some(Detected {
+        matches: best.profile.is_some_and(|p| same(p) == same(chosen)),
+        profile: best.profile,
+        managed: best.managed,
+        evidence: best.evidence,
+    })
+}
+
+impl Detected {
+    /// One line for a header: `the inputs look like rke (an RKE cluster.yml at cluster.yml:1)`.
+    pub fn describe(&self) -> String {
+        let name = self
+            .profile
+            .map(|p| p.name().to_owned())
+            .or_else(|| self.managed.map(|m| format!("a managed {} cluster", m.to_uppercase())))
+            .unwrap_or_default();
+        let first = self.evidence.first().map(|e| match &e.at {
+            Some(at) => format!("{} at {at}", e.what),
+            None => e.what.clone(),
+        });
+        match first {
+            Some(f) => format!("the inputs look like {name} ({f})"),
+            None => format!("the inputs look like {name}"),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ingest::{ingest, Input};
+
+    fn detected(files: &[(&str, &str)], chosen: Profile) -> Option<Detected> {
+        let inputs: Vec<Input> = files.iter().map(|(n, t)| Input::new(*n, *t)).collect();
+        detect(&ingest(&inputs).unwrap(), chosen)
+    }
+
+    fn node(name: &str, labels: &str, annotations: &str, provider: &str) -> String {
+        format!(
+            "---\napiVersion: v1\nkind: Node\nmetadata:\n  name: {name}\n  labels: {{{labels}}}\n  annotations: {{{annotations}}}\nspec: {{providerID: \"{provider}\"}}\nstatus:\n  nodeInfo: {{kubeletVersion: v1.28.3}}\n"
+        )
+    }
+
+    #[test]
+    fn an_rke_cluster_yml_says_rke_and_outweighs_node_marks() {
+        let cy = "nodes:\n- address: 10.0.0.1\n  role: [controlplane, etcd, worker]\nupgrade_strategy:\n  max_unavailable_worker: 10%\n";
+        let nodes = node("a", "node-role.kubernetes.io/control-plane: \"\"", "", "");
+        let d = detected(&[("cluster.yml", cy), ("nodes.yaml", &nodes)], Profile::Kubeadm).unwrap();
+        assert_eq!((d.profile, d.matches), (Some(Profile::Rke), false));
+        assert_eq!(d.evidence[0].at.as_deref(), Some("cluster.yml:1"));
+        assert!(d.describe().starts_with("the inputs look like rke (an RKE cluster.yml at cluster.yml:1"));
+        // RKE before v1.1 reads the same file: rke-legacy matches.
+        assert!(detected(&[("cluster.yml", cy)], Profile::RkeLegacy).unwrap().matches);
+    }
+
+    #[test]
+    fn node_marks_name_kops_openshift_gke_baremetal_rke_and_kubeadm() {
+        let cases = [
+            ("kops.k8s.io/instancegroup: nodes-a", "", Profile::Kops),
+            ("node.openshift.io/os_id: rhcos", "", Profile::Openshift),
+            ("baremetal.cluster.gke.io/node-pool: np1", "", Profile::GkeBaremetal),
+            ("node-role.kubernetes.io/worker: \"true\"", "rke.cattle.io/internal-ip: 10.0.0.2", Profile::Rke),
+            ("", "kubeadm.alpha.kubernetes.io/cri-socket: unix:///run/containerd/containerd.sock", Profile::Kubeadm),
+        ];
+        for (labels, annotations, want) in cases {
+            let text = node("n1", labels, annotations, "") + &node("n2", labels, annotations, "");
+            let d = detected(&[("nodes.yaml", &text)], Profile::Kubeadm).unwrap();
+            assert_eq!(d.profile, Some(want), "{labels} {annotations}");
+            assert_eq!(d.matches, want == Profile::Kubeadm);
+            assert!(d.evidence[0].what.starts_with("2 of 2 node(s)"), "{:?}", d.evidence);
+        }
+    }
+
+    #[test]
+    fn rke_role_labels_on_every_control_plane_node_say_rke() {
+        let text = node(
+            "cp",
+            "node-role.kubernetes.io/controlplane: \"true\", node-role.kubernetes.io/etcd: \"true\"",
+            "",
+            "",
+        ) + &node("w", "node-role.kubernetes.io/worker: \"true\"", "", "");
+        let d = detected(&[("nodes.yaml", &text)], Profile::Kubeadm).unwrap();
+        assert_eq!(d.profile, Some(Profile::Rke));
+        assert_eq!(d.evidence[0].at.as_deref(), Some("nodes.yaml:2"));
+    }
+
+    #[test]
+    fn distribution_objects_say_kops_openshift_and_gke_baremetal() {
+        let cases = [
+            ("apiVersion: kops.k8s.io/v1alpha2\nkind: InstanceGroup\nmetadata: {name: nodes}\nspec: {role: Node}\n", Profile::Kops),
+            ("apiVersion: machineconfiguration.openshift.io/v1\nkind: MachineConfigPool\nmetadata: {name: worker}\nspec: {}\n", Profile::Openshift),
+            ("apiVersion: baremetal.cluster.gke.io/v1\nkind: NodePool\nmetadata: {name: np1, namespace: cluster-a}\nspec: {}\n", Profile::GkeBaremetal),
+        ];
+        for (text, want) in cases {
+            let d = detected(&[("d.yaml", text)], want).unwrap();
+            assert_eq!((d.profile, d.matches), (Some(want), true));
+            assert!(d.evidence[0].what.starts_with("1 "), "{:?}", d.evidence);
+        }
+    }
+
+    #[test]
+    fn a_managed_cluster_is_named_with_its_provider_ids_and_plain_manifests_tell_nothing() {
+        let text = node("ip-10-0-0-1", "eks.amazonaws.com/nodegroup: ng-1", "", "aws:///eu-west-1a/i-0abc");
+        let d = detected(&[("nodes.yaml", &text)], Profile::Kubeadm).unwrap();
+        assert_eq!((d.profile, d.managed, d.matches), (None, Some("eks"), false));
+        assert_eq!(d.evidence.len(), 2);
+        assert!(d.describe().contains("a managed EKS cluster"));
+        let deploy = "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: web}\nspec: {}\n";
+        assert_eq!(detected(&[("d.yaml", deploy)], Profile::Kubeadm), None);
+    }
+}

@@ -70,9 +70,20 @@ test('uploaded files are listed with their objects; a file that does not parse i
     path.join(root, 'tests/fixtures/e2e/upgraded-control-plane.yaml'),
     path.join(root, 'tests/fixtures/cli/bad.yaml'),
   ]);
+  // The demo's target is the demo's: this 1.30.3 cluster is checked against the minor after its own version.
+  await page.waitForSelector('#auto-target');
+  assert.match(await page.textContent('#auto-target'), /Target not set: checked against 1\.31, the minor after 1\.30\.3/);
+  assert.equal(await page.inputValue('#to'), '');
+  assert.equal(await page.locator('li.finding[data-code="version/downgrade"]').count(), 0);
+  // The card says what the verdict stands on: the objects read, and the input left out with its line.
+  assert.match(await page.textContent('#stands-on'), /Read 1 object\(s\) from 2 input\(s\) · 1 left out/);
+  assert.match(await page.textContent('#left-out'), /bad\.yaml: .*bad\.yaml:6:\d+/);
+  assert.match(await page.textContent('#loaded'), /2 input\(s\).*1 left out/);
+  await page.fill('#to', '1.29.2');
+  await page.dispatchEvent('#to', 'change');
   await page.waitForSelector('li.finding[data-code="version/downgrade"]');
   assert.equal(await page.textContent('#verdict'), 'BLOCKED');
-  assert.match(await page.textContent('#loaded'), /2 input\(s\).*1 left out/);
+  assert.equal(await page.locator('#auto-target').count(), 0);
   await tab(page, 'inputs');
   assert.match(await page.textContent('tr[data-input="bad.yaml"]'), /Left out: .*bad\.yaml:6:\d+/);
   assert.match(await page.textContent('tr[data-input="upgraded-control-plane.yaml"]'), /read/);

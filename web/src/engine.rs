@@ -7,7 +7,8 @@ use kube_preflight::ingest::Ingested;
 use kube_preflight::parse::parse_json;
 use kube_preflight::quantity::IntOrPercent;
 use kube_preflight::render::{self, Format, RenderOptions};
-use kube_preflight::{check_options, report_for, Report, Session, UpgradeOptions};
+use kube_preflight::version::Version;
+use kube_preflight::{check_options, infer_from, report_for, Report, Session, UpgradeOptions};
 
 use crate::demo::demo_text;
 use crate::protocol::{CurvePoint, FromWorker, InputInfo, InputSpec, NodeFacts, Source};
@@ -34,12 +35,42 @@ pub fn parse_options(json: &str) -> Result<UpgradeOptions, String> {
     Ok(o)
 }
 
+/// The options with their target: as given, or when none is given the minor after the current version
+/// (given as `from`, else read from the control-plane nodes of what was read): the dashboard's default for
+/// a cluster of the user's own, never the demo's target. Before anything is read, a stand-in target lets
+/// the other options be checked.
+pub fn with_target(json: &str, ingested: Option<&Ingested>) -> Result<String, String> {
+    let mut v: serde_json::Value = serde_json::from_str(json).map_err(|e| format!("options: {e}"))?;
+    let Some(m) = v.as_object_mut() else { return Ok(json.to_owned()) };
+    if m.get("to").and_then(|t| t.as_str()).is_some_and(|t| !t.trim().is_empty()) {
+        return Ok(json.to_owned());
+    }
+    let given = m.get("from").and_then(|f| f.as_str()).and_then(|f| Version::parse(f).ok());
+    let from = given.or_else(|| ingested.and_then(|i| infer_from(&i.objects)));
+    let to = match (from, ingested) {
+        (Some(f), _) => Version::minor_of(f.minor + 1, &f).to_string(),
+        // Before reading, or when nothing was read (the report then says nothing was checked, whatever the target).
+        (None, None) => "1.0".to_owned(),
+        (None, Some(i)) if i.objects.is_empty() => "1.0".to_owned(),
+        (None, Some(_)) => {
+            return Err("to: no target is set and the current version cannot be read from the inputs (no \
+                        control-plane node with a kubelet version, as on EKS, GKE or AKS): set Target, and \
+                        Current"
+                .to_owned())
+        }
+    };
+    m.insert("to".to_owned(), serde_json::Value::from(to));
+    Ok(v.to_string())
+}
+
 #[derive(Debug, Default)]
 pub struct Engine {
     pub ingested: Option<Ingested>,
     pub inputs: Vec<InputSpec>,
     pub nodes: Vec<NodeFacts>,
     pub options: UpgradeOptions,
+    /// The options as the page gave them (the target may be left to [`with_target`]).
+    pub given: String,
     pub report: Option<Report>,
 }
 
@@ -56,7 +87,8 @@ impl Engine {
         self.ingested = None;
         self.report = None;
         self.nodes.clear();
-        let options = parse_options(options)?;
+        let given = options.to_owned();
+        let options = parse_options(&with_target(options, None)?)?;
         let mut session = Session::new(options.clone()).map_err(|e| e.to_string())?;
         let sizes: Vec<u64> = inputs.iter().map(|i| if i.passed_over.is_some() { 0 } else { reader.size(i) }).collect();
         let total: u64 = sizes.iter().sum();
@@ -102,15 +134,17 @@ impl Engine {
         self.ingested = Some(ingested);
         self.inputs = inputs;
         self.options = options;
+        self.given = given;
         Ok(infos)
     }
 
     /// Check what was read under `options` (the last ones when `None`): the report, then its findings in parts.
     pub fn check(&mut self, generation: u32, options: Option<&str>) -> Result<Vec<FromWorker>, String> {
         if let Some(json) = options {
-            self.options = parse_options(json)?;
+            self.given = json.to_owned();
         }
         let ingested = self.ingested.as_ref().ok_or("nothing has been read")?;
+        self.options = parse_options(&with_target(&self.given, Some(ingested))?)?;
         let mut report = report_for(ingested, &self.options).map_err(|e| e.to_string())?;
         let findings = std::mem::take(&mut report.findings);
         let mut out = vec![FromWorker::Report {
@@ -318,6 +352,31 @@ mod tests {
         let options = format!("{{\"to\":\"{DEMO_TARGET}\"}}");
         let infos = e.load(1, &options, specs(), &mut Held, &mut |m| posts.push(m)).unwrap();
         (e, infos, posts)
+    }
+
+    fn text_spec(name: &str, text: &str) -> Vec<InputSpec> {
+        vec![InputSpec { name: name.into(), source: Source::Text { text: text.into() }, passed_over: None }]
+    }
+
+    #[test]
+    fn with_no_target_a_cluster_is_checked_against_the_minor_after_its_own_version() {
+        let mut e = Engine::default();
+        let text = include_str!("../../tests/fixtures/cli/nodes-1.30.json");
+        e.load(1, "{\"to\":\"\"}", text_spec("nodes.json", text), &mut Held, &mut |_| {}).unwrap();
+        e.check(1, None).unwrap();
+        let r = e.report.as_ref().unwrap();
+        assert_eq!((r.upgrade.from.as_deref(), r.upgrade.to.as_str()), (Some("1.30.2"), "1.31"));
+        assert!(!r.findings.iter().any(|f| f.code == "version/downgrade"));
+        // A target given is kept; `from` given decides the minor without reading the nodes.
+        e.check(2, Some("{\"to\":\"\",\"from\":\"1.29.4\"}")).unwrap();
+        assert_eq!(e.report.as_ref().unwrap().upgrade.to, "1.30");
+        e.check(3, Some("{\"to\":\"1.30.2\"}")).unwrap();
+        assert_eq!(e.report.as_ref().unwrap().upgrade.to, "1.30.2");
+        // Nothing tells the current version (a managed cluster's nodes, or manifests): the target is asked for.
+        let manifests = "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: web}\nspec: {}\n";
+        e.load(4, "{\"to\":\"\"}", text_spec("m.yaml", manifests), &mut Held, &mut |_| {}).unwrap();
+        let err = e.check(4, None).unwrap_err();
+        assert!(err.starts_with("to: no target is set and the current version cannot be read"), "{err}");
     }
 
     #[test]

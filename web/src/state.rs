@@ -138,13 +138,25 @@ pub struct State {
     pub theme: Theme,
     /// Messages the worker sent (the end-to-end test reads it to see that a worker did the work).
     pub from_worker: u64,
+    /// The target is the demo's (no one chose it): a cluster of the user's own is checked against the minor
+    /// after its own version instead.
+    pub target_is_demo: bool,
+    /// The last inputs asked for were read in full (the worker holds them: options can change).
+    pub inputs_read: bool,
+    /// The report shown is not for the inputs and options set now (they are being checked, or were refused).
+    pub stale: bool,
+    /// What the page did on its own, to say once (a cancel, a switch of profile).
+    pub notice: Option<String>,
+    /// The inputs of the report shown, while newer ones are read (what a cancel goes back to).
+    prev_inputs: Option<(Vec<InputRow>, bool)>,
 }
 
 pub enum Action {
-    /// New inputs are being read (the demo when `demo`).
+    /// New inputs are being read (the demo when `demo`) under `opts` (from [`State::opts_for_load`]).
     SetInputs {
         rows: Vec<InputRow>,
         demo: bool,
+        opts: Opts,
     },
     SetOpts(Opts),
     Worker(FromWorker),
@@ -161,6 +173,8 @@ pub enum Action {
     Theme(Theme),
     /// A report given whole (the `<kube-preflight-report>` element): shown as it is, no worker.
     Show(Rc<ReportView>),
+    /// Say this once (and nothing when `None`).
+    Notice(Option<String>),
 }
 
 pub fn demo_rows() -> Vec<InputRow> {
@@ -171,7 +185,8 @@ impl State {
     /// The page as it opens: the demo being read, under the URL's options.
     pub fn new(opts: Opts, tab: Tab, theme: Theme) -> State {
         let mut opts = opts;
-        if opts.to.trim().is_empty() {
+        let target_is_demo = opts.to.trim().is_empty();
+        if target_is_demo {
             opts.to = DEMO_TARGET.to_owned();
         }
         State {
@@ -194,6 +209,31 @@ impl State {
             playing: false,
             theme,
             from_worker: 0,
+            target_is_demo,
+            inputs_read: false,
+            stale: true,
+            notice: None,
+            prev_inputs: None,
+        }
+    }
+
+    /// The options to read new inputs under: the demo's target for the demo when no one chose one, and for
+    /// the user's own inputs no target when the demo's was never changed (the engine then takes the minor
+    /// after the cluster's own version).
+    pub fn opts_for_load(&self, demo: bool) -> Opts {
+        let mut o = self.opts.clone();
+        if self.target_is_demo || o.to.trim().is_empty() {
+            o.to = if demo { DEMO_TARGET.to_owned() } else { String::new() };
+        }
+        o
+    }
+
+    /// Names of inputs, for a sentence.
+    fn names(rows: &[InputRow]) -> String {
+        match rows {
+            [] => "no input".to_owned(),
+            [one] => one.name.clone(),
+            [first, rest @ ..] => format!("{} and {} more", first.name, rest.len()),
         }
     }
 
@@ -208,6 +248,7 @@ impl State {
                 self.status = Status::Reading { bytes, total, objects, file };
             }
             FromWorker::Inputs { inputs, nodes, .. } => {
+                self.inputs_read = true;
                 self.nodes = Rc::new(nodes);
                 for info in inputs {
                     if let Some(row) = self.inputs.iter_mut().find(|r| r.name == info.name && r.info.is_none()) {
@@ -238,6 +279,8 @@ impl State {
                         }
                         self.report = Some(Rc::new(r));
                         self.status = Status::Idle;
+                        self.stale = false;
+                        self.prev_inputs = None;
                     }
                 }
             }
@@ -260,9 +303,17 @@ impl Reducible for State {
     fn reduce(self: Rc<Self>, action: Action) -> Rc<Self> {
         let mut s = (*self).clone();
         match action {
-            Action::SetInputs { rows, demo } => {
+            Action::SetInputs { rows, demo, opts } => {
+                if s.report.is_some() && !s.stale {
+                    s.prev_inputs = Some((std::mem::take(&mut s.inputs), s.using_demo));
+                }
+                s.target_is_demo = demo && (s.target_is_demo || s.opts.to.trim().is_empty());
+                s.opts = opts;
                 s.inputs = rows;
                 s.using_demo = demo;
+                s.inputs_read = false;
+                s.stale = true;
+                s.notice = None;
                 s.status = Status::Reading {
                     bytes: 0,
                     total: s.inputs.iter().map(|r| r.size).sum(),
@@ -274,14 +325,40 @@ impl Reducible for State {
                 s.lines = None;
             }
             Action::SetOpts(o) => {
+                if o.to != s.opts.to {
+                    s.target_is_demo = false;
+                }
                 s.opts = o;
                 s.status = Status::Checking;
+                s.stale = true;
             }
             Action::Worker(m) => s.on_worker(m),
             Action::Cancelled => {
                 s.pending = None;
-                s.status = Status::Failed("Cancelled: the report shown is the last one completed.".to_owned());
+                let stopped = State::names(&s.inputs);
+                if s.inputs_read {
+                    // The worker holds these inputs: it checks them again from the start.
+                    s.status = Status::Checking;
+                    s.notice =
+                        Some(format!("Cancelled: {stopped} is checked again from the start (what was read is kept)."));
+                } else if let Some((rows, demo)) = s.prev_inputs.take() {
+                    // Back to what the report shown was made from (the worker reads it again).
+                    s.notice = Some(format!(
+                        "Cancelled: {stopped} was not read. The report is still the one for {}.",
+                        State::names(&rows)
+                    ));
+                    s.inputs = rows;
+                    s.using_demo = demo;
+                    s.status = Status::Checking;
+                } else {
+                    s.notice = Some(format!("Cancelled: {stopped} was not read, and nothing else was."));
+                    s.inputs = Vec::new();
+                    s.using_demo = false;
+                    s.report = None;
+                    s.status = Status::Idle;
+                }
             }
+            Action::Notice(n) => s.notice = n,
             Action::Tab(t) => s.tab = t,
             Action::Filter(f) => {
                 s.filter = f;
@@ -311,6 +388,7 @@ impl Reducible for State {
             }
             Action::Theme(t) => s.theme = t,
             Action::Show(r) => {
+                s.stale = false;
                 s.inputs = Vec::new();
                 s.using_demo = false;
                 s.pending = None;
@@ -365,26 +443,83 @@ mod tests {
     }
 
     #[test]
-    fn progress_failures_and_cancel_keep_the_last_report() {
+    fn a_cancel_goes_back_to_the_inputs_of_the_report_shown_and_says_so() {
         let s = Rc::new(State::new(Opts::default(), Tab::Overview, Theme::Auto));
         let s = reduce_all(s.clone(), demo_messages(&s.opts.to_json()));
+        assert!(!s.stale);
         let before = s.report.clone();
-        let s = s.reduce(Action::SetInputs { rows: demo_rows(), demo: true });
+        let rows = vec![InputRow { name: "big.json".into(), size: 10, info: None }];
+        let o = s.opts_for_load(false);
+        let s = s.reduce(Action::SetInputs { rows, demo: false, opts: o });
         assert!(matches!(s.status, Status::Reading { bytes: 0, .. }));
+        assert!(s.stale && !s.inputs_read);
         let s = s.reduce(Action::Worker(FromWorker::Progress {
             generation: 2,
             bytes: 5,
             total: 10,
             objects: 1,
-            file: "a".into(),
+            file: "big.json".into(),
         }));
-        assert_eq!(s.status, Status::Reading { bytes: 5, total: 10, objects: 1, file: "a".into() });
+        assert_eq!(s.status, Status::Reading { bytes: 5, total: 10, objects: 1, file: "big.json".into() });
         let s = s.reduce(Action::Cancelled);
-        assert!(matches!(&s.status, Status::Failed(m) if m.starts_with("Cancelled")));
+        // The inputs listed are the demo's again, with what reading them found; the verdict is still theirs.
+        assert!(s.using_demo);
+        assert_eq!(s.inputs.len(), DEMO_FILES.len());
+        assert!(s.inputs.iter().all(|i| i.info.is_some()));
         assert_eq!(s.report, before);
+        assert_eq!(
+            s.notice.as_deref(),
+            Some("Cancelled: big.json was not read. The report is still the one for demo/cluster.yaml and 1 more.")
+        );
+        // The worker reads them again; once checked, the report is current.
+        let s = reduce_all(s.clone(), demo_messages(&s.opts.to_json()));
+        assert!(!s.stale);
+        assert_eq!(s.status, Status::Idle);
+    }
+
+    #[test]
+    fn a_cancel_of_the_first_reading_leaves_nothing_shown() {
+        let s = Rc::new(State::new(Opts::default(), Tab::Overview, Theme::Auto));
+        let s = s.reduce(Action::Cancelled);
+        assert_eq!((s.report.is_none(), s.inputs.len(), &s.status), (true, 0, &Status::Idle));
+        assert!(s.notice.as_deref().is_some_and(|n| n.ends_with("was not read, and nothing else was.")));
+    }
+
+    #[test]
+    fn refused_options_leave_the_last_report_marked_stale() {
+        let s = Rc::new(State::new(Opts::default(), Tab::Overview, Theme::Auto));
+        let s = reduce_all(s.clone(), demo_messages(&s.opts.to_json()));
+        let before = s.report.clone();
+        let mut o = s.opts.clone();
+        o.max_surge = "ten".into();
+        let s = s.reduce(Action::SetOpts(o));
         let s = s.reduce(Action::Worker(FromWorker::Failed { generation: 3, message: "maxSurge: bad".into() }));
         assert_eq!(s.status, Status::Failed("maxSurge: bad".into()));
         assert_eq!(s.report, before);
+        assert!(s.stale, "the report shown is not for the options set");
+    }
+
+    #[test]
+    fn the_demo_target_is_the_demos_a_chosen_target_stays() {
+        let s = Rc::new(State::new(Opts::default(), Tab::Overview, Theme::Auto));
+        assert!(s.target_is_demo);
+        // The user's own cluster: no target, the engine takes the minor after its version.
+        let o = s.opts_for_load(false);
+        assert_eq!(o.to, "");
+        let s = s.reduce(Action::SetInputs { rows: vec![], demo: false, opts: o });
+        assert!(!s.target_is_demo);
+        // Back to the demo: its target again.
+        let o = s.opts_for_load(true);
+        assert_eq!(o.to, DEMO_TARGET);
+        let s = s.reduce(Action::SetInputs { rows: demo_rows(), demo: true, opts: o });
+        assert!(s.target_is_demo);
+        // A target the user typed (or the URL gave) stays for any inputs.
+        let mut o = s.opts.clone();
+        o.to = "1.30.1".into();
+        let s = s.reduce(Action::SetOpts(o));
+        assert_eq!(s.opts_for_load(false).to, "1.30.1");
+        let from_url = State::new(Opts { to: "1.31.0".into(), ..Opts::default() }, Tab::Overview, Theme::Auto);
+        assert_eq!(from_url.opts_for_load(false).to, "1.31.0");
     }
 
     #[test]

@@ -37,6 +37,84 @@ pub struct InventoryV {
     pub objects: u64,
     pub by_kind: BTreeMap<String, u64>,
     pub skipped: Vec<SkippedV>,
+    pub detected_profile: Option<DetectedV>,
+}
+
+/// `inventory.detectedProfile`.
+#[derive(Debug, Clone, PartialEq, Default, Deserialize)]
+#[serde(default)]
+pub struct DetectedV {
+    pub profile: Option<String>,
+    pub managed: Option<String>,
+    pub matches: bool,
+    pub evidence: Vec<EvidenceV>,
+}
+
+#[derive(Debug, Clone, PartialEq, Default, Deserialize)]
+#[serde(default)]
+pub struct EvidenceV {
+    pub what: String,
+    pub at: Option<String>,
+}
+
+impl DetectedV {
+    /// The strongest evidence, as a phrase.
+    pub fn first(&self) -> String {
+        self.evidence
+            .first()
+            .map(|e| match &e.at {
+                Some(at) => format!("{} at {at}", e.what),
+                None => e.what.clone(),
+            })
+            .unwrap_or_default()
+    }
+}
+
+/// What the verdict card says first: the core's verdict, or `incomplete` when checks did not run.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Headline {
+    Blocked,
+    Ready,
+    /// No blocker, but some checks could not run (the current version is unknown): not a pass.
+    Incomplete,
+    NothingChecked,
+}
+
+impl Headline {
+    pub fn of(r: &ReportView) -> Headline {
+        match r.summary.verdict.as_str() {
+            "blocked" => Headline::Blocked,
+            "nothing-checked" => Headline::NothingChecked,
+            _ if r.rules_not_run() > 0 => Headline::Incomplete,
+            _ => Headline::Ready,
+        }
+    }
+
+    pub fn label(self) -> &'static str {
+        match self {
+            Headline::Blocked => "BLOCKED",
+            Headline::Ready => "READY",
+            Headline::Incomplete => "INCOMPLETE",
+            Headline::NothingChecked => "NOTHING CHECKED",
+        }
+    }
+
+    /// The card's class (its colour).
+    pub fn class(self) -> &'static str {
+        match self {
+            Headline::Blocked => "blocked",
+            Headline::Ready => "ready",
+            Headline::Incomplete => "incomplete",
+            Headline::NothingChecked => "nothing-checked",
+        }
+    }
+}
+
+impl ReportView {
+    /// Rules (not the plan or the inputs) that did not run.
+    pub fn rules_not_run(&self) -> usize {
+        self.not_run.iter().filter(|n| n.code.contains('/')).count()
+    }
 }
 
 #[derive(Debug, Clone, PartialEq, Default, Deserialize)]

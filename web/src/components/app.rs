@@ -2,9 +2,9 @@
 
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
-use web_sys::File;
 use yew::prelude::*;
 
+use super::ctx::{mb, tabbed, use_replay_clock, value_of, Ctx};
 use super::downtime::DowntimeView;
 use super::export::ExportView;
 use super::findings::FindingsView;
@@ -16,81 +16,9 @@ use super::rules::RulesView;
 use super::verdict::Verdict;
 use super::whatif::WhatIf;
 use crate::bridge::Bridge;
-use crate::demo::demo_specs;
 use crate::options::Opts;
-use crate::protocol::{FromWorker, InputSpec};
-use crate::state::{demo_rows, Action, InputRow, State, Status, Tab, Theme};
-use crate::view::Filter;
-
-/// What every component gets: the state and the worker.
-#[derive(Clone, PartialEq)]
-pub struct Ctx {
-    pub state: UseReducerHandle<State>,
-    pub bridge: Bridge,
-}
-
-impl Ctx {
-    pub fn send(&self, a: Action) {
-        self.state.dispatch(a);
-    }
-
-    /// Change the options: the worker checks what it read again.
-    pub fn set_opts(&self, o: Opts) {
-        if self.state.report.is_none() && matches!(self.state.status, Status::Failed(_)) {
-            // Nothing was read under the refused options: read the inputs again under these.
-            self.bridge.reload(o.to_json());
-        } else {
-            self.bridge.options(o.to_json());
-        }
-        self.state.dispatch(Action::SetOpts(o));
-    }
-
-    /// Read new inputs (replacing the last ones).
-    pub fn load(&self, rows: Vec<InputRow>, specs: Vec<InputSpec>, files: Vec<File>, demo: bool) {
-        self.bridge.load(self.state.opts.to_json(), specs, files);
-        self.state.dispatch(Action::SetInputs { rows, demo });
-    }
-
-    /// Change the options in place.
-    pub fn edit_opts(&self, edit: impl FnOnce(&mut Opts)) {
-        let mut o = self.state.opts.clone();
-        edit(&mut o);
-        self.set_opts(o);
-    }
-
-    /// The change handler of an options control: its value goes where `set` puts it, and is checked.
-    pub fn on_opt<E: AsRef<Event> + 'static>(&self, set: fn(&mut Opts, String)) -> Callback<E> {
-        let ctx = self.clone();
-        Callback::from(move |e: E| ctx.edit_opts(|o| set(o, value_of(e.as_ref()))))
-    }
-
-    /// The change handler of a findings filter control.
-    pub fn on_filter<E: AsRef<Event> + 'static>(&self, set: fn(&mut Filter, String)) -> Callback<E> {
-        let ctx = self.clone();
-        Callback::from(move |e: E| {
-            let mut f = ctx.state.filter.clone();
-            set(&mut f, value_of(e.as_ref()));
-            ctx.send(Action::Filter(f));
-        })
-    }
-
-    pub fn load_demo(&self) {
-        self.load(demo_rows(), demo_specs(), Vec::new(), true);
-    }
-
-    pub fn cancel(&self) {
-        self.bridge.cancel(self.state.opts.to_json());
-        self.state.dispatch(Action::Cancelled);
-    }
-}
-
-/// The value of the control an event came from (an input or a select).
-pub fn value_of(e: &Event) -> String {
-    e.target()
-        .and_then(|t| js_sys::Reflect::get(&t, &JsValue::from_str("value")).ok())
-        .and_then(|v| v.as_string())
-        .unwrap_or_default()
-}
+use crate::protocol::FromWorker;
+use crate::state::{Action, State, Status, Tab, Theme};
 
 /// Save an export with the browser's download (a `blob:` URL: nothing leaves the page).
 fn download(file_name: &str, mime: &str, text: &str) {
@@ -149,6 +77,26 @@ pub fn App() -> Html {
                 }
                 if let Some(root) = w.document().and_then(|d| d.document_element()) {
                     let _ = root.set_attribute("data-theme", theme.name());
+                }
+            }
+        });
+    }
+    {
+        // A report under the default distribution of inputs that look like another: switch to it, and say so
+        // (a distribution the user chose is only offered, on the verdict card).
+        let ctx = ctx.clone();
+        let key = state.report.as_ref().map(|r| std::rc::Rc::as_ptr(r) as usize);
+        use_effect_with(key, move |_| {
+            let s = &ctx.state;
+            let detected = s.report.as_ref().and_then(|r| r.inventory.detected_profile.clone());
+            if let Some((d, p)) = detected.and_then(|d| d.profile.clone().map(|p| (d, p))) {
+                if !d.matches && s.opts.profile.trim().is_empty() && !s.stale {
+                    let first = d.first();
+                    let p2 = p.clone();
+                    ctx.edit_opts(move |o| o.profile = p2);
+                    ctx.send(Action::Notice(Some(format!(
+                        "Distribution set to {p}: these inputs look like it ({first}). Choose another under Distribution."
+                    ))));
                 }
             }
         });
@@ -216,65 +164,18 @@ pub fn App() -> Html {
                     <OptionsForm />
                 </section>
                 { progress }
+                if let Some(n) = state.notice.clone() {
+                    <div class="notice" id="notice" role="status">
+                        <span>{ n }</span>
+                        <button type="button" class="link" aria-label="Dismiss" onclick={
+                            let ctx = ctx.clone();
+                            Callback::from(move |_| ctx.send(Action::Notice(None)))
+                        }>{ "Dismiss" }</button>
+                    </div>
+                }
                 if state.report.is_some() { <Verdict /> }
                 { tabbed(&ctx, &Tab::ALL, body) }
             </main>
         </ContextProvider<Ctx>>
     }
-}
-
-/// The tabs over `tabs` (buttons, reached by Tab and pressed by Enter) and the panel showing `body`, the current one's.
-pub fn tabbed(ctx: &Ctx, tabs: &[Tab], body: Html) -> Html {
-    let current = ctx.state.tab;
-    let tab_button = |tab: Tab| {
-        let ctx = ctx.clone();
-        let active = current == tab;
-        let onclick = Callback::from(move |_| ctx.send(Action::Tab(tab)));
-        html! {
-            <button role="tab" id={format!("tab-{}", tab.id())} aria-selected={active.to_string()} aria-controls="panel"
-                class={classes!("tab", active.then_some("active"))} {onclick} data-tab={tab.id()}>{ tab.label() }</button>
-        }
-    };
-    html! {
-        <>
-            <nav class="tabs" role="tablist" aria-label="Views">{ for tabs.iter().copied().map(tab_button) }</nav>
-            <section class="body" id="panel" role="tabpanel" aria-labelledby={format!("tab-{}", current.id())}>{ body }</section>
-        </>
-    }
-}
-
-/// The replay's clock: a tick every 120 ms while the replay plays.
-#[hook]
-pub fn use_replay_clock(state: &UseReducerHandle<State>) {
-    let dispatcher = state.dispatcher();
-    use_effect_with(state.playing, move |playing| {
-        let mut handle = None;
-        let tick = Closure::<dyn Fn()>::new(move || dispatcher.dispatch(Action::Tick));
-        if *playing {
-            handle = web_sys::window().and_then(|w| {
-                w.set_interval_with_callback_and_timeout_and_arguments_0(tick.as_ref().unchecked_ref(), 120).ok()
-            });
-        }
-        move || {
-            if let (Some(h), Some(w)) = (handle, web_sys::window()) {
-                w.clear_interval_with_handle(h);
-            }
-            drop(tick);
-        }
-    });
-}
-
-pub fn mb(bytes: u64) -> String {
-    format!("{:.1}", bytes as f64 / 1_000_000.0)
-}
-
-/// The context, from any component under [`App`].
-#[hook]
-pub fn use_ctx() -> Ctx {
-    use_context::<Ctx>().unwrap_or_else(|| unreachable_ctx())
-}
-
-fn unreachable_ctx() -> ! {
-    // Every component is mounted under App's (or ReportElement's) ContextProvider.
-    wasm_bindgen::throw_str("kube-preflight: component mounted outside App")
 }

@@ -4,8 +4,8 @@
 use kube_preflight::units::duration;
 use yew::prelude::*;
 
-use super::app::use_ctx;
 use super::charts::{axis, bar, Scale};
+use super::ctx::use_ctx;
 
 #[derive(Properties, PartialEq)]
 pub struct DowntimeChartProps {

@@ -6,7 +6,7 @@ use std::rc::Rc;
 
 use yew::prelude::*;
 
-use super::app::{tabbed, use_replay_clock, Ctx};
+use super::ctx::{tabbed, use_replay_clock, Ctx};
 use super::downtime::DowntimeView;
 use super::findings::FindingsView;
 use super::overview::Overview;

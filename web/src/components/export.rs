@@ -4,7 +4,7 @@
 use kube_preflight::units::duration;
 use yew::prelude::*;
 
-use super::app::use_ctx;
+use super::ctx::use_ctx;
 
 #[component]
 pub fn ExportView() -> Html {

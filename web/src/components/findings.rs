@@ -3,7 +3,7 @@
 
 use yew::prelude::*;
 
-use super::app::{use_ctx, value_of, Ctx};
+use super::ctx::{use_ctx, value_of, Ctx};
 use crate::markdown;
 use crate::state::{Action, Tab};
 use crate::view::{facets, grouped, Filter, FindingV, GroupBy, SEVERITIES};
@@ -27,15 +27,24 @@ fn select(
     }
 }
 
-/// One finding's row; `open` adds its details (fix, rule docs, source lines).
-pub fn finding_row(ctx: &Ctx, i: usize, f: &FindingV, open: bool) -> Html {
+/// One finding's row; `open` adds its details (fix, rule docs, source lines). From elsewhere (`goto`, the
+/// overview), a click opens it in the Findings view.
+pub fn finding_row(ctx: &Ctx, i: usize, f: &FindingV, open: bool, goto: bool) -> Html {
     let toggle = {
         let ctx = ctx.clone();
         let source = f.source.clone();
         Callback::from(move |_| {
             // Read before dispatching: the handle shows the newest state once the action is applied.
-            let opening = ctx.state.open != Some(i);
-            ctx.send(Action::Open(Some(i)));
+            let opening = goto || ctx.state.open != Some(i);
+            if goto {
+                ctx.send(Action::Filter(crate::view::Filter::default()));
+                ctx.send(Action::Tab(Tab::Findings));
+                if ctx.state.open != Some(i) {
+                    ctx.send(Action::Open(Some(i)));
+                }
+            } else {
+                ctx.send(Action::Open(Some(i)));
+            }
             if let (true, Some(s)) = (opening, source.as_ref()) {
                 if let Some(line) = s.line {
                     ctx.bridge.lines(&s.file, line);
@@ -61,8 +70,12 @@ pub fn finding_row(ctx: &Ctx, i: usize, f: &FindingV, open: bool) -> Html {
 
 fn details(ctx: &Ctx, f: &FindingV) -> Html {
     let rule = kube_preflight::rules().into_iter().find(|r| r.code == f.code);
-    let lines = ctx.state.lines.clone().filter(|l| f.source.as_ref().is_some_and(|s| s.file == l.0));
     let target = f.source.as_ref().and_then(|s| s.line);
+    // Only this finding's lines: the same file and the window around its line (an answer for the finding
+    // opened before may still arrive).
+    let lines = ctx.state.lines.clone().filter(|l| {
+        f.source.as_ref().is_some_and(|s| s.file == l.0) && target.is_some_and(|t| l.1 == t.saturating_sub(3).max(1))
+    });
     let to_rules = {
         let ctx = ctx.clone();
         let code = f.code.clone();
@@ -102,6 +115,22 @@ fn details(ctx: &Ctx, f: &FindingV) -> Html {
 #[component]
 pub fn FindingsView() -> Html {
     let ctx = use_ctx();
+    // The finding opened (here or from the overview) is scrolled to and focused.
+    use_effect_with(ctx.state.open, |open| {
+        if open.is_some() {
+            let head = web_sys::window()
+                .and_then(|w| w.document())
+                .and_then(|d| d.query_selector("li.finding.open > .finding-head").ok().flatten());
+            if let Some(el) = head {
+                let opts = web_sys::ScrollIntoViewOptions::new();
+                opts.set_block(web_sys::ScrollLogicalPosition::Nearest);
+                el.scroll_into_view_with_scroll_into_view_options(&opts);
+                if let Ok(h) = wasm_bindgen::JsCast::dyn_into::<web_sys::HtmlElement>(el) {
+                    let _ = h.focus();
+                }
+            }
+        }
+    });
     let Some(r) = ctx.state.report.clone() else { return html! {} };
     let filter = ctx.state.filter.clone();
     let fac = facets(&r.findings);
@@ -140,7 +169,7 @@ pub fn FindingsView() -> Html {
         shown += take.len();
         let items = take
             .iter()
-            .filter_map(|i| r.findings.get(*i).map(|f| finding_row(&ctx, *i, f, ctx.state.open == Some(*i))));
+            .filter_map(|i| r.findings.get(*i).map(|f| finding_row(&ctx, *i, f, ctx.state.open == Some(*i), false)));
         sections.push(html! {
             <section class="group">
                 if !name.is_empty() { <h3 class="group-name">{ format!("{name} ({})", members.len()) }</h3> }

@@ -5,7 +5,7 @@ use wasm_bindgen::{JsCast, JsValue};
 use web_sys::{File, FileList, HtmlInputElement, HtmlTextAreaElement};
 use yew::prelude::*;
 
-use super::app::{mb, use_ctx, Ctx};
+use super::ctx::{mb, use_ctx, Ctx};
 use crate::protocol::{FromWorker, InputSpec, Source};
 use crate::state::{Action, InputRow};
 

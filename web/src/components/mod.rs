@@ -1,8 +1,9 @@
 //! One component per file, each with its props beside it. Every component reads the one state through
-//! [`app::Ctx`] and changes it by actions; reading and checking are requests to the worker.
+//! [`ctx::Ctx`] and changes it by actions; reading and checking are requests to the worker.
 
 pub mod app;
 pub mod charts;
+pub mod ctx;
 pub mod downtime;
 pub mod element;
 pub mod export;

@@ -4,7 +4,7 @@
 use kube_preflight::Profile;
 use yew::prelude::*;
 
-use super::app::{use_ctx, value_of, Ctx};
+use super::ctx::{use_ctx, value_of, Ctx};
 use crate::options::{Drain, Opts};
 
 fn field(
@@ -53,7 +53,7 @@ pub fn OptionsForm() -> Html {
     let profile = if o.profile.is_empty() { "kubeadm".to_owned() } else { o.profile.clone() };
     html! {
         <form class="options" aria-label="Options" onsubmit={Callback::from(|e: SubmitEvent| e.prevent_default())}>
-            { field(&ctx, "to", "Target", &o.to, "1.29.2", |o, v| o.to = v) }
+            { field(&ctx, "to", "Target", &o.to, "next minor", |o, v| o.to = v) }
             { field(&ctx, "from", "Current", &o.from, "from nodes", |o, v| o.from = v) }
             <label class="field">{ "Distribution" }
                 <select id="profile" onchange={on_profile}>

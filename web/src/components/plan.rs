@@ -8,8 +8,8 @@ use kube_preflight::units::duration;
 use web_sys::HtmlInputElement;
 use yew::prelude::*;
 
-use super::app::use_ctx;
 use super::charts::{axis, bar, Scale};
+use super::ctx::use_ctx;
 use crate::state::Action;
 use crate::view::{frame, in_flight, phase_steps, pools, NodeState, ReportView};
 

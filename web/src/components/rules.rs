@@ -2,7 +2,7 @@
 
 use yew::prelude::*;
 
-use super::app::use_ctx;
+use super::ctx::use_ctx;
 use crate::markdown;
 
 #[component]

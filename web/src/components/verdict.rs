@@ -1,10 +1,82 @@
-//! The verdict at a glance: blocked or ready, counts by severity, the hop path, the plan's length and the
-//! workloads that will be down, longest first.
+//! The verdict at a glance, and what it stands on: blocked, ready, incomplete or nothing checked; counts by
+//! severity, the hop path, the plan's length and the workloads that will be down; the objects read, the
+//! inputs left out and the checks not run, with why; whether it is current; the target when the page chose
+//! it, and the distribution the inputs look like when it is not the one chosen.
 
 use kube_preflight::units::duration;
 use yew::prelude::*;
 
-use super::app::use_ctx;
+use super::ctx::{use_ctx, Ctx};
+use crate::state::Status;
+use crate::view::{Headline, ReportView};
+
+/// Focus an options field (the card's "set Current" and "set Target").
+fn focus_button(id: &'static str, label: &'static str) -> Html {
+    let onclick = Callback::from(move |_| {
+        use wasm_bindgen::JsCast;
+        if let Some(el) = web_sys::window()
+            .and_then(|w| w.document())
+            .and_then(|d| d.get_element_by_id(id))
+            .and_then(|e| e.dyn_into::<web_sys::HtmlElement>().ok())
+        {
+            let _ = el.focus();
+        }
+    });
+    html! { <button type="button" class="link" data-focus={id} {onclick}>{ label }</button> }
+}
+
+/// What the verdict stands on: objects read, inputs left out (named, with where), checks not run (and why).
+fn stands_on(r: &ReportView) -> Html {
+    let inv = &r.inventory;
+    let not_run = &r.not_run;
+    html! {
+        <div class="stands-on" id="stands-on">
+            <p>{ format!("Read {} object(s) from {} input(s)", inv.objects, inv.files) }
+                if !inv.skipped.is_empty() { { format!(" · {} left out", inv.skipped.len()) } }
+                if !not_run.is_empty() { { format!(" · {} check(s) not run", not_run.len()) } }
+            </p>
+            if !inv.skipped.is_empty() {
+                <ul class="left-out" id="left-out" aria-label="Inputs left out">
+                    { for inv.skipped.iter().map(|s| html! { <li><code>{ s.file.clone() }</code>{ ": " }{ s.reason.clone() }</li> }) }
+                </ul>
+            }
+            if !not_run.is_empty() {
+                <ul class="not-run" id="not-run" aria-label="Checks not run">
+                    { for not_run.iter().map(|n| html! { <li><code>{ n.code.clone() }</code>{ ": " }{ n.reason.clone() }</li> }) }
+                </ul>
+            }
+        </div>
+    }
+}
+
+/// The distribution the inputs look like, when the report is for another: a button to switch.
+fn detected(ctx: &Ctx, r: &ReportView) -> Html {
+    let Some(d) = r.inventory.detected_profile.as_ref().filter(|d| !d.matches) else { return html! {} };
+    match &d.profile {
+        Some(p) => {
+            let switch = {
+                let ctx = ctx.clone();
+                let p = p.clone();
+                Callback::from(move |_| {
+                    let p = p.clone();
+                    ctx.edit_opts(move |o| o.profile = p);
+                })
+            };
+            html! {
+                <p class="detected" id="detected" role="note">
+                    { format!("These inputs look like {p} ({}); this report is for {}. ", d.first(), r.upgrade.profile) }
+                    <button type="button" id="use-detected" onclick={switch}>{ format!("Use {p}") }</button>
+                </p>
+            }
+        }
+        None => html! {
+            <p class="detected" id="detected" role="note">{ format!(
+                "These inputs look like a managed {} cluster ({}): its provider upgrades the control plane, and the \
+                 plan here is an estimate for {}.",
+                d.managed.clone().unwrap_or_default().to_uppercase(), d.first(), r.upgrade.profile) }</p>
+        },
+    }
+}
 
 #[component]
 pub fn Verdict() -> Html {
@@ -12,15 +84,35 @@ pub fn Verdict() -> Html {
     let Some(r) = ctx.state.report.clone() else { return html! {} };
     let s = &r.summary;
     let u = &r.upgrade;
+    let headline = Headline::of(&r);
     let from = u.from.clone().unwrap_or_else(|| "unknown".into());
     let hops = if u.path.is_empty() { "no upgrade".to_owned() } else { format!("{from} → {}", u.path.join(" → ")) };
     let down = &r.downtime.workloads;
     let longest = down.first().map(|w| format!("{} ({})", w.display(), duration(w.seconds)));
+    let stale = ctx.state.stale;
+    let stale_line = match (&ctx.state.status, stale) {
+        (_, false) => html! {},
+        (Status::Failed(_), true) => html! {
+            <p class="stale-line" id="stale" role="alert">{ format!(
+                "Not current: what is set now could not be checked (see the error above). Shown: the last result, {} for {}.",
+                headline.label(), r.upgrade.to) }</p>
+        },
+        // While checking, the card is only marked (no line: nothing under the pointer moves).
+        (_, true) => html! {},
+    };
+    let auto_target = ctx.state.opts.to.trim().is_empty() && !ctx.state.using_demo && u.from.is_some();
     html! {
-        <section class={classes!("verdict-card", s.verdict.clone())} id="summary" aria-label="Verdict">
-            <div class="verdict" id="verdict">{ s.verdict.replace('-', " ").to_uppercase() }</div>
-            if s.verdict == "nothing-checked" {
+        <section class={classes!("verdict-card", headline.class(), stale.then_some("stale"))} id="summary" aria-label="Verdict">
+            <div class="verdict" id="verdict" role="status" aria-live="polite" aria-atomic="true">{ headline.label() }</div>
+            { stale_line }
+            if headline == Headline::NothingChecked {
                 <p class="nothing-read" id="nothing-read">{ format!("No Kubernetes object was read from {} input(s): nothing was checked, so this is not a pass.", r.inventory.files) }</p>
+            }
+            if headline == Headline::Incomplete {
+                <p class="incomplete" id="incomplete">
+                    { format!("No blocker among the checks that ran, but {} check(s) and the plan could not run: the current version is not known. This is not a pass. ", r.rules_not_run()) }
+                    { focus_button("from", "Set Current") }
+                </p>
             }
             <div class="counts">
                 <span class="count blocker">{ format!("{} blocker(s)", s.blocker) }</span>
@@ -37,6 +129,14 @@ pub fn Verdict() -> Html {
                     if let Some(l) = longest { <span class="longest">{ format!(" · longest: {l}") }</span> }
                 </dd></div>
             </dl>
+            { stands_on(&r) }
+            if auto_target {
+                <p class="auto-target" id="auto-target">
+                    { format!("Target not set: checked against {}, the minor after {from}. ", u.to) }
+                    { focus_button("to", "Set Target") }
+                </p>
+            }
+            { detected(&ctx, &r) }
             if ctx.state.using_demo { <span class="demo-badge">{ "demo cluster" }</span> }
         </section>
     }

@@ -5,7 +5,7 @@ use kube_preflight::units::duration;
 use kube_preflight::Profile;
 use yew::prelude::*;
 
-use super::app::use_ctx;
+use super::ctx::use_ctx;
 use super::downtime::DowntimeChart;
 use super::plan::Gantt;
 use crate::view::pareto;

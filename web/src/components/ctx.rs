@@ -1,0 +1,146 @@
+//! The context every component reads (the one state and the worker) and the helpers they share: mounted
+//! by [`super::app::App`] and [`super::element::ReportElement`], imported by every component, so no
+//! component imports the app that mounts it.
+
+use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
+use web_sys::File;
+use yew::prelude::*;
+
+use crate::bridge::Bridge;
+use crate::demo::demo_specs;
+use crate::options::Opts;
+use crate::protocol::InputSpec;
+use crate::state::{demo_rows, Action, InputRow, State, Status, Tab};
+use crate::view::Filter;
+
+/// What every component gets: the state and the worker.
+#[derive(Clone, PartialEq)]
+pub struct Ctx {
+    pub state: UseReducerHandle<State>,
+    pub bridge: Bridge,
+}
+
+impl Ctx {
+    pub fn send(&self, a: Action) {
+        self.state.dispatch(a);
+    }
+
+    /// Change the options: the worker checks what it read again.
+    pub fn set_opts(&self, o: Opts) {
+        if o == self.state.opts && !matches!(self.state.status, Status::Failed(_)) {
+            // The same options (a change event on leaving a field already sent): nothing to check again.
+            return;
+        }
+        if !self.state.inputs_read && matches!(self.state.status, Status::Failed(_)) {
+            // Nothing was read under the refused options: read the inputs again under these.
+            self.bridge.reload(o.to_json());
+        } else {
+            self.bridge.options(o.to_json());
+        }
+        self.state.dispatch(Action::SetOpts(o));
+    }
+
+    /// Read new inputs (replacing the last ones).
+    pub fn load(&self, rows: Vec<InputRow>, specs: Vec<InputSpec>, files: Vec<File>, demo: bool) {
+        let opts = self.state.opts_for_load(demo);
+        self.bridge.load(opts.to_json(), specs, files);
+        self.state.dispatch(Action::SetInputs { rows, demo, opts });
+    }
+
+    /// Change the options in place.
+    pub fn edit_opts(&self, edit: impl FnOnce(&mut Opts)) {
+        let mut o = self.state.opts.clone();
+        edit(&mut o);
+        self.set_opts(o);
+    }
+
+    /// The change handler of an options control: its value goes where `set` puts it, and is checked.
+    pub fn on_opt<E: AsRef<Event> + 'static>(&self, set: fn(&mut Opts, String)) -> Callback<E> {
+        let ctx = self.clone();
+        Callback::from(move |e: E| ctx.edit_opts(|o| set(o, value_of(e.as_ref()))))
+    }
+
+    /// The change handler of a findings filter control.
+    pub fn on_filter<E: AsRef<Event> + 'static>(&self, set: fn(&mut Filter, String)) -> Callback<E> {
+        let ctx = self.clone();
+        Callback::from(move |e: E| {
+            let mut f = ctx.state.filter.clone();
+            set(&mut f, value_of(e.as_ref()));
+            ctx.send(Action::Filter(f));
+        })
+    }
+
+    pub fn load_demo(&self) {
+        self.load(demo_rows(), demo_specs(), Vec::new(), true);
+    }
+
+    pub fn cancel(&self) {
+        self.bridge.cancel(self.state.opts.to_json());
+        self.state.dispatch(Action::Cancelled);
+    }
+}
+
+/// The value of the control an event came from (an input or a select).
+pub fn value_of(e: &Event) -> String {
+    e.target()
+        .and_then(|t| js_sys::Reflect::get(&t, &JsValue::from_str("value")).ok())
+        .and_then(|v| v.as_string())
+        .unwrap_or_default()
+}
+
+/// The tabs over `tabs` (buttons, reached by Tab and pressed by Enter) and the panel showing `body`, the current one's.
+pub fn tabbed(ctx: &Ctx, tabs: &[Tab], body: Html) -> Html {
+    let current = ctx.state.tab;
+    let tab_button = |tab: Tab| {
+        let ctx = ctx.clone();
+        let active = current == tab;
+        let onclick = Callback::from(move |_| ctx.send(Action::Tab(tab)));
+        html! {
+            <button role="tab" id={format!("tab-{}", tab.id())} aria-selected={active.to_string()} aria-controls="panel"
+                class={classes!("tab", active.then_some("active"))} {onclick} data-tab={tab.id()}>{ tab.label() }</button>
+        }
+    };
+    html! {
+        <>
+            <nav class="tabs" role="tablist" aria-label="Views">{ for tabs.iter().copied().map(tab_button) }</nav>
+            <section class="body" id="panel" role="tabpanel" aria-labelledby={format!("tab-{}", current.id())}>{ body }</section>
+        </>
+    }
+}
+
+/// The replay's clock: a tick every 120 ms while the replay plays.
+#[hook]
+pub fn use_replay_clock(state: &UseReducerHandle<State>) {
+    let dispatcher = state.dispatcher();
+    use_effect_with(state.playing, move |playing| {
+        let mut handle = None;
+        let tick = Closure::<dyn Fn()>::new(move || dispatcher.dispatch(Action::Tick));
+        if *playing {
+            handle = web_sys::window().and_then(|w| {
+                w.set_interval_with_callback_and_timeout_and_arguments_0(tick.as_ref().unchecked_ref(), 120).ok()
+            });
+        }
+        move || {
+            if let (Some(h), Some(w)) = (handle, web_sys::window()) {
+                w.clear_interval_with_handle(h);
+            }
+            drop(tick);
+        }
+    });
+}
+
+pub fn mb(bytes: u64) -> String {
+    format!("{:.1}", bytes as f64 / 1_000_000.0)
+}
+
+/// The context, from any component under [`App`].
+#[hook]
+pub fn use_ctx() -> Ctx {
+    use_context::<Ctx>().unwrap_or_else(|| unreachable_ctx())
+}
+
+fn unreachable_ctx() -> ! {
+    // Every component is mounted under App's (or ReportElement's) ContextProvider.
+    wasm_bindgen::throw_str("kube-preflight: component mounted outside App")
+}

@@ -11,6 +11,7 @@ pub mod engine;
 pub mod markdown;
 pub mod options;
 pub mod protocol;
+pub mod review;
 pub mod state;
 pub mod view;
 

@@ -75,6 +75,43 @@ pub enum Inline {
     Text(String),
     Code(String),
     Link(String),
+    Em(String),
+    Strong(String),
+}
+
+/// `**strong**` and `*emphasis*` in plain text (an opening `*` is followed, and a closing one preceded, by
+/// a non-space; a lone `*` stays text).
+fn emphasis(text: &str, out: &mut Vec<Inline>) {
+    let mut rest = text;
+    let mut plain = String::new();
+    while let Some(at) = rest.find('*') {
+        let (before, after) = rest.split_at(at);
+        plain.push_str(before);
+        let strong = after.starts_with("**");
+        let mark = if strong { "**" } else { "*" };
+        let inner_start = after.get(mark.len()..).unwrap_or_default();
+        let close = inner_start.find(mark).filter(|&end| {
+            end > 0 && !inner_start.starts_with(' ') && !inner_start.get(..end).unwrap_or_default().ends_with(' ')
+        });
+        match close {
+            Some(end) => {
+                if !plain.is_empty() {
+                    out.push(Inline::Text(std::mem::take(&mut plain)));
+                }
+                let inner = inner_start.get(..end).unwrap_or_default().to_owned();
+                out.push(if strong { Inline::Strong(inner) } else { Inline::Em(inner) });
+                rest = inner_start.get(end + mark.len()..).unwrap_or_default();
+            }
+            None => {
+                plain.push_str(mark);
+                rest = inner_start;
+            }
+        }
+    }
+    plain.push_str(rest);
+    if !plain.is_empty() {
+        out.push(Inline::Text(plain));
+    }
 }
 
 pub fn inlines(text: &str) -> Vec<Inline> {
@@ -123,7 +160,14 @@ pub fn inlines(text: &str) -> Vec<Inline> {
             }
         }
     }
-    out
+    let mut with_emphasis = Vec::with_capacity(out.len());
+    for i in out {
+        match i {
+            Inline::Text(t) => emphasis(&t, &mut with_emphasis),
+            other => with_emphasis.push(other),
+        }
+    }
+    with_emphasis
 }
 
 fn inline_html(text: &str) -> Html {
@@ -132,6 +176,8 @@ fn inline_html(text: &str) -> Html {
         .map(|i| match i {
             Inline::Text(t) => html! { {t} },
             Inline::Code(c) => html! { <code>{c}</code> },
+            Inline::Em(t) => html! { <em>{t}</em> },
+            Inline::Strong(t) => html! { <strong>{t}</strong> },
             Inline::Link(href) => html! { <a href={href.clone()} target="_blank" rel="noopener noreferrer">{href}</a> },
         })
         .collect()
@@ -162,6 +208,22 @@ pub fn render(md: &str, shift: usize) -> Html {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn emphasis_and_strong_but_not_a_lone_star() {
+        assert_eq!(
+            inlines("a *b* and **c** then `*d*` 2 * 3"),
+            [
+                Inline::Text("a ".into()),
+                Inline::Em("b".into()),
+                Inline::Text(" and ".into()),
+                Inline::Strong("c".into()),
+                Inline::Text(" then ".into()),
+                Inline::Code("*d*".into()),
+                Inline::Text(" 2 * 3".into()),
+            ]
+        );
+    }
 
     #[test]
     fn blocks_and_inlines() {

@@ -91,6 +91,11 @@ impl Opts {
 
     /// The URL query that keeps these options (and the view's `extra` pairs), in a fixed order.
     pub fn to_query(&self, extra: &[(&str, &str)]) -> String {
+        self.pairs(extra).iter().map(|(k, v)| format!("{}={}", encode(k), encode(v))).collect::<Vec<_>>().join("&")
+    }
+
+    /// The options set, as `(name, value)` in a fixed order, then `extra`.
+    pub fn pairs(&self, extra: &[(&str, &str)]) -> Vec<(String, String)> {
         let mut pairs: Vec<(String, String)> = Vec::new();
         let mut put = |k: &str, v: &str| {
             if !v.trim().is_empty() {
@@ -112,7 +117,7 @@ impl Opts {
         for (k, v) in extra {
             put(k, v);
         }
-        pairs.iter().map(|(k, v)| format!("{}={}", encode(k), encode(v))).collect::<Vec<_>>().join("&")
+        pairs
     }
 
     /// Read options from a URL query (`?to=1.29&maxSurge=1`); unknown keys are returned for the view.
@@ -180,6 +185,23 @@ fn decode(s: &str) -> String {
     String::from_utf8_lossy(&out).into_owned()
 }
 
+/// A timing's key as words: `drainTimeoutSeconds` is "Drain timeout" (the key stays in the field's title).
+pub fn timing_label(key: &str) -> String {
+    let key = key.strip_suffix("Seconds").unwrap_or(key);
+    let mut out = String::new();
+    for (i, c) in key.chars().enumerate() {
+        if i == 0 {
+            out.extend(c.to_uppercase());
+        } else if c.is_ascii_uppercase() {
+            out.push(' ');
+            out.push(c.to_ascii_lowercase());
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -228,5 +250,12 @@ mod tests {
         let (odd, _) = Opts::from_query("to=1%2E29+x&from=%ZZ&&=", Opts::default());
         assert_eq!(odd.to, "1.29 x");
         assert_eq!(odd.from, "%ZZ");
+    }
+
+    #[test]
+    fn timing_keys_read_as_words() {
+        assert_eq!(timing_label("drainTimeoutSeconds"), "Drain timeout");
+        assert_eq!(timing_label("etcdMemberSeconds"), "Etcd member");
+        assert_eq!(timing_label("addonsUpgradeSeconds"), "Addons upgrade");
     }
 }

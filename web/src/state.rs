@@ -36,6 +36,7 @@ pub enum Status {
 pub enum Tab {
     Overview,
     Findings,
+    Checks,
     Plan,
     Downtime,
     WhatIf,
@@ -45,13 +46,23 @@ pub enum Tab {
 }
 
 impl Tab {
-    pub const ALL: [Tab; 8] =
-        [Tab::Overview, Tab::Findings, Tab::Plan, Tab::Downtime, Tab::WhatIf, Tab::Inputs, Tab::Rules, Tab::Export];
+    pub const ALL: [Tab; 9] = [
+        Tab::Overview,
+        Tab::Findings,
+        Tab::Checks,
+        Tab::Plan,
+        Tab::Downtime,
+        Tab::WhatIf,
+        Tab::Inputs,
+        Tab::Rules,
+        Tab::Export,
+    ];
 
     pub fn id(self) -> &'static str {
         match self {
             Tab::Overview => "overview",
             Tab::Findings => "findings",
+            Tab::Checks => "checks",
             Tab::Plan => "plan",
             Tab::Downtime => "downtime",
             Tab::WhatIf => "whatif",
@@ -65,6 +76,7 @@ impl Tab {
         match self {
             Tab::Overview => "Overview",
             Tab::Findings => "Findings",
+            Tab::Checks => "Checks",
             Tab::Plan => "Plan & replay",
             Tab::Downtime => "Downtime",
             Tab::WhatIf => "What-if",
@@ -228,6 +240,42 @@ impl State {
         o
     }
 
+    /// What the report alone does not say (for the summary, the HTML report and the print view).
+    pub fn meta(&self, date: String) -> crate::review::Meta {
+        let report = self.report.as_ref();
+        let mut options = self.opts.pairs(&[]);
+        if let Some(r) = report {
+            if self.opts.to.trim().is_empty() {
+                options.insert(
+                    0,
+                    ("to".to_owned(), format!("{} (not set: the minor after the current version)", r.upgrade.to)),
+                );
+            }
+            if self.opts.profile.trim().is_empty() {
+                let at = options.iter().position(|(k, _)| k != "to" && k != "from").unwrap_or(options.len());
+                options.insert(at, ("profile".to_owned(), format!("{} (default)", r.upgrade.profile)));
+            }
+        }
+        crate::review::Meta {
+            date,
+            version: kube_preflight::version().to_owned(),
+            inputs: self
+                .inputs
+                .iter()
+                .map(|i| {
+                    let info = i.info.as_ref();
+                    let result = match info.and_then(|x| x.skipped.clone()) {
+                        Some(why) => Err(why),
+                        None => Ok(info.map_or(0, |x| x.objects)),
+                    };
+                    (i.name.clone(), result)
+                })
+                .collect(),
+            demo: self.using_demo,
+            options,
+        }
+    }
+
     /// Names of inputs, for a sentence.
     fn names(rows: &[InputRow]) -> String {
         match rows {
@@ -287,6 +335,10 @@ impl State {
             FromWorker::Failed { message, .. } => {
                 self.pending = None;
                 self.status = Status::Failed(message);
+                if self.prev_inputs.take().is_some() {
+                    // The report shown is for other inputs: it says nothing of these.
+                    self.report = None;
+                }
             }
             FromWorker::Curve { pool, size, points, done, .. } => {
                 self.curve = Some(Rc::new(Curve { pool, size, points, done }));
@@ -497,6 +549,30 @@ mod tests {
         assert_eq!(s.status, Status::Failed("maxSurge: bad".into()));
         assert_eq!(s.report, before);
         assert!(s.stale, "the report shown is not for the options set");
+    }
+
+    #[test]
+    fn inputs_that_cannot_be_checked_drop_the_report_of_the_inputs_before() {
+        let s = Rc::new(State::new(Opts::default(), Tab::Overview, Theme::Auto));
+        let s = reduce_all(s.clone(), demo_messages(&s.opts.to_json()));
+        let o = s.opts_for_load(false);
+        let s = s.reduce(Action::SetInputs { rows: vec![], demo: false, opts: o });
+        let s = s.reduce(Action::Worker(FromWorker::Failed { generation: 2, message: "to: no target".into() }));
+        assert!(s.report.is_none(), "the demo's verdict is not this cluster's");
+    }
+
+    #[test]
+    fn the_review_meta_names_the_inputs_and_every_option_as_checked() {
+        let s = Rc::new(State::new(Opts::default(), Tab::Overview, Theme::Auto));
+        let s = reduce_all(s.clone(), demo_messages(&s.opts.to_json()));
+        let m = s.meta("2026-11-24 03:00".into());
+        assert!(m.demo);
+        assert_eq!(m.inputs.len(), DEMO_FILES.len());
+        assert!(m.inputs.iter().all(|(_, r)| r.as_ref().is_ok_and(|n| *n > 0)));
+        assert_eq!(
+            m.options,
+            [("to".to_owned(), DEMO_TARGET.to_owned()), ("profile".to_owned(), "kubeadm (default)".to_owned())]
+        );
     }
 
     #[test]

@@ -624,8 +624,102 @@ pub fn ticks(max: u64, n: u64) -> Vec<u64> {
     (0..=max / step).map(|i| i * step).collect()
 }
 
+/// A rule's outcome on this report (the Checks view).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Outcome {
+    /// Findings that count, by severity.
+    Failed {
+        blocker: u64,
+        warning: u64,
+        info: u64,
+    },
+    /// Only suppressed findings.
+    Accepted(u64),
+    NotRun(String),
+    Passed,
+}
+
+impl Outcome {
+    pub fn name(&self) -> &'static str {
+        match self {
+            Outcome::Failed { blocker, .. } if *blocker > 0 => "failed",
+            Outcome::Failed { .. } => "flagged",
+            Outcome::Accepted(_) => "accepted",
+            Outcome::NotRun(_) => "not run",
+            Outcome::Passed => "passed",
+        }
+    }
+
+    /// Worst first: failed, flagged, not run, accepted, passed.
+    fn rank(&self) -> u8 {
+        match self.name() {
+            "failed" => 0,
+            "flagged" => 1,
+            "not run" => 2,
+            "accepted" => 3,
+            _ => 4,
+        }
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CheckRow {
+    pub code: &'static str,
+    pub title: &'static str,
+    pub outcome: Outcome,
+}
+
+/// How the Checks view is ordered.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum CheckSort {
+    #[default]
+    Outcome,
+    Code,
+}
+
+/// Every rule, with what it did on this report; `text` keeps the rows whose code, title or outcome holds it.
+pub fn checks(r: &ReportView, text: &str, sort: CheckSort) -> Vec<CheckRow> {
+    let needle = text.trim().to_lowercase();
+    let mut rows: Vec<CheckRow> = kube_preflight::rules()
+        .into_iter()
+        .map(|rule| {
+            let mine = r.findings.iter().filter(|f| f.code == rule.code);
+            let (mut b, mut w, mut i, mut accepted) = (0, 0, 0, 0);
+            for f in mine {
+                match (f.suppressed.is_some(), f.severity.as_str()) {
+                    (true, _) => accepted += 1,
+                    (false, "blocker") => b += 1,
+                    (false, "warning") => w += 1,
+                    _ => i += 1,
+                }
+            }
+            let outcome = if b + w + i > 0 {
+                Outcome::Failed { blocker: b, warning: w, info: i }
+            } else if let Some(n) = r.not_run.iter().find(|n| n.code == rule.code) {
+                Outcome::NotRun(n.reason.clone())
+            } else if accepted > 0 {
+                Outcome::Accepted(accepted)
+            } else {
+                Outcome::Passed
+            };
+            CheckRow { code: rule.code, title: rule.title, outcome }
+        })
+        .filter(|row| {
+            needle.is_empty()
+                || row.code.contains(&needle)
+                || row.title.to_lowercase().contains(&needle)
+                || row.outcome.name().contains(&needle)
+        })
+        .collect();
+    match sort {
+        CheckSort::Outcome => rows.sort_by(|a, b| (a.outcome.rank(), a.code).cmp(&(b.outcome.rank(), b.code))),
+        CheckSort::Code => rows.sort_by_key(|r| r.code),
+    }
+    rows
+}
+
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use kube_preflight::{check, UpgradeOptions};
 
@@ -643,6 +737,38 @@ mod tests {
         assert!(!v.plan.steps.is_empty() && v.plan.total_seconds > 0);
         let w = v.downtime.workloads.first().unwrap();
         assert_eq!(w.windows.iter().map(|x| x.end_seconds - x.start_seconds).sum::<u64>(), w.seconds);
+    }
+
+    #[test]
+    fn every_rule_is_listed_once_as_failed_flagged_not_run_accepted_or_passed() {
+        let v = demo_view();
+        let rows = checks(&v, "", CheckSort::Outcome);
+        assert_eq!(rows.len(), kube_preflight::rules().len());
+        // The counts of the failed rows are the report's.
+        let (mut b, mut w) = (0, 0);
+        for r in &rows {
+            if let Outcome::Failed { blocker, warning, .. } = r.outcome {
+                b += blocker;
+                w += warning;
+            }
+        }
+        assert_eq!((b, w), (v.summary.blocker, v.summary.warning));
+        // Worst first; a rule with no finding passed.
+        assert_eq!(rows[0].outcome.name(), "failed");
+        assert!(rows.iter().any(|r| r.outcome == Outcome::Passed));
+        let ranks: Vec<u8> = rows.iter().map(|r| r.outcome.rank()).collect();
+        assert!(ranks.windows(2).all(|p| p[0] <= p[1]));
+        // Without the current version, the rules that need it did not run, with the report's reason.
+        let mut nf = v.clone();
+        nf.findings.retain(|f| f.code != "skew/kubelet-too-old");
+        nf.not_run.push(NotRunV { code: "skew/kubelet-too-old".into(), reason: "no current version".into() });
+        let row = checks(&nf, "kubelet-too-old", CheckSort::Code);
+        assert_eq!(row.len(), 1);
+        assert_eq!(row[0].outcome, Outcome::NotRun("no current version".into()));
+        // Searching by outcome, sorting by code.
+        let passed = checks(&v, "passed", CheckSort::Code);
+        assert!(!passed.is_empty() && passed.iter().all(|r| r.outcome == Outcome::Passed));
+        assert!(passed.windows(2).all(|p| p[0].code <= p[1].code));
     }
 
     #[test]

@@ -1,12 +1,12 @@
 //! The page: header with the reading's progress, inputs, options, the verdict, and tabs over the report.
 
 use wasm_bindgen::prelude::*;
-use wasm_bindgen::JsCast;
 use yew::prelude::*;
 
-use super::ctx::{mb, tabbed, use_replay_clock, value_of, Ctx};
+use super::checks::ChecksView;
+use super::ctx::{download, mb, tabbed, use_replay_clock, value_of, Ctx};
 use super::downtime::DowntimeView;
-use super::export::ExportView;
+use super::export::{ExportView, PrintMeta};
 use super::findings::FindingsView;
 use super::inputs::{InputsBar, InputsView};
 use super::options_form::OptionsForm;
@@ -19,22 +19,6 @@ use crate::bridge::Bridge;
 use crate::options::Opts;
 use crate::protocol::FromWorker;
 use crate::state::{Action, State, Status, Tab, Theme};
-
-/// Save an export with the browser's download (a `blob:` URL: nothing leaves the page).
-fn download(file_name: &str, mime: &str, text: &str) {
-    let Some(doc) = web_sys::window().and_then(|w| w.document()) else { return };
-    let parts = js_sys::Array::of1(&JsValue::from_str(text));
-    let bag = web_sys::BlobPropertyBag::new();
-    bag.set_type(mime);
-    let Ok(blob) = web_sys::Blob::new_with_str_sequence_and_options(&parts, &bag) else { return };
-    let Ok(url) = web_sys::Url::create_object_url_with_blob(&blob) else { return };
-    if let Ok(a) = doc.create_element("a").map(JsCast::unchecked_into::<web_sys::HtmlAnchorElement>) {
-        a.set_href(&url);
-        a.set_download(file_name);
-        a.click();
-    }
-    let _ = web_sys::Url::revoke_object_url(&url);
-}
 
 fn initial_state() -> State {
     let search = web_sys::window().and_then(|w| w.location().search().ok()).unwrap_or_default();
@@ -137,9 +121,16 @@ pub fn App() -> Html {
     let body = match (&state.report, state.tab) {
         (_, Tab::Rules) => html! { <RulesView /> },
         (_, Tab::Inputs) => html! { <InputsView /> },
+        (None, _) if matches!(state.status, Status::Failed(_)) => {
+            html! { <p class="empty" id="no-report">{ "No report: what is set could not be checked (see above)." }</p> }
+        }
+        (None, _) if !state.busy() => {
+            html! { <p class="empty" id="no-report">{ "Nothing read yet: pick files, paste, or open the demo." }</p> }
+        }
         (None, _) => html! { <p class="empty">{ "Reading the inputs…" }</p> },
         (Some(_), Tab::Overview) => html! { <Overview /> },
         (Some(_), Tab::Findings) => html! { <FindingsView /> },
+        (Some(_), Tab::Checks) => html! { <ChecksView /> },
         (Some(_), Tab::Plan) => html! { <PlanView /> },
         (Some(_), Tab::Downtime) => html! { <DowntimeView /> },
         (Some(_), Tab::WhatIf) => html! { <WhatIf /> },
@@ -174,6 +165,7 @@ pub fn App() -> Html {
                     </div>
                 }
                 if state.report.is_some() { <Verdict /> }
+                <PrintMeta />
                 { tabbed(&ctx, &Tab::ALL, body) }
             </main>
         </ContextProvider<Ctx>>

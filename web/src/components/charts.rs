@@ -30,7 +30,9 @@ pub fn axis(sc: Scale, height: f64) -> Html {
             { for ticks(sc.total, 8).into_iter().map(|t| html! {
                 <g>
                     <line x1={format!("{:.1}", sc.x(t))} x2={format!("{:.1}", sc.x(t))} y1="14" y2={format!("{height:.0}")} class="grid" />
-                    <text x={format!("{:.1}", sc.x(t))} y="10" text-anchor="middle">{ duration(t) }</text>
+                    // The last label ends at its tick, the first starts at it: none is cut at an edge.
+                    <text x={format!("{:.1}", sc.x(t))} y="10"
+                        text-anchor={if sc.x(t) > sc.width - 40.0 { "end" } else if t == 0 { "start" } else { "middle" }}>{ duration(t) }</text>
                 </g>
             }) }
         </g>
@@ -50,10 +52,13 @@ pub fn bar(
     onfocus: Callback<String>,
 ) -> Html {
     let d = details.clone();
+    let on_hover = onfocus.clone();
     let focus = Callback::from(move |_: FocusEvent| onfocus.emit(d.clone()));
+    let d = details.clone();
+    let hover = Callback::from(move |_: MouseEvent| on_hover.emit(d.clone()));
     html! {
         <rect class={classes!("bar", class)} x={format!("{:.1}", sc.x(s))} y={format!("{y:.1}")} width={format!("{:.1}", sc.w(s, e))}
-            height={format!("{h:.1}")} rx="2" tabindex="0" role="img" aria-label={details.clone()} onfocus={focus}>
+            height={format!("{h:.1}")} rx="2" tabindex="0" role="img" aria-label={details.clone()} onfocus={focus} onmouseenter={hover}>
             <title>{ details }</title>
         </rect>
     }

@@ -81,6 +81,28 @@ impl Ctx {
     }
 }
 
+/// Save an export with the browser's download (a `blob:` URL: nothing leaves the page).
+pub fn download(file_name: &str, mime: &str, text: &str) {
+    let Some(doc) = web_sys::window().and_then(|w| w.document()) else { return };
+    let parts = js_sys::Array::of1(&JsValue::from_str(text));
+    let bag = web_sys::BlobPropertyBag::new();
+    bag.set_type(mime);
+    let Ok(blob) = web_sys::Blob::new_with_str_sequence_and_options(&parts, &bag) else { return };
+    let Ok(url) = web_sys::Url::create_object_url_with_blob(&blob) else { return };
+    if let Ok(a) = doc.create_element("a").map(JsCast::unchecked_into::<web_sys::HtmlAnchorElement>) {
+        a.set_href(&url);
+        a.set_download(file_name);
+        a.click();
+    }
+    let _ = web_sys::Url::revoke_object_url(&url);
+}
+
+/// The date and time now, UTC (`2026-11-24 02:45`), for what a review keeps.
+pub fn now_utc() -> String {
+    let iso = String::from(js_sys::Date::new_0().to_iso_string());
+    iso.get(..16).unwrap_or(&iso).replace('T', " ")
+}
+
 /// The value of the control an event came from (an input or a select).
 pub fn value_of(e: &Event) -> String {
     e.target()
@@ -89,7 +111,8 @@ pub fn value_of(e: &Event) -> String {
         .unwrap_or_default()
 }
 
-/// The tabs over `tabs` (buttons, reached by Tab and pressed by Enter) and the panel showing `body`, the current one's.
+/// The tabs over `tabs` and the panel showing `body`, the current one's. As a WAI-ARIA tab list: one tab
+/// in the Tab order (the current), arrow keys, Home and End move between them and show the tab reached.
 pub fn tabbed(ctx: &Ctx, tabs: &[Tab], body: Html) -> Html {
     let current = ctx.state.tab;
     let tab_button = |tab: Tab| {
@@ -98,13 +121,54 @@ pub fn tabbed(ctx: &Ctx, tabs: &[Tab], body: Html) -> Html {
         let onclick = Callback::from(move |_| ctx.send(Action::Tab(tab)));
         html! {
             <button role="tab" id={format!("tab-{}", tab.id())} aria-selected={active.to_string()} aria-controls="panel"
+                tabindex={if active { "0" } else { "-1" }}
                 class={classes!("tab", active.then_some("active"))} {onclick} data-tab={tab.id()}>{ tab.label() }</button>
         }
     };
+    let onkeydown = {
+        let ctx = ctx.clone();
+        let tabs = tabs.to_vec();
+        Callback::from(move |e: KeyboardEvent| {
+            let Some(at) = tabs.iter().position(|t| *t == ctx.state.tab) else { return };
+            let last = tabs.len().saturating_sub(1);
+            let to = match e.key().as_str() {
+                "ArrowRight" | "ArrowDown" => {
+                    if at >= last {
+                        0
+                    } else {
+                        at + 1
+                    }
+                }
+                "ArrowLeft" | "ArrowUp" => {
+                    if at == 0 {
+                        last
+                    } else {
+                        at - 1
+                    }
+                }
+                "Home" => 0,
+                "End" => last,
+                _ => return,
+            };
+            e.prevent_default();
+            let Some(tab) = tabs.get(to).copied() else { return };
+            ctx.send(Action::Tab(tab));
+            if let Some(b) = web_sys::window()
+                .and_then(|w| w.document())
+                .and_then(|d| d.get_element_by_id(&format!("tab-{}", tab.id())))
+                .and_then(|el| el.dyn_into::<web_sys::HtmlElement>().ok())
+            {
+                let _ = b.focus();
+            }
+        })
+    };
     html! {
         <>
-            <nav class="tabs" role="tablist" aria-label="Views">{ for tabs.iter().copied().map(tab_button) }</nav>
-            <section class="body" id="panel" role="tabpanel" aria-labelledby={format!("tab-{}", current.id())}>{ body }</section>
+            <nav class="tabs" role="tablist" aria-label="Views" {onkeydown}>{ for tabs.iter().copied().map(tab_button) }</nav>
+            <section class="body" id="panel" role="tabpanel" aria-labelledby={format!("tab-{}", current.id())}>
+                <h2 class="sr-only">{ current.label() }</h2>
+                { body }
+            </section>
         </>
     }
 }

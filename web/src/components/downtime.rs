@@ -49,10 +49,12 @@ pub fn DowntimeChart(props: &DowntimeChartProps) -> Html {
     let height = 22.0 + limit as f64 * ROW;
     html! {
         <figure class="downtime-chart" id={if compact { "downtime-mini" } else { "downtime-chart" }}>
+            <div class="chart-scroll" tabindex="0" role="region" aria-label="Downtime chart (scrolls sideways)">
             <svg viewBox={format!("0 0 {width:.0} {height:.0}")} width="100%" role="group" aria-label={format!("{} workload(s) down, longest first", all.len())}>
                 { axis(sc, height) }
                 { for rows }
             </svg>
+            </div>
             <figcaption aria-live="polite">{
                 if !focus.is_empty() { (*focus).clone() }
                 else if limit < all.len() && compact { format!("The {limit} longest of {} workloads down; all under Downtime.", all.len()) }

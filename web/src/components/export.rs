@@ -4,12 +4,54 @@
 use kube_preflight::units::duration;
 use yew::prelude::*;
 
-use super::ctx::use_ctx;
+use super::ctx::{download, now_utc, use_ctx};
+use crate::review::{offline_html, summary_text};
+
+/// On paper only: when, by which version, from which inputs and under which options (whatever tab is printed).
+#[component]
+pub fn PrintMeta() -> Html {
+    let ctx = use_ctx();
+    if ctx.state.report.is_none() {
+        return html! {};
+    }
+    let m = ctx.state.meta(now_utc());
+    html! {
+        <dl class="print-meta" id="print-meta">
+            <div><dt>{ "Printed" }</dt><dd>{ format!("{} UTC by kube-preflight {}", m.date, m.version) }</dd></div>
+            <div><dt>{ "Inputs" }</dt><dd>{ for m.inputs.iter().map(|(n, r)| html! { <span class="print-input">{ match r { Ok(o) => format!("{n} ({o} objects) "), Err(w) => format!("{n} (left out: {w}) ") } }</span> }) }
+                if m.demo { { "the built-in demo cluster" } }</dd></div>
+            <div><dt>{ "Options" }</dt><dd>{ m.options.iter().map(|(k, v)| format!("{k}={v}")).collect::<Vec<_>>().join(", ") }</dd></div>
+        </dl>
+    }
+}
 
 #[component]
 pub fn ExportView() -> Html {
     let ctx = use_ctx();
+    let copied = use_state(|| None::<Result<(), ()>>);
     let Some(r) = ctx.state.report.clone() else { return html! {} };
+    let summary = summary_text(&r, &ctx.state.meta(now_utc()));
+    let copy = {
+        let text = summary.clone();
+        let copied = copied.clone();
+        Callback::from(move |_| {
+            let Some(w) = web_sys::window() else { return };
+            let promise = w.navigator().clipboard().write_text(&text);
+            let copied = copied.clone();
+            wasm_bindgen_futures::spawn_local(async move {
+                let done = wasm_bindgen_futures::JsFuture::from(promise).await;
+                copied.set(Some(done.map(|_| ()).map_err(|_| ())));
+            });
+        })
+    };
+    let html_report = {
+        let ctx = ctx.clone();
+        let r = r.clone();
+        Callback::from(move |_| {
+            let html = offline_html(&r, &ctx.state.meta(now_utc()));
+            download(&format!("kube-preflight-{}.html", r.upgrade.to), "text/html", &html);
+        })
+    };
     let button = |format: &'static str, label: &'static str| {
         let ctx = ctx.clone();
         html! { <button type="button" id={format!("export-{format}")} onclick={Callback::from(move |_| ctx.bridge.export(format))}>{ label }</button> }
@@ -23,12 +65,23 @@ pub fn ExportView() -> Html {
         <div id="export">
             <div class="export-buttons">
                 { button("json", "JSON") }{ button("markdown", "Markdown") }{ button("sarif", "SARIF") }{ button("junit", "JUnit") }
+                <button type="button" id="export-html" onclick={html_report}>{ "HTML report" }</button>
                 <button type="button" id="print" onclick={print}>{ "Print" }</button>
             </div>
-            <p class="hint">{ "Downloads are made in this page; nothing is sent anywhere. The print view below is what Print puts on paper." }</p>
+            <section class="summary-copy" aria-labelledby="summary-heading">
+                <h3 id="summary-heading">{ "Summary for a change ticket" }</h3>
+                <button type="button" id="copy-summary" onclick={copy}>{ "Copy summary" }</button>
+                <span id="copied" role="status">{ match *copied {
+                    Some(Ok(())) => "Copied.",
+                    Some(Err(())) => "The browser refused the clipboard: select the text below and copy it.",
+                    None => "",
+                } }</span>
+                <pre id="summary-text" tabindex="0">{ summary }</pre>
+            </section>
+            <p class="hint">{ "Downloads are made in this page; nothing is sent anywhere. The HTML report is one file that opens without this app. Print works from any view; the review below is what this view prints." }</p>
             <article class="printable" id="printable">
                 <h2>{ format!("Upgrade review: {} → {} ({})", r.upgrade.from.clone().unwrap_or_else(|| "unknown".into()), r.upgrade.to, r.upgrade.profile) }</h2>
-                <p class="print-verdict">{ format!("Verdict: {} · {} blocker(s), {} warning(s), {} info · plan {} over {}", r.summary.verdict.to_uppercase(), r.summary.blocker, r.summary.warning, r.summary.info, duration(r.plan.total_seconds), r.upgrade.path.join(" → ")) }</p>
+                <p class="print-verdict">{ format!("Verdict: {} · {} blocker(s), {} warning(s), {} info · plan {} over {}", crate::view::Headline::of(&r).label(), r.summary.blocker, r.summary.warning, r.summary.info, duration(r.plan.total_seconds), r.upgrade.path.join(" → ")) }</p>
                 <h3>{ "Findings" }</h3>
                 <table class="print-findings">
                     <thead><tr><th>{ "Severity" }</th><th>{ "Rule" }</th><th>{ "Finding" }</th><th>{ "Where" }</th></tr></thead>

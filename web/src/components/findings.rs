@@ -104,7 +104,7 @@ fn details(ctx: &Ctx, f: &FindingV) -> Html {
             }
             if let Some(r) = rule {
                 <div class="rule-docs" id="finding-rule-docs">
-                    <h4>{ r.title }{ " " }<button type="button" class="link" onclick={to_rules}>{ "all rules" }</button></h4>
+                    <h3 class="rule-title">{ r.title }{ " " }<button type="button" class="link" onclick={to_rules}>{ "all rules" }</button></h3>
                     { markdown::render(r.docs, 4) }
                 </div>
             }

@@ -3,6 +3,7 @@
 
 pub mod app;
 pub mod charts;
+pub mod checks;
 pub mod ctx;
 pub mod downtime;
 pub mod element;

@@ -5,7 +5,7 @@ use kube_preflight::Profile;
 use yew::prelude::*;
 
 use super::ctx::{use_ctx, value_of, Ctx};
-use crate::options::{Drain, Opts};
+use crate::options::{timing_label, Drain, Opts};
 
 fn field(
     ctx: &Ctx,
@@ -45,7 +45,7 @@ pub fn OptionsForm() -> Html {
             });
         });
         html! {
-            <label class="field timing">{ name.clone() }
+            <label class="field timing" title={name.clone()}>{ timing_label(name) }
                 <input type="text" inputmode="numeric" data-timing={name.clone()} value={value} placeholder={default.to_string()} {onchange} size="6" />
             </label>
         }
@@ -75,7 +75,7 @@ pub fn OptionsForm() -> Html {
             </label>
             if !timings.is_empty() {
                 <details class="timings">
-                    <summary>{ "Times (seconds)" }</summary>
+                    <summary>{ "Times of the plan, in seconds" }</summary>
                     <div class="timing-grid">{ for timings.iter().map(timing_row) }</div>
                 </details>
             }

@@ -38,6 +38,7 @@ pub fn Gantt(props: &GanttProps) -> Html {
     let ctx = use_ctx();
     let focus = use_state(String::new);
     let toggled = use_state(BTreeSet::<usize>::new);
+    let zoom = use_state(|| 1u32);
     let Some(r) = ctx.state.report.clone() else { return html! {} };
     let plan = &r.plan;
     if plan.phases.is_empty() && plan.stops.is_empty() {
@@ -172,12 +173,28 @@ pub fn Gantt(props: &GanttProps) -> Html {
     let cursor = (!props.compact && ctx.state.t > 0).then(|| sc.x(ctx.state.t));
     html! {
         <figure class="gantt" id={if props.compact { "gantt-mini" } else { "gantt" }}>
-            <svg viewBox={format!("0 0 {width:.0} {height:.0}")} width="100%" role="group"
+            if !props.compact {
+                <div class="zoom" role="group" aria-label="Timeline zoom">
+                    <button type="button" id="zoom-out" aria-label="Zoom out" disabled={*zoom <= 1} onclick={
+                        let zoom = zoom.clone();
+                        Callback::from(move |_| zoom.set((*zoom / 2).max(1)))
+                    }>{ "−" }</button>
+                    <span id="zoom-level">{ format!("{}×", *zoom) }</span>
+                    <button type="button" id="zoom-in" aria-label="Zoom in" disabled={*zoom >= 32} onclick={
+                        let zoom = zoom.clone();
+                        Callback::from(move |_| zoom.set((*zoom * 2).min(32)))
+                    }>{ "+" }</button>
+                    <span class="hint">{ "Scroll the timeline sideways to pan." }</span>
+                </div>
+            }
+            <div class={classes!("chart-scroll", format!("zoom-{}", *zoom))} tabindex="0" role="region" aria-label="Plan timeline (scrolls sideways)">
+            <svg viewBox={format!("0 0 {width:.0} {height:.0}")} width={format!("{}%", 100 * *zoom)} role="group"
                 aria-label={format!("Plan timeline: {} phase(s), {} in all", plan.phases.len(), duration(plan.total_seconds))}>
                 { axis(sc, height) }
                 { for rows }
                 if let Some(x) = cursor { <line class="cursor" x1={format!("{x:.1}")} x2={format!("{x:.1}")} y1="14" y2={format!("{height:.0}")} /> }
             </svg>
+            </div>
             if !plan.stops.is_empty() {
                 <ul class="plan-stops" id={if props.compact { "plan-stops-mini" } else { "plan-stops" }}>
                     { for plan.stops.iter().map(|st| html! { <li class="stop" data-code={st.code.clone()}>{ st.describe() }</li> }) }

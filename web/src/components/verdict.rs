@@ -100,7 +100,7 @@ pub fn Verdict() -> Html {
         // While checking, the card is only marked (no line: nothing under the pointer moves).
         (_, true) => html! {},
     };
-    let auto_target = ctx.state.opts.to.trim().is_empty() && !ctx.state.using_demo && u.from.is_some();
+    let auto_target = ctx.state.opts.to.trim().is_empty() && !ctx.state.using_demo && u.from.is_some() && !stale;
     html! {
         <section class={classes!("verdict-card", headline.class(), stale.then_some("stale"))} id="summary" aria-label="Verdict">
             <div class="verdict" id="verdict" role="status" aria-live="polite" aria-atomic="true">{ headline.label() }</div>

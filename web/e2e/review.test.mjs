@@ -1,0 +1,314 @@
+// The dashboard as a change review uses it (#22): a verdict that says what it stands on and is never READY
+// over nothing, the demo's target kept for the demo, a cancel that goes back, the distribution recognised,
+// the checks view, the summary for a ticket, the HTML report opened from disk, print, phone, 200% zoom and
+// keyboard.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { launch, root, serve, shots } from './helpers.mjs';
+
+const dist = path.join(root, 'dist');
+const fixture = (f) => path.join(root, 'tests/fixtures', f);
+let server;
+let browser;
+
+before(async () => {
+  assert.ok(fs.existsSync(path.join(dist, 'index.html')), 'dist/ is missing: run `cargo xtask web` first');
+  server = await serve(dist);
+  browser = await launch();
+  fs.mkdirSync(shots, { recursive: true });
+});
+
+after(async () => {
+  await browser?.close();
+  server?.close();
+});
+
+// The three screens the review is made on: a laptop, a phone, and a laptop at 200% zoom (half the CSS
+// pixels, twice the device pixels per CSS pixel).
+const SCREENS = {
+  laptop: { viewport: { width: 1280, height: 800 } },
+  phone: { viewport: { width: 390, height: 844 }, deviceScaleFactor: 3, isMobile: true, hasTouch: true },
+  zoom200: { viewport: { width: 640, height: 400 }, deviceScaleFactor: 2 },
+};
+
+async function open(screen = 'laptop', query = '', contextOptions = {}) {
+  const context = await browser.newContext({ ...SCREENS[screen], ...contextOptions });
+  const page = await context.newPage();
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(String(e)));
+  await page.goto(`${server.origin}/${query}`);
+  await page.waitForSelector('#verdict');
+  return { page, errors, context };
+}
+
+const text = (page, sel) => page.textContent(sel);
+const verdictIs = (page, v) => page.waitForFunction((want) => document.querySelector('#verdict')?.textContent === want, v);
+const shot = (page, name) => page.screenshot({ path: path.join(shots, `review-${name}.png`), fullPage: true });
+/** The page never scrolls sideways (charts and tables scroll in their own boxes). */
+const noSideways = (page) => page.evaluate(() => document.documentElement.scrollWidth <= document.documentElement.clientWidth);
+
+for (const screen of Object.keys(SCREENS)) {
+  test(`${screen}: a snapshot with no control-plane node is INCOMPLETE, never READY; the card says why and leads to Current`, async () => {
+    const { page, errors, context } = await open(screen);
+    await page.setInputFiles('#files', [fixture('e2e/eks-nodes.yaml')]);
+    // No target chosen and no version to take the next minor from: the page asks, and shows no stale verdict.
+    await page.waitForSelector('#error');
+    assert.match(await text(page, '#error'), /no target is set .*EKS, GKE or AKS.*set Target, and Current/);
+    assert.equal(await page.locator('#verdict').count(), 0, 'the demo verdict is not this cluster\'s');
+    await page.fill('#to', '1.30');
+    await page.dispatchEvent('#to', 'change');
+    await verdictIs(page, 'INCOMPLETE');
+    assert.match(await text(page, '#incomplete'), /\d+ check\(s\) and the plan could not run: the current version is not known\. This is not a pass\./);
+    assert.match(await text(page, '#not-run'), /skew\/kubelet-too-old: .*Current/);
+    assert.match(await text(page, '#detected'), /managed EKS cluster \(2 of 2 node\(s\) carry the label eks\.amazonaws\.com\/nodegroup/);
+    assert.ok(await noSideways(page), 'the page scrolls sideways');
+    await shot(page, `incomplete-${screen}`);
+    // By keyboard: the card's button takes the focus to Current.
+    await page.focus('#incomplete button[data-focus=from]');
+    await page.keyboard.press('Enter');
+    assert.equal(await page.evaluate(() => document.activeElement.id), 'from');
+    await page.keyboard.type('1.29.3');
+    await page.keyboard.press('Tab');
+    await page.waitForFunction(() => !['INCOMPLETE', ''].includes(document.querySelector('#verdict')?.textContent ?? ''));
+    assert.match(await text(page, '#path'), /1\.29\.3 → 1\.30/);
+    assert.equal(await page.locator('#incomplete').count(), 0);
+    assert.deepEqual(errors, []);
+    await context.close();
+  });
+}
+
+test('pasted text that is not Kubernetes is NOTHING CHECKED, with what was left out', async () => {
+  const { page, errors, context } = await open();
+  await page.click('#paste');
+  await page.fill('#paste-text', 'hello world');
+  await page.click('#paste-check');
+  await verdictIs(page, 'NOTHING CHECKED');
+  assert.match(await text(page, '#stands-on'), /^Read 0 object\(s\) from 1 input\(s\)/);
+  assert.match(await text(page, '#nothing-read'), /nothing was checked, so this is not a pass/);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('cancel while reading: back to the report shown and its inputs, said once, no mixed state', async () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'kp-cancel-'));
+  const big = path.join(dir, 'big.json');
+  // ~60 MB of pods: long enough to be cancelled while it is read.
+  const pod = (i) => `{"apiVersion":"v1","kind":"Pod","metadata":{"name":"p${i}","namespace":"n${i % 50}","labels":{"app":"a${i % 300}"}},"spec":{"nodeName":"w${i % 200}","containers":[{"name":"c","image":"registry.example/app:${i}"}]},"status":{"phase":"Running"}}`;
+  const fd = fs.openSync(big, 'w');
+  fs.writeSync(fd, '{"apiVersion":"v1","kind":"List","items":[');
+  for (let i = 0; i < 300000; i++) fs.writeSync(fd, (i ? ',' : '') + pod(i));
+  fs.writeSync(fd, ']}');
+  fs.closeSync(fd);
+  const { page, errors, context } = await open();
+  await verdictIs(page, 'BLOCKED');
+  await page.setInputFiles('#files', [big]);
+  await page.waitForSelector('#cancel');
+  await page.click('#cancel');
+  await page.waitForSelector('#notice');
+  assert.equal(await text(page, '#notice span'), 'Cancelled: big.json was not read. The report is still the one for demo/cluster.yaml and 1 more.');
+  // The inputs, the badge and the verdict are the demo's again, current once checked again.
+  await page.waitForSelector('#summary:not(.stale)');
+  assert.equal(await text(page, '#verdict'), 'BLOCKED');
+  assert.match(await text(page, '#summary'), /demo cluster/);
+  assert.match(await text(page, '#loaded'), /^Demo cluster: 2 input\(s\), 74 object\(s\)/);
+  assert.equal(await page.locator('#progress').count(), 0);
+  fs.rmSync(dir, { recursive: true });
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('an RKE cluster.yml under the default distribution: switched to rke and said; a chosen one is only offered', async () => {
+  const files = [fixture('plan/detected-profile/cluster.yml'), fixture('plan/detected-profile/nodes.yaml')];
+  {
+    const { page, errors, context } = await open();
+    await page.setInputFiles('#files', files);
+    await page.waitForSelector('#notice');
+    assert.match(await text(page, '#notice span'), /^Distribution set to rke: these inputs look like it \(an RKE cluster\.yml at cluster\.yml:2\)/);
+    await page.waitForFunction(() => /· rke$/.test(document.querySelector('#path')?.textContent ?? ''));
+    assert.equal(await page.inputValue('#profile'), 'rke');
+    assert.match(page.url(), /profile=rke/);
+    assert.equal(await page.locator('#detected').count(), 0);
+    assert.deepEqual(errors, []);
+    await context.close();
+  }
+  {
+    const { page, errors, context } = await open('laptop', '?profile=kubeadm');
+    await page.setInputFiles('#files', files);
+    await page.waitForSelector('#detected');
+    assert.match(await text(page, '#detected'), /These inputs look like rke \(an RKE cluster\.yml at cluster\.yml:2\); this report is for kubeadm\./);
+    assert.match(await text(page, '#path'), /· kubeadm$/);
+    await page.click('#use-detected');
+    await page.waitForFunction(() => /· rke$/.test(document.querySelector('#path')?.textContent ?? ''));
+    assert.equal(await page.locator('#detected').count(), 0);
+    assert.deepEqual(errors, []);
+    await context.close();
+  }
+});
+
+test('options that cannot be checked mark the verdict not current, in the open', async () => {
+  const { page, errors, context } = await open();
+  await verdictIs(page, 'BLOCKED');
+  await page.fill('#max-surge', 'ten');
+  await page.dispatchEvent('#max-surge', 'change');
+  await page.waitForSelector('#error');
+  await page.waitForSelector('#summary.stale #stale');
+  assert.match(await text(page, '#stale'), /^Not current: what is set now could not be checked/);
+  await page.fill('#max-surge', '');
+  await page.dispatchEvent('#max-surge', 'change');
+  await page.waitForSelector('#summary:not(.stale)');
+  assert.equal(await page.locator('#error').count(), 0);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('a finding on the overview opens in Findings with its own source lines', async () => {
+  const { page, errors, context } = await open();
+  const first = page.locator('.worst li.finding').first();
+  const code = await first.getAttribute('data-code');
+  await first.locator('button').click();
+  await page.waitForSelector('#findings li.finding.open .finding-details');
+  assert.equal(await page.getAttribute('#tab-findings', 'aria-selected'), 'true');
+  assert.equal(await page.locator('#findings li.finding.open').getAttribute('data-code'), code);
+  assert.equal(await page.evaluate(() => document.activeElement.closest('li.finding')?.classList.contains('open')), true);
+  // Each finding's excerpt is its own: the marked line is the one its source names.
+  for (const nth of [1, 2, 3]) {
+    const row = page.locator('#findings li.finding').nth(nth);
+    const where = await row.locator('.where').textContent();
+    const line = where.match(/:(\d+)$/)?.[1];
+    await row.locator('.finding-head').click();
+    if (!line) continue;
+    await page.waitForFunction((n) => document.querySelector('li.finding.open .line.target .ln')?.textContent.trim() === n, line);
+  }
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('the checks view lists every rule as failed, flagged, not run, accepted or passed; search, sort and open', async () => {
+  const { page, errors, context } = await open();
+  await page.click('#tab-checks');
+  await page.waitForSelector('#checks');
+  const rules = await page.locator('#rules, #tab-rules').count();
+  assert.ok(rules >= 1);
+  const tally = await text(page, '#checks-tally');
+  const [, all, failed, flagged, notRun, accepted, passed] = tally.match(/^(\d+) checks: (\d+) failed, (\d+) flagged, (\d+) not run, (\d+) accepted, (\d+) passed$/).map(Number);
+  assert.equal(failed + flagged + notRun + accepted + passed, all);
+  assert.equal(await page.locator('#checks tbody tr').count(), all);
+  assert.equal(await page.locator('#checks tr.failed').count(), failed);
+  assert.ok(passed > 0 && failed > 0);
+  // Worst first, then by rule on request.
+  assert.equal(await page.locator('#checks tbody tr').first().getAttribute('class'), 'check failed');
+  await page.click('button.sort[data-sort=rule]');
+  const codes = await page.$$eval('#checks tbody tr', (rows) => rows.map((r) => r.dataset.check));
+  assert.deepEqual(codes, [...codes].sort());
+  await page.fill('#checks-text', 'passed');
+  assert.equal(await page.locator('#checks tbody tr').count(), passed);
+  await page.fill('#checks-text', 'api/removed');
+  await page.click('#checks tr[data-check="api/removed"] button');
+  await page.waitForSelector('#findings');
+  assert.equal(await page.inputValue('#filter-rule'), 'api/removed');
+  assert.match(await text(page, '#matched'), /^(\d+) of \d+ finding\(s\)$/);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('copy summary puts the ticket text on the clipboard; the HTML report opens from disk with no server and no script', async () => {
+  const { page, errors, context } = await open('laptop', '', { permissions: ['clipboard-read', 'clipboard-write'], acceptDownloads: true });
+  await verdictIs(page, 'BLOCKED');
+  await page.click('#tab-export');
+  await page.click('#copy-summary');
+  await page.waitForFunction(() => document.querySelector('#copied')?.textContent === 'Copied.');
+  const copied = await page.evaluate(() => navigator.clipboard.readText());
+  assert.equal(copied, await text(page, '#summary-text'));
+  const lines = copied.split('\n');
+  assert.match(lines[0], /^kube-preflight \d+\.\d+\.\d+ upgrade review, \d{4}-\d\d-\d\d \d\d:\d\d UTC$/);
+  assert.match(lines[1], /^Verdict: BLOCKED \(8 blocker\(s\), \d+ warning\(s\), \d+ info\)$/);
+  assert.equal(lines[2], 'Path: 1.27.6 → 1.28 → 1.29.2 (kubeadm)');
+  assert.match(lines[3], /^Plan: 1h03m, \d+ node step\(s\)$/);
+  assert.match(lines[4], /^Downtime: 5 workload\(s\) down, longest Deployment ml\/trainer \(8m00s\)$/);
+  assert.match(copied, /\nWorst findings \(5 of \d+\):\n- \[blocker\] /);
+  assert.match(copied, /\nInputs: 74 object\(s\) from 2 input\(s\): demo\/cluster\.yaml \(\d+ objects\); demo\/manifests\.yaml \(\d+ objects\); the built-in demo cluster\n/);
+  assert.match(copied, /\nOptions: to=1\.29\.2, profile=kubeadm \(default\)\n$/);
+  // The HTML report: downloaded, then opened from disk with scripts off and the network refused.
+  const [download] = await Promise.all([page.waitForEvent('download'), page.click('#export-html')]);
+  assert.equal(download.suggestedFilename(), 'kube-preflight-1.29.2.html');
+  const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'kp-html-')), 'report.html');
+  await download.saveAs(file);
+  const offline = await browser.newContext({ javaScriptEnabled: false, offline: true });
+  const view = await offline.newPage();
+  const requests = [];
+  view.on('request', (r) => { if (!r.url().startsWith('file:')) requests.push(r.url()); });
+  await view.goto(`file://${file}`);
+  assert.equal(await view.textContent('#verdict'), 'BLOCKED');
+  assert.match(await view.textContent('#facts'), /Inputs.*demo\/cluster\.yaml.*Options.*to=1\.29\.2/s);
+  const findings = Number((await view.textContent('h2:has-text("Findings")')).match(/\((\d+)\)/)[1]);
+  assert.equal(await view.locator('#findings tbody tr').count(), findings);
+  assert.ok(await view.locator('#checks tbody tr').count() > 20);
+  assert.ok(await view.locator('#plan tbody tr').count() > 0);
+  assert.deepEqual(requests, []);
+  await view.screenshot({ path: path.join(shots, 'review-offline-report.png'), fullPage: true });
+  await offline.close();
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('print from any view keeps the verdict and says when, from which inputs and under which options', async () => {
+  const { page, errors, context } = await open();
+  await page.click('#tab-findings');
+  await page.emulateMedia({ media: 'print' });
+  assert.ok(await page.isVisible('#verdict'));
+  assert.ok(await page.isVisible('#print-meta'));
+  assert.match(await text(page, '#print-meta'), /Printed\d{4}-\d\d-\d\d \d\d:\d\d UTC by kube-preflight .*Inputsdemo\/cluster\.yaml .*Optionsto=1\.29\.2/);
+  assert.equal(await page.isVisible('.tabs'), false);
+  await page.emulateMedia({ media: 'screen' });
+  assert.equal(await page.isVisible('#print-meta'), false);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+for (const screen of Object.keys(SCREENS)) {
+  test(`${screen}: every view fits the width, chart text stays readable, the timeline zooms, tabs follow arrow keys`, async () => {
+    const { page, errors, context } = await open(screen);
+    await verdictIs(page, 'BLOCKED');
+    for (const tab of ['overview', 'findings', 'checks', 'plan', 'downtime', 'whatif', 'inputs', 'rules', 'export']) {
+      await page.click(`#tab-${tab}`);
+      await page.waitForSelector(`#panel > :nth-child(2)`);
+      assert.ok(await noSideways(page), `${tab} scrolls sideways on ${screen}`);
+      // Chart text, in device pixels, never under 9 (it was 3 to 6 on a phone).
+      const smallest = await page.evaluate(() => Math.min(Infinity, ...[...document.querySelectorAll('#panel svg text')].map((t) => {
+        const svg = t.closest('svg');
+        const scale = svg.getBoundingClientRect().width / svg.viewBox.baseVal.width;
+        return parseFloat(getComputedStyle(t).fontSize) * scale * devicePixelRatio;
+      })));
+      assert.ok(smallest >= 9, `${tab} chart text is ${smallest.toFixed(1)} device px on ${screen}`);
+    }
+    await page.click('#tab-plan');
+    const width = () => page.$eval('#gantt svg', (s) => s.getBoundingClientRect().width);
+    const w1 = await width();
+    await page.click('#zoom-in');
+    await page.click('#zoom-in');
+    assert.equal(await text(page, '#zoom-level'), '4×');
+    assert.ok(Math.abs((await width()) / w1 - 4) < 0.05, `zoom 4x: ${w1} -> ${await width()}`);
+    await page.$eval('#gantt .chart-scroll', (d) => { d.scrollLeft = d.scrollWidth; });
+    assert.ok(await page.$eval('#gantt .chart-scroll', (d) => d.scrollLeft > 0), 'the zoomed timeline pans');
+    // Hovering a bar says what it is.
+    await page.hover('#gantt rect.bar >> nth=0');
+    assert.doesNotMatch(await text(page, '#gantt-details'), /^Hover over/);
+    // Tabs: one in the Tab order, arrows move and show.
+    await page.focus('#tab-plan');
+    await page.keyboard.press('ArrowRight');
+    assert.equal(await page.getAttribute('#tab-downtime', 'aria-selected'), 'true');
+    assert.equal(await page.evaluate(() => document.activeElement.id), 'tab-downtime');
+    await page.keyboard.press('Home');
+    assert.equal(await page.getAttribute('#tab-overview', 'aria-selected'), 'true');
+    assert.equal(await page.locator('[role=tab][tabindex="0"]').count(), 1);
+    // Headings do not skip a level: h1, then the view's h2, then h3.
+    const levels = await page.$$eval('h1, h2, h3, h4, h5, h6', (hs) => hs.map((h) => Number(h.tagName[1])));
+    levels.reduce((prev, l) => { assert.ok(l <= prev + 1, `heading h${l} after h${prev}: ${levels}`); return l; }, 0);
+    await shot(page, `overview-${screen}`);
+    assert.deepEqual(errors, []);
+    await context.close();
+  });
+}

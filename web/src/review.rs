@@ -1,0 +1,320 @@
+//! What a change review takes away: the summary to paste into a change ticket, and a self-contained HTML
+//! report file (no script, no request: it opens from disk without the app). Both say what the verdict
+//! stands on: the date, the tool's version, the inputs and the options. Pure: tested natively.
+
+use std::fmt::Write as _;
+
+use kube_preflight::units::duration;
+
+use crate::view::{checks, CheckSort, Headline, Outcome, ReportView};
+
+/// The findings a summary names, worst first.
+pub const SUMMARY_FINDINGS: usize = 5;
+/// The findings an HTML report lists (the exports hold them all).
+pub const HTML_FINDINGS: usize = 5_000;
+
+/// What the report alone does not say: when, by which version, from which inputs, under which options.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Meta {
+    /// UTC, `2026-11-24 02:45`.
+    pub date: String,
+    pub version: String,
+    /// Each input: name and objects read (`None` when it was left out, with why).
+    pub inputs: Vec<(String, Result<u64, String>)>,
+    pub demo: bool,
+    /// The options as `name=value` pairs (the target as checked, when the page chose it).
+    pub options: Vec<(String, String)>,
+}
+
+impl Meta {
+    fn options_line(&self) -> String {
+        if self.options.is_empty() {
+            return "defaults".to_owned();
+        }
+        self.options.iter().map(|(k, v)| format!("{k}={v}")).collect::<Vec<_>>().join(", ")
+    }
+
+    fn inputs_line(&self) -> String {
+        let mut parts: Vec<String> = self
+            .inputs
+            .iter()
+            .map(|(n, r)| match r {
+                Ok(objects) => format!("{n} ({objects} objects)"),
+                Err(why) => format!("{n} (left out: {why})"),
+            })
+            .collect();
+        if self.demo {
+            parts.push("the built-in demo cluster".to_owned());
+        }
+        parts.join("; ")
+    }
+}
+
+fn path(r: &ReportView) -> String {
+    let from = r.upgrade.from.clone().unwrap_or_else(|| "unknown".into());
+    if r.upgrade.path.is_empty() {
+        format!("{from}, no upgrade ({})", r.upgrade.profile)
+    } else {
+        format!("{from} → {} ({})", r.upgrade.path.join(" → "), r.upgrade.profile)
+    }
+}
+
+fn plan_line(r: &ReportView) -> String {
+    let p = &r.plan;
+    if p.phases.is_empty() && p.stops.is_empty() {
+        return "not planned".to_owned();
+    }
+    let mut s = format!("{}, {} node step(s)", duration(p.total_seconds), p.steps.len());
+    for stop in &p.stops {
+        let _ = write!(s, "; it stops ({}) at {}: {}", stop.outcome, duration(stop.at_seconds), stop.reason);
+    }
+    s
+}
+
+fn downtime_line(r: &ReportView) -> String {
+    let w = &r.downtime.workloads;
+    match w.first() {
+        None => "no workload expected to lose its last Ready replica".to_owned(),
+        Some(first) => {
+            format!("{} workload(s) down, longest {} ({})", w.len(), first.display(), duration(first.seconds))
+        }
+    }
+}
+
+fn counts(r: &ReportView) -> String {
+    let s = &r.summary;
+    let mut c = format!("{} blocker(s), {} warning(s), {} info", s.blocker, s.warning, s.info);
+    if s.suppressed.total() > 0 {
+        let _ = write!(c, ", {} suppressed", s.suppressed.total());
+    }
+    c
+}
+
+/// The summary for a change ticket: plain text, one fact a line.
+pub fn summary_text(r: &ReportView, m: &Meta) -> String {
+    let mut s = String::new();
+    let _ = writeln!(s, "kube-preflight {} upgrade review, {} UTC", m.version, m.date);
+    let _ = writeln!(s, "Verdict: {} ({})", Headline::of(r).label(), counts(r));
+    let _ = writeln!(s, "Path: {}", path(r));
+    let _ = writeln!(s, "Plan: {}", plan_line(r));
+    let _ = writeln!(s, "Downtime: {}", downtime_line(r));
+    let open: Vec<_> = r.findings.iter().filter(|f| f.suppressed.is_none()).collect();
+    if !open.is_empty() {
+        let _ = writeln!(s, "Worst findings ({} of {}):", open.len().min(SUMMARY_FINDINGS), open.len());
+        for f in open.iter().take(SUMMARY_FINDINGS) {
+            let at = f.source.as_ref().map(|x| format!(" ({})", x.location())).unwrap_or_default();
+            let _ = writeln!(s, "- [{}] {}: {}{at}", f.severity, f.code, f.message);
+        }
+    }
+    for n in &r.not_run {
+        let _ = writeln!(s, "Not run: {}: {}", n.code, n.reason);
+    }
+    let _ = writeln!(
+        s,
+        "Inputs: {} object(s) from {} input(s): {}",
+        r.inventory.objects,
+        r.inventory.files,
+        m.inputs_line()
+    );
+    let _ = writeln!(s, "Options: {}", m.options_line());
+    s
+}
+
+/// Text for HTML: `<`, `>`, `&` and quotes escaped.
+pub fn esc(s: &str) -> String {
+    let mut o = String::with_capacity(s.len());
+    for c in s.chars() {
+        match c {
+            '<' => o.push_str("&lt;"),
+            '>' => o.push_str("&gt;"),
+            '&' => o.push_str("&amp;"),
+            '"' => o.push_str("&quot;"),
+            '\'' => o.push_str("&#39;"),
+            c => o.push(c),
+        }
+    }
+    o
+}
+
+const STYLE: &str = "body{font:15px/1.45 system-ui,sans-serif;margin:1.5rem auto;max-width:70rem;padding:0 1rem;color:#111;background:#fff}\
+h1{font-size:1.5rem}h2{font-size:1.2rem;margin-top:1.6rem}table{border-collapse:collapse;width:100%;font-size:.9rem}\
+th,td{text-align:left;border-bottom:1px solid #ccc;padding:.25rem .45rem;vertical-align:top}\
+.verdict{font-size:1.6rem;font-weight:800;letter-spacing:.05em}.blocked{color:#b42318}.ready{color:#067647}\
+.incomplete,.nothing-checked{color:#8a3b05}.blocker{color:#b42318;font-weight:700}.warning{color:#8a3b05}.info{color:#175cd3}\
+dl{display:grid;grid-template-columns:max-content 1fr;gap:.2rem 1rem}dt{color:#555}dd{margin:0}\
+code{font-size:.9em}@media print{body{margin:0}}";
+
+/// A self-contained HTML report: no script, no request (its policy allows none), readable offline and printed.
+pub fn offline_html(r: &ReportView, m: &Meta) -> String {
+    let h = Headline::of(r);
+    let mut s = String::new();
+    s.push_str("<!doctype html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n");
+    s.push_str(
+        "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src 'unsafe-inline'\">\n",
+    );
+    s.push_str("<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n");
+    let _ = writeln!(s, "<title>kube-preflight: {} {}</title>", h.label(), esc(&path(r)));
+    let _ = writeln!(s, "<style>{STYLE}</style>\n</head>\n<body>");
+    let _ = writeln!(s, "<h1>Upgrade review: {}</h1>", esc(&path(r)));
+    let _ = writeln!(s, "<p class=\"verdict {}\" id=\"verdict\">{}</p>", h.class(), h.label());
+    s.push_str("<dl id=\"facts\">\n");
+    for (k, v) in [
+        ("Findings", counts(r)),
+        ("Plan", plan_line(r)),
+        ("Downtime", downtime_line(r)),
+        ("Date", format!("{} UTC", m.date)),
+        ("Tool", format!("kube-preflight {}", m.version)),
+        (
+            "Inputs",
+            format!("{} object(s) from {} input(s): {}", r.inventory.objects, r.inventory.files, m.inputs_line()),
+        ),
+        ("Options", m.options_line()),
+    ] {
+        let _ = writeln!(s, "<dt>{k}</dt><dd>{}</dd>", esc(&v));
+    }
+    s.push_str("</dl>\n");
+    if !r.not_run.is_empty() || !r.inventory.skipped.is_empty() {
+        s.push_str("<h2>Not checked</h2>\n<ul id=\"not-checked\">\n");
+        for k in &r.inventory.skipped {
+            let _ = writeln!(s, "<li>Input <code>{}</code> left out: {}</li>", esc(&k.file), esc(&k.reason));
+        }
+        for n in &r.not_run {
+            let _ = writeln!(s, "<li>Check <code>{}</code> not run: {}</li>", esc(&n.code), esc(&n.reason));
+        }
+        s.push_str("</ul>\n");
+    }
+    let _ = writeln!(s, "<h2>Findings ({})</h2>", r.findings.len());
+    s.push_str("<table id=\"findings\"><thead><tr><th>Severity</th><th>Rule</th><th>Finding and fix</th><th>Where</th></tr></thead><tbody>\n");
+    for f in r.findings.iter().take(HTML_FINDINGS) {
+        let sev = if f.suppressed.is_some() { format!("{} (suppressed)", f.severity) } else { f.severity.clone() };
+        let _ = writeln!(
+            s,
+            "<tr data-code=\"{}\"><td class=\"{}\">{}</td><td><code>{}</code></td><td>{}<br>Fix: {}</td><td>{}<br>{}</td></tr>",
+            esc(&f.code),
+            esc(&f.severity),
+            esc(&sev),
+            esc(&f.code),
+            esc(&f.message),
+            esc(&f.help),
+            esc(&f.object.as_ref().map(|o| o.display()).unwrap_or_default()),
+            esc(&f.source.as_ref().map(|x| x.location()).unwrap_or_default()),
+        );
+    }
+    s.push_str("</tbody></table>\n");
+    if r.findings.len() > HTML_FINDINGS {
+        let _ = writeln!(s, "<p>… and {} more: see the JSON export.</p>", r.findings.len() - HTML_FINDINGS);
+    }
+    s.push_str("<h2>Checks</h2>\n<table id=\"checks\"><thead><tr><th>Rule</th><th>Outcome</th><th>Details</th></tr></thead><tbody>\n");
+    for c in checks(r, "", CheckSort::Outcome) {
+        let detail = match &c.outcome {
+            Outcome::Failed { blocker, warning, info } => format!("{blocker} blocker, {warning} warning, {info} info"),
+            Outcome::Accepted(n) => format!("{n} suppressed"),
+            Outcome::NotRun(why) => why.clone(),
+            Outcome::Passed => String::new(),
+        };
+        let _ = writeln!(
+            s,
+            "<tr><td><code>{}</code> {}</td><td>{}</td><td>{}</td></tr>",
+            c.code,
+            esc(c.title),
+            c.outcome.name(),
+            esc(&detail)
+        );
+    }
+    s.push_str("</tbody></table>\n");
+    s.push_str("<h2>Plan</h2>\n<table id=\"plan\"><thead><tr><th>Hop</th><th>Phase</th><th>Pool</th><th>At once</th><th>Nodes</th><th>Start</th><th>End</th></tr></thead><tbody>\n");
+    for p in &r.plan.phases {
+        let _ = writeln!(
+            s,
+            "<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>",
+            esc(p.hop.as_deref().unwrap_or_default()),
+            esc(&p.name),
+            esc(p.pool.as_deref().unwrap_or_default()),
+            p.concurrency,
+            esc(&p.nodes.join(", ")),
+            duration(p.start_seconds),
+            duration(p.end_seconds)
+        );
+    }
+    s.push_str("</tbody></table>\n");
+    s.push_str("<h2>Expected downtime</h2>\n<table id=\"downtime\"><thead><tr><th>Workload</th><th>Down</th><th>Why</th></tr></thead><tbody>\n");
+    for c in &r.downtime.components {
+        let _ = writeln!(
+            s,
+            "<tr><td>{}</td><td>{}</td><td>{}</td></tr>",
+            esc(&c.component),
+            esc(&c.expected),
+            esc(&c.when)
+        );
+    }
+    for w in &r.downtime.workloads {
+        let _ = writeln!(
+            s,
+            "<tr><td>{}</td><td>{}</td><td>{}</td></tr>",
+            esc(&w.display()),
+            duration(w.seconds),
+            esc(&w.reason)
+        );
+    }
+    s.push_str("</tbody></table>\n</body>\n</html>\n");
+    s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::view::tests::demo_view;
+
+    fn meta() -> Meta {
+        Meta {
+            date: "2026-11-24 02:45".into(),
+            version: kube_preflight::version().to_owned(),
+            inputs: vec![("demo/cluster.yaml".into(), Ok(40)), ("notes.txt".into(), Err("not .yaml".into()))],
+            demo: true,
+            options: vec![("to".into(), "1.29.2".into()), ("profile".into(), "kubeadm".into())],
+        }
+    }
+
+    #[test]
+    fn the_summary_says_verdict_path_plan_worst_findings_downtime_inputs_options_date_and_version() {
+        let v = demo_view();
+        let t = summary_text(&v, &meta());
+        let lines: Vec<&str> = t.lines().collect();
+        assert_eq!(
+            lines[0],
+            format!("kube-preflight {} upgrade review, 2026-11-24 02:45 UTC", kube_preflight::version())
+        );
+        assert_eq!(
+            lines[1],
+            format!(
+                "Verdict: BLOCKED ({} blocker(s), {} warning(s), {} info)",
+                v.summary.blocker, v.summary.warning, v.summary.info
+            )
+        );
+        assert_eq!(lines[2], "Path: 1.27.6 → 1.28 → 1.29.2 (kubeadm)");
+        assert!(lines[3].starts_with(&format!("Plan: {}", duration(v.plan.total_seconds))));
+        assert!(t.contains(&format!(
+            "Worst findings (5 of {}):\n- [blocker] ",
+            v.summary.blocker + v.summary.warning + v.summary.info
+        )));
+        assert!(
+            t.contains("Inputs: ") && t.contains("demo/cluster.yaml (40 objects); notes.txt (left out: not .yaml)")
+        );
+        assert!(t.ends_with("Options: to=1.29.2, profile=kubeadm\n"));
+    }
+
+    #[test]
+    fn the_html_report_stands_alone_and_escapes_what_it_quotes() {
+        let mut v = demo_view();
+        v.findings[0].message = "<script>alert(1)</script> & \"x\"".into();
+        let html = offline_html(&v, &meta());
+        assert!(html.starts_with("<!doctype html>"));
+        assert!(!html.contains("<script"), "no script at all");
+        assert!(html.contains("&lt;script&gt;alert(1)&lt;/script&gt; &amp; &quot;x&quot;"));
+        assert!(html.contains("default-src 'none'"));
+        assert!(!html.contains("http://") && !html.contains("https://"), "no request anywhere");
+        assert_eq!(html.matches("<tr data-code=").count(), v.findings.len());
+        assert!(html.contains("<p class=\"verdict blocked\" id=\"verdict\">BLOCKED</p>"));
+        assert_eq!(html.matches("<tr><td><code>").count(), kube_preflight::rules().len());
+    }
+}

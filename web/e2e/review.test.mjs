@@ -312,3 +312,45 @@ for (const screen of Object.keys(SCREENS)) {
     await context.close();
   });
 }
+
+test('the view is in the URL: filters, the open finding and the tab; tabs are history entries; copy link', async () => {
+  const { page, errors, context } = await open('laptop', '', { permissions: ['clipboard-read', 'clipboard-write'] });
+  await verdictIs(page, 'BLOCKED');
+  await page.click('#tab-findings');
+  await page.selectOption('#filter-rule', 'api/removed');
+  await page.click('#sev-warning');
+  await page.locator('#findings li.finding .finding-head').nth(1).click();
+  await page.waitForSelector('#findings li.finding.open');
+  const openCode = await page.locator('#findings li.finding.open').getAttribute('data-code');
+  const url = new URL(page.url());
+  assert.equal(url.searchParams.get('tab'), 'findings');
+  assert.equal(url.searchParams.get('rule'), 'api/removed');
+  assert.equal(url.searchParams.get('hide'), 'warning');
+  assert.match(url.searchParams.get('finding'), /^\d+$/);
+  await page.click('#copy-link');
+  await page.waitForFunction(() => /^Link copied/.test(document.querySelector('#link-copied')?.textContent ?? ''));
+  assert.equal(await page.evaluate(() => navigator.clipboard.readText()), page.url());
+  // The link opens the same view (on the demo: a link carries no cluster data).
+  const other = await context.newPage();
+  await other.goto(page.url());
+  await other.waitForSelector('#findings li.finding.open .finding-details');
+  assert.equal(await other.locator('#findings li.finding.open').getAttribute('data-code'), openCode);
+  assert.equal(await other.inputValue('#filter-rule'), 'api/removed');
+  assert.equal(await other.isChecked('#sev-warning'), false);
+  await other.close();
+  // Back and forward move between tabs.
+  await page.click('#tab-plan');
+  await page.click('#tab-checks');
+  await page.goBack();
+  await page.waitForFunction(() => document.querySelector('#tab-plan')?.getAttribute('aria-selected') === 'true');
+  await page.goBack();
+  await page.waitForFunction(() => document.querySelector('#tab-findings')?.getAttribute('aria-selected') === 'true');
+  assert.equal(await page.inputValue('#filter-rule'), 'api/removed');
+  await page.goForward();
+  await page.waitForFunction(() => document.querySelector('#tab-plan')?.getAttribute('aria-selected') === 'true');
+  // A newcomer finds the kubectl command that makes a snapshot.
+  await page.click('#how-to summary');
+  assert.match(await text(page, '#kubectl-command'), /^kubectl get nodes,pods,.*poddisruptionbudgets.* -A -o yaml > cluster\.yaml$/);
+  assert.deepEqual(errors, []);
+  await context.close();
+});

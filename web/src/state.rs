@@ -187,6 +187,13 @@ pub enum Action {
     Show(Rc<ReportView>),
     /// Say this once (and nothing when `None`).
     Notice(Option<String>),
+    /// The view a URL names (going back or forward in history).
+    View {
+        tab: Tab,
+        filter: Filter,
+        group: GroupBy,
+        open: Option<usize>,
+    },
 }
 
 pub fn demo_rows() -> Vec<InputRow> {
@@ -366,6 +373,7 @@ impl Reducible for State {
                 s.inputs_read = false;
                 s.stale = true;
                 s.notice = None;
+
                 s.status = Status::Reading {
                     bytes: 0,
                     total: s.inputs.iter().map(|r| r.size).sum(),
@@ -373,7 +381,9 @@ impl Reducible for State {
                     file: String::new(),
                 };
                 s.pending = None;
-                s.open = None;
+                if s.report.is_some() {
+                    s.open = None;
+                }
                 s.lines = None;
             }
             Action::SetOpts(o) => {
@@ -411,6 +421,13 @@ impl Reducible for State {
                 }
             }
             Action::Notice(n) => s.notice = n,
+            Action::View { tab, filter, group, open } => {
+                s.tab = tab;
+                s.filter = filter;
+                s.group = group;
+                s.open = open;
+                s.shown = PAGE.max(open.map_or(0, |i| i + 1));
+            }
             Action::Tab(t) => s.tab = t,
             Action::Filter(f) => {
                 s.filter = f;

@@ -374,6 +374,32 @@ pub struct Filter {
 }
 
 impl Filter {
+    /// The filter as URL pairs (`hide=info,warning`, `rule=`, `ns=`, `node=`, `q=`), only the parts set.
+    pub fn pairs(&self) -> Vec<(&'static str, String)> {
+        let mut out = Vec::new();
+        if !self.hidden.is_empty() {
+            out.push(("hide", self.hidden.iter().cloned().collect::<Vec<_>>().join(",")));
+        }
+        for (k, v) in [("rule", &self.rule), ("ns", &self.namespace), ("node", &self.node), ("q", &self.text)] {
+            if !v.is_empty() {
+                out.push((k, v.clone()));
+            }
+        }
+        out
+    }
+
+    /// The filter from the URL's pairs (unknown severities are ignored).
+    pub fn from_pairs(pairs: &[(String, String)]) -> Filter {
+        let get = |k: &str| pairs.iter().find(|(key, _)| key == k).map(|(_, v)| v.clone()).unwrap_or_default();
+        Filter {
+            hidden: get("hide").split(',').filter(|s| SEVERITIES.contains(s)).map(str::to_owned).collect(),
+            rule: get("rule"),
+            namespace: get("ns"),
+            node: get("node"),
+            text: get("q"),
+        }
+    }
+
     pub fn matches(&self, f: &FindingV) -> bool {
         let text = self.text.trim().to_lowercase();
         !self.hidden.contains(&f.severity)
@@ -769,6 +795,22 @@ pub(crate) mod tests {
         let passed = checks(&v, "passed", CheckSort::Code);
         assert!(!passed.is_empty() && passed.iter().all(|r| r.outcome == Outcome::Passed));
         assert!(passed.windows(2).all(|p| p[0].code <= p[1].code));
+    }
+
+    #[test]
+    fn a_filter_goes_into_the_url_and_back() {
+        let f = Filter {
+            hidden: ["info".to_owned(), "warning".to_owned()].into(),
+            rule: "api/removed".into(),
+            namespace: String::new(),
+            node: "w-1".into(),
+            text: "a b&c".into(),
+        };
+        let pairs: Vec<(String, String)> = f.pairs().into_iter().map(|(k, v)| (k.to_owned(), v)).collect();
+        assert_eq!(pairs[0], ("hide".to_owned(), "info,warning".to_owned()));
+        assert_eq!(Filter::from_pairs(&pairs), f);
+        assert_eq!(Filter::from_pairs(&[("hide".into(), "bogus,info".into())]).hidden.len(), 1);
+        assert!(Filter::default().pairs().is_empty());
     }
 
     #[test]

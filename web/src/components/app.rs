@@ -4,7 +4,7 @@ use wasm_bindgen::prelude::*;
 use yew::prelude::*;
 
 use super::checks::ChecksView;
-use super::ctx::{download, mb, tabbed, use_replay_clock, value_of, Ctx};
+use super::ctx::{copy_text, download, mb, tabbed, use_replay_clock, value_of, Ctx};
 use super::downtime::DowntimeView;
 use super::export::{ExportView, PrintMeta};
 use super::findings::FindingsView;
@@ -19,12 +19,30 @@ use crate::bridge::Bridge;
 use crate::options::Opts;
 use crate::protocol::FromWorker;
 use crate::state::{Action, State, Status, Tab, Theme};
+use crate::view::{Filter, GroupBy};
+use wasm_bindgen::JsCast;
+
+fn search() -> String {
+    web_sys::window().and_then(|w| w.location().search().ok()).unwrap_or_default()
+}
+
+/// The view a URL names: tab, findings filter, grouping and the open finding.
+fn view_of(rest: &[(String, String)]) -> Action {
+    let get = |k: &str| rest.iter().find(|(key, _)| key == k).map(|(_, v)| v.as_str()).unwrap_or_default();
+    Action::View {
+        tab: Tab::parse(get("tab")).unwrap_or(Tab::Overview),
+        filter: Filter::from_pairs(rest),
+        group: GroupBy::parse(get("group")),
+        open: get("finding").parse().ok(),
+    }
+}
 
 fn initial_state() -> State {
-    let search = web_sys::window().and_then(|w| w.location().search().ok()).unwrap_or_default();
-    let (opts, rest) = Opts::from_query(&search, Opts::default());
+    let (opts, rest) = Opts::from_query(&search(), Opts::default());
     let get = |k: &str| rest.iter().find(|(key, _)| key == k).map(|(_, v)| v.as_str()).unwrap_or_default();
-    State::new(opts, Tab::parse(get("tab")).unwrap_or(Tab::Overview), Theme::parse(get("theme")))
+    let s = State::new(opts, Tab::Overview, Theme::parse(get("theme")));
+    let s = yew::Reducible::reduce(std::rc::Rc::new(s), view_of(&rest));
+    std::rc::Rc::unwrap_or_clone(s)
 }
 
 #[component]
@@ -46,18 +64,35 @@ pub fn App() -> Html {
         let ctx = ctx.clone();
         use_effect_with((), move |_| ctx.load_demo());
     }
+    // The tab last put in the URL (a tab reached by going back is not a new entry).
+    let last_tab = use_mut_ref(|| state.tab);
     {
-        // Keep the options, the tab and the theme in the URL (never any cluster data).
-        let key = (state.opts.clone(), state.tab, state.theme);
-        use_effect_with(key, |(opts, tab, theme)| {
-            let mut extra = vec![("tab", tab.id())];
+        // Keep the options and the view in the URL (never any cluster data): a new tab is a history entry,
+        // the rest changes the current one.
+        let last_tab = last_tab.clone();
+        let key = (state.opts.clone(), state.tab, state.theme, state.filter.clone(), state.group, state.open);
+        use_effect_with(key, move |(opts, tab, theme, filter, group, open)| {
+            let open = open.map(|i| i.to_string()).unwrap_or_default();
+            let pairs = filter.pairs();
+            let mut extra: Vec<(&str, &str)> = vec![("tab", tab.id())];
+            extra.extend(pairs.iter().map(|(k, v)| (*k, v.as_str())));
+            if *group != GroupBy::None {
+                extra.push(("group", group.name()));
+            }
+            extra.push(("finding", &open));
             if *theme != Theme::Auto {
                 extra.push(("theme", theme.name()));
             }
             let q = opts.to_query(&extra);
             if let Some(w) = web_sys::window() {
                 if let Ok(h) = w.history() {
-                    let _ = h.replace_state_with_url(&JsValue::NULL, "", Some(&format!("?{q}")));
+                    let url = format!("?{q}");
+                    if *last_tab.borrow() != *tab {
+                        *last_tab.borrow_mut() = *tab;
+                        let _ = h.push_state_with_url(&JsValue::NULL, "", Some(&url));
+                    } else {
+                        let _ = h.replace_state_with_url(&JsValue::NULL, "", Some(&url));
+                    }
                 }
                 if let Some(root) = w.document().and_then(|d| d.document_element()) {
                     let _ = root.set_attribute("data-theme", theme.name());
@@ -85,7 +120,33 @@ pub fn App() -> Html {
             }
         });
     }
+    {
+        // Back and forward: the view the URL names.
+        let dispatcher = state.dispatcher();
+        let last_tab = last_tab.clone();
+        use_effect_with((), move |_| {
+            let on_pop = Closure::<dyn Fn()>::new(move || {
+                let (_, rest) = Opts::from_query(&search(), Opts::default());
+                let view = view_of(&rest);
+                if let Action::View { tab, .. } = &view {
+                    *last_tab.borrow_mut() = *tab;
+                }
+                dispatcher.dispatch(view);
+            });
+            let w = web_sys::window();
+            if let Some(w) = &w {
+                let _ = w.add_event_listener_with_callback("popstate", on_pop.as_ref().unchecked_ref());
+            }
+            move || {
+                if let Some(w) = w {
+                    let _ = w.remove_event_listener_with_callback("popstate", on_pop.as_ref().unchecked_ref());
+                }
+                drop(on_pop);
+            }
+        });
+    }
     use_replay_clock(&state);
+    let link_copied = use_state(|| None::<bool>);
     let on_theme = {
         let ctx = ctx.clone();
         Callback::from(move |e: Event| ctx.send(Action::Theme(Theme::parse(&value_of(&e)))))
@@ -142,6 +203,21 @@ pub fn App() -> Html {
                 <header class="top">
                     <h1>{ "kube-preflight" }</h1>
                     <p class="tagline">{ "Upgrade preflight: findings, plan and expected downtime. Runs in your browser: nothing leaves this page." }</p>
+                    <span class="share">
+                        <button type="button" id="copy-link" onclick={
+                            let link_copied = link_copied.clone();
+                            Callback::from(move |_| {
+                                let href = web_sys::window().and_then(|w| w.location().href().ok()).unwrap_or_default();
+                                let link_copied = link_copied.clone();
+                                copy_text(&href, Callback::from(move |ok: bool| link_copied.set(Some(ok))));
+                            })
+                        }>{ "Copy link" }</button>
+                        <span id="link-copied" role="status">{ match *link_copied {
+                            Some(true) => "Link copied: options and view only, never cluster data.",
+                            Some(false) => "The browser refused the clipboard: copy the address bar.",
+                            None => "",
+                        } }</span>
+                    </span>
                     <label class="theme">{ "Theme " }
                         <select id="theme" onchange={on_theme}>
                             { for [Theme::Auto, Theme::Light, Theme::Dark].iter().map(|t| html! {

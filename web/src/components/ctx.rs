@@ -97,6 +97,15 @@ pub fn download(file_name: &str, mime: &str, text: &str) {
     let _ = web_sys::Url::revoke_object_url(&url);
 }
 
+/// Put `text` on the clipboard; `done` hears whether the browser allowed it.
+pub fn copy_text(text: &str, done: Callback<bool>) {
+    let Some(w) = web_sys::window() else { return done.emit(false) };
+    let promise = w.navigator().clipboard().write_text(text);
+    wasm_bindgen_futures::spawn_local(async move {
+        done.emit(wasm_bindgen_futures::JsFuture::from(promise).await.is_ok());
+    });
+}
+
 /// The date and time now, UTC (`2026-11-24 02:45`), for what a review keeps.
 pub fn now_utc() -> String {
     let iso = String::from(js_sys::Date::new_0().to_iso_string());

@@ -4,7 +4,7 @@
 use kube_preflight::units::duration;
 use yew::prelude::*;
 
-use super::ctx::{download, now_utc, use_ctx};
+use super::ctx::{copy_text, download, now_utc, use_ctx};
 use crate::review::{offline_html, summary_text};
 
 /// On paper only: when, by which version, from which inputs and under which options (whatever tab is printed).
@@ -35,13 +35,8 @@ pub fn ExportView() -> Html {
         let text = summary.clone();
         let copied = copied.clone();
         Callback::from(move |_| {
-            let Some(w) = web_sys::window() else { return };
-            let promise = w.navigator().clipboard().write_text(&text);
             let copied = copied.clone();
-            wasm_bindgen_futures::spawn_local(async move {
-                let done = wasm_bindgen_futures::JsFuture::from(promise).await;
-                copied.set(Some(done.map(|_| ()).map_err(|_| ())));
-            });
+            copy_text(&text, Callback::from(move |ok: bool| copied.set(Some(if ok { Ok(()) } else { Err(()) }))));
         })
     };
     let html_report = {

@@ -32,10 +32,8 @@ fn select(
 pub fn finding_row(ctx: &Ctx, i: usize, f: &FindingV, open: bool, goto: bool) -> Html {
     let toggle = {
         let ctx = ctx.clone();
-        let source = f.source.clone();
         Callback::from(move |_| {
             // Read before dispatching: the handle shows the newest state once the action is applied.
-            let opening = goto || ctx.state.open != Some(i);
             if goto {
                 ctx.send(Action::Filter(crate::view::Filter::default()));
                 ctx.send(Action::Tab(Tab::Findings));
@@ -44,11 +42,6 @@ pub fn finding_row(ctx: &Ctx, i: usize, f: &FindingV, open: bool, goto: bool) ->
                 }
             } else {
                 ctx.send(Action::Open(Some(i)));
-            }
-            if let (true, Some(s)) = (opening, source.as_ref()) {
-                if let Some(line) = s.line {
-                    ctx.bridge.lines(&s.file, line);
-                }
             }
         })
     };
@@ -115,8 +108,14 @@ fn details(ctx: &Ctx, f: &FindingV) -> Html {
 #[component]
 pub fn FindingsView() -> Html {
     let ctx = use_ctx();
-    // The finding opened (here or from the overview) is scrolled to and focused.
-    use_effect_with(ctx.state.open, |open| {
+    // The finding opened (here, from the overview or by a link) is scrolled to and focused, and its source
+    // lines asked for.
+    let source = ctx.state.open.and_then(|i| ctx.state.report.as_ref()?.findings.get(i)?.source.clone());
+    let bridge = ctx.bridge.clone();
+    use_effect_with((ctx.state.open, source), move |(open, source)| {
+        if let Some((file, line)) = source.as_ref().and_then(|s| Some((s.file.clone(), s.line?))) {
+            bridge.lines(&file, line);
+        }
         if open.is_some() {
             let head = web_sys::window()
                 .and_then(|w| w.document())

@@ -211,6 +211,12 @@ pub fn InputsBar() -> Html {
                 { format!("{} input(s), {} object(s)", s.inputs.len(), objects) }
                 if left_out > 0 { <strong class="left-out">{ format!(", {left_out} left out (see Inputs)") }</strong> }
             </span>
+            <details class="how-to" id="how-to">
+                <summary>{ "How do I get a snapshot?" }</summary>
+                <p>{ "Run this where kubectl reaches the cluster, then pick or drop the file (it stays on your machine):" }</p>
+                <pre id="kubectl-command" tabindex="0">{ KUBECTL_SNAPSHOT }</pre>
+                <p>{ "Add your manifests (a folder of YAML) to check them against the target too. On EKS, GKE or AKS the control plane is not listed: set Current to its version." }</p>
+            </details>
             if *pasting {
                 <form class="paste" onsubmit={on_paste}>
                     <label for="paste-text">{ "Paste the output of kubectl get … -o yaml or -o json" }</label>
@@ -221,6 +227,9 @@ pub fn InputsBar() -> Html {
         </div>
     }
 }
+
+/// The snapshot the checks read: nodes, pods and what owns them, budgets and volumes, every namespace.
+pub const KUBECTL_SNAPSHOT: &str = "kubectl get nodes,pods,deployments,statefulsets,daemonsets,replicasets,jobs,cronjobs,poddisruptionbudgets,persistentvolumes,persistentvolumeclaims -A -o yaml > cluster.yaml";
 
 #[component]
 pub fn InputsView() -> Html {

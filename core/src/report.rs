@@ -273,6 +273,18 @@ pub struct Step {
     pub hop: Option<String>,
     pub start_seconds: u64,
     pub end_seconds: u64,
+    /// Where the node's time goes, in order, adding up to its step (an addition to the contract's fields):
+    /// `drain` (cordon and evictions), `budget-wait` (a drain waiting on a PodDisruptionBudget until its
+    /// timeout), `upgrade` (the delay after the drain and the upgrade itself), `ready` (waiting for the node
+    /// to be Ready and validated, and the pause before the next).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub segments: Vec<Segment>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct Segment {
+    pub kind: &'static str,
+    pub seconds: u64,
 }
 
 #[derive(Debug, Clone, Default, PartialEq, Serialize)]

@@ -205,6 +205,17 @@ fn broken(r: &Report, snapshot: &Value) -> Vec<String> {
         if !seen.insert((s.hop.clone(), s.phase, s.node.clone())) {
             out.push(format!("{} upgraded twice in phase {} of hop {:?}", s.node, s.phase, s.hop));
         }
+        // 2b. A step's time is its segments' (drain, waiting on a budget, upgrade, readiness), none empty.
+        let parts: u64 = s.segments.iter().map(|g| g.seconds).sum();
+        if parts != s.end_seconds - s.start_seconds || s.segments.iter().any(|g| g.seconds == 0) {
+            out.push(format!(
+                "{} in {}: segments {:?} against a step of {} s",
+                s.node,
+                s.phase,
+                s.segments,
+                s.end_seconds - s.start_seconds
+            ));
+        }
     }
     // 3. At every moment, the nodes of a phase in flight are within its resolved concurrency (which the
     //    planner lowers by the nodes already unavailable), a node that never finishes holding its slot.

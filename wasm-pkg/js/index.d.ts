@@ -202,6 +202,8 @@ export interface Step {
   hop?: string;
   startSeconds: number;
   endSeconds: number;
+  /** Where the step's time goes, in order, adding up to it (absent parts left out). */
+  segments?: { kind: "drain" | "budget-wait" | "upgrade" | "ready"; seconds: number }[];
 }
 
 export interface Plan {

@@ -354,3 +354,28 @@ test('the view is in the URL: filters, the open finding and the tab; tabs are hi
   assert.deepEqual(errors, []);
   await context.close();
 });
+
+test('node by node: the longest step says where its time goes (waiting on a budget), its pods and its findings', async () => {
+  const { page, errors, context } = await open('laptop', '?profile=gke-baremetal');
+  // GKE on Bare Metal gives a drain held by a PodDisruptionBudget 20 minutes, then goes on.
+  await page.setInputFiles('#files', [fixture('plan/kubeadm-drain-waits-for-ever/cluster.yaml')]);
+  await page.waitForFunction(() => /· gke-baremetal$/.test(document.querySelector('#path')?.textContent ?? ''));
+  await page.click('#tab-plan');
+  await page.waitForSelector('#node-steps');
+  await page.selectOption('#steps-sort', 'longest');
+  const first = page.locator('#node-steps tbody tr.step').first();
+  assert.equal(await first.getAttribute('data-node'), 'w-1');
+  assert.equal(await first.locator('.length').textContent(), '30m05s');
+  assert.equal(await first.locator('svg.split').getAttribute('aria-label'), 'drain 35s, waiting on a budget 20m00s, upgrade 9m00s, ready 30s');
+  assert.equal(await first.locator('rect.seg.budget-wait').count(), 1);
+  await first.locator('button.node-open').click();
+  await page.waitForSelector('#node-w-1');
+  assert.match(await text(page, '#node-w-1 .why-long'), /waits on a PodDisruptionBudget until the drain timeout/);
+  assert.match(await text(page, '#node-w-1'), /\d+ pod\(s\) on it: evicted by the drain/);
+  assert.match(await text(page, '#node-w-1 .node-findings'), /disruption\/pdb-blocks-drain/);
+  await page.fill('#steps-text', 'w-2');
+  assert.equal(await page.locator('#node-steps tbody tr.step').count(), 1);
+  await shot(page, 'node-steps');
+  assert.deepEqual(errors, []);
+  await context.close();
+});

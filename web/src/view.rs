@@ -258,6 +258,74 @@ pub struct StepV {
     pub hop: Option<String>,
     pub start_seconds: u64,
     pub end_seconds: u64,
+    pub segments: Vec<SegmentV>,
+}
+
+/// Part of a step's time (`drain`, `budget-wait`, `upgrade`, `ready`).
+#[derive(Debug, Clone, PartialEq, Default, Deserialize)]
+#[serde(default)]
+pub struct SegmentV {
+    pub kind: String,
+    pub seconds: u64,
+}
+
+impl SegmentV {
+    pub fn label(&self) -> &'static str {
+        match self.kind.as_str() {
+            "drain" => "drain",
+            "budget-wait" => "waiting on a budget",
+            "upgrade" => "upgrade",
+            "ready" => "ready",
+            _ => "other",
+        }
+    }
+}
+
+/// How the node steps are ordered.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum StepSort {
+    #[default]
+    Start,
+    Longest,
+    Node,
+}
+
+/// The plan's node steps whose node, pool, phase or hop holds `text`, in `sort` order (indices into steps).
+pub fn step_rows(r: &ReportView, text: &str, sort: StepSort) -> Vec<usize> {
+    let needle = text.trim().to_lowercase();
+    let mut rows: Vec<usize> = (0..r.plan.steps.len())
+        .filter(|i| {
+            let Some(s) = r.plan.steps.get(*i) else { return false };
+            needle.is_empty()
+                || s.node.to_lowercase().contains(&needle)
+                || s.phase.contains(&needle)
+                || s.pool.as_deref().is_some_and(|p| p.to_lowercase().contains(&needle))
+                || s.hop.as_deref().is_some_and(|h| h.contains(&needle))
+        })
+        .collect();
+    let key =
+        |i: &usize| r.plan.steps.get(*i).map(|s| (s.start_seconds, s.end_seconds - s.start_seconds, s.node.clone()));
+    match sort {
+        StepSort::Start => rows.sort_by_key(|i| key(i).map(|(a, _, n)| (a, n))),
+        StepSort::Longest => rows.sort_by_key(|i| key(i).map(|(a, d, n)| (std::cmp::Reverse(d), a, n))),
+        StepSort::Node => rows.sort_by_key(|i| key(i).map(|(a, _, n)| (n, a))),
+    }
+    rows
+}
+
+/// The findings about a node: on the Node object, or naming it in their data.
+pub fn findings_on_node<'a>(r: &'a ReportView, node: &str) -> Vec<&'a FindingV> {
+    r.findings
+        .iter()
+        .filter(|f| {
+            f.object.as_ref().is_some_and(|o| o.kind == "Node" && o.name == node)
+                || f.data.get("node").and_then(|v| v.as_str()) == Some(node)
+                || f.data
+                    .get("nodes")
+                    .and_then(|v| v.as_array())
+                    .is_some_and(|a| a.iter().any(|n| n.as_str() == Some(node)))
+        })
+        .collect()
 }
 
 #[derive(Debug, Clone, PartialEq, Default, Deserialize)]
@@ -795,6 +863,31 @@ pub(crate) mod tests {
         let passed = checks(&v, "passed", CheckSort::Code);
         assert!(!passed.is_empty() && passed.iter().all(|r| r.outcome == Outcome::Passed));
         assert!(passed.windows(2).all(|p| p[0].code <= p[1].code));
+    }
+
+    #[test]
+    fn node_steps_sort_and_search_and_their_segments_add_up() {
+        let v = demo_view();
+        let all = step_rows(&v, "", StepSort::Start);
+        assert_eq!(all.len(), v.plan.steps.len());
+        for i in &all {
+            let s = &v.plan.steps[*i];
+            assert_eq!(
+                s.segments.iter().map(|g| g.seconds).sum::<u64>(),
+                s.end_seconds - s.start_seconds,
+                "{}",
+                s.node
+            );
+        }
+        let longest = step_rows(&v, "", StepSort::Longest);
+        let len = |i: &usize| v.plan.steps[*i].end_seconds - v.plan.steps[*i].start_seconds;
+        assert!(longest.windows(2).all(|p| len(&p[0]) >= len(&p[1])));
+        let one = &v.plan.steps[all[0]].node;
+        let found = step_rows(&v, &one.to_uppercase(), StepSort::Node);
+        assert!(!found.is_empty() && found.iter().all(|i| v.plan.steps[*i].node.contains(one.as_str())));
+        // The demo's findings that name a node are found from it.
+        let named = v.findings.iter().find_map(|f| f.data.get("node").and_then(|n| n.as_str())).unwrap();
+        assert!(!findings_on_node(&v, named).is_empty());
     }
 
     #[test]

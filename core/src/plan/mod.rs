@@ -16,7 +16,7 @@ use crate::cluster::drain::{DrainEnd, DrainStall};
 use crate::cluster::{Cluster, NodeView};
 use crate::model::{Object, PodInfo};
 use crate::options::Profile;
-use crate::report::{Phase, Plan, Step, Stop};
+use crate::report::{Phase, Plan, Segment, Step, Stop};
 
 pub use timings::{Timings, MAX_SECONDS};
 
@@ -219,7 +219,13 @@ impl<'c, 'a> Builder<'c, 'a> {
     fn duration(&self, i: usize, work: Work) -> NodeTime<'a> {
         let t = &self.t;
         match work {
-            Work::Etcd => NodeTime { dur: Dur::Done(t.etcd_member), blocked: None, drained: false, stall: None },
+            Work::Etcd => NodeTime {
+                dur: Dur::Done(t.etcd_member),
+                segments: segments(&[("upgrade", t.etcd_member)]),
+                blocked: None,
+                drained: false,
+                stall: None,
+            },
             _ => {
                 let (drain, blocked, stall) = self.drain(i);
                 let upgrade = match work {
@@ -233,7 +239,15 @@ impl<'c, 'a> Builder<'c, 'a> {
                         Dur::Done(drain + t.post_drain_delay + upgrade + t.node_interval + t.node_ready + t.validate)
                     }
                 };
-                NodeTime { dur, blocked, drained: self.drains, stall }
+                // A drain held by a budget waits out the drain timeout before it goes on.
+                let wait = if blocked.is_some() { t.drain_timeout.min(drain) } else { 0 };
+                let segments = segments(&[
+                    ("drain", drain - wait),
+                    ("budget-wait", wait),
+                    ("upgrade", t.post_drain_delay + upgrade),
+                    ("ready", t.node_interval + t.node_ready + t.validate),
+                ]);
+                NodeTime { dur, segments, blocked, drained: self.drains, stall }
             }
         }
     }
@@ -304,6 +318,7 @@ impl<'c, 'a> Builder<'c, 'a> {
                         hop: Some(hop.clone()),
                         start_seconds: s,
                         end_seconds: e,
+                        segments: time.segments,
                     });
                     upgraded.push(*i);
                 }
@@ -344,6 +359,7 @@ impl<'c, 'a> Builder<'c, 'a> {
                 hop: Some(self.hop.clone()),
                 start_seconds: t,
                 end_seconds: t + each,
+                segments: segments(&[("upgrade", self.t.node_upgrade), ("ready", self.t.node_interval)]),
             });
             names.push(node);
             t += each;
@@ -741,8 +757,15 @@ impl<'c, 'a> Builder<'c, 'a> {
 }
 
 /// A node's time in its phase.
+/// The non-empty parts of a step's time.
+fn segments(parts: &[(&'static str, u64)]) -> Vec<Segment> {
+    parts.iter().filter(|(_, s)| *s > 0).map(|(kind, seconds)| Segment { kind, seconds: *seconds }).collect()
+}
+
 struct NodeTime<'a> {
     dur: Dur,
+    /// Where a completed step's time goes (see [`Segment`]).
+    segments: Vec<Segment>,
     blocked: Option<u64>,
     drained: bool,
     stall: Option<DrainStall<'a>>,

@@ -10,6 +10,7 @@ pub mod element;
 pub mod export;
 pub mod findings;
 pub mod inputs;
+pub mod nodes;
 pub mod options_form;
 pub mod overview;
 pub mod plan;

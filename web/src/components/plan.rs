@@ -10,6 +10,7 @@ use yew::prelude::*;
 
 use super::charts::{axis, bar, Scale};
 use super::ctx::use_ctx;
+use super::nodes::NodeSteps;
 use crate::state::Action;
 use crate::view::{frame, in_flight, phase_steps, pools, NodeState, ReportView};
 
@@ -288,6 +289,7 @@ pub fn PlanView() -> Html {
         <div id="plan">
             <p class="plan-total">{ format!("{} phase(s), {} node step(s), {} in all with {}.", r.plan.phases.len(), r.plan.steps.len(), duration(r.plan.total_seconds), r.upgrade.profile) }</p>
             <Gantt />
+            <NodeSteps />
             <Replay />
         </div>
     }

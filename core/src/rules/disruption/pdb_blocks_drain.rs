@@ -71,7 +71,14 @@ pub fn check(ctx: &Context<'_>, out: &mut Vec<Finding>) {
         }
         // With the pods in the snapshot, report only a budget that really holds one back: unhealthy pods
         // under AlwaysAllow go, Pending and finished pods are deleted without a budget check.
-        let held = covered.iter().filter(|(p, i, _)| ctx.eviction(p, i) == Eviction::HeldBack(o)).count();
+        let held_pods: Vec<_> =
+            covered.iter().filter(|(p, i, _)| ctx.eviction(p, i) == Eviction::HeldBack(o)).collect();
+        let held = held_pods.len();
+        // The nodes whose drain it holds (their pods' nodes), for the plan's node-by-node view.
+        let mut nodes: Vec<String> =
+            held_pods.iter().filter_map(|(_, i, _)| i.spec.node_name.as_deref().map(str::to_owned)).collect();
+        nodes.sort();
+        nodes.dedup();
         if !covered.is_empty() && held == 0 {
             continue;
         }
@@ -105,6 +112,7 @@ pub fn check(ctx: &Context<'_>, out: &mut Vec<Finding>) {
         .data("desiredHealthy", b.desired)
         .data("disruptionsAllowed", b.allowed)
         .data("fromStatus", b.from_status);
+        let f = if nodes.is_empty() { f } else { f.data("nodes", nodes) };
         out.push(if honours { f } else { f.severity(Severity::Warning) });
     }
 }

@@ -379,3 +379,34 @@ test('node by node: the longest step says where its time goes (waiting on a budg
   assert.deepEqual(errors, []);
   await context.close();
 });
+
+test('what-if: the default budget as resolved, points with numbers picked by keyboard, axes with ticks, and a side-by-side comparison', async () => {
+  const { page, errors, context } = await open('laptop', '?profile=rke');
+  // An RKE cluster of two workers: RKE's default is 10% of the pool, at least one.
+  await page.setInputFiles('#files', [fixture('plan/detected-profile/cluster.yml'), fixture('plan/detected-profile/nodes.yaml')]);
+  await page.waitForFunction(() => /· rke$/.test(document.querySelector('#path')?.textContent ?? ''));
+  await page.click('#tab-whatif');
+  await page.waitForSelector('#curve circle.point');
+  assert.equal(await text(page, '#whatif-budget-value'), '1 (the rke default)');
+  const points = await page.locator('#curve circle.point').count();
+  assert.equal(await page.locator('#curve text.point-label').count(), points);
+  assert.ok(await page.locator('#curve .axis text').count() >= 4, 'axes have ticks');
+  const before = await text(page, '#total');
+  await page.focus('#curve circle.point[data-concurrency="2"]');
+  await page.keyboard.press('Enter');
+  await page.waitForFunction(() => document.querySelector('#max-unavailable-worker')?.value === '2');
+  await page.waitForFunction((b) => document.querySelector('#total')?.textContent !== b, before);
+  // Compare the current options with every worker at once.
+  await page.fill('#compare-workers', '1');
+  await page.click('#compare-run');
+  await page.waitForSelector('#comparison');
+  assert.equal(await text(page, '#compare-other'), 'maxUnavailableWorker=1');
+  const rows = await page.$$eval('table.compare tbody tr', (trs) => trs.map((tr) => [...tr.children].map((c) => c.textContent)));
+  assert.equal(rows[2][0], 'Plan');
+  assert.notEqual(rows[2][1], rows[2][2], 'the plans differ');
+  // Two workers at once is the whole pool (a warning), one at a time is not.
+  assert.match(await text(page, '#only-current'), /warning budget\/limit-covers-pool/);
+  await shot(page, 'whatif-compare');
+  assert.deepEqual(errors, []);
+  await context.close();
+});

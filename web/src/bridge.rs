@@ -164,6 +164,11 @@ impl Bridge {
         self.post(ToWorker::Export { format: format.to_owned() }, Vec::new());
     }
 
+    /// Check what was read under `options` too, beside the current report.
+    pub fn compare(&self, options: String) {
+        self.post(ToWorker::Compare { options }, Vec::new());
+    }
+
     pub fn lines(&self, file: &str, line: u32) {
         self.post(ToWorker::Lines { file: file.to_owned(), line }, Vec::new());
     }

@@ -11,7 +11,7 @@ use kube_preflight::version::Version;
 use kube_preflight::{check_options, infer_from, report_for, Report, Session, UpgradeOptions};
 
 use crate::demo::demo_text;
-use crate::protocol::{CurvePoint, FromWorker, InputInfo, InputSpec, NodeFacts, Source};
+use crate::protocol::{Comparison, CurvePoint, FromWorker, InputInfo, InputSpec, NodeFacts, Side, Source};
 
 /// The size of a read, and of a progress step.
 pub const CHUNK: u64 = 1 << 20;
@@ -61,6 +61,26 @@ pub fn with_target(json: &str, ingested: Option<&Ingested>) -> Result<String, St
     };
     m.insert("to".to_owned(), serde_json::Value::from(to));
     Ok(v.to_string())
+}
+
+/// An options JSON's set values as `name=value` (nested `timings` as `timings.name`).
+fn options_pairs(json: &str) -> std::collections::BTreeMap<String, String> {
+    let mut out = std::collections::BTreeMap::new();
+    let Ok(serde_json::Value::Object(m)) = serde_json::from_str::<serde_json::Value>(json) else { return out };
+    for (k, v) in m {
+        match v {
+            serde_json::Value::Object(inner) => {
+                for (ik, iv) in inner {
+                    out.insert(format!("{k}.{ik}"), iv.to_string().trim_matches('"').to_owned());
+                }
+            }
+            serde_json::Value::String(s) if s.trim().is_empty() => {}
+            v => {
+                out.insert(k, v.to_string().trim_matches('"').to_owned());
+            }
+        }
+    }
+    out
 }
 
 #[derive(Debug, Default)]
@@ -187,6 +207,51 @@ impl Engine {
             total_seconds: r.plan.total_seconds,
             downtime_seconds: r.downtime.workloads.iter().map(|w| w.seconds).sum(),
             workloads_down: u32::try_from(r.downtime.workloads.len()).unwrap_or(u32::MAX),
+        })
+    }
+
+    /// The current report beside the same inputs under `options` (the page's JSON, target filled as for a check).
+    pub fn compare(&self, options: &str) -> Result<Comparison, String> {
+        let current = self.report.as_ref().ok_or("there is no report yet")?;
+        let ingested = self.ingested.as_ref().ok_or("nothing has been read")?;
+        let other_opts = parse_options(&with_target(options, Some(ingested))?)?;
+        let other = report_for(ingested, &other_opts).map_err(|e| e.to_string())?;
+        let side = |r: &Report| Side {
+            verdict: r.summary.verdict.to_owned(),
+            blocker: r.summary.blocker as u64,
+            warning: r.summary.warning as u64,
+            info: r.summary.info as u64,
+            plan_seconds: r.plan.total_seconds,
+            plan_stops: !r.plan.stops.is_empty(),
+            workloads_down: r.downtime.workloads.len() as u64,
+            downtime_seconds: r.downtime.workloads.iter().map(|w| w.seconds).sum(),
+            path: format!(
+                "{} → {} ({})",
+                r.upgrade.from.as_deref().unwrap_or("unknown"),
+                r.upgrade.path.join(" → "),
+                r.upgrade.profile
+            ),
+        };
+        // A finding is the same on both sides when its rule, object, hop, severity and message are.
+        let key = |f: &kube_preflight::report::Finding| {
+            let object = f.object.as_ref().map(kube_preflight::model::display_ref).unwrap_or_default();
+            format!("{} {} {}: {}", f.severity.name(), f.code, object, f.message)
+        };
+        let of = |r: &Report| -> std::collections::BTreeSet<String> {
+            r.findings.iter().filter(|f| f.suppressed.is_none()).map(key).collect()
+        };
+        let (a, b) = (of(current), of(&other));
+        // Compared as checked: a target the page chose is the same on both sides.
+        let mine = options_pairs(&with_target(&self.given, Some(ingested))?);
+        let theirs = options_pairs(&with_target(options, Some(ingested))?);
+        let differs = theirs.iter().filter(|(k, v)| mine.get(*k) != Some(*v)).map(|(k, v)| (k.clone(), v.clone()));
+        let unset = mine.keys().filter(|k| !theirs.contains_key(*k)).map(|k| (k.clone(), "default".to_owned()));
+        Ok(Comparison {
+            options: differs.chain(unset).collect(),
+            current: side(current),
+            other: side(&other),
+            only_other: b.difference(&a).cloned().collect(),
+            only_current: a.difference(&b).cloned().collect(),
         })
     }
 
@@ -377,6 +442,25 @@ mod tests {
         e.load(4, "{\"to\":\"\"}", text_spec("m.yaml", manifests), &mut Held, &mut |_| {}).unwrap();
         let err = e.check(4, None).unwrap_err();
         assert!(err.starts_with("to: no target is set and the current version cannot be read"), "{err}");
+    }
+
+    #[test]
+    fn a_comparison_gives_both_sides_and_the_findings_that_differ() {
+        let (mut e, _, _) = loaded();
+        e.check(1, None).unwrap();
+        let c = e.compare(&format!("{{\"to\":\"{DEMO_TARGET}\",\"maxUnavailableWorker\":\"100%\"}}")).unwrap();
+        assert_eq!(c.options, [("maxUnavailableWorker".to_owned(), "100%".to_owned())]);
+        let r = e.report.as_ref().unwrap();
+        assert_eq!((c.current.blocker, c.current.plan_seconds), (r.summary.blocker as u64, r.plan.total_seconds));
+        // Every worker at once: a shorter plan, and the budget warning that the limit covers the pool.
+        assert!(c.other.plan_seconds < c.current.plan_seconds, "{c:?}");
+        assert!(c.only_other.iter().any(|f| f.starts_with("warning budget/limit-covers-pool")), "{:?}", c.only_other);
+        // The same options: nothing differs.
+        let same = e.compare(&format!("{{\"to\":\"{DEMO_TARGET}\"}}")).unwrap();
+        assert!(same.options.is_empty() && same.only_other.is_empty() && same.only_current.is_empty());
+        assert_eq!(same.current, same.other);
+        let err = e.compare("{\"to\":\"1.29.2\",\"maxSurge\":\"ten\"}").unwrap_err();
+        assert!(err.contains("maxSurge"), "{err}");
     }
 
     #[test]

@@ -37,6 +37,34 @@ pub enum ToWorker {
     Export { format: String },
     /// The lines around `line` of an input, for a finding's source.
     Lines { file: String, line: u32 },
+    /// Check what was read under other options too, beside the current report.
+    Compare { options: String },
+}
+
+/// One side of a comparison.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Side {
+    pub verdict: String,
+    pub blocker: u64,
+    pub warning: u64,
+    pub info: u64,
+    pub plan_seconds: u64,
+    pub plan_stops: bool,
+    pub workloads_down: u64,
+    pub downtime_seconds: u64,
+    pub path: String,
+}
+
+/// The current report against the same inputs under other options.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Comparison {
+    /// The other options, as `name=value` pairs that differ.
+    pub options: Vec<(String, String)>,
+    pub current: Side,
+    pub other: Side,
+    /// Findings only under the other options (`severity code object: message`), and only under the current.
+    pub only_other: Vec<String>,
+    pub only_current: Vec<String>,
 }
 
 /// What one input turned out to be.
@@ -87,6 +115,8 @@ pub enum FromWorker {
     Export { format: String, file_name: String, mime: String, text: String },
     /// Lines of an input from `first` (1-based).
     Lines { file: String, first: u32, lines: Vec<String> },
+    /// The comparison asked for (or why it cannot be made).
+    Compared { comparison: Result<Comparison, String> },
 }
 
 impl ToWorker {

@@ -161,6 +161,8 @@ pub struct State {
     pub notice: Option<String>,
     /// The inputs of the report shown, while newer ones are read (what a cancel goes back to).
     prev_inputs: Option<(Vec<InputRow>, bool)>,
+    /// The report shown beside the same inputs under other options (the what-if's comparison).
+    pub comparison: Option<Rc<Result<crate::protocol::Comparison, String>>>,
 }
 
 pub enum Action {
@@ -233,6 +235,7 @@ impl State {
             stale: true,
             notice: None,
             prev_inputs: None,
+            comparison: None,
         }
     }
 
@@ -333,6 +336,7 @@ impl State {
                             self.open = None;
                         }
                         self.report = Some(Rc::new(r));
+                        self.comparison = None;
                         self.status = Status::Idle;
                         self.stale = false;
                         self.prev_inputs = None;
@@ -352,6 +356,7 @@ impl State {
             }
             FromWorker::Lines { file, first, lines } => self.lines = Some(Rc::new((file, first, lines))),
             FromWorker::Export { .. } => {}
+            FromWorker::Compared { comparison } => self.comparison = Some(Rc::new(comparison)),
         }
     }
 }

@@ -121,6 +121,10 @@ fn handle(scope: &DedicatedWorkerGlobalScope, w: &Rc<RefCell<Worker>>, e: &Messa
                 .unwrap_or_else(|message| FromWorker::Failed { generation: 0, message });
             post(scope, &m);
         }
+        ToWorker::Compare { options } => {
+            let comparison = w.borrow().engine.compare(&options);
+            post(scope, &FromWorker::Compared { comparison });
+        }
         ToWorker::Lines { file, line } => {
             let mut guard = w.borrow_mut();
             let Worker { engine, files, .. } = &mut *guard;

@@ -17,12 +17,25 @@ pub fn WhatIf() -> Html {
     let o = ctx.state.opts.clone();
     let curve = ctx.state.curve.clone();
     let size = curve.as_ref().map_or(1, |c| c.size);
-    let current: u32 = o.max_unavailable_worker.trim().parse().unwrap_or(0);
+    // Unset, the budget is the distribution's default (RKE's 10%, ...) as the plan resolved it.
+    let resolved =
+        r.plan.phases.iter().filter(|p| p.name == "workers").max_by_key(|p| p.nodes.len()).map_or(1, |p| p.concurrency);
+    let set: Option<u32> = o.max_unavailable_worker.trim().parse().ok();
+    let current = set.unwrap_or(resolved);
     let on_budget = ctx.on_opt::<InputEvent>(|o, v| o.max_unavailable_worker = v);
     let on_profile = ctx.on_opt::<Event>(|o, v| o.profile = v);
     let pick = |k: u32| {
         let ctx = ctx.clone();
         Callback::from(move |_| ctx.edit_opts(|o| o.max_unavailable_worker = k.to_string()))
+    };
+    let pick_key = |k: u32| {
+        let ctx = ctx.clone();
+        Callback::from(move |e: KeyboardEvent| {
+            if e.key() == "Enter" || e.key() == " " {
+                e.prevent_default();
+                ctx.edit_opts(|o| o.max_unavailable_worker = k.to_string());
+            }
+        })
     };
     let chart = curve.as_ref().filter(|c| !c.points.is_empty()).map(|c| {
         let (w, h, l, b) = (720.0, 300.0, 70.0, 40.0);
@@ -41,17 +54,27 @@ pub fn WhatIf() -> Html {
                 <line class="grid" x1={l.to_string()} y1="10" x2={l.to_string()} y2={(h - b).to_string()} />
                 <text x={((w + l) / 2.0).to_string()} y={(h - 8.0).to_string()} text-anchor="middle">{ format!("total upgrade time (up to {})", duration(max_t as u64)) }</text>
                 <text x="12" y={((h - b) / 2.0).to_string()} transform={format!("rotate(-90 12 {})", (h - b) / 2.0)} text-anchor="middle">{ format!("workload downtime (up to {})", duration(max_d as u64)) }</text>
+                // Ticks on both axes: time along, downtime up.
+                { for crate::view::ticks(max_t as u64, 5).into_iter().map(|t| html! {
+                    <g class="axis"><line class="grid" x1={format!("{:.1}", x(t))} x2={format!("{:.1}", x(t))} y1={(h - b).to_string()} y2={(h - b + 5.0).to_string()} />
+                    <text x={format!("{:.1}", x(t))} y={(h - b + 17.0).to_string()} text-anchor="middle">{ duration(t) }</text></g>
+                }) }
+                { for crate::view::ticks(max_d as u64, 4).into_iter().map(|d| html! {
+                    <g class="axis"><line class="grid" x1={(l - 5.0).to_string()} x2={l.to_string()} y1={format!("{:.1}", y(d))} y2={format!("{:.1}", y(d))} />
+                    <text x={(l - 8.0).to_string()} y={format!("{:.1}", y(d) + 4.0)} text-anchor="end">{ duration(d) }</text></g>
+                }) }
                 <polyline class="curve-line" points={line} />
                 { for pts.iter().map(|p| {
                     let label = format!("{} at once: {} upgrade, {} downtime over {} workload(s){}", p.concurrency, duration(p.total_seconds), duration(p.downtime_seconds), p.workloads_down,
                         if best.contains(&p.concurrency) { " (no other is both shorter and with less downtime)" } else { "" });
-                    html! {
+                    html! { <g>
                         <circle class={classes!("point", best.contains(&p.concurrency).then_some("best"), (p.concurrency == current).then_some("current"))}
                             cx={format!("{:.1}", x(p.total_seconds))} cy={format!("{:.1}", y(p.downtime_seconds))} r="5" tabindex="0" role="button"
-                            data-concurrency={p.concurrency.to_string()} aria-label={label.clone()} onclick={pick(p.concurrency)}>
+                            data-concurrency={p.concurrency.to_string()} aria-label={label.clone()} onclick={pick(p.concurrency)} onkeydown={pick_key(p.concurrency)}>
                             <title>{ label }</title>
                         </circle>
-                    }
+                        <text class="point-label" x={format!("{:.1}", x(p.total_seconds) + 7.0)} y={format!("{:.1}", y(p.downtime_seconds) - 7.0)} aria-hidden="true">{ p.concurrency }</text>
+                    </g> }
                 }) }
             </svg>
         }
@@ -61,7 +84,7 @@ pub fn WhatIf() -> Html {
             <form class="whatif-controls" onsubmit={Callback::from(|e: SubmitEvent| e.prevent_default())}>
                 <label class="field">{ format!("Workers at once (maxUnavailable, 1 to {size})") }
                     <input type="range" id="whatif-budget" min="1" max={size.max(1).to_string()} value={current.max(1).to_string()} oninput={on_budget} />
-                    <output>{ if current == 0 { "default".to_owned() } else { current.to_string() } }</output>
+                    <output id="whatif-budget-value">{ match set { Some(k) => k.to_string(), None => format!("{resolved} (the {} default)", r.upgrade.profile) } }</output>
                 </label>
                 <label class="field">{ "Distribution" }
                     <select id="whatif-profile" onchange={on_profile}>
@@ -78,9 +101,121 @@ pub fn WhatIf() -> Html {
                 }</figcaption></figure> },
                 _ => html! { <p class="empty" id="curve-status">{ "Computing the curve in the worker… (it needs a plan with a worker pool)" }</p> },
             } }
+            <Compare />
             <h3>{ "The plan now" }</h3>
             <Gantt compact=true />
             <DowntimeChart limit={8} />
         </div>
+    }
+}
+
+/// The current options against others, side by side: verdict, findings, plan, downtime, and the findings
+/// only one side has.
+#[component]
+fn Compare() -> Html {
+    let ctx = use_ctx();
+    let workers = use_state(String::new);
+    let surge = use_state(String::new);
+    let drain = use_state(|| "same".to_owned());
+    let profile = use_state(|| "same".to_owned());
+    let Some(r) = ctx.state.report.clone() else { return html! {} };
+    let text_field = |id: &'static str, label: &'static str, st: &UseStateHandle<String>| {
+        let st2 = st.clone();
+        html! { <label class="field">{ label }<input {id} type="text" size="6" placeholder="same" value={(**st).clone()}
+        oninput={Callback::from(move |e: InputEvent| st2.set(super::ctx::value_of(&e)))} /></label> }
+    };
+    let run = {
+        let ctx = ctx.clone();
+        let (workers, surge, drain, profile) = (workers.clone(), surge.clone(), drain.clone(), profile.clone());
+        Callback::from(move |e: SubmitEvent| {
+            e.prevent_default();
+            let mut o = ctx.state.opts.clone();
+            if o.to.trim().is_empty() {
+                // The page chose the target: compare at the same one.
+                if let Some(r) = ctx.state.report.as_ref() {
+                    o.to = r.upgrade.to.clone();
+                }
+            }
+            if !workers.trim().is_empty() {
+                o.max_unavailable_worker = (*workers).clone();
+            }
+            if !surge.trim().is_empty() {
+                o.max_surge = (*surge).clone();
+            }
+            if *drain != "same" {
+                o.drain = crate::options::Drain::parse(&drain);
+            }
+            if *profile != "same" {
+                o.profile = (*profile).clone();
+            }
+            ctx.bridge.compare(o.to_json());
+        })
+    };
+    let select = |id: &'static str, label: &'static str, st: &UseStateHandle<String>, values: Vec<&'static str>| {
+        let st2 = st.clone();
+        html! { <label class="field">{ label }<select {id} onchange={Callback::from(move |e: Event| st2.set(super::ctx::value_of(&e)))}>
+            { for values.into_iter().map(|v| html! { <option value={v} selected={**st == v}>{ v }</option> }) }
+        </select></label> }
+    };
+    let mut profiles = vec!["same"];
+    profiles.extend(Profile::ALL.iter().map(|p| p.name()));
+    let result = match ctx.state.comparison.as_deref() {
+        None => html! {},
+        Some(Err(m)) => {
+            html! { <p class="error" id="compare-error" role="alert">{ format!("Cannot compare: {m}") }</p> }
+        }
+        Some(Ok(c)) => {
+            let row = |name: &str, a: String, b: String| {
+                html! {
+                    <tr class={classes!((a != b).then_some("differs"))}><th scope="row">{ name.to_owned() }</th><td>{ a }</td><td>{ b }</td></tr>
+                }
+            };
+            let findings = |s: &crate::protocol::Side| {
+                format!("{} blocker(s), {} warning(s), {} info", s.blocker, s.warning, s.info)
+            };
+            let plan = |s: &crate::protocol::Side| {
+                format!("{}{}", duration(s.plan_seconds), if s.plan_stops { ", then it stops" } else { "" })
+            };
+            let down = |s: &crate::protocol::Side| {
+                format!("{} workload(s), {} in all", s.workloads_down, duration(s.downtime_seconds))
+            };
+            let other_name = if c.options.is_empty() {
+                "same options".to_owned()
+            } else {
+                c.options.iter().map(|(k, v)| format!("{k}={v}")).collect::<Vec<_>>().join(", ")
+            };
+            html! {
+                <div id="comparison">
+                    <table class="compare">
+                        <thead><tr><th></th><th scope="col">{ "Current" }</th><th scope="col" id="compare-other">{ other_name }</th></tr></thead>
+                        <tbody>
+                            { row("Verdict", c.current.verdict.to_uppercase(), c.other.verdict.to_uppercase()) }
+                            { row("Findings", findings(&c.current), findings(&c.other)) }
+                            { row("Plan", plan(&c.current), plan(&c.other)) }
+                            { row("Workloads down", down(&c.current), down(&c.other)) }
+                            { row("Path", c.current.path.clone(), c.other.path.clone()) }
+                        </tbody>
+                    </table>
+                    <h4>{ format!("Only with the other options ({})", c.only_other.len()) }</h4>
+                    <ul id="only-other">{ for c.only_other.iter().map(|f| html! { <li>{ f.clone() }</li> }) }</ul>
+                    <h4>{ format!("Only with the current options ({})", c.only_current.len()) }</h4>
+                    <ul id="only-current">{ for c.only_current.iter().map(|f| html! { <li>{ f.clone() }</li> }) }</ul>
+                </div>
+            }
+        }
+    };
+    html! {
+        <section class="compare-panel" aria-labelledby="compare-heading">
+            <h3 id="compare-heading">{ "Compare with other options" }</h3>
+            <form class="options" id="compare-form" onsubmit={run}>
+                { text_field("compare-workers", "Workers at once", &workers) }
+                { text_field("compare-surge", "maxSurge", &surge) }
+                { select("compare-drain", "Drain", &drain, vec!["same", "default", "on", "off"]) }
+                { select("compare-profile", "Distribution", &profile, profiles) }
+                <button type="submit" id="compare-run">{ "Compare" }</button>
+            </form>
+            { result }
+            if r.plan.steps.is_empty() { <p class="hint">{ "No plan on this report: only the findings compare." }</p> }
+        </section>
     }
 }

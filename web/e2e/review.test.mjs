@@ -410,3 +410,24 @@ test('what-if: the default budget as resolved, points with numbers picked by key
   assert.deepEqual(errors, []);
   await context.close();
 });
+
+test('the last inputs are kept in this browser: a reload opens them, not the demo; Forget deletes them', async () => {
+  const { page, errors, context } = await open();
+  await page.setInputFiles('#files', [fixture('e2e/upgraded-control-plane.yaml')]);
+  await page.waitForSelector('#kept');
+  assert.match(await text(page, '#kept'), /^Kept in this browser since \d{4}-\d\d-\d\d \d\d:\d\d UTC \(IndexedDB, never sent anywhere\)/);
+  await page.reload();
+  await page.waitForSelector('#notice');
+  assert.match(await text(page, '#notice span'), /^Opened your last inputs, kept in this browser since .* UTC \(never sent anywhere\)/);
+  await page.waitForFunction(() => /^Your inputs: 1 input\(s\), 1 object\(s\)/.test(document.querySelector('#loaded')?.textContent ?? ''));
+  await page.waitForSelector('#auto-target');
+  assert.equal(await page.locator('.demo-badge').count(), 0);
+  await page.click('#forget');
+  await page.waitForFunction(() => /^Forgotten/.test(document.querySelector('#notice span')?.textContent ?? ''));
+  assert.equal(await page.locator('#kept').count(), 0);
+  await page.reload();
+  await page.waitForSelector('.demo-badge');
+  assert.equal(await page.locator('#kept').count(), 0);
+  assert.deepEqual(errors, []);
+  await context.close();
+});

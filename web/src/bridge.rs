@@ -25,6 +25,8 @@ struct Inner {
     last_load: Option<(ToWorker, Vec<File>)>,
     good_load: Option<(ToWorker, Vec<File>)>,
     on_message: Callback<FromWorker>,
+    /// Hears when inputs read in full (not the demo) were kept in this browser (`keep_with`).
+    on_kept: Option<Callback<String>>,
     _closure: Option<Closure<dyn Fn(MessageEvent)>>,
 }
 
@@ -66,6 +68,7 @@ impl Bridge {
             last_load: None,
             good_load: None,
             on_message,
+            on_kept: None,
             _closure: None,
         })))
     }
@@ -93,6 +96,20 @@ impl Bridge {
                 let current = generation_of(&msg).is_none_or(|g| g == i.generation);
                 if current && matches!(msg, FromWorker::Inputs { .. }) {
                     i.good_load = i.last_load.clone();
+                    if let (Some(ToWorker::Load { inputs, .. }), files) =
+                        (i.last_load.as_ref().map(|l| &l.0), i.last_load.as_ref().map(|l| l.1.clone()))
+                    {
+                        let own = inputs.iter().any(|s| !matches!(s.source, crate::protocol::Source::Demo));
+                        if let (true, Some(cb)) = (own, i.on_kept.clone()) {
+                            let (inputs, files) = (inputs.clone(), files.unwrap_or_default());
+                            wasm_bindgen_futures::spawn_local(async move {
+                                let when = crate::components::ctx::now_utc();
+                                if crate::components::store::save(&inputs, &files, &when).await.is_ok() {
+                                    cb.emit(when);
+                                }
+                            });
+                        }
+                    }
                 }
                 (current, i.on_message.clone())
             };
@@ -136,6 +153,11 @@ impl Bridge {
         let mut i = self.0.borrow_mut();
         i.generation += 1;
         i.generation
+    }
+
+    /// Keep inputs read in full in this browser, and tell `cb` when.
+    pub fn keep_with(&self, cb: Callback<String>) {
+        self.0.borrow_mut().on_kept = Some(cb);
     }
 
     /// Read these inputs and check them.

@@ -163,6 +163,8 @@ pub struct State {
     prev_inputs: Option<(Vec<InputRow>, bool)>,
     /// The report shown beside the same inputs under other options (the what-if's comparison).
     pub comparison: Option<Rc<Result<crate::protocol::Comparison, String>>>,
+    /// When the inputs kept in this browser were kept (UTC), if any are.
+    pub kept: Option<String>,
 }
 
 pub enum Action {
@@ -189,6 +191,8 @@ pub enum Action {
     Show(Rc<ReportView>),
     /// Say this once (and nothing when `None`).
     Notice(Option<String>),
+    /// Inputs are kept in this browser since then (`None`: nothing is).
+    Kept(Option<String>),
     /// The view a URL names (going back or forward in history).
     View {
         tab: Tab,
@@ -236,6 +240,7 @@ impl State {
             notice: None,
             prev_inputs: None,
             comparison: None,
+            kept: None,
         }
     }
 
@@ -426,6 +431,7 @@ impl Reducible for State {
                 }
             }
             Action::Notice(n) => s.notice = n,
+            Action::Kept(k) => s.kept = k,
             Action::View { tab, filter, group, open } => {
                 s.tab = tab;
                 s.filter = filter;

@@ -61,8 +61,15 @@ pub fn App() -> Html {
     };
     let ctx = Ctx { state: state.clone(), bridge: (*bridge).clone() };
     {
+        let dispatcher = state.dispatcher();
+        let bridge = (*bridge).clone();
+        use_effect_with((), move |_| {
+            bridge.keep_with(Callback::from(move |when| dispatcher.dispatch(Action::Kept(Some(when)))))
+        });
+    }
+    {
         let ctx = ctx.clone();
-        use_effect_with((), move |_| ctx.load_demo());
+        use_effect_with((), move |_| ctx.open_kept_or_demo());
     }
     // The tab last put in the URL (a tab reached by going back is not a new entry).
     let last_tab = use_mut_ref(|| state.tab);

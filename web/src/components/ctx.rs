@@ -41,11 +41,62 @@ impl Ctx {
         self.state.dispatch(Action::SetOpts(o));
     }
 
-    /// Read new inputs (replacing the last ones).
+    /// Read new inputs (replacing the last ones); the user's own, once read in full, are kept in this browser
+    /// for next time.
     pub fn load(&self, rows: Vec<InputRow>, specs: Vec<InputSpec>, files: Vec<File>, demo: bool) {
+        let _ = demo; // kept once read in full: see `Bridge::keep_with`
+        self.read(rows, specs, files, demo);
+    }
+
+    fn read(&self, rows: Vec<InputRow>, specs: Vec<InputSpec>, files: Vec<File>, demo: bool) {
         let opts = self.state.opts_for_load(demo);
         self.bridge.load(opts.to_json(), specs, files);
         self.state.dispatch(Action::SetInputs { rows, demo, opts });
+    }
+
+    /// Open the inputs kept in this browser, or the demo when none are (or they cannot be read).
+    pub fn open_kept_or_demo(&self) {
+        let ctx = self.clone();
+        wasm_bindgen_futures::spawn_local(async move {
+            match super::store::load().await {
+                Ok(Some(k)) if !k.specs.is_empty() => {
+                    let rows = k
+                        .specs
+                        .iter()
+                        .map(|s| {
+                            let size = match &s.source {
+                                crate::protocol::Source::File { index } => {
+                                    k.files.get(*index).map_or(0, |f| f.size() as u64)
+                                }
+                                crate::protocol::Source::Text { text } => text.len() as u64,
+                                crate::protocol::Source::Demo => 0,
+                            };
+                            InputRow { name: s.name.clone(), size, info: None }
+                        })
+                        .collect();
+                    ctx.read(rows, k.specs, k.files, false);
+                    ctx.send(Action::Kept(Some(k.saved.clone())));
+                    ctx.send(Action::Notice(Some(format!(
+                        "Opened your last inputs, kept in this browser since {} UTC (never sent anywhere). Forget them beside the inputs.",
+                        k.saved
+                    ))));
+                }
+                _ => ctx.load_demo(),
+            }
+        });
+    }
+
+    /// Delete the inputs kept in this browser.
+    pub fn forget(&self) {
+        let ctx = self.clone();
+        wasm_bindgen_futures::spawn_local(async move {
+            let said = match super::store::forget().await {
+                Ok(()) => "Forgotten: none of your inputs is kept in this browser.",
+                Err(_) => "The browser refused to delete the kept inputs (clear this site's data to remove them).",
+            };
+            ctx.send(Action::Kept(None));
+            ctx.send(Action::Notice(Some(said.to_owned())));
+        });
     }
 
     /// Change the options in place.

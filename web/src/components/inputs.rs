@@ -211,6 +211,15 @@ pub fn InputsBar() -> Html {
                 { format!("{} input(s), {} object(s)", s.inputs.len(), objects) }
                 if left_out > 0 { <strong class="left-out">{ format!(", {left_out} left out (see Inputs)") }</strong> }
             </span>
+            if let Some(when) = s.kept.clone() {
+                <span class="kept" id="kept">
+                    { format!("Kept in this browser since {when} UTC (IndexedDB, never sent anywhere) ") }
+                    <button type="button" id="forget" onclick={
+                        let ctx = ctx.clone();
+                        Callback::from(move |_| ctx.forget())
+                    }>{ "Forget" }</button>
+                </span>
+            }
             <details class="how-to" id="how-to">
                 <summary>{ "How do I get a snapshot?" }</summary>
                 <p>{ "Run this where kubectl reaches the cluster, then pick or drop the file (it stays on your machine):" }</p>

@@ -15,5 +15,6 @@ pub mod options_form;
 pub mod overview;
 pub mod plan;
 pub mod rules;
+pub mod store;
 pub mod verdict;
 pub mod whatif;

@@ -47,13 +47,13 @@ async fn open() -> Result<IdbDatabase, JsValue> {
     let upgrade = Closure::once_into_js({
         let req = req.clone();
         move || {
-            if let Ok(db) = req.result().and_then(|d| d.dyn_into::<IdbDatabase>().map_err(JsValue::from)) {
+            if let Ok(db) = req.result().and_then(|d| d.dyn_into::<IdbDatabase>()) {
                 let _ = db.create_object_store(STORE);
             }
         }
     });
     req.set_onupgradeneeded(Some(upgrade.unchecked_ref()));
-    done(&req).await?.dyn_into::<IdbDatabase>().map_err(JsValue::from)
+    done(&req).await?.dyn_into::<IdbDatabase>()
 }
 
 /// Keep these inputs (replacing what was kept).

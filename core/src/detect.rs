@@ -3,37 +3,10 @@
 //! `Cluster`/`NodePool` objects), then what it writes on the nodes (labels, annotations, provider IDs).
 //! A managed cluster (EKS, GKE, AKS) is named too: none of our profiles upgrades it.
 
-use serde::Serialize;
-
 use crate::ingest::Ingested;
 use crate::model::Object;
 use crate::options::Profile;
-
-/// `inventory.detectedProfile`: what the inputs look like (an addition to the contract's fields).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct Detected {
-    /// The profile whose files or marks the inputs carry.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub profile: Option<Profile>,
-    /// A managed service (`eks`, `gke`, `aks`): its provider upgrades the control plane, not a profile of ours.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub managed: Option<&'static str>,
-    /// The report was made under this profile (`rke` and `rke-legacy` count as one: the inputs cannot
-    /// tell RKE's own version).
-    pub matches: bool,
-    /// What was seen, strongest first.
-    pub evidence: Vec<Evidence>,
-}
-
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct Evidence {
-    pub what: String,
-    /// Where (`file:line`).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub at: Option<String>,
-}
+pub use crate::report::{Detected, Evidence};
 
 /// A distribution's file or object (weight 3), a mark on every node (2), on some nodes (1).
 struct Candidate {

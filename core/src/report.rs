@@ -188,7 +188,33 @@ pub struct Inventory {
     pub duplicates: Vec<Duplicate>,
     /// The distribution the inputs look like, and why (an addition to the contract's fields).
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub detected_profile: Option<crate::detect::Detected>,
+    pub detected_profile: Option<Detected>,
+}
+
+/// `inventory.detectedProfile`: what the inputs look like (an addition to the contract's fields).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Detected {
+    /// The profile whose files or marks the inputs carry.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub profile: Option<crate::options::Profile>,
+    /// A managed service (`eks`, `gke`, `aks`): its provider upgrades the control plane, not a profile of ours.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub managed: Option<&'static str>,
+    /// The report was made under this profile (`rke` and `rke-legacy` count as one: the inputs cannot
+    /// tell RKE's own version).
+    pub matches: bool,
+    /// What was seen, strongest first.
+    pub evidence: Vec<Evidence>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Evidence {
+    pub what: String,
+    /// Where (`file:line`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub at: Option<String>,
 }
 
 /// An object read from more than one place.

@@ -19,6 +19,7 @@ const LAYERS: &[(&str, &[&str])] = &[
     ("ingestion", &["ingest"]),
     ("the cluster and its semantics", &["cluster"]),
     ("pools and budgets", &["budget"]),
+    ("the distribution recognised", &["detect"]),
     ("the plan's simulation and its downtime", &["plan"]),
     ("the rules", &["rules"]),
     ("rendering", &["render"]),

@@ -774,19 +774,21 @@ pub enum CheckSort {
 /// Every rule, with what it did on this report; `text` keeps the rows whose code, title or outcome holds it.
 pub fn checks(r: &ReportView, text: &str, sort: CheckSort) -> Vec<CheckRow> {
     let needle = text.trim().to_lowercase();
+    // One pass over the findings (a large report has hundreds of thousands): counts by rule.
+    let mut counts: BTreeMap<&str, [u64; 4]> = BTreeMap::new();
+    for f in &r.findings {
+        let c = counts.entry(f.code.as_str()).or_default();
+        match (f.suppressed.is_some(), f.severity.as_str()) {
+            (true, _) => c[3] += 1,
+            (false, "blocker") => c[0] += 1,
+            (false, "warning") => c[1] += 1,
+            _ => c[2] += 1,
+        }
+    }
     let mut rows: Vec<CheckRow> = kube_preflight::rules()
         .into_iter()
         .map(|rule| {
-            let mine = r.findings.iter().filter(|f| f.code == rule.code);
-            let (mut b, mut w, mut i, mut accepted) = (0, 0, 0, 0);
-            for f in mine {
-                match (f.suppressed.is_some(), f.severity.as_str()) {
-                    (true, _) => accepted += 1,
-                    (false, "blocker") => b += 1,
-                    (false, "warning") => w += 1,
-                    _ => i += 1,
-                }
-            }
+            let [b, w, i, accepted] = counts.get(rule.code).copied().unwrap_or_default();
             let outcome = if b + w + i > 0 {
                 Outcome::Failed { blocker: b, warning: w, info: i }
             } else if let Some(n) = r.not_run.iter().find(|n| n.code == rule.code) {

@@ -16,7 +16,8 @@ pub fn ChecksView() -> Html {
     let Some(r) = ctx.state.report.clone() else { return html! {} };
     let rows = checks(&r, &text, *sort);
     let all = kube_preflight::rules().len();
-    let count = |name: &str| checks(&r, "", CheckSort::Code).iter().filter(|c| c.outcome.name() == name).count();
+    let every = if text.trim().is_empty() { rows.clone() } else { checks(&r, "", CheckSort::Code) };
+    let count = |name: &str| every.iter().filter(|c| c.outcome.name() == name).count();
     let tally = format!(
         "{all} checks: {} failed, {} flagged, {} not run, {} accepted, {} passed",
         count("failed"),

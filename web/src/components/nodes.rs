@@ -36,6 +36,7 @@ pub fn NodeSteps() -> Html {
     let text = use_state(String::new);
     let sort = use_state(StepSort::default);
     let open = use_state(|| None::<usize>);
+    let shown = use_state(|| crate::state::PAGE);
     let Some(r) = ctx.state.report.clone() else { return html! {} };
     if r.plan.steps.is_empty() {
         return html! {};
@@ -101,10 +102,15 @@ pub fn NodeSteps() -> Html {
                     <caption>{ format!("{} of {} node step(s)", rows.len(), r.plan.steps.len()) }</caption>
                     <thead><tr><th scope="col">{ "Node" }</th><th scope="col">{ "Pool" }</th><th scope="col">{ "Phase" }</th>
                         <th scope="col">{ "Starts" }</th><th scope="col">{ "Takes" }</th><th scope="col">{ "Where the time goes" }</th></tr></thead>
-                    <tbody>{ for rows.iter().take(500).map(row) }</tbody>
+                    <tbody>{ for rows.iter().take(*shown).map(row) }</tbody>
                 </table>
             </div>
-            if rows.len() > 500 { <p class="hint">{ format!("{} more: search to narrow.", rows.len() - 500) }</p> }
+            if rows.len() > *shown {
+                <button type="button" id="steps-more" onclick={
+                    let shown = shown.clone();
+                    Callback::from(move |_| shown.set(*shown + crate::state::PAGE))
+                }>{ format!("Show more ({} left)", rows.len() - *shown) }</button>
+            }
         </section>
     }
 }

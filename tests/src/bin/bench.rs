@@ -3,7 +3,8 @@
 //! Benchmarks measure; tests never time anything. Speeds are given as ratios to a reference measured in the
 //! same run (V8's `JSON.parse`, serde_json skipping the same bytes), since these machines are shared.
 //!
-//! `bench --root DIR [--wasm NAME:RAW:GZIP]... [--sizes 1000,20000,150000] [--dashboard FIGURES_JSON]...`
+//! `bench --root DIR [--wasm NAME:RAW:GZIP]... [--sizes 1000,20000,150000] [--dashboard FIGURES_JSON]...
+//! [--stages-only]` (the stage table alone, for profiling: `target/bench/stages.json`)
 //!
 //! Each `--dashboard` names the figures the dashboard's e2e test wrote while loading a large snapshot
 //! (`target/e2e/large.json` for 2,000 nodes / 40,000 pods, `large-<pods>.json` for the largest bench
@@ -22,6 +23,47 @@ const V8_MAX_STRING: u64 = 500 << 20;
 /// The npm API's `check()` takes each input as one buffer: inputs above this are measured through the CLI.
 const WASM_WHOLE_MAX: u64 = 1 << 30;
 const GOAL_RSS: f64 = 300.0 * 1024.0 * 1024.0;
+
+/// Seconds by stage, in order.
+type Stages = Vec<(&'static str, f64)>;
+
+/// Where the time of one native check goes, stage by stage, on the JSON snapshot of `pods` pods: reading
+/// (parsing and building objects: `ingest`), then each of the pipeline's stages (`report_for_staged`'s
+/// marks), then rendering the JSON report; and serde skipping the same bytes, as the parser's floor.
+fn stages(file: &Path, opts: &UpgradeOptions) -> Stages {
+    let content = std::fs::read(file).expect("read");
+    let skip = secs(|| {
+        let _ = serde_json::from_slice::<serde::de::IgnoredAny>(&content);
+    });
+    let inputs = [Input::new(file.display().to_string(), content)];
+    let mut out = vec![("parse floor (serde IgnoredAny)", skip)];
+    let t = Instant::now();
+    let Ok(ingested) = kube_preflight::ingest::ingest(&inputs) else { return out };
+    out.push(("read: parse + build objects", t.elapsed().as_secs_f64()));
+    drop(inputs);
+    let mut last = Instant::now();
+    let mut marks: Vec<(&'static str, f64)> = Vec::new();
+    let report = kube_preflight::pipeline::report_for_staged(&ingested, opts, &mut |stage| {
+        let now = Instant::now();
+        marks.push((stage, (now - last).as_secs_f64()));
+        last = now;
+    });
+    for (stage, s) in marks {
+        out.push((
+            match stage {
+                "index" => "index the cluster",
+                "plan" => "plan and downtime",
+                "rules" => "rules",
+                _ => "assemble the report",
+            },
+            s,
+        ));
+    }
+    if let Ok(r) = report {
+        out.push(("render JSON", secs(|| drop(r.to_json()))));
+    }
+    out
+}
 
 fn secs(f: impl FnOnce()) -> f64 {
     let t = Instant::now();
@@ -94,6 +136,7 @@ fn main() {
     let mut wasm: Vec<(String, u64, u64)> = Vec::new();
     let mut sizes = vec![1_000usize, 20_000, 150_000];
     let mut dashboard: Vec<PathBuf> = Vec::new();
+    let mut stages_only = false;
     let mut i = 0;
     while i < args.len() {
         let v = args.get(i + 1).cloned().unwrap_or_default();
@@ -107,6 +150,12 @@ fn main() {
             }
             "--sizes" => sizes = v.split(',').filter_map(|s| s.parse().ok()).collect(),
             "--dashboard" => dashboard.push(PathBuf::from(v)),
+            "--stages-only" => {
+                // A flag with no value: the stage table only (for profiling).
+                stages_only = true;
+                i += 1;
+                continue;
+            }
             other => panic!("bench: unknown argument {other}"),
         }
         i += 2;
@@ -131,7 +180,7 @@ fn main() {
         "wasm 2nd",
         "objects"
     );
-    for &pods in &sizes {
+    for &pods in sizes.iter().filter(|_| !stages_only) {
         let shape = Shape { nodes: (pods / 100).max(3), pods, seed: 1 };
         for yaml in [false, true] {
             let ext = if yaml { "yaml" } else { "json" };
@@ -202,6 +251,54 @@ fn main() {
                 "wasm_check_second_seconds": second,
             }));
         }
+    }
+    // Stage by stage, natively, on each JSON snapshot: a stage whose time per MB grows with the cluster is
+    // one that is not linear.
+    let mut stage_runs: Vec<(usize, f64, Stages)> = Vec::new();
+    for &pods in &sizes {
+        let file = dir.join(format!("snapshot-{pods}.json"));
+        if !file.exists() {
+            let shape = Shape { nodes: (pods / 100).max(3), pods, seed: 1 };
+            let tmp = file.with_extension("tmp");
+            let mut w = std::io::BufWriter::new(std::fs::File::create(&tmp).expect("create"));
+            write(shape, false, &mut w).and_then(|()| std::io::Write::flush(&mut w)).expect("write");
+            std::fs::rename(&tmp, &file).expect("rename");
+        }
+        let mb = std::fs::metadata(&file).map(|m| m.len()).unwrap_or(0) as f64 / 1e6;
+        stage_runs.push((pods, mb, stages(&file, &opts)));
+    }
+    print!("\n{:<32}", "stage (native, JSON)");
+    for (pods, mb, _) in &stage_runs {
+        print!(" {:>16}", format!("{pods} ({mb:.0} MB)"));
+    }
+    println!(" {:>14}", "growth/MB");
+    let names: Vec<&str> = stage_runs.first().map(|r| r.2.iter().map(|(n, _)| *n).collect()).unwrap_or_default();
+    let mut stage_json = Vec::new();
+    for name in &names {
+        print!("{name:<32}");
+        let mut per_mb = Vec::new();
+        for (_, mb, st) in &stage_runs {
+            let s = st.iter().find(|(n, _)| n == name).map_or(0.0, |x| x.1);
+            per_mb.push(s / mb);
+            print!(" {:>16}", format!("{s:.3} s {:.1} ms/MB", s / mb * 1e3));
+        }
+        // The largest size's time per MB over the middle size's: 1.0 is linear.
+        let growth = match (per_mb.len(), per_mb.last(), per_mb.get(per_mb.len().saturating_sub(2))) {
+            (2.., Some(l), Some(m)) if *m > 0.0 => l / m,
+            _ => 1.0,
+        };
+        println!(" {growth:>14.2}");
+        stage_json.push(json!({"stage": name, "ms_per_mb": per_mb.iter().map(|x| x * 1e3).collect::<Vec<_>>(), "growth_per_mb": growth}));
+    }
+    let stage_report = json!({
+        "sizes": stage_runs.iter().map(|(p, mb, st)| json!({"pods": p, "mb": mb, "seconds": st.iter().map(|(n, s)| (n.to_string(), json!(s))).collect::<serde_json::Map<_, _>>()})).collect::<Vec<_>>(),
+        "stages": stage_json,
+    });
+    if stages_only {
+        let path = dir.join("stages.json");
+        std::fs::write(&path, serde_json::to_string_pretty(&stage_report).expect("json") + "\n").expect("stages.json");
+        println!("\nwritten: {}", path.display());
+        return;
     }
     // Minified JSON (one line, as `jq -c` and API clients write it) against the same objects pretty-printed,
     // and one YAML document through a Session in 64 KiB chunks against check() on the same bytes.
@@ -384,10 +481,27 @@ fn main() {
         "ratios": extra,
         "wasm": wasm.iter().map(|(n, r, g)| json!({"name": n, "raw_bytes": r, "gzip_bytes": g})).collect::<Vec<_>>(),
         "goals": goals,
+        "stages": stage_report,
     });
     println!("\ngoal                       met   value");
     for (k, g) in &goals {
-        println!("{:<26} {:<5} {}  (target: {})", k, g["met"], g["value"], g["target"].as_str().unwrap_or_default());
+        // Missed by how much: the measured ratio over the target's bound, where the goal is a ratio.
+        let bound = g["target"]
+            .as_str()
+            .and_then(|t| t.split("<= ").nth(1))
+            .and_then(|b| b.split_whitespace().next())
+            .and_then(|b| b.parse::<f64>().ok());
+        let by = match (g["met"].as_bool(), g["value"]["ratio"].as_f64(), bound) {
+            (Some(false), Some(r), Some(b)) if b > 0.0 => format!("  MISSED by {:.2}x", r / b),
+            _ => String::new(),
+        };
+        println!(
+            "{:<26} {:<5} {}{by}  (target: {})",
+            k,
+            g["met"],
+            g["value"],
+            g["target"].as_str().unwrap_or_default()
+        );
     }
     let path = dir.join("report.json");
     std::fs::write(&path, serde_json::to_string_pretty(&report).expect("json") + "\n").expect("report.json");

@@ -298,7 +298,7 @@ test('a large snapshot loads with a moving progress bar and short main-thread ta
   const loading = await page.evaluate(() => window.__long.slice());
   // Each view on the large report, as a reviewer opens them.
   const views = {};
-  for (const tab of ['findings', 'plan', 'downtime', 'whatif', 'inputs', 'overview']) {
+  for (const tab of ['findings', 'checks', 'plan', 'downtime', 'whatif', 'inputs', 'export', 'overview']) {
     const before = await page.evaluate(() => window.__long.length);
     await page.click(`#tab-${tab}`);
     await page.waitForSelector(`#tab-${tab}[aria-selected="true"]`);

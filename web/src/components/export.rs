@@ -7,6 +7,10 @@ use yew::prelude::*;
 use super::ctx::{copy_text, download, now_utc, use_ctx};
 use crate::review::{offline_html, summary_text};
 
+/// Findings the print view lists (the exports and the HTML report hold them all): few enough that opening
+/// this view on a 150,000-pod report stays a short task.
+const PRINTED: usize = 200;
+
 /// On paper only: when, by which version, from which inputs and under which options (whatever tab is printed).
 #[component]
 pub fn PrintMeta() -> Html {
@@ -80,12 +84,12 @@ pub fn ExportView() -> Html {
                 <h3>{ "Findings" }</h3>
                 <table class="print-findings">
                     <thead><tr><th>{ "Severity" }</th><th>{ "Rule" }</th><th>{ "Finding" }</th><th>{ "Where" }</th></tr></thead>
-                    <tbody>{ for r.findings.iter().take(500).map(|f| html! {
+                    <tbody>{ for r.findings.iter().take(PRINTED).map(|f| html! {
                         <tr><td>{ f.severity.clone() }</td><td><code>{ f.code.clone() }</code></td><td>{ f.message.clone() }<br />{ "Fix: " }{ f.help.clone() }</td>
                         <td>{ f.object.as_ref().map(|o| o.display()).unwrap_or_default() }<br />{ f.source.as_ref().map(|s| s.location()).unwrap_or_default() }</td></tr>
                     }) }</tbody>
                 </table>
-                if r.findings.len() > 500 { <p>{ format!("… and {} more: see the exports.", r.findings.len() - 500) }</p> }
+                if r.findings.len() > PRINTED { <p>{ format!("… and {} more: see the exports.", r.findings.len() - PRINTED) }</p> }
                 <h3>{ "Plan" }</h3>
                 <table class="print-plan">
                     <thead><tr><th>{ "Hop" }</th><th>{ "Phase" }</th><th>{ "Pool" }</th><th>{ "At once" }</th><th>{ "Nodes" }</th><th>{ "Start" }</th><th>{ "End" }</th></tr></thead>

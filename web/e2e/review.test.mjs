@@ -131,6 +131,9 @@ test('an RKE cluster.yml under the default distribution: switched to rke and sai
     assert.equal(await page.inputValue('#profile'), 'rke');
     assert.match(page.url(), /profile=rke/);
     assert.equal(await page.locator('#detected').count(), 0);
+    // The Inputs view says what became of cluster.yml (never "0 objects, read").
+    await page.click('#tab-inputs');
+    assert.match(await text(page, 'tr[data-input="cluster.yml"]'), /read as the distribution's config, an RKE cluster\.yml: 3 host\(s\); upgrade_strategy read as options/);
     assert.deepEqual(errors, []);
     await context.close();
   }

@@ -117,7 +117,13 @@ impl Engine {
         for (spec, size) in inputs.iter().zip(sizes) {
             if let Some(why) = &spec.passed_over {
                 session.skip(&spec.name, why).map_err(|e| e.to_string())?;
-                infos.push(InputInfo { name: spec.name.clone(), bytes: 0, objects: 0, skipped: Some(why.clone()) });
+                infos.push(InputInfo {
+                    name: spec.name.clone(),
+                    bytes: 0,
+                    objects: 0,
+                    skipped: Some(why.clone()),
+                    config: None,
+                });
                 continue;
             }
             let before = session.progress().1;
@@ -141,7 +147,7 @@ impl Engine {
             }
             session.end_input().map_err(|e| e.to_string())?;
             let objects = session.progress().1.saturating_sub(before) as u64;
-            infos.push(InputInfo { name: spec.name.clone(), bytes: size, objects, skipped: None });
+            infos.push(InputInfo { name: spec.name.clone(), bytes: size, objects, skipped: None, config: None });
         }
         let ingested = session.finish_ingested().map_err(|e| e.to_string())?;
         for info in &mut infos {
@@ -149,6 +155,12 @@ impl Engine {
                 info.skipped =
                     ingested.inventory.skipped.iter().find(|s| s.file == info.name).map(|s| s.reason.clone());
             }
+            info.config = ingested
+                .inventory
+                .distribution_configs
+                .iter()
+                .find(|c| c.file == info.name)
+                .map(|c| format!("an RKE cluster.yml: {}", c.note));
         }
         self.nodes = node_facts(&ingested);
         self.ingested = Some(ingested);

@@ -75,6 +75,9 @@ pub struct InputInfo {
     pub objects: u64,
     /// Why it was left out (cannot be read: file, line and column), if it was.
     pub skipped: Option<String>,
+    /// A distribution's own config read as options (an RKE `cluster.yml`): what was made of it.
+    #[serde(default)]
+    pub config: Option<String>,
 }
 
 /// A node as the replay needs it: its pods (those a drain moves), counted and named (the first 50).

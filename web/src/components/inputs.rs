@@ -245,16 +245,20 @@ pub fn InputsView() -> Html {
     let ctx = use_ctx();
     let s = &ctx.state;
     let row = |r: &InputRow| {
-        let (objects, why) = match &r.info {
-            Some(i) => (i.objects.to_string(), i.skipped.clone()),
-            None => ("…".to_owned(), None),
+        let (objects, why, config) = match &r.info {
+            Some(i) => (i.objects.to_string(), i.skipped.clone(), i.config.clone()),
+            None => ("…".to_owned(), None, None),
         };
         html! {
             <tr class={classes!(why.is_some().then_some("left-out"))} data-input={r.name.clone()}>
                 <td><code>{ r.name.clone() }</code></td>
                 <td class="num">{ mb(r.size) }{ " MB" }</td>
                 <td class="num">{ objects }</td>
-                <td>{ match why { Some(w) => html! { <span class="skip-reason">{ "Left out: " }{ w }</span> }, None => html! { "read" } } }</td>
+                <td>{ match (why, config) {
+                    (Some(w), _) => html! { <span class="skip-reason">{ "Left out: " }{ w }</span> },
+                    (None, Some(c)) => html! { <span class="config-note">{ format!("read as the distribution's config, {c}") }</span> },
+                    (None, None) => html! { "read" },
+                } }</td>
             </tr>
         }
     };

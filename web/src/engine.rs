@@ -38,47 +38,51 @@ pub fn parse_options(json: &str) -> Result<UpgradeOptions, String> {
 /// The options with their target: as given, or when none is given the minor after the current version
 /// (given as `from`, else read from the control-plane nodes of what was read): the dashboard's default for
 /// a cluster of the user's own, never the demo's target. Before anything is read, a stand-in target lets
-/// the other options be checked.
-pub fn with_target(json: &str, ingested: Option<&Ingested>) -> Result<String, String> {
-    let mut v: serde_json::Value = serde_json::from_str(json).map_err(|e| format!("options: {e}"))?;
-    let Some(m) = v.as_object_mut() else { return Ok(json.to_owned()) };
-    if m.get("to").and_then(|t| t.as_str()).is_some_and(|t| !t.trim().is_empty()) {
-        return Ok(json.to_owned());
+/// the other options be checked. (Read with the core's own parser: no second JSON reader in the worker.)
+pub fn options_for(json: &str, ingested: Option<&Ingested>) -> Result<UpgradeOptions, String> {
+    let node = parse_json("options", json).map_err(|e| e.to_string())?;
+    let mut o = UpgradeOptions::from_node(&node).map_err(|e| kube_preflight::Error::Options(e).to_string())?;
+    if o.to.trim().is_empty() {
+        let given = o.from.as_deref().and_then(|f| Version::parse(f).ok());
+        let from = given.or_else(|| ingested.and_then(|i| infer_from(&i.objects)));
+        o.to = match (from, ingested) {
+            (Some(f), _) => Version::minor_of(f.minor + 1, &f).to_string(),
+            // Before reading, or when nothing was read (the report then says nothing was checked, whatever
+            // the target).
+            (None, None) => "1.0".to_owned(),
+            (None, Some(i)) if i.objects.is_empty() => "1.0".to_owned(),
+            (None, Some(_)) => {
+                return Err("to: no target is set and the current version cannot be read from the inputs (no \
+                            control-plane node with a kubelet version, as on EKS, GKE or AKS): set Target, and \
+                            Current"
+                    .to_owned())
+            }
+        };
     }
-    let given = m.get("from").and_then(|f| f.as_str()).and_then(|f| Version::parse(f).ok());
-    let from = given.or_else(|| ingested.and_then(|i| infer_from(&i.objects)));
-    let to = match (from, ingested) {
-        (Some(f), _) => Version::minor_of(f.minor + 1, &f).to_string(),
-        // Before reading, or when nothing was read (the report then says nothing was checked, whatever the target).
-        (None, None) => "1.0".to_owned(),
-        (None, Some(i)) if i.objects.is_empty() => "1.0".to_owned(),
-        (None, Some(_)) => {
-            return Err("to: no target is set and the current version cannot be read from the inputs (no \
-                        control-plane node with a kubelet version, as on EKS, GKE or AKS): set Target, and \
-                        Current"
-                .to_owned())
-        }
-    };
-    m.insert("to".to_owned(), serde_json::Value::from(to));
-    Ok(v.to_string())
+    check_options(&o).map_err(|e| e.to_string())?;
+    Ok(o)
 }
 
-/// An options JSON's set values as `name=value` (nested `timings` as `timings.name`).
-fn options_pairs(json: &str) -> std::collections::BTreeMap<String, String> {
+/// Options as `name=value` pairs for a comparison (their report form: the target as checked).
+fn options_pairs(o: &UpgradeOptions) -> std::collections::BTreeMap<String, String> {
+    let limit = |v: &Option<IntOrPercent>| v.as_ref().map(ToString::to_string);
     let mut out = std::collections::BTreeMap::new();
-    let Ok(serde_json::Value::Object(m)) = serde_json::from_str::<serde_json::Value>(json) else { return out };
-    for (k, v) in m {
-        match v {
-            serde_json::Value::Object(inner) => {
-                for (ik, iv) in inner {
-                    out.insert(format!("{k}.{ik}"), iv.to_string().trim_matches('"').to_owned());
-                }
-            }
-            serde_json::Value::String(s) if s.trim().is_empty() => {}
-            v => {
-                out.insert(k, v.to_string().trim_matches('"').to_owned());
-            }
+    let fields = [
+        ("to", Some(o.to.clone())),
+        ("from", o.from.clone()),
+        ("profile", Some(o.profile.name().to_owned())),
+        ("maxUnavailableWorker", limit(&o.max_unavailable_worker)),
+        ("maxUnavailableControlPlane", limit(&o.max_unavailable_control_plane)),
+        ("maxSurge", limit(&o.max_surge)),
+        ("drain", o.drain.map(|d| d.to_string())),
+    ];
+    for (k, v) in fields {
+        if let Some(v) = v {
+            out.insert(k.to_owned(), v);
         }
+    }
+    for (k, v) in &o.timings {
+        out.insert(format!("timings.{k}"), v.to_string());
     }
     out
 }
@@ -89,7 +93,7 @@ pub struct Engine {
     pub inputs: Vec<InputSpec>,
     pub nodes: Vec<NodeFacts>,
     pub options: UpgradeOptions,
-    /// The options as the page gave them (the target may be left to [`with_target`]).
+    /// The options as the page gave them (the target may be left to [`options_for`]).
     pub given: String,
     pub report: Option<Report>,
 }
@@ -108,7 +112,7 @@ impl Engine {
         self.report = None;
         self.nodes.clear();
         let given = options.to_owned();
-        let options = parse_options(&with_target(options, None)?)?;
+        let options = options_for(options, None)?;
         let mut session = Session::new(options.clone()).map_err(|e| e.to_string())?;
         let sizes: Vec<u64> = inputs.iter().map(|i| if i.passed_over.is_some() { 0 } else { reader.size(i) }).collect();
         let total: u64 = sizes.iter().sum();
@@ -176,7 +180,7 @@ impl Engine {
             self.given = json.to_owned();
         }
         let ingested = self.ingested.as_ref().ok_or("nothing has been read")?;
-        self.options = parse_options(&with_target(&self.given, Some(ingested))?)?;
+        self.options = options_for(&self.given, Some(ingested))?;
         let mut report = report_for(ingested, &self.options).map_err(|e| e.to_string())?;
         let findings = std::mem::take(&mut report.findings);
         let mut out = vec![FromWorker::Report {
@@ -226,7 +230,7 @@ impl Engine {
     pub fn compare(&self, options: &str) -> Result<Comparison, String> {
         let current = self.report.as_ref().ok_or("there is no report yet")?;
         let ingested = self.ingested.as_ref().ok_or("nothing has been read")?;
-        let other_opts = parse_options(&with_target(options, Some(ingested))?)?;
+        let other_opts = options_for(options, Some(ingested))?;
         let other = report_for(ingested, &other_opts).map_err(|e| e.to_string())?;
         let side = |r: &Report| Side {
             verdict: r.summary.verdict.to_owned(),
@@ -254,8 +258,8 @@ impl Engine {
         };
         let (a, b) = (of(current), of(&other));
         // Compared as checked: a target the page chose is the same on both sides.
-        let mine = options_pairs(&with_target(&self.given, Some(ingested))?);
-        let theirs = options_pairs(&with_target(options, Some(ingested))?);
+        let mine = options_pairs(&self.options);
+        let theirs = options_pairs(&other_opts);
         let differs = theirs.iter().filter(|(k, v)| mine.get(*k) != Some(*v)).map(|(k, v)| (k.clone(), v.clone()));
         let unset = mine.keys().filter(|k| !theirs.contains_key(*k)).map(|k| (k.clone(), "default".to_owned()));
         Ok(Comparison {

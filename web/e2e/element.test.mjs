@@ -76,6 +76,8 @@ window.checkInputs = async () => {
     await page.keyboard.press('Enter');
     await page.waitForSelector('kube-preflight-report .finding.open .finding-details');
     // The plan's timeline and the downtime views render from the same report.
+    await page.click('kube-preflight-report #tab-checks');
+    await page.waitForSelector('kube-preflight-report #checks tr.check');
     await page.click('kube-preflight-report #tab-plan');
     await page.waitForSelector('kube-preflight-report svg');
     await page.click('kube-preflight-report #tab-downtime');

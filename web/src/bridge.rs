@@ -155,6 +155,11 @@ impl Bridge {
         i.generation
     }
 
+    /// Is there a worker to answer (not an inert bridge)?
+    pub fn is_live(&self) -> bool {
+        self.0.borrow().worker.is_some()
+    }
+
     /// Keep inputs read in full in this browser, and tell `cb` when.
     pub fn keep_with(&self, cb: Callback<String>) {
         self.0.borrow_mut().on_kept = Some(cb);

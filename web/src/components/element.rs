@@ -6,6 +6,7 @@ use std::rc::Rc;
 
 use yew::prelude::*;
 
+use super::checks::ChecksView;
 use super::ctx::{tabbed, use_replay_clock, Ctx};
 use super::downtime::DowntimeView;
 use super::findings::FindingsView;
@@ -18,7 +19,7 @@ use crate::state::{Action, State, Tab, Theme};
 use crate::view::ReportView;
 
 /// The views the element offers.
-pub const TABS: [Tab; 4] = [Tab::Overview, Tab::Findings, Tab::Plan, Tab::Downtime];
+pub const TABS: [Tab; 5] = [Tab::Overview, Tab::Findings, Tab::Checks, Tab::Plan, Tab::Downtime];
 
 #[derive(Properties, PartialEq)]
 pub struct ElementProps {
@@ -38,6 +39,7 @@ pub fn ReportElement(props: &ElementProps) -> Html {
     let body = match (&state.report, state.tab) {
         (None, _) => html! {},
         (Some(_), Tab::Findings) => html! { <FindingsView /> },
+        (Some(_), Tab::Checks) => html! { <ChecksView /> },
         (Some(_), Tab::Plan) => html! { <PlanView /> },
         (Some(_), Tab::Downtime) => html! { <DowntimeView /> },
         (Some(_), _) => html! { <Overview /> },

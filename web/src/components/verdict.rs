@@ -65,7 +65,9 @@ fn detected(ctx: &Ctx, r: &ReportView) -> Html {
             html! {
                 <p class="detected" id="detected" role="note">
                     { format!("These inputs look like {p} ({}); this report is for {}. ", d.first(), r.upgrade.profile) }
-                    <button type="button" id="use-detected" onclick={switch}>{ format!("Use {p}") }</button>
+                    if ctx.bridge.is_live() {
+                        <button type="button" id="use-detected" onclick={switch}>{ format!("Use {p}") }</button>
+                    }
                 </p>
             }
         }
@@ -111,7 +113,7 @@ pub fn Verdict() -> Html {
             if headline == Headline::Incomplete {
                 <p class="incomplete" id="incomplete">
                     { format!("No blocker among the checks that ran, but {} check(s) and the plan could not run: the current version is not known. This is not a pass. ", r.rules_not_run()) }
-                    { focus_button("from", "Set Current") }
+                    if ctx.bridge.is_live() { { focus_button("from", "Set Current") } }
                 </p>
             }
             <div class="counts">

@@ -47,6 +47,10 @@ async function open(screen = 'laptop', query = '', contextOptions = {}) {
 const text = (page, sel) => page.textContent(sel);
 const verdictIs = (page, v) => page.waitForFunction((want) => document.querySelector('#verdict')?.textContent === want, v);
 const shot = (page, name) => page.screenshot({ path: path.join(shots, `review-${name}.png`), fullPage: true });
+/** A test on each of the three screens. */
+const each = (name, fn) => {
+  for (const screen of Object.keys(SCREENS)) test(`${screen}: ${name}`, () => fn(screen));
+};
 /** The page never scrolls sideways (charts and tables scroll in their own boxes). */
 const noSideways = (page) => page.evaluate(() => document.documentElement.scrollWidth <= document.documentElement.clientWidth);
 
@@ -80,8 +84,8 @@ for (const screen of Object.keys(SCREENS)) {
   });
 }
 
-test('pasted text that is not Kubernetes is NOTHING CHECKED, with what was left out', async () => {
-  const { page, errors, context } = await open();
+each('pasted text that is not Kubernetes is NOTHING CHECKED, with what was left out', async (screen) => {
+  const { page, errors, context } = await open(screen);
   await page.click('#paste');
   await page.fill('#paste-text', 'hello world');
   await page.click('#paste-check');
@@ -92,7 +96,7 @@ test('pasted text that is not Kubernetes is NOTHING CHECKED, with what was left 
   await context.close();
 });
 
-test('cancel while reading: back to the report shown and its inputs, said once, no mixed state', async () => {
+each('cancel while reading: back to the report shown and its inputs, said once, no mixed state', async (screen) => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'kp-cancel-'));
   const big = path.join(dir, 'big.json');
   // ~60 MB of pods: long enough to be cancelled while it is read.
@@ -102,7 +106,7 @@ test('cancel while reading: back to the report shown and its inputs, said once, 
   for (let i = 0; i < 300000; i++) fs.writeSync(fd, (i ? ',' : '') + pod(i));
   fs.writeSync(fd, ']}');
   fs.closeSync(fd);
-  const { page, errors, context } = await open();
+  const { page, errors, context } = await open(screen);
   await verdictIs(page, 'BLOCKED');
   await page.setInputFiles('#files', [big]);
   await page.waitForSelector('#cancel');
@@ -120,10 +124,10 @@ test('cancel while reading: back to the report shown and its inputs, said once, 
   await context.close();
 });
 
-test('an RKE cluster.yml under the default distribution: switched to rke and said; a chosen one is only offered', async () => {
+each('an RKE cluster.yml under the default distribution: switched to rke and said; a chosen one is only offered', async (screen) => {
   const files = [fixture('plan/detected-profile/cluster.yml'), fixture('plan/detected-profile/nodes.yaml')];
   {
-    const { page, errors, context } = await open();
+    const { page, errors, context } = await open(screen);
     await page.setInputFiles('#files', files);
     await page.waitForSelector('#notice');
     assert.match(await text(page, '#notice span'), /^Distribution set to rke: these inputs look like it \(an RKE cluster\.yml at cluster\.yml:2\)/);
@@ -138,7 +142,7 @@ test('an RKE cluster.yml under the default distribution: switched to rke and sai
     await context.close();
   }
   {
-    const { page, errors, context } = await open('laptop', '?profile=kubeadm');
+    const { page, errors, context } = await open(screen, '?profile=kubeadm');
     await page.setInputFiles('#files', files);
     await page.waitForSelector('#detected');
     assert.match(await text(page, '#detected'), /These inputs look like rke \(an RKE cluster\.yml at cluster\.yml:2\); this report is for kubeadm\./);
@@ -151,8 +155,8 @@ test('an RKE cluster.yml under the default distribution: switched to rke and sai
   }
 });
 
-test('options that cannot be checked mark the verdict not current, in the open', async () => {
-  const { page, errors, context } = await open();
+each('options that cannot be checked mark the verdict not current, in the open', async (screen) => {
+  const { page, errors, context } = await open(screen);
   await verdictIs(page, 'BLOCKED');
   await page.fill('#max-surge', 'ten');
   await page.dispatchEvent('#max-surge', 'change');
@@ -167,8 +171,8 @@ test('options that cannot be checked mark the verdict not current, in the open',
   await context.close();
 });
 
-test('a finding on the overview opens in Findings with its own source lines', async () => {
-  const { page, errors, context } = await open();
+each('a finding on the overview opens in Findings with its own source lines', async (screen) => {
+  const { page, errors, context } = await open(screen);
   const first = page.locator('.worst li.finding').first();
   const code = await first.getAttribute('data-code');
   await first.locator('button').click();
@@ -189,8 +193,8 @@ test('a finding on the overview opens in Findings with its own source lines', as
   await context.close();
 });
 
-test('the checks view lists every rule as failed, flagged, not run, accepted or passed; search, sort and open', async () => {
-  const { page, errors, context } = await open();
+each('the checks view lists every rule as failed, flagged, not run, accepted or passed; search, sort and open', async (screen) => {
+  const { page, errors, context } = await open(screen);
   await page.click('#tab-checks');
   await page.waitForSelector('#checks');
   const rules = await page.locator('#rules, #tab-rules').count();
@@ -217,8 +221,8 @@ test('the checks view lists every rule as failed, flagged, not run, accepted or 
   await context.close();
 });
 
-test('copy summary puts the ticket text on the clipboard; the HTML report opens from disk with no server and no script', async () => {
-  const { page, errors, context } = await open('laptop', '', { permissions: ['clipboard-read', 'clipboard-write'], acceptDownloads: true });
+each('copy summary puts the ticket text on the clipboard; the HTML report opens from disk with no server and no script', async (screen) => {
+  const { page, errors, context } = await open(screen, '', { permissions: ['clipboard-read', 'clipboard-write'], acceptDownloads: true });
   await verdictIs(page, 'BLOCKED');
   await page.click('#tab-export');
   await page.click('#copy-summary');
@@ -257,8 +261,8 @@ test('copy summary puts the ticket text on the clipboard; the HTML report opens 
   await context.close();
 });
 
-test('print from any view keeps the verdict and says when, from which inputs and under which options', async () => {
-  const { page, errors, context } = await open();
+each('print from any view keeps the verdict and says when, from which inputs and under which options', async (screen) => {
+  const { page, errors, context } = await open(screen);
   await page.click('#tab-findings');
   await page.emulateMedia({ media: 'print' });
   assert.ok(await page.isVisible('#verdict'));
@@ -316,8 +320,8 @@ for (const screen of Object.keys(SCREENS)) {
   });
 }
 
-test('the view is in the URL: filters, the open finding and the tab; tabs are history entries; copy link', async () => {
-  const { page, errors, context } = await open('laptop', '', { permissions: ['clipboard-read', 'clipboard-write'] });
+each('the view is in the URL: filters, the open finding and the tab; tabs are history entries; copy link', async (screen) => {
+  const { page, errors, context } = await open(screen, '', { permissions: ['clipboard-read', 'clipboard-write'] });
   await verdictIs(page, 'BLOCKED');
   await page.click('#tab-findings');
   await page.selectOption('#filter-rule', 'api/removed');
@@ -358,8 +362,8 @@ test('the view is in the URL: filters, the open finding and the tab; tabs are hi
   await context.close();
 });
 
-test('node by node: the longest step says where its time goes (waiting on a budget), its pods and its findings', async () => {
-  const { page, errors, context } = await open('laptop', '?profile=gke-baremetal');
+each('node by node: the longest step says where its time goes (waiting on a budget), its pods and its findings', async (screen) => {
+  const { page, errors, context } = await open(screen, '?profile=gke-baremetal');
   // GKE on Bare Metal gives a drain held by a PodDisruptionBudget 20 minutes, then goes on.
   await page.setInputFiles('#files', [fixture('plan/kubeadm-drain-waits-for-ever/cluster.yaml')]);
   await page.waitForFunction(() => /· gke-baremetal$/.test(document.querySelector('#path')?.textContent ?? ''));
@@ -383,8 +387,8 @@ test('node by node: the longest step says where its time goes (waiting on a budg
   await context.close();
 });
 
-test('what-if: the default budget as resolved, points with numbers picked by keyboard, axes with ticks, and a side-by-side comparison', async () => {
-  const { page, errors, context } = await open('laptop', '?profile=rke');
+each('what-if: the default budget as resolved, points with numbers picked by keyboard, axes with ticks, and a side-by-side comparison', async (screen) => {
+  const { page, errors, context } = await open(screen, '?profile=rke');
   // An RKE cluster of two workers: RKE's default is 10% of the pool, at least one.
   await page.setInputFiles('#files', [fixture('plan/detected-profile/cluster.yml'), fixture('plan/detected-profile/nodes.yaml')]);
   await page.waitForFunction(() => /· rke$/.test(document.querySelector('#path')?.textContent ?? ''));
@@ -414,8 +418,8 @@ test('what-if: the default budget as resolved, points with numbers picked by key
   await context.close();
 });
 
-test('the last inputs are kept in this browser: a reload opens them, not the demo; Forget deletes them', async () => {
-  const { page, errors, context } = await open();
+each('the last inputs are kept in this browser: a reload opens them, not the demo; Forget deletes them', async (screen) => {
+  const { page, errors, context } = await open(screen);
   await page.setInputFiles('#files', [fixture('e2e/upgraded-control-plane.yaml')]);
   await page.waitForSelector('#kept');
   assert.match(await text(page, '#kept'), /^Kept in this browser since \d{4}-\d\d-\d\d \d\d:\d\d UTC \(IndexedDB, never sent anywhere\)/);

@@ -16,13 +16,6 @@ struct Candidate {
     evidence: Vec<Evidence>,
 }
 
-fn at(o: &Object) -> String {
-    match o.source.line {
-        Some(l) => format!("{}:{l}", o.source.file),
-        None => o.source.file.to_string(),
-    }
-}
-
 /// Node marks: (profile, managed, how the mark is found, what it is called).
 type Mark = (Option<Profile>, Option<&'static str>, fn(&Object) -> bool, &'static str);
 
@@ -30,7 +23,7 @@ const MARKS: [Mark; 8] = [
     (
         Some(Profile::Kops),
         None,
-        |o| o.labels.get("kops.k8s.io/instancegroup").is_some(),
+        |o| o.labels.get(crate::budget::KOPS_GROUP_LABEL).is_some(),
         "label kops.k8s.io/instancegroup",
     ),
     (
@@ -128,7 +121,7 @@ pub fn detect(ingested: &Ingested, chosen: Profile) -> Option<Detected> {
                 3,
                 Evidence {
                     what: format!("{n} {kind} object(s) of {}", group.trim_end_matches('/')),
-                    at: Some(at(first)),
+                    at: Some(first.source.location()),
                 },
             );
         }
@@ -140,7 +133,7 @@ pub fn detect(ingested: &Ingested, chosen: Profile) -> Option<Detected> {
             Some(Profile::Kubeadm),
             None,
             3,
-            Evidence { what: "ConfigMap kube-system/kubeadm-config".to_owned(), at: Some(at(cm)) },
+            Evidence { what: "ConfigMap kube-system/kubeadm-config".to_owned(), at: Some(cm.source.location()) },
         );
     }
     let nodes: Vec<&Object> = ingested.objects.iter().filter(|o| o.node().is_some()).collect();
@@ -152,7 +145,10 @@ pub fn detect(ingested: &Ingested, chosen: Profile) -> Option<Detected> {
                 profile,
                 managed,
                 if n == nodes.len() { 2 } else { 1 },
-                Evidence { what: format!("{n} of {} node(s) carry the {what}", nodes.len()), at: Some(at(first)) },
+                Evidence {
+                    what: format!("{n} of {} node(s) carry the {what}", nodes.len()),
+                    at: Some(first.source.location()),
+                },
             );
         }
     }
@@ -169,7 +165,7 @@ pub fn detect(ingested: &Ingested, chosen: Profile) -> Option<Detected> {
                     "{} control-plane node(s) labelled node-role.kubernetes.io/controlplane (RKE's role labels)",
                     cp.len()
                 ),
-                at: cp.first().map(|o| at(o)),
+                at: cp.first().map(|o| o.source.location()),
             },
         );
     }

@@ -30,6 +30,25 @@ struct Inner {
     _closure: Option<Closure<dyn Fn(MessageEvent)>>,
 }
 
+impl Inner {
+    /// Keep the inputs just read in full in this browser (the user's own, not the demo), and tell `on_kept`.
+    fn keep_good_load(&self) {
+        let (Some(cb), Some((ToWorker::Load { inputs, .. }, files))) = (self.on_kept.clone(), self.good_load.clone())
+        else {
+            return;
+        };
+        if inputs.iter().all(|s| matches!(s.source, crate::protocol::Source::Demo)) {
+            return;
+        }
+        wasm_bindgen_futures::spawn_local(async move {
+            let when = crate::components::ctx::now_utc();
+            if crate::components::store::save(&inputs, &files, &when).await.is_ok() {
+                cb.emit(when);
+            }
+        });
+    }
+}
+
 #[derive(Clone)]
 pub struct Bridge(Rc<RefCell<Inner>>);
 
@@ -96,20 +115,7 @@ impl Bridge {
                 let current = generation_of(&msg).is_none_or(|g| g == i.generation);
                 if current && matches!(msg, FromWorker::Inputs { .. }) {
                     i.good_load = i.last_load.clone();
-                    if let (Some(ToWorker::Load { inputs, .. }), files) =
-                        (i.last_load.as_ref().map(|l| &l.0), i.last_load.as_ref().map(|l| l.1.clone()))
-                    {
-                        let own = inputs.iter().any(|s| !matches!(s.source, crate::protocol::Source::Demo));
-                        if let (true, Some(cb)) = (own, i.on_kept.clone()) {
-                            let (inputs, files) = (inputs.clone(), files.unwrap_or_default());
-                            wasm_bindgen_futures::spawn_local(async move {
-                                let when = crate::components::ctx::now_utc();
-                                if crate::components::store::save(&inputs, &files, &when).await.is_ok() {
-                                    cb.emit(when);
-                                }
-                            });
-                        }
-                    }
+                    i.keep_good_load();
                 }
                 (current, i.on_message.clone())
             };

@@ -28,13 +28,6 @@ pub trait Reader {
     fn read(&mut self, spec: &InputSpec, offset: u64, len: u64) -> Result<Vec<u8>, String>;
 }
 
-pub fn parse_options(json: &str) -> Result<UpgradeOptions, String> {
-    let node = parse_json("options", json).map_err(|e| e.to_string())?;
-    let o = UpgradeOptions::from_node(&node).map_err(|e| kube_preflight::Error::Options(e).to_string())?;
-    check_options(&o).map_err(|e| e.to_string())?;
-    Ok(o)
-}
-
 /// The options with their target: as given, or when none is given the minor after the current version
 /// (given as `from`, else read from the control-plane nodes of what was read): the dashboard's default for
 /// a cluster of the user's own, never the demo's target. Before anything is read, a stand-in target lets
@@ -513,7 +506,7 @@ mod tests {
             "{\"to\":\"1.28.4\",\"profile\":\"rke\",\"maxUnavailableWorker\":2}".to_owned(),
         ] {
             let msgs = e.check(2, Some(&opts)).unwrap();
-            let expected = check(&inputs, &parse_options(&opts).unwrap()).unwrap();
+            let expected = check(&inputs, &options_for(&opts, None).unwrap()).unwrap();
             let FromWorker::Report { report, findings, .. } = &msgs[0] else { panic!() };
             assert_eq!(*findings as usize, expected.findings.len());
             let mut got: crate::view::ReportView = serde_json::from_str(report).unwrap();

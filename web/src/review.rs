@@ -4,6 +4,7 @@
 
 use std::fmt::Write as _;
 
+use kube_preflight::render::xml_escape as esc;
 use kube_preflight::units::duration;
 
 use crate::view::{checks, CheckSort, Headline, Outcome, ReportView};
@@ -118,22 +119,6 @@ pub fn summary_text(r: &ReportView, m: &Meta) -> String {
     );
     let _ = writeln!(s, "Options: {}", m.options_line());
     s
-}
-
-/// Text for HTML: `<`, `>`, `&` and quotes escaped.
-pub fn esc(s: &str) -> String {
-    let mut o = String::with_capacity(s.len());
-    for c in s.chars() {
-        match c {
-            '<' => o.push_str("&lt;"),
-            '>' => o.push_str("&gt;"),
-            '&' => o.push_str("&amp;"),
-            '"' => o.push_str("&quot;"),
-            '\'' => o.push_str("&#39;"),
-            c => o.push(c),
-        }
-    }
-    o
 }
 
 const STYLE: &str = "body{font:15px/1.45 system-ui,sans-serif;margin:1.5rem auto;max-width:70rem;padding:0 1rem;color:#111;background:#fff}\

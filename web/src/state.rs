@@ -244,12 +244,17 @@ impl State {
         }
     }
 
+    /// No one chose the target: it is the demo's, or left empty.
+    fn target_unchosen(&self) -> bool {
+        self.target_is_demo || self.opts.to.trim().is_empty()
+    }
+
     /// The options to read new inputs under: the demo's target for the demo when no one chose one, and for
     /// the user's own inputs no target when the demo's was never changed (the engine then takes the minor
     /// after the cluster's own version).
     pub fn opts_for_load(&self, demo: bool) -> Opts {
         let mut o = self.opts.clone();
-        if self.target_is_demo || o.to.trim().is_empty() {
+        if self.target_unchosen() {
             o.to = if demo { DEMO_TARGET.to_owned() } else { String::new() };
         }
         o
@@ -289,6 +294,23 @@ impl State {
             demo: self.using_demo,
             options,
         }
+    }
+
+    /// The URL query that keeps the options and the view (tab, findings filter, grouping, open finding,
+    /// theme), never cluster data; [`Action::view_of`] reads the view back.
+    pub fn url_query(&self) -> String {
+        let open = self.open.map(|i| i.to_string()).unwrap_or_default();
+        let pairs = self.filter.pairs();
+        let mut extra: Vec<(&str, &str)> = vec![("tab", self.tab.id())];
+        extra.extend(pairs.iter().map(|(k, v)| (*k, v.as_str())));
+        if self.group != GroupBy::None {
+            extra.push(("group", self.group.name()));
+        }
+        extra.push(("finding", &open));
+        if self.theme != Theme::Auto {
+            extra.push(("theme", self.theme.name()));
+        }
+        self.opts.to_query(&extra)
     }
 
     /// Names of inputs, for a sentence.
@@ -366,6 +388,19 @@ impl State {
     }
 }
 
+impl Action {
+    /// The view a URL names (the pairs [`Opts::from_query`] leaves): tab, filter, grouping, open finding.
+    pub fn view_of(rest: &[(String, String)]) -> Action {
+        let get = |k: &str| rest.iter().find(|(key, _)| key == k).map(|(_, v)| v.as_str()).unwrap_or_default();
+        Action::View {
+            tab: Tab::parse(get("tab")).unwrap_or(Tab::Overview),
+            filter: Filter::from_pairs(rest),
+            group: GroupBy::parse(get("group")),
+            open: get("finding").parse().ok(),
+        }
+    }
+}
+
 impl Reducible for State {
     type Action = Action;
 
@@ -376,7 +411,7 @@ impl Reducible for State {
                 if s.report.is_some() && !s.stale {
                     s.prev_inputs = Some((std::mem::take(&mut s.inputs), s.using_demo));
                 }
-                s.target_is_demo = demo && (s.target_is_demo || s.opts.to.trim().is_empty());
+                s.target_is_demo = demo && s.target_unchosen();
                 s.opts = opts;
                 s.inputs = rows;
                 s.using_demo = demo;
@@ -601,6 +636,17 @@ mod tests {
             m.options,
             [("to".to_owned(), DEMO_TARGET.to_owned()), ("profile".to_owned(), "kubeadm (default)".to_owned())]
         );
+    }
+
+    #[test]
+    fn the_url_keeps_the_view_and_gives_it_back() {
+        let s = Rc::new(State::new(Opts::default(), Tab::Findings, Theme::Dark));
+        let f = Filter { rule: "api/removed".into(), text: "a b".into(), ..Filter::default() };
+        let s = s.reduce(Action::Filter(f.clone())).reduce(Action::Group(GroupBy::Rule)).reduce(Action::Open(Some(3)));
+        let (opts, rest) = Opts::from_query(&format!("?{}", s.url_query()), Opts::default());
+        assert_eq!(opts, s.opts);
+        let back = Rc::new(State::new(opts, Tab::Overview, Theme::Auto)).reduce(Action::view_of(&rest));
+        assert_eq!((back.tab, &back.filter, back.group, back.open), (Tab::Findings, &f, GroupBy::Rule, Some(3)));
     }
 
     #[test]

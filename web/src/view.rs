@@ -281,6 +281,18 @@ impl SegmentV {
     }
 }
 
+impl StepV {
+    /// Where its time goes, in words: `drain 35s, waiting on a budget 20m00s, ...`.
+    pub fn split(&self) -> String {
+        let parts: Vec<String> = self
+            .segments
+            .iter()
+            .map(|g| format!("{} {}", g.label(), kube_preflight::units::duration(g.seconds)))
+            .collect();
+        parts.join(", ")
+    }
+}
+
 /// How the node steps are ordered.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum StepSort {

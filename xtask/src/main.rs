@@ -78,17 +78,15 @@ fn step(title: &str) {
     println!("\n==> {title}");
 }
 
+/// `cargo build --target wasm32-unknown-unknown --release` of what `what` names.
+fn wasm_release(root: &Path, env: &setup::Env, what: &[&str]) -> Result<(), Failure> {
+    run(cmd("cargo", root, env).arg("build").args(what).args(["--target", "wasm32-unknown-unknown", "--release"]))
+}
+
 /// Build the npm package: wasm for Node and for browsers, optimised, with the JS entry points.
 pub fn npm(root: &Path, env: &setup::Env) -> Result<(), Failure> {
     step("npm package: building wasm-pkg for wasm32 (release)");
-    run(cmd("cargo", root, env).args([
-        "build",
-        "-p",
-        "kube-preflight-wasm",
-        "--target",
-        "wasm32-unknown-unknown",
-        "--release",
-    ]))?;
+    wasm_release(root, env, &["-p", "kube-preflight-wasm"])?;
     let wasm = root.join("target/wasm32-unknown-unknown/release/kube_preflight_wasm.wasm");
     let pkg = root.join("wasm-pkg/pkg");
     if pkg.exists() {
@@ -100,16 +98,7 @@ pub fn npm(root: &Path, env: &setup::Env) -> Result<(), Failure> {
     }
     // The <kube-preflight-report> element: the dashboard's views (the web crate, bin kube-preflight-element).
     step("npm package: the <kube-preflight-report> element (kube-preflight-web, release)");
-    run(cmd("cargo", root, env).args([
-        "build",
-        "-p",
-        "kube-preflight-web",
-        "--bin",
-        "kube-preflight-element",
-        "--target",
-        "wasm32-unknown-unknown",
-        "--release",
-    ]))?;
+    wasm_release(root, env, &["-p", "kube-preflight-web", "--bin", "kube-preflight-element"])?;
     let report_dir = pkg.join("report");
     let element = root.join("target/wasm32-unknown-unknown/release/kube-preflight-element.wasm");
     bindgen(root, env, &element, "web", &report_dir, "kube_preflight_element")?;

@@ -756,12 +756,12 @@ impl<'c, 'a> Builder<'c, 'a> {
     }
 }
 
-/// A node's time in its phase.
 /// The non-empty parts of a step's time.
 fn segments(parts: &[(&'static str, u64)]) -> Vec<Segment> {
     parts.iter().filter(|(_, s)| *s > 0).map(|(kind, seconds)| Segment { kind, seconds: *seconds }).collect()
 }
 
+/// A node's time in its phase.
 struct NodeTime<'a> {
     dur: Dur,
     /// Where a completed step's time goes (see [`Segment`]).

@@ -11,7 +11,8 @@ use crate::model::display_ref;
 use crate::report::RuleInfo;
 use crate::report::{Report, Severity};
 
-fn esc(s: &str) -> String {
+/// Text for XML (and HTML): markup characters as entities, and the characters XML 1.0 forbids replaced.
+pub fn esc(s: &str) -> String {
     let mut out = String::with_capacity(s.len());
     for c in s.chars() {
         match c {

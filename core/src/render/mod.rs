@@ -8,7 +8,9 @@ pub mod text;
 use std::borrow::Cow;
 
 use crate::report::Report;
+
 use crate::report::RuleInfo;
+pub use junit::esc as xml_escape;
 
 /// Characters that must never reach a terminal or a document as they are: controls (C0, DEL, C1: ANSI
 /// escapes, carriage returns, newlines inside a field), Unicode line and paragraph separators, and the

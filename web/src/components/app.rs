@@ -19,29 +19,17 @@ use crate::bridge::Bridge;
 use crate::options::Opts;
 use crate::protocol::FromWorker;
 use crate::state::{Action, State, Status, Tab, Theme};
-use crate::view::{Filter, GroupBy};
 use wasm_bindgen::JsCast;
 
 fn search() -> String {
     web_sys::window().and_then(|w| w.location().search().ok()).unwrap_or_default()
 }
 
-/// The view a URL names: tab, findings filter, grouping and the open finding.
-fn view_of(rest: &[(String, String)]) -> Action {
-    let get = |k: &str| rest.iter().find(|(key, _)| key == k).map(|(_, v)| v.as_str()).unwrap_or_default();
-    Action::View {
-        tab: Tab::parse(get("tab")).unwrap_or(Tab::Overview),
-        filter: Filter::from_pairs(rest),
-        group: GroupBy::parse(get("group")),
-        open: get("finding").parse().ok(),
-    }
-}
-
 fn initial_state() -> State {
     let (opts, rest) = Opts::from_query(&search(), Opts::default());
     let get = |k: &str| rest.iter().find(|(key, _)| key == k).map(|(_, v)| v.as_str()).unwrap_or_default();
     let s = State::new(opts, Tab::Overview, Theme::parse(get("theme")));
-    let s = yew::Reducible::reduce(std::rc::Rc::new(s), view_of(&rest));
+    let s = yew::Reducible::reduce(std::rc::Rc::new(s), Action::view_of(&rest));
     std::rc::Rc::unwrap_or_clone(s)
 }
 
@@ -77,20 +65,7 @@ pub fn App() -> Html {
         // Keep the options and the view in the URL (never any cluster data): a new tab is a history entry,
         // the rest changes the current one.
         let last_tab = last_tab.clone();
-        let key = (state.opts.clone(), state.tab, state.theme, state.filter.clone(), state.group, state.open);
-        use_effect_with(key, move |(opts, tab, theme, filter, group, open)| {
-            let open = open.map(|i| i.to_string()).unwrap_or_default();
-            let pairs = filter.pairs();
-            let mut extra: Vec<(&str, &str)> = vec![("tab", tab.id())];
-            extra.extend(pairs.iter().map(|(k, v)| (*k, v.as_str())));
-            if *group != GroupBy::None {
-                extra.push(("group", group.name()));
-            }
-            extra.push(("finding", &open));
-            if *theme != Theme::Auto {
-                extra.push(("theme", theme.name()));
-            }
-            let q = opts.to_query(&extra);
+        use_effect_with((state.url_query(), state.tab, state.theme), move |(q, tab, theme)| {
             if let Some(w) = web_sys::window() {
                 if let Ok(h) = w.history() {
                     let url = format!("?{q}");
@@ -114,17 +89,17 @@ pub fn App() -> Html {
         let key = state.report.as_ref().map(|r| std::rc::Rc::as_ptr(r) as usize);
         use_effect_with(key, move |_| {
             let s = &ctx.state;
-            let detected = s.report.as_ref().and_then(|r| r.inventory.detected_profile.clone());
-            if let Some((d, p)) = detected.and_then(|d| d.profile.clone().map(|p| (d, p))) {
-                if !d.matches && s.opts.profile.trim().is_empty() && !s.stale {
-                    let first = d.first();
-                    let p2 = p.clone();
-                    ctx.edit_opts(move |o| o.profile = p2);
-                    ctx.send(Action::Notice(Some(format!(
-                        "Distribution set to {p}: these inputs look like it ({first}). Choose another under Distribution."
-                    ))));
-                }
-            }
+            let detected = s.report.as_ref().and_then(|r| r.inventory.detected_profile.as_ref());
+            let Some(d) = detected.filter(|d| !d.matches && s.opts.profile.trim().is_empty() && !s.stale) else {
+                return;
+            };
+            let Some(p) = d.profile.clone() else { return };
+            let said = format!(
+                "Distribution set to {p}: these inputs look like it ({}). Choose another under Distribution.",
+                d.first()
+            );
+            ctx.edit_opts(move |o| o.profile = p);
+            ctx.send(Action::Notice(Some(said)));
         });
     }
     {
@@ -134,7 +109,7 @@ pub fn App() -> Html {
         use_effect_with((), move |_| {
             let on_pop = Closure::<dyn Fn()>::new(move || {
                 let (_, rest) = Opts::from_query(&search(), Opts::default());
-                let view = view_of(&rest);
+                let view = Action::view_of(&rest);
                 if let Action::View { tab, .. } = &view {
                     *last_tab.borrow_mut() = *tab;
                 }

@@ -42,13 +42,8 @@ impl Ctx {
     }
 
     /// Read new inputs (replacing the last ones); the user's own, once read in full, are kept in this browser
-    /// for next time.
+    /// for next time (`Bridge::keep_with`).
     pub fn load(&self, rows: Vec<InputRow>, specs: Vec<InputSpec>, files: Vec<File>, demo: bool) {
-        let _ = demo; // kept once read in full: see `Bridge::keep_with`
-        self.read(rows, specs, files, demo);
-    }
-
-    fn read(&self, rows: Vec<InputRow>, specs: Vec<InputSpec>, files: Vec<File>, demo: bool) {
         let opts = self.state.opts_for_load(demo);
         self.bridge.load(opts.to_json(), specs, files);
         self.state.dispatch(Action::SetInputs { rows, demo, opts });
@@ -74,7 +69,7 @@ impl Ctx {
                             InputRow { name: s.name.clone(), size, info: None }
                         })
                         .collect();
-                    ctx.read(rows, k.specs, k.files, false);
+                    ctx.load(rows, k.specs, k.files, false);
                     ctx.send(Action::Kept(Some(k.saved.clone())));
                     ctx.send(Action::Notice(Some(format!(
                         "Opened your last inputs, kept in this browser since {} UTC (never sent anywhere). Forget them beside the inputs.",
@@ -157,6 +152,17 @@ pub fn copy_text(text: &str, done: Callback<bool>) {
     });
 }
 
+/// Move the keyboard focus to the element with this id, if there is one.
+pub fn focus_id(id: &str) {
+    if let Some(el) = web_sys::window()
+        .and_then(|w| w.document())
+        .and_then(|d| d.get_element_by_id(id))
+        .and_then(|e| e.dyn_into::<web_sys::HtmlElement>().ok())
+    {
+        let _ = el.focus();
+    }
+}
+
 /// The date and time now, UTC (`2026-11-24 02:45`), for what a review keeps.
 pub fn now_utc() -> String {
     let iso = String::from(js_sys::Date::new_0().to_iso_string());
@@ -213,13 +219,7 @@ pub fn tabbed(ctx: &Ctx, tabs: &[Tab], body: Html) -> Html {
             e.prevent_default();
             let Some(tab) = tabs.get(to).copied() else { return };
             ctx.send(Action::Tab(tab));
-            if let Some(b) = web_sys::window()
-                .and_then(|w| w.document())
-                .and_then(|d| d.get_element_by_id(&format!("tab-{}", tab.id())))
-                .and_then(|el| el.dyn_into::<web_sys::HtmlElement>().ok())
-            {
-                let _ = b.focus();
-            }
+            focus_id(&format!("tab-{}", tab.id()));
         })
     };
     html! {

@@ -22,9 +22,8 @@ fn split_bar(s: &StepV) -> Html {
             </rect>
         }
     });
-    let said: Vec<String> = s.segments.iter().map(|g| format!("{} {}", g.label(), duration(g.seconds))).collect();
     html! {
-        <svg class="split" viewBox="0 0 100 10" preserveAspectRatio="none" width="100%" height="12" role="img" aria-label={said.join(", ")}>
+        <svg class="split" viewBox="0 0 100 10" preserveAspectRatio="none" width="100%" height="12" role="img" aria-label={s.split()}>
             { for parts }
         </svg>
     }
@@ -118,11 +117,10 @@ pub fn NodeSteps() -> Html {
 fn node_details(ctx: &super::ctx::Ctx, r: &crate::view::ReportView, s: &StepV) -> Html {
     let facts = ctx.state.nodes.iter().find(|n| n.name == s.node).cloned();
     let findings = findings_on_node(r, &s.node);
-    let said: Vec<String> = s.segments.iter().map(|g| format!("{} {}", g.label(), duration(g.seconds))).collect();
     let drains = s.segments.iter().any(|g| g.kind == "drain");
     html! {
         <div class="node-details" id={format!("node-{}", s.node)}>
-            <p class="node-split">{ format!("{} from {} to {}: {}.", s.node, duration(s.start_seconds), duration(s.end_seconds), said.join(", ")) }</p>
+            <p class="node-split">{ format!("{} from {} to {}: {}.", s.node, duration(s.start_seconds), duration(s.end_seconds), s.split()) }</p>
             if s.segments.iter().any(|g| g.kind == "budget-wait") {
                 <p class="why-long">{ "Its drain waits on a PodDisruptionBudget until the drain timeout: that is why this node takes longer than the others (see the findings below)." }</p>
             }

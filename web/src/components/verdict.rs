@@ -6,22 +6,13 @@
 use kube_preflight::units::duration;
 use yew::prelude::*;
 
-use super::ctx::{use_ctx, Ctx};
+use super::ctx::{focus_id, use_ctx, Ctx};
 use crate::state::Status;
 use crate::view::{Headline, ReportView};
 
 /// Focus an options field (the card's "set Current" and "set Target").
 fn focus_button(id: &'static str, label: &'static str) -> Html {
-    let onclick = Callback::from(move |_| {
-        use wasm_bindgen::JsCast;
-        if let Some(el) = web_sys::window()
-            .and_then(|w| w.document())
-            .and_then(|d| d.get_element_by_id(id))
-            .and_then(|e| e.dyn_into::<web_sys::HtmlElement>().ok())
-        {
-            let _ = el.focus();
-        }
-    });
+    let onclick = Callback::from(move |_| focus_id(id));
     html! { <button type="button" class="link" data-focus={id} {onclick}>{ label }</button> }
 }
 

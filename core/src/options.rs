@@ -435,7 +435,7 @@ impl UpgradeOptions {
                         .as_i64()
                         .filter(|s| *s >= 0)
                         .ok_or_else(|| opt_err(&field, "expected a whole number of seconds >= 0"))?;
-                    o.timings.insert(k.clone(), secs.unsigned_abs());
+                    o.timings.insert(k.to_string(), secs.unsigned_abs());
                 }
             }
             _ => return Err(opt_err("timings", "expected an object of seconds")),

@@ -73,7 +73,7 @@ pub fn to_json(n: &Node) -> Json {
             Json::String(s.clone())
         }
         Value::Seq(items) => Json::Array(items.iter().map(to_json).collect()),
-        Value::Map(entries) => Json::Object(entries.iter().map(|(k, v)| (k.clone(), to_json(v))).collect()),
+        Value::Map(entries) => Json::Object(entries.iter().map(|(k, v)| (k.to_string(), to_json(v))).collect()),
     }
 }
 

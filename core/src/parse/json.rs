@@ -14,7 +14,7 @@
 //!
 //! Reading the same bytes whole or in any chunks gives the same tree and the same error.
 
-use super::{unread, Node, ParseError, Pos, ScalarKind, Value, MAX_DEPTH};
+use super::{unread, Interner, Node, ParseError, Pos, ScalarKind, Str, Value, MAX_DEPTH};
 
 /// Read a whole JSON text into a tree (every field kept).
 pub fn parse_json(file: &str, text: &str) -> Result<Node, ParseError> {
@@ -33,7 +33,7 @@ pub enum Keep {
 }
 
 enum Frame {
-    Map { pos: Pos, entries: Vec<(String, Node)>, key: Option<String>, skip: bool },
+    Map { pos: Pos, entries: Vec<(Str, Node)>, key: Option<Str>, skip: bool },
     Seq { pos: Pos, items: Vec<Node>, skip: bool, stream: bool },
 }
 
@@ -106,6 +106,102 @@ pub struct JsonStream {
     /// When a string is unfinished at the end of the bytes, where its scan stopped (so that a very long
     /// string arriving in many chunks is scanned once, not once a chunk).
     string_hint: Option<usize>,
+    /// The keys read so far, one copy each (up to [`MAX_KEYS`]).
+    keys: Interner,
+    /// Emptied buffers of closed collections, reused by the next ones open: a collection is built in one
+    /// of these and then copied once into a list of its exact length, so a map costs one allocation, not
+    /// one per doubling (and the heap is not left with the doublings' holes).
+    spare_maps: Vec<Vec<(Str, Node)>>,
+    spare_seqs: Vec<Vec<Node>>,
+}
+
+/// How many distinct keys are shared; past it (no Kubernetes object comes near: keys are field names and
+/// label and annotation keys) each new key is its own copy.
+const MAX_KEYS: usize = 1 << 14;
+
+/// A string read: where its text lies in the buffer when it had no escapes, or its decoded text.
+enum Got {
+    Span(usize, usize),
+    Decoded(String),
+}
+
+impl Got {
+    fn text(self, buf: &[u8]) -> String {
+        match self {
+            Got::Span(a, b) => text(buf.get(a..b).unwrap_or_default()),
+            Got::Decoded(s) => s,
+        }
+    }
+
+    fn key(self, buf: &[u8], keys: &mut Interner) -> Str {
+        let lossy;
+        let k = match &self {
+            Got::Span(a, b) => {
+                let bytes = buf.get(*a..*b).unwrap_or_default();
+                match std::str::from_utf8(bytes) {
+                    Ok(k) => k,
+                    Err(_) => {
+                        lossy = String::from_utf8_lossy(bytes).into_owned();
+                        lossy.as_str()
+                    }
+                }
+            }
+            Got::Decoded(s) => s.as_str(),
+        };
+        if keys.len() < MAX_KEYS {
+            keys.get(k)
+        } else {
+            Str::from(k)
+        }
+    }
+}
+
+/// Bytes known to be UTF-8 (the reader checks each chunk as it comes) as a `String`.
+fn text(bytes: &[u8]) -> String {
+    std::str::from_utf8(bytes).map_or_else(|_| String::from_utf8_lossy(bytes).into_owned(), str::to_owned)
+}
+
+/// Where the plain run of a string starting at `from` stops: the first quote, backslash or control
+/// character, or the end of `bytes`. Eight bytes at a time (SWAR): strings are most of a snapshot's bytes,
+/// and those no check reads are only scanned.
+fn string_stop(bytes: &[u8], from: usize) -> usize {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    // A byte of `x` that is zero sets its high bit in the result (exact for the first such byte, which is all
+    // that is read).
+    let zero = |x: u64| x.wrapping_sub(ONES) & !x & HIGH;
+    let mut j = from;
+    let rest = bytes.get(from..).unwrap_or_default();
+    for word in rest.chunks_exact(8) {
+        let mut w = [0u8; 8];
+        w.copy_from_slice(word);
+        let x = u64::from_le_bytes(w);
+        // Quote, backslash, or below 0x20 (the high bit of `x - 0x20` set where the byte was lower, minus
+        // bytes that had the high bit set themselves).
+        let hit = zero(x ^ (ONES * u64::from(b'"')))
+            | zero(x ^ (ONES * u64::from(b'\\')))
+            | (x.wrapping_sub(ONES * 0x20) & !x & HIGH);
+        if hit != 0 {
+            return j + (hit.trailing_zeros() / 8) as usize;
+        }
+        j += 8;
+    }
+    j + bytes.get(j..).unwrap_or_default().iter().take_while(|&&b| b != b'"' && b != b'\\' && b >= 0x20).count()
+}
+
+/// How many spaces `bytes` starts with, eight at a time.
+fn spaces(bytes: &[u8]) -> usize {
+    let mut n = 0;
+    for word in bytes.chunks_exact(8) {
+        let mut w = [0u8; 8];
+        w.copy_from_slice(word);
+        let other = u64::from_le_bytes(w) ^ 0x2020_2020_2020_2020;
+        if other != 0 {
+            return n + (other.trailing_zeros() / 8) as usize;
+        }
+        n += 8;
+    }
+    n + bytes.get(n..).unwrap_or_default().iter().take_while(|&&b| b == b' ').count()
 }
 
 fn chars(bytes: &[u8]) -> u32 {
@@ -137,6 +233,9 @@ impl JsonStream {
             list_head: None,
             items_keys: 0,
             string_hint: None,
+            keys: Interner::new(),
+            spare_maps: Vec::new(),
+            spare_seqs: Vec::new(),
         }
     }
 
@@ -252,29 +351,44 @@ impl JsonStream {
     }
 
     fn skip_ws(&mut self) {
-        while let Some(&b) = self.buf.get(self.i).filter(|_| self.i < self.checked) {
+        // On a local slice and locals: pretty-printed JSON is a third blanks, most of them runs of spaces
+        // after a line break.
+        let bytes = self.buf.get(self.i..self.checked).unwrap_or_default();
+        let (mut line, mut col, mut after_cr) = (self.line, self.col, self.after_cr);
+        let mut k = 0;
+        while let Some(&b) = bytes.get(k) {
             match b {
+                b' ' => {
+                    // A run of spaces (an indent) at once.
+                    let run = spaces(bytes.get(k..).unwrap_or_default());
+                    col = col.saturating_add(u32::try_from(run).unwrap_or(u32::MAX));
+                    after_cr = false;
+                    k += run;
+                    continue;
+                }
+                b'\t' => {
+                    col = col.saturating_add(1);
+                    after_cr = false;
+                }
                 // A line ends at LF, CRLF, or a lone CR (old Mac files), as YAML counts lines.
                 b'\n' => {
-                    if !self.after_cr {
-                        self.line = self.line.saturating_add(1);
+                    if !after_cr {
+                        line = line.saturating_add(1);
                     }
-                    self.after_cr = false;
-                    self.col = 0;
+                    after_cr = false;
+                    col = 0;
                 }
                 b'\r' => {
-                    self.line = self.line.saturating_add(1);
-                    self.col = 0;
-                    self.after_cr = true;
-                }
-                b' ' | b'\t' => {
-                    self.col = self.col.saturating_add(1);
-                    self.after_cr = false;
+                    line = line.saturating_add(1);
+                    col = 0;
+                    after_cr = true;
                 }
                 _ => break,
             }
-            self.i += 1;
+            k += 1;
         }
+        self.i += k;
+        (self.line, self.col, self.after_cr) = (line, col, after_cr);
     }
 
     fn run(&mut self) -> Result<(), ParseError> {
@@ -314,7 +428,7 @@ impl JsonStream {
                     match self.string(store)? {
                         None => Step::More,
                         Some(key) => {
-                            let key = key.unwrap_or_default();
+                            let key = key.map_or_else(Str::default, |g| g.key(&self.buf, &mut self.keys));
                             if self.stream_items && self.stack.len() == 1 && key == "items" {
                                 self.items_keys = self.items_keys.saturating_add(1);
                                 if self.items_keys > 1 {
@@ -384,7 +498,8 @@ impl JsonStream {
         match b {
             Some(b'{') => {
                 self.advance(1);
-                self.stack.push(Frame::Map { pos, entries: Vec::new(), key: None, skip });
+                let entries = self.spare_maps.pop().unwrap_or_default();
+                self.stack.push(Frame::Map { pos, entries, key: None, skip });
                 self.state = State::FirstKey;
                 Ok(Step::Done)
             }
@@ -397,14 +512,15 @@ impl JsonStream {
                 if stream {
                     self.list_head = Some((self.root_scalar("kind"), self.root_scalar("apiVersion")));
                 }
-                self.stack.push(Frame::Seq { pos, items: Vec::new(), skip, stream });
+                let items = self.spare_seqs.pop().unwrap_or_default();
+                self.stack.push(Frame::Seq { pos, items, skip, stream });
                 self.state = State::FirstItem;
                 Ok(Step::Done)
             }
             Some(b'"') => match self.string(!skip)? {
                 None => Ok(Step::More),
                 Some(s) => {
-                    let node = s.map(|s| Node::new(pos, Value::Scalar(s, ScalarKind::Str)));
+                    let node = s.map(|g| Node::new(pos, Value::Scalar(g.text(&self.buf), ScalarKind::Str)));
                     self.complete(node)?;
                     Ok(Step::Done)
                 }
@@ -450,12 +566,20 @@ impl JsonStream {
     /// The container on top ends.
     fn close(&mut self) -> Result<(), ParseError> {
         let node = match self.stack.pop() {
-            Some(Frame::Map { pos, entries, skip, .. }) => (!skip).then(|| Node::new(pos, Value::Map(entries))),
-            Some(Frame::Seq { pos, items, skip, stream }) => {
+            Some(Frame::Map { pos, mut entries, skip, .. }) => {
+                let mut exact = Vec::with_capacity(entries.len());
+                exact.append(&mut entries);
+                self.spare_maps.push(entries);
+                (!skip).then(|| Node::new(pos, Value::Map(exact)))
+            }
+            Some(Frame::Seq { pos, mut items, skip, stream }) => {
                 if stream {
                     self.streamed = Some(self.streamed.unwrap_or(0));
                 }
-                (!skip).then(|| Node::new(pos, Value::Seq(items)))
+                let mut exact = Vec::with_capacity(items.len());
+                exact.append(&mut items);
+                self.spare_seqs.push(items);
+                (!skip).then(|| Node::new(pos, Value::Seq(exact)))
             }
             None => None,
         };
@@ -508,7 +632,7 @@ impl JsonStream {
             let Some(end) = digits(j + 1 + sign, "expected digits in the exponent")? else { return Ok(Step::More) };
             j = end;
         }
-        let raw = (!skip).then(|| String::from_utf8_lossy(bytes.get(..j).unwrap_or_default()).into_owned());
+        let raw = (!skip).then(|| text(bytes.get(..j).unwrap_or_default()));
         self.advance(j);
         self.complete(raw.map(|r| Node::new(pos, Value::Scalar(r, ScalarKind::Plain))))?;
         Ok(Step::Done)
@@ -517,17 +641,11 @@ impl JsonStream {
     /// A string at `i` (the opening quote): `None` when it is unfinished, `Some(None)` when read but not
     /// kept.
     #[allow(clippy::option_option)]
-    fn string(&mut self, store: bool) -> Result<Option<Option<String>>, ParseError> {
+    fn string(&mut self, store: bool) -> Result<Option<Option<Got>>, ParseError> {
         let end = self.checked;
         let bytes = self.buf.get(..end).unwrap_or_default();
         // A string without escapes, the usual case: find its end, check it, copy it once.
-        let mut j = self.string_hint.take().filter(|h| *h > self.i).unwrap_or(self.i + 1);
-        while let Some(&b) = bytes.get(j) {
-            if b == b'"' || b == b'\\' || b < 0x20 {
-                break;
-            }
-            j += 1;
-        }
+        let j = string_stop(bytes, self.string_hint.take().filter(|h| *h > self.i).unwrap_or(self.i + 1));
         match bytes.get(j) {
             None => {
                 if self.at_eof() {
@@ -537,8 +655,7 @@ impl JsonStream {
                 return Ok(None);
             }
             Some(b'"') => {
-                let s =
-                    store.then(|| String::from_utf8_lossy(bytes.get(self.i + 1..j).unwrap_or_default()).into_owned());
+                let s = store.then_some(Got::Span(self.i + 1, j));
                 self.advance(j + 1 - self.i);
                 return Ok(Some(s));
             }
@@ -549,18 +666,13 @@ impl JsonStream {
         let mut j = self.i + 1;
         loop {
             let s = j;
-            while let Some(&b) = bytes.get(j) {
-                if b == b'"' || b == b'\\' || b < 0x20 {
-                    break;
-                }
-                j += 1;
-            }
+            j = string_stop(bytes, j);
             if store {
                 out.extend_from_slice(bytes.get(s..j).unwrap_or_default());
             }
             match bytes.get(j) {
                 Some(b'"') => {
-                    let s = store.then(|| String::from_utf8_lossy(&out).into_owned());
+                    let s = store.then(|| Got::Decoded(text(&out)));
                     self.advance(j + 1 - self.i);
                     return Ok(Some(s));
                 }
@@ -622,7 +734,7 @@ impl JsonStream {
 
     /// A string that ends with the bytes so far: an error at the end of the input, else wait for more.
     #[allow(clippy::option_option)]
-    fn unfinished(&self, at: usize, message: &str) -> Result<Option<Option<String>>, ParseError> {
+    fn unfinished(&self, at: usize, message: &str) -> Result<Option<Option<Got>>, ParseError> {
         if self.at_eof() {
             Err(self.error_at(at, message))
         } else {
@@ -659,6 +771,43 @@ impl super::PathFrame for Frame {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn spaces_counts_the_leading_run() {
+        for n in 0..20 {
+            for after in [&b""[..], b"x", b"\t ", b"\n"] {
+                let mut b = vec![b' '; n];
+                b.extend_from_slice(after);
+                assert_eq!(spaces(&b), n, "{n} then {after:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn string_stop_finds_the_first_quote_backslash_or_control_character() {
+        let naive = |b: &[u8], from: usize| {
+            from + b[from..].iter().take_while(|&&c| c != b'"' && c != b'\\' && c >= 0x20).count()
+        };
+        // Every stop byte at every place of a 20-byte run, after every start, with bytes on both sides of
+        // each limit (0x1f/0x20, 0x7f/0x80, 0xff) around it.
+        for stop in [b'"', b'\\', 0x00, 0x1f, b'\n'] {
+            for at in 0..20 {
+                for fill in [b'a', 0x20, 0x21, 0x5b, 0x5d, 0x7f, 0x80, 0xc3, 0xff] {
+                    let mut b = vec![fill; 20];
+                    b[at] = stop;
+                    for from in 0..=at {
+                        assert_eq!(
+                            string_stop(&b, from),
+                            naive(&b, from),
+                            "{stop:#x} at {at} in {fill:#x} from {from}"
+                        );
+                    }
+                }
+            }
+        }
+        assert_eq!(string_stop(b"abcdefghijklmnop", 3), 16);
+        assert_eq!(string_stop(b"", 0), 0);
+    }
 
     #[test]
     fn reads_positions_and_values() {

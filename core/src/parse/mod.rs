@@ -121,7 +121,8 @@ pub enum Value {
     Null,
     Scalar(String, ScalarKind),
     Seq(Vec<Node>),
-    Map(Vec<(String, Node)>),
+    /// Keys are shared: the same few hundred repeat in every object.
+    Map(Vec<(Str, Node)>),
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -228,7 +229,7 @@ impl Node {
         }
     }
 
-    pub fn as_map(&self) -> &[(String, Node)] {
+    pub fn as_map(&self) -> &[(Str, Node)] {
         match &self.value {
             Value::Map(entries) => entries,
             _ => &[],

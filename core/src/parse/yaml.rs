@@ -5,7 +5,7 @@ use std::collections::{HashMap, HashSet};
 use yaml_rust2::parser::{Event, Parser};
 use yaml_rust2::scanner::{Marker, TScalarStyle};
 
-use super::{unread, Keep, Node, ParseError, PathFrame, Pos, ScalarKind, Value, MAX_DEPTH};
+use super::{unread, Interner, Keep, Node, ParseError, PathFrame, Pos, ScalarKind, Str, Value, MAX_DEPTH};
 
 /// How much alias expansion may produce in one input before it is refused (a "billion laughs" guard),
 /// counted in bytes: every scalar's and key's text, plus [`NODE_BYTES`] a node, so that one alias of a
@@ -25,8 +25,8 @@ enum Frame {
     Map {
         pos: Pos,
         anchor: usize,
-        entries: Vec<(String, Node)>,
-        key: Option<String>,
+        entries: Vec<(Str, Node)>,
+        key: Option<Str>,
     },
 }
 
@@ -67,12 +67,13 @@ fn copy_bytes(n: &Node) -> usize {
     bytes
 }
 
-fn key_text(n: &Node) -> String {
+/// A key's text, shared through `keys` (the same few hundred repeat in every object).
+fn key_text(n: &Node, keys: &mut Interner) -> Str {
     match &n.value {
-        Value::Scalar(s, _) => s.clone(),
-        Value::Null => String::new(),
+        Value::Scalar(s, _) => keys.get(s),
+        Value::Null => Str::default(),
         // Complex keys never occur in Kubernetes objects; keep a marker rather than fail.
-        Value::Seq(_) | Value::Map(_) => "?".to_owned(),
+        Value::Seq(_) | Value::Map(_) => Str::from("?"),
     }
 }
 
@@ -202,6 +203,7 @@ fn build(
     let mut docs = Vec::new();
     let mut stack: Vec<Frame> = Vec::new();
     let mut anchors: HashMap<usize, Node> = HashMap::new();
+    let mut keys = Interner::new();
     let alias_budget = budget;
     // Under Keep::Read, how deep inside a value that is not built (0: building).
     let mut skipping = 0usize;
@@ -340,7 +342,7 @@ fn build(
                 Some(Frame::Seq { items, .. }) => items.push(node),
                 Some(Frame::Map { entries, key, .. }) => match key.take() {
                     None => {
-                        let k = key_text(&node);
+                        let k = key_text(&node, &mut keys);
                         // A root's `items` given twice: the last one wins (as kubectl's YAML reader,
                         // sigs.k8s.io/yaml, reads a key given twice), and the first was handed out
                         // already: read the text whole instead.
@@ -358,12 +360,12 @@ fn build(
 }
 
 /// YAML merge keys: the maps under `<<` (earlier ones win), under the map's own keys. Linear in the keys.
-fn apply_merge_keys(entries: Vec<(String, Node)>) -> Vec<(String, Node)> {
+fn apply_merge_keys(entries: Vec<(Str, Node)>) -> Vec<(Str, Node)> {
     if !entries.iter().any(|(k, _)| k == "<<") {
         return entries;
     }
-    let mut merged: Vec<(String, Node)> = Vec::new();
-    let mut own: Vec<(String, Node)> = Vec::new();
+    let mut merged: Vec<(Str, Node)> = Vec::new();
+    let mut own: Vec<(Str, Node)> = Vec::new();
     for (k, v) in entries {
         if k == "<<" {
             match v.value {
@@ -374,7 +376,7 @@ fn apply_merge_keys(entries: Vec<(String, Node)>) -> Vec<(String, Node)> {
             own.push((k, v));
         }
     }
-    let mut seen: HashSet<String> = own.iter().map(|(k, _)| k.clone()).collect();
+    let mut seen: HashSet<Str> = own.iter().map(|(k, _)| k.clone()).collect();
     for (k, v) in merged {
         if seen.insert(k.clone()) {
             own.push((k, v));
@@ -383,7 +385,7 @@ fn apply_merge_keys(entries: Vec<(String, Node)>) -> Vec<(String, Node)> {
     own
 }
 
-fn map_entries(n: Node) -> Vec<(String, Node)> {
+fn map_entries(n: Node) -> Vec<(Str, Node)> {
     match n.value {
         Value::Map(es) => es,
         _ => Vec::new(),

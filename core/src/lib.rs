@@ -26,7 +26,9 @@ pub mod helm;
 pub mod ingest;
 pub mod model;
 pub mod options;
-pub mod parse;
+/// The positioned JSON and YAML readers: their own crate, `kube-preflight-parse`, so that they alone are built for
+/// speed (see the workspace `Cargo.toml`).
+pub use kube_preflight_parse as parse;
 pub mod pipeline;
 pub mod plan;
 pub mod quantity;

@@ -204,6 +204,9 @@ fn build(
     let mut stack: Vec<Frame> = Vec::new();
     let mut anchors: HashMap<usize, Node> = HashMap::new();
     let mut keys = Interner::new();
+    // Emptied buffers of closed collections, reused (see the JSON reader's `spare_maps`).
+    let mut spare_maps: Vec<Vec<(Str, Node)>> = Vec::new();
+    let mut spare_seqs: Vec<Vec<Node>> = Vec::new();
     let alias_budget = budget;
     // Under Keep::Read, how deep inside a value that is not built (0: building).
     let mut skipping = 0usize;
@@ -297,25 +300,33 @@ fn build(
                 if stream {
                     head = (root_scalar(&stack, "kind"), root_scalar(&stack, "apiVersion"));
                 }
-                stack.push(Frame::Seq { pos: pos(&mark), anchor, items: Vec::new(), stream });
+                let items = spare_seqs.pop().unwrap_or_default();
+                stack.push(Frame::Seq { pos: pos(&mark), anchor, items, stream });
             }
             Event::MappingStart(anchor, _) => {
                 if stack.len() >= MAX_DEPTH {
                     return Err(err(&mark, "nested too deeply").into());
                 }
-                stack.push(Frame::Map { pos: pos(&mark), anchor, entries: Vec::new(), key: None });
+                let entries = spare_maps.pop().unwrap_or_default();
+                stack.push(Frame::Map { pos: pos(&mark), anchor, entries, key: None });
             }
             Event::SequenceEnd | Event::MappingEnd => match stack.pop() {
-                Some(Frame::Seq { pos, anchor, items, .. }) => {
-                    done = Some((Node::new(pos, Value::Seq(items)), anchor));
+                Some(Frame::Seq { pos, anchor, mut items, .. }) => {
+                    let mut exact = Vec::with_capacity(items.len());
+                    exact.append(&mut items);
+                    spare_seqs.push(items);
+                    done = Some((Node::new(pos, Value::Seq(exact)), anchor));
                 }
                 Some(Frame::Map { pos, anchor, mut entries, key }) => {
                     if let Some(k) = key {
                         entries.push((k, Node::new(pos, Value::Null)));
                     }
+                    let mut exact = Vec::with_capacity(entries.len());
+                    exact.append(&mut entries);
+                    spare_maps.push(entries);
                     // YAML merge keys (`<<: *defaults`): explicit keys win over merged ones.
-                    entries = apply_merge_keys(entries);
-                    done = Some((Node::new(pos, Value::Map(entries)), anchor));
+                    let exact = apply_merge_keys(exact);
+                    done = Some((Node::new(pos, Value::Map(exact)), anchor));
                 }
                 None => return Err(err(&mark, "unbalanced collection end").into()),
             },

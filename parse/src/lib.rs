@@ -3,6 +3,11 @@
 //! Both readers produce the same [`Node`] tree, which keeps the line and column of every value so that
 //! findings can point at the object's place in the user's file. Scalars keep their raw text: quantities
 //! (`500m`, `1e3`) and versions are parsed by the code that knows what they mean.
+//!
+//! The core's lowest layer, its own crate only so that it alone is built for speed (`opt-level = 3`) while
+//! the rest of the core is built for size; the core re-exports it as `kube_preflight::parse`.
+#![forbid(unsafe_code)]
+#![cfg_attr(test, allow(clippy::unwrap_used, clippy::expect_used, clippy::panic, clippy::indexing_slicing))]
 
 mod json;
 mod map;

@@ -1,7 +1,11 @@
 // `cargo xtask bench`'s measures inside Node: `node wasm.mjs <pkg dir> <file> parse|check`.
 // - parse: V8's JSON.parse of the file's text (read and decoded first, not timed), the reference for the CLI;
 // - check: the npm package's check() on the file's bytes twice in one process (the first call and the
-//   second), after a warm-up on a small input.
+//   second), after a warm-up on a small input;
+// - stages: where the time of one check goes in WebAssembly (the package's bench-only `BenchStages`): the
+//   file in 1 MiB chunks through our JSON reader alone (trees dropped), then through a session (reading:
+//   parse + build objects), then the stages after reading as the core marks them. The file is streamed,
+//   never held: 150,000 pods (2.9 GB) fit.
 // Prints one JSON line.
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
@@ -9,8 +13,42 @@ import path from 'node:path';
 
 const [pkg, file, mode] = process.argv.slice(2);
 const require = createRequire(import.meta.url);
-const bytes = fs.readFileSync(file);
 const now = () => Number(process.hrtime.bigint()) / 1e9;
+if (mode === 'stages') {
+  const glue = require(path.resolve(pkg, 'node', 'kube_preflight_wasm.js'));
+  const buf = Buffer.allocUnsafe(1 << 20);
+  // Seconds spent in push() over the whole file, chunk by chunk (reading the file itself not counted).
+  const pushAll = (b) => {
+    const fd = fs.openSync(file, 'r');
+    let spent = 0;
+    try {
+      for (;;) {
+        const n = fs.readSync(fd, buf, 0, buf.length, null);
+        if (n === 0) break;
+        const t = now();
+        b.push(buf.subarray(0, n));
+        spent += now() - t;
+      }
+    } finally {
+      fs.closeSync(fd);
+    }
+    return spent;
+  };
+  const p = new glue.BenchStages(path.basename(file), '1.29.2', true);
+  let parse = pushAll(p);
+  let t = now();
+  p.finish();
+  parse += now() - t;
+  const s = new glue.BenchStages(path.basename(file), '1.29.2', false);
+  let read = pushAll(s);
+  t = now();
+  const after = JSON.parse(s.finish());
+  // finish() also ended the reading (the last object, the inventory): counted with it.
+  read += now() - t - after.reduce((a, [, secs]) => a + secs, 0);
+  console.log(JSON.stringify({ parse_s: parse, read_s: read, stages: after }));
+  process.exit(0);
+}
+const bytes = fs.readFileSync(file);
 if (mode === 'parse') {
   const text = bytes.toString('utf8');
   const t = now();

@@ -193,6 +193,9 @@ fn cli_request(request: &JsValue) -> Result<request::CliRequest, JsValue> {
 #[wasm_bindgen]
 pub struct CliSession {
     inner: Option<(kube_preflight::Session, request::Prepared)>,
+    /// The chunk's bytes in wasm memory: one buffer reused for every chunk (the CLI reads 1 MiB at a time
+    /// into one JavaScript buffer, too), so a chunk costs one copy and no allocation.
+    chunk: Vec<u8>,
 }
 
 #[wasm_bindgen]
@@ -202,7 +205,7 @@ impl CliSession {
         let req = cli_request(&request)?;
         let prepared = request::prepare(&req).map_err(|e| to_js_error(&e))?;
         let session = kube_preflight::Session::new(prepared.options.clone()).map_err(|e| to_js_error(&e))?;
-        Ok(CliSession { inner: Some((session, prepared)) })
+        Ok(CliSession { inner: Some((session, prepared)), chunk: Vec::new() })
     }
 
     fn session(&mut self) -> Result<&mut kube_preflight::Session, JsValue> {
@@ -211,15 +214,21 @@ impl CliSession {
 
     /// A chunk (`Uint8Array`) of a named input.
     pub fn push(&mut self, name: JsValue, chunk: JsValue) -> Result<(), JsValue> {
-        let (name, bytes) = name_and_bytes(&name, &chunk)?;
-        self.session()?.push(&name, &bytes).map_err(|e| to_js_error(&e))
+        let name = read_chunk(&name, &chunk, &mut self.chunk)?;
+        let bytes = std::mem::take(&mut self.chunk);
+        let r = self.session().and_then(|s| s.push(&name, &bytes).map_err(|e| to_js_error(&e)));
+        self.chunk = bytes;
+        r
     }
 
     /// A chunk (`Uint8Array`) of an input found by walking a folder.
     #[wasm_bindgen(js_name = pushFound)]
     pub fn push_found(&mut self, name: JsValue, chunk: JsValue) -> Result<(), JsValue> {
-        let (name, bytes) = name_and_bytes(&name, &chunk)?;
-        self.session()?.push_found(&name, &bytes).map_err(|e| to_js_error(&e))
+        let name = read_chunk(&name, &chunk, &mut self.chunk)?;
+        let bytes = std::mem::take(&mut self.chunk);
+        let r = self.session().and_then(|s| s.push_found(&name, &bytes).map_err(|e| to_js_error(&e)));
+        self.chunk = bytes;
+        r
     }
 
     /// An input listed without being read, with the reason.
@@ -246,10 +255,14 @@ impl CliSession {
     }
 }
 
-fn name_and_bytes(name: &JsValue, chunk: &JsValue) -> Result<(String, Vec<u8>), JsValue> {
+/// A chunk's name, and its bytes copied into `buf`, reused: it is resized to the chunk (no allocation once it has held the
+/// largest chunk) and overwritten.
+fn read_chunk(name: &JsValue, chunk: &JsValue, buf: &mut Vec<u8>) -> Result<String, JsValue> {
     let name = name.as_string().ok_or_else(|| options_error("name: expected a string"))?;
     let u = chunk.dyn_ref::<Uint8Array>().ok_or_else(|| options_error("chunk: expected a Uint8Array"))?;
-    Ok((name, u.to_vec()))
+    buf.resize(u.length() as usize, 0);
+    u.copy_to(buf);
+    Ok(name)
 }
 
 fn cli_output(out: &request::CliOutput) -> JsValue {
@@ -343,5 +356,77 @@ impl Session {
         }
         let report = s.finish().map_err(|e| to_js_error(&e))?;
         parse_json_value(&report.to_json())
+    }
+}
+
+/// For `cargo xtask bench` only, not part of the package's contract: one JSON input read in chunks, to time
+/// in WebAssembly what the bench times natively. `new BenchStages(name, to, parseOnly)`; `push(chunk)` for
+/// each chunk (the caller times these: reading, or with `parseOnly` our JSON reader alone with its trees
+/// dropped); `finish()` -> `[[stage, seconds], ...]` for the stages after reading (`pipeline::STAGES`, then
+/// rendering the JSON report), timed with `performance.now()`.
+#[wasm_bindgen]
+pub struct BenchStages {
+    parse: Option<kube_preflight::parse::JsonStream>,
+    session: Option<kube_preflight::Session>,
+    options: UpgradeOptions,
+    name: String,
+    chunk: Vec<u8>,
+}
+
+#[wasm_bindgen]
+impl BenchStages {
+    #[wasm_bindgen(constructor)]
+    pub fn new(name: String, to: String, parse_only: bool) -> Result<BenchStages, JsValue> {
+        let options = UpgradeOptions::new(&to);
+        let (parse, session) = if parse_only {
+            (Some(kube_preflight::parse::JsonStream::new(&name, kube_preflight::parse::Keep::Read, true)), None)
+        } else {
+            (None, Some(kube_preflight::Session::new(options.clone()).map_err(|e| to_js_error(&e))?))
+        };
+        Ok(BenchStages { parse, session, options, name, chunk: Vec::new() })
+    }
+
+    pub fn push(&mut self, chunk: &Uint8Array) -> Result<(), JsValue> {
+        self.chunk.resize(chunk.length() as usize, 0);
+        chunk.copy_to(&mut self.chunk);
+        if let Some(p) = self.parse.as_mut() {
+            p.push(&self.chunk).map_err(|e| options_error(&e.to_string()))?;
+            drop(p.take_items());
+        }
+        if let Some(s) = self.session.as_mut() {
+            s.push(&self.name, &self.chunk).map_err(|e| to_js_error(&e))?;
+        }
+        Ok(())
+    }
+
+    pub fn finish(self) -> Result<String, JsValue> {
+        if let Some(p) = self.parse {
+            p.finish().map_err(|e| options_error(&e.to_string()))?;
+            return Ok("[]".to_owned());
+        }
+        let Some(session) = self.session else { return Ok("[]".to_owned()) };
+        let ingested = session.finish_ingested().map_err(|e| to_js_error(&e))?;
+        let perf = Reflect::get(&js_sys::global(), &JsValue::from_str("performance")).ok();
+        let now = || {
+            perf.as_ref()
+                .and_then(|p| Reflect::get(p, &JsValue::from_str("now")).ok().map(|f| (p, f)))
+                .and_then(|(p, f)| f.dyn_ref::<js_sys::Function>().and_then(|f| f.call0(p).ok()))
+                .and_then(|v| v.as_f64())
+                .unwrap_or_else(js_sys::Date::now)
+                / 1e3
+        };
+        let mut last = now();
+        let mut stages: Vec<(&str, f64)> = Vec::new();
+        let report = kube_preflight::pipeline::report_for_staged(&ingested, &self.options, &mut |stage| {
+            let t = now();
+            stages.push((stage, t - last));
+            last = t;
+        })
+        .map_err(|e| to_js_error(&e))?;
+        let t = now();
+        drop(report.to_json());
+        stages.push(("render", now() - t));
+        let rows: Vec<String> = stages.iter().map(|(s, secs)| format!("[\"{s}\",{secs}]")).collect();
+        Ok(format!("[{}]", rows.join(",")))
     }
 }

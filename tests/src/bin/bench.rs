@@ -77,6 +77,32 @@ fn stages(file: &Path, opts: &UpgradeOptions) -> Stages {
     out
 }
 
+/// The same stages in WebAssembly, in Node (`tests/bench/wasm.mjs stages`: the npm package's bench-only
+/// `BenchStages`, the file streamed in 1 MiB chunks as the CLI reads it). Empty when the package is not
+/// built.
+fn wasm_stages(root: &Path, pkg: &Path, file: &Path) -> Stages {
+    let bench_js = root.join("tests/bench/wasm.mjs").display().to_string();
+    let Some(v) = node_json(root, &[&bench_js, &pkg.display().to_string(), &file.display().to_string(), "stages"])
+    else {
+        return Vec::new();
+    };
+    let mut out: Stages = vec![
+        ("wasm: parse into trees", v["parse_s"].as_f64().unwrap_or(0.0)),
+        ("wasm: read: parse + build objects", v["read_s"].as_f64().unwrap_or(0.0)),
+    ];
+    for row in v["stages"].as_array().into_iter().flatten() {
+        let name = match row[0].as_str() {
+            Some("index") => "wasm: index the cluster",
+            Some("plan") => "wasm: plan and downtime",
+            Some("rules") => "wasm: rules",
+            Some("report") => "wasm: assemble the report",
+            _ => "wasm: render JSON",
+        };
+        out.push((name, row[1].as_f64().unwrap_or(0.0)));
+    }
+    out
+}
+
 fn secs(f: impl FnOnce()) -> f64 {
     let t = Instant::now();
     f();
@@ -277,9 +303,11 @@ fn main() {
             std::fs::rename(&tmp, &file).expect("rename");
         }
         let mb = std::fs::metadata(&file).map(|m| m.len()).unwrap_or(0) as f64 / 1e6;
-        stage_runs.push((pods, mb, stages(&file, &opts)));
+        let mut st = stages(&file, &opts);
+        st.extend(wasm_stages(&root, &pkg, &file));
+        stage_runs.push((pods, mb, st));
     }
-    print!("\n{:<32}", "stage (native, JSON)");
+    print!("\n{:<36}", "stage (native, then wasm; JSON)");
     for (pods, mb, _) in &stage_runs {
         print!(" {:>16}", format!("{pods} ({mb:.0} MB)"));
     }
@@ -287,7 +315,7 @@ fn main() {
     let names: Vec<&str> = stage_runs.first().map(|r| r.2.iter().map(|(n, _)| *n).collect()).unwrap_or_default();
     let mut stage_json = Vec::new();
     for name in &names {
-        print!("{name:<32}");
+        print!("{name:<36}");
         let mut per_mb = Vec::new();
         for (_, mb, st) in &stage_runs {
             let s = st.iter().find(|(n, _)| n == name).map_or(0.0, |x| x.1);

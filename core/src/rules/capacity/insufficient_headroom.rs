@@ -47,7 +47,7 @@ pub fn check(ctx: &Context<'_>, out: &mut Vec<Finding>) {
     let mut placed = vec![(0i64, 0i64); n];
     let mut evictable = vec![(0i64, 0i64); n];
     for (o, p, node) in ctx.running_pods() {
-        let Some(i) = ctx.nodes.iter().position(|v| v.name() == node) else {
+        let Some(i) = ctx.node_index(node) else {
             continue;
         };
         let r = p.spec.requests;

@@ -40,6 +40,8 @@ upgrade.
 };
 
 pub fn check(ctx: &Context<'_>, out: &mut Vec<Finding>) {
+    // How many nodes carry each legacy label, counted once per label (not once per pod that selects it).
+    let mut carried: Vec<(&str, usize)> = Vec::new();
     for (o, spec) in ctx.pod_specs() {
         for key in selector_keys(spec) {
             let Some(l) = LEGACY_LABELS.iter().find(|l| l.label == key) else {
@@ -53,7 +55,14 @@ pub fn check(ctx: &Context<'_>, out: &mut Vec<Finding>) {
             {
                 continue;
             }
-            let nodes_with = ctx.nodes.iter().filter(|n| n.obj.labels.contains_key(l.label)).count();
+            let nodes_with = match carried.iter().find(|(label, _)| *label == l.label) {
+                Some((_, n)) => *n,
+                None => {
+                    let n = ctx.nodes.iter().filter(|n| n.obj.labels.contains_key(l.label)).count();
+                    carried.push((l.label, n));
+                    n
+                }
+            };
             let state = if !ctx.nodes.is_empty() && nodes_with == 0 {
                 " No node in the snapshot carries it any more: the selector matches nothing.".to_owned()
             } else {

@@ -353,7 +353,7 @@ impl UpgradeOptions {
             let v = n.get(field);
             match &v.value {
                 Value::Null => Ok(None),
-                Value::Scalar(s, _) => Ok(Some(s.clone())),
+                Value::Scalar(s, _) => Ok(Some(s.to_string())),
                 _ => Err(opt_err(field, "expected a string")),
             }
         };

@@ -14,7 +14,7 @@
 //!
 //! Reading the same bytes whole or in any chunks gives the same tree and the same error.
 
-use super::{unread, Interner, Node, ParseError, Pos, ScalarKind, Str, Value, MAX_DEPTH};
+use super::{unread, Interner, Node, ParseError, Pos, ScalarKind, Str, Text, Value, MAX_DEPTH};
 
 /// Read a whole JSON text into a tree (every field kept).
 pub fn parse_json(file: &str, text: &str) -> Result<Node, ParseError> {
@@ -126,10 +126,10 @@ enum Got {
 }
 
 impl Got {
-    fn text(self, buf: &[u8]) -> String {
+    fn text(self, buf: &[u8]) -> Text {
         match self {
-            Got::Span(a, b) => text(buf.get(a..b).unwrap_or_default()),
-            Got::Decoded(s) => s,
+            Got::Span(a, b) => scalar(buf.get(a..b).unwrap_or_default()),
+            Got::Decoded(s) => Text::from(s),
         }
     }
 
@@ -153,6 +153,14 @@ impl Got {
         } else {
             Str::from(k)
         }
+    }
+}
+
+/// Bytes known to be UTF-8 as a scalar's [`Text`] (short ones with no allocation).
+fn scalar(bytes: &[u8]) -> Text {
+    match std::str::from_utf8(bytes) {
+        Ok(s) => Text::new(s),
+        Err(_) => Text::from(String::from_utf8_lossy(bytes).into_owned()),
     }
 }
 
@@ -600,7 +608,7 @@ impl JsonStream {
             if word == "null" {
                 Node::new(pos, Value::Null)
             } else {
-                Node::new(pos, Value::Scalar(word.to_owned(), ScalarKind::Plain))
+                Node::new(pos, Value::Scalar(Text::new(word), ScalarKind::Plain))
             }
         });
         self.complete(node)?;
@@ -632,7 +640,7 @@ impl JsonStream {
             let Some(end) = digits(j + 1 + sign, "expected digits in the exponent")? else { return Ok(Step::More) };
             j = end;
         }
-        let raw = (!skip).then(|| text(bytes.get(..j).unwrap_or_default()));
+        let raw = (!skip).then(|| scalar(bytes.get(..j).unwrap_or_default()));
         self.advance(j);
         self.complete(raw.map(|r| Node::new(pos, Value::Scalar(r, ScalarKind::Plain))))?;
         Ok(Step::Done)

@@ -18,7 +18,7 @@ use std::fmt;
 
 pub use json::{parse_json, JsonStream, Keep};
 pub use map::StringMap;
-pub use text::{Interner, Str};
+pub use text::{Interner, Str, Text};
 pub use yaml::{
     parse_yaml_documents, parse_yaml_documents_budgeted, stream_yaml_documents, ListHead, YamlOut, YamlStop,
     MAX_ALIAS_BYTES,
@@ -124,7 +124,7 @@ pub enum ScalarKind {
 #[derive(Debug, Clone, PartialEq)]
 pub enum Value {
     Null,
-    Scalar(String, ScalarKind),
+    Scalar(Text, ScalarKind),
     Seq(Vec<Node>),
     /// Keys are shared: the same few hundred repeat in every object.
     Map(Vec<(Str, Node)>),

@@ -121,6 +121,98 @@ impl serde::Serialize for Str {
     }
 }
 
+/// How long a [`Text`] held inline may be.
+const INLINE: usize = 22;
+
+/// A scalar's text as a reader builds it: up to 22 bytes held inline, with no allocation (most of a
+/// snapshot's values are short: names, quantities, timestamps, booleans), longer ones on the heap. A tree's
+/// scalars are dropped once its object is read, so what this saves is a `malloc` and a `free` per value.
+/// Reads, compares and prints as the `str` it holds.
+#[derive(Clone)]
+pub struct Text(Repr);
+
+#[derive(Clone)]
+enum Repr {
+    Inline(u8, [u8; INLINE]),
+    Heap(Box<str>),
+}
+
+impl Text {
+    pub fn new(s: &str) -> Text {
+        let mut b = [0u8; INLINE];
+        match b.get_mut(..s.len()) {
+            Some(dst) => {
+                dst.copy_from_slice(s.as_bytes());
+                Text(Repr::Inline(s.len() as u8, b))
+            }
+            None => Text(Repr::Heap(s.into())),
+        }
+    }
+
+    pub fn as_str(&self) -> &str {
+        match &self.0 {
+            // Always whole characters of a `str` (copied from one in `new`): the check cannot fail.
+            Repr::Inline(n, b) => std::str::from_utf8(b.get(..usize::from(*n)).unwrap_or_default()).unwrap_or_default(),
+            Repr::Heap(s) => s,
+        }
+    }
+}
+
+impl Deref for Text {
+    type Target = str;
+    fn deref(&self) -> &str {
+        self.as_str()
+    }
+}
+
+impl From<&str> for Text {
+    fn from(s: &str) -> Text {
+        Text::new(s)
+    }
+}
+
+impl From<String> for Text {
+    fn from(s: String) -> Text {
+        if s.len() <= INLINE {
+            Text::new(&s)
+        } else {
+            Text(Repr::Heap(s.into_boxed_str()))
+        }
+    }
+}
+
+impl PartialEq for Text {
+    fn eq(&self, other: &Text) -> bool {
+        self.as_str() == other.as_str()
+    }
+}
+
+impl Eq for Text {}
+
+impl PartialEq<str> for Text {
+    fn eq(&self, other: &str) -> bool {
+        self.as_str() == other
+    }
+}
+
+impl PartialEq<&str> for Text {
+    fn eq(&self, other: &&str) -> bool {
+        self.as_str() == *other
+    }
+}
+
+impl fmt::Display for Text {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl fmt::Debug for Text {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Debug::fmt(self.as_str(), f)
+    }
+}
+
 /// One shared copy of each string given.
 #[derive(Debug, Default)]
 pub struct Interner {
@@ -204,6 +296,20 @@ mod tests {
         assert_eq!(format!("{a} {a:?}"), "apps/v1 \"apps/v1\"");
         assert_eq!(serde_json::to_string(&a).unwrap(), "\"apps/v1\"");
         assert_eq!(Str::default(), "");
+    }
+
+    #[test]
+    fn a_text_holds_short_values_inline_and_long_ones_on_the_heap() {
+        for s in
+            ["", "a", "True", "2026-10-01T08:00:00Z", "exactly-22-bytes-long!", "é日本", "a-value-of-23-bytes-long"]
+        {
+            let t = Text::new(s);
+            assert_eq!(t.as_str(), s);
+            assert_eq!(Text::from(s.to_owned()), t);
+            assert_eq!(t, s);
+            assert_eq!(format!("{t} {t:?}"), format!("{s} {s:?}"));
+            assert_eq!(matches!(t.0, Repr::Inline(..)), s.len() <= INLINE, "{s}");
+        }
     }
 
     #[test]

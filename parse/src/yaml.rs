@@ -283,10 +283,10 @@ fn build(
                 let value = if style == TScalarStyle::Plain {
                     match s.as_str() {
                         "" | "~" | "null" | "Null" | "NULL" => Value::Null,
-                        _ => Value::Scalar(s, ScalarKind::Plain),
+                        _ => Value::Scalar(s.into(), ScalarKind::Plain),
                     }
                 } else {
-                    Value::Scalar(s, ScalarKind::Str)
+                    Value::Scalar(s.into(), ScalarKind::Str)
                 };
                 done = Some((Node::new(pos(&mark), value), anchor));
             }

@@ -70,7 +70,7 @@ pub fn to_json(n: &Node) -> Json {
                     return Json::Bool(b);
                 }
             }
-            Json::String(s.clone())
+            Json::String(s.to_string())
         }
         Value::Seq(items) => Json::Array(items.iter().map(to_json).collect()),
         Value::Map(entries) => Json::Object(entries.iter().map(|(k, v)| (k.to_string(), to_json(v))).collect()),

@@ -99,7 +99,7 @@ fn mco_int_or_percent(n: &Node) -> Result<(), String> {
         Value::Scalar(s, ScalarKind::Plain) if s.parse::<i64>().is_ok() => Ok(()),
         Value::Scalar(s, _) => {
             let digits = s.strip_suffix('%').filter(|d| !d.is_empty() && d.bytes().all(|b| b.is_ascii_digit()));
-            digits.map(|_| ()).ok_or_else(|| s.clone())
+            digits.map(|_| ()).ok_or_else(|| s.to_string())
         }
         _ => Err("a value that is neither a number nor a string".to_owned()),
     }

@@ -29,14 +29,13 @@ impl Severity {
     }
 }
 
-/// A rule's identity and documentation (the rules in `rules/` each declare one).
+/// A rule's identity (the rules in `rules/` each declare one). Its documentation is apart
+/// (`rules::docs`), so that what only lists the rules (the dashboard's page) carries no docs.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 pub struct RuleInfo {
     pub code: &'static str,
     pub severity: Severity,
     pub title: &'static str,
-    /// Markdown: what it checks, why it matters for an upgrade, an example, how to fix, references.
-    pub docs: &'static str,
     /// Does the rule need the current version (`from`)? Such rules are listed in `notRun` without it.
     #[serde(skip)]
     pub needs_from: bool,

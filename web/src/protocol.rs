@@ -120,6 +120,8 @@ pub enum FromWorker {
     Lines { file: String, first: u32, lines: Vec<String> },
     /// The comparison asked for (or why it cannot be made).
     Compared { comparison: Result<Comparison, String> },
+    /// Every rule's docs by code (Markdown), sent once as the worker starts: the page links none.
+    Docs { docs: Vec<(String, String)> },
 }
 
 impl ToWorker {

@@ -5,7 +5,7 @@ use std::rc::Rc;
 
 use yew::Reducible;
 
-use crate::demo::{DEMO_FILES, DEMO_TARGET};
+use crate::demo::{DEMO_SIZES, DEMO_TARGET};
 use crate::options::Opts;
 use crate::protocol::{CurvePoint, FromWorker, InputInfo, NodeFacts};
 use crate::view::{Filter, FindingV, GroupBy, ReportView};
@@ -145,6 +145,9 @@ pub struct State {
     /// Lines of a source file: file, first line, lines.
     pub lines: Option<Rc<(String, u32, Vec<String>)>>,
     pub rule: Option<String>,
+    /// Every rule's docs by code, once known (the worker sends them; the element is given them): the
+    /// page's own wasm carries none.
+    pub docs: Rc<Vec<(String, String)>>,
     pub t: u64,
     pub playing: bool,
     pub theme: Theme,
@@ -189,6 +192,8 @@ pub enum Action {
     Theme(Theme),
     /// A report given whole (the `<kube-preflight-report>` element): shown as it is, no worker.
     Show(Rc<ReportView>),
+    /// The rules' docs, given (the element; the page has them from its worker).
+    Docs(Rc<Vec<(String, String)>>),
     /// Say this once (and nothing when `None`).
     Notice(Option<String>),
     /// Inputs are kept in this browser since then (`None`: nothing is).
@@ -203,10 +208,15 @@ pub enum Action {
 }
 
 pub fn demo_rows() -> Vec<InputRow> {
-    DEMO_FILES.iter().map(|(n, t)| InputRow { name: (*n).to_owned(), size: t.len() as u64, info: None }).collect()
+    DEMO_SIZES.iter().map(|(n, size)| InputRow { name: (*n).to_owned(), size: *size as u64, info: None }).collect()
 }
 
 impl State {
+    /// A rule's docs (Markdown), or nothing until they are known.
+    pub fn docs_of(&self, code: &str) -> &str {
+        self.docs.iter().find(|(c, _)| c == code).map_or("", |(_, d)| d.as_str())
+    }
+
     /// The page as it opens: the demo being read, under the URL's options.
     pub fn new(opts: Opts, tab: Tab, theme: Theme) -> State {
         let mut opts = opts;
@@ -229,6 +239,7 @@ impl State {
             shown: PAGE,
             open: None,
             lines: None,
+            docs: Rc::default(),
             rule: None,
             t: 0,
             playing: false,
@@ -384,6 +395,7 @@ impl State {
             FromWorker::Lines { file, first, lines } => self.lines = Some(Rc::new((file, first, lines))),
             FromWorker::Export { .. } => {}
             FromWorker::Compared { comparison } => self.comparison = Some(Rc::new(comparison)),
+            FromWorker::Docs { docs } => self.docs = Rc::new(docs),
         }
     }
 }
@@ -502,6 +514,7 @@ impl Reducible for State {
                 }
             }
             Action::Theme(t) => s.theme = t,
+            Action::Docs(d) => s.docs = d,
             Action::Show(r) => {
                 s.stale = false;
                 s.inputs = Vec::new();
@@ -523,6 +536,16 @@ mod tests {
     use super::*;
     use crate::demo::demo_specs;
     use crate::engine::{Engine, Held};
+
+    #[test]
+    fn a_rules_docs_are_there_once_the_worker_sent_them() {
+        let s = Rc::new(State::new(Opts::default(), Tab::Overview, Theme::Auto));
+        assert_eq!(s.docs_of("api/removed"), "");
+        let docs = vec![("api/removed".to_owned(), kube_preflight::rules::docs("api/removed").to_owned())];
+        let s = s.reduce(Action::Worker(FromWorker::Docs { docs }));
+        assert!(s.docs_of("api/removed").starts_with("## What it checks"));
+        assert_eq!(s.docs_of("api/deprecated"), "");
+    }
 
     /// The messages the worker sends for the demo, from the engine itself.
     fn demo_messages(options: &str) -> Vec<FromWorker> {
@@ -579,7 +602,7 @@ mod tests {
         let s = s.reduce(Action::Cancelled);
         // The inputs listed are the demo's again, with what reading them found; the verdict is still theirs.
         assert!(s.using_demo);
-        assert_eq!(s.inputs.len(), DEMO_FILES.len());
+        assert_eq!(s.inputs.len(), DEMO_SIZES.len());
         assert!(s.inputs.iter().all(|i| i.info.is_some()));
         assert_eq!(s.report, before);
         assert_eq!(
@@ -630,7 +653,7 @@ mod tests {
         let s = reduce_all(s.clone(), demo_messages(&s.opts.to_json()));
         let m = s.meta("2026-11-24 03:00".into());
         assert!(m.demo);
-        assert_eq!(m.inputs.len(), DEMO_FILES.len());
+        assert_eq!(m.inputs.len(), DEMO_SIZES.len());
         assert!(m.inputs.iter().all(|(_, r)| r.as_ref().is_ok_and(|n| *n > 0)));
         assert_eq!(
             m.options,

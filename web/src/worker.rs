@@ -142,6 +142,12 @@ pub fn start() {
     let on = Closure::<dyn Fn(MessageEvent)>::new(move |e: MessageEvent| handle(&s, &w, &e));
     scope.set_onmessage(Some(on.as_ref().unchecked_ref()));
     on.forget();
+    // The rules' docs, once: the page shows them and carries none itself.
+    let docs = kube_preflight::rules()
+        .into_iter()
+        .map(|r| (r.code.to_owned(), kube_preflight::rules::docs(r.code).to_owned()))
+        .collect();
+    post(&scope, &FromWorker::Docs { docs });
     let ready = js_sys::Object::new();
     let _ = Reflect::set(&ready, &"ready".into(), &JsValue::TRUE);
     let _ = scope.post_message(&ready);

@@ -113,7 +113,7 @@ pub fn rules_markdown(rules: &[&RuleInfo]) -> String {
             r.title
         ));
         // Rule docs use `##` headings already; keep them under the rule's own heading.
-        s.push_str(r.docs.trim_end());
+        s.push_str(crate::rules::docs(r.code).trim_end());
         s.push('\n');
     }
     s
@@ -126,7 +126,18 @@ pub fn anchor(code: &str) -> String {
 
 /// The rule catalogue as JSON: `[{code, severity, title, docs}]`.
 pub fn rules_json(rules: &[&RuleInfo]) -> String {
-    let mut s = serde_json::to_string_pretty(rules).unwrap_or_else(|_| "[]".to_owned());
+    #[derive(serde::Serialize)]
+    struct Entry {
+        code: &'static str,
+        severity: crate::report::Severity,
+        title: &'static str,
+        docs: &'static str,
+    }
+    let entries: Vec<Entry> = rules
+        .iter()
+        .map(|r| Entry { code: r.code, severity: r.severity, title: r.title, docs: crate::rules::docs(r.code) })
+        .collect();
+    let mut s = serde_json::to_string_pretty(&entries).unwrap_or_else(|_| "[]".to_owned());
     s.push('\n');
     s
 }

@@ -81,7 +81,7 @@ pub fn render_sarif(r: &Report, rules: &[&RuleInfo], help_base: Option<&str>) ->
                 "name": rule_name(x.code),
                 "shortDescription": { "text": x.title },
                 "fullDescription": { "text": x.title },
-                "help": { "text": x.docs, "markdown": x.docs },
+                "help": { "text": crate::rules::docs(x.code), "markdown": crate::rules::docs(x.code) },
                 "defaultConfiguration": { "level": level(x.severity) },
                 "properties": { "tags": [x.code.split('/').next().unwrap_or_default()] }
             });

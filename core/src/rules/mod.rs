@@ -1,7 +1,8 @@
 //! The rule registry: the one place where rule codes are assigned (CONTRACT section 5).
 //!
 //! Each rule lives in `rules/<category>/<name>.rs` with a `pub const INFO: RuleInfo` (code, default
-//! severity, title, Markdown docs) and a `pub fn check(&Context, &mut Vec<Finding>)`.
+//! severity, title), a `pub const DOCS: &str` (its Markdown docs) and a
+//! `pub fn check(&Context, &mut Vec<Finding>)`.
 
 pub mod api;
 pub mod budget;
@@ -28,15 +29,18 @@ pub struct Rule {
 }
 
 /// `registry![category::rule, ...; after: category::rule, ...]`: every rule (its module's `INFO` and
-/// `check`) as `RULES`, and the same rules' documentation alone as `INFOS` (what reads only the docs, such
-/// as the dashboard's page, links no rule's code); the rules after `after:` are found by a later step of
-/// the run (`suppression::apply`), so they are in `INFOS` only.
+/// `check`) as `RULES`, the same rules' identities alone as `INFOS` (what only lists the rules, such as the
+/// dashboard's page, links no rule's code) and their docs as `DOCS` (what lists them links no docs unless
+/// it asks [`docs`]); the rules after `after:` are found by a later step of the run
+/// (`suppression::apply`), so they are in `INFOS` and `DOCS` only.
 macro_rules! registry {
     ($($category:ident :: $rule:ident),* ; after: $($acat:ident :: $arule:ident),* $(,)?) => {
         /// Every rule with a check of its own. The one place a rule is registered.
         pub static RULES: &[Rule] = &[$(Rule { info: &$category::$rule::INFO, check: $category::$rule::check }),*];
-        /// Every rule's documentation, in registration order ([`RULES`], then those found after them).
+        /// Every rule's identity, in registration order ([`RULES`], then those found after them).
         pub static INFOS: &[&RuleInfo] = &[$(&$category::$rule::INFO,)* $(&$acat::$arule::INFO),*];
+        /// Every rule's documentation by code, in the same order ([`docs`]).
+        static DOCS: &[(&str, &str)] = &[$(($category::$rule::INFO.code, $category::$rule::DOCS),)* $(($acat::$arule::INFO.code, $acat::$arule::DOCS)),*];
     };
 }
 
@@ -75,6 +79,12 @@ registry![
 ];
 
 /// The documentation of every rule, in code order.
+/// A rule's documentation (Markdown: what it checks, why it matters for an upgrade, an example, how to fix,
+/// references); empty for a code that is no rule's.
+pub fn docs(code: &str) -> &'static str {
+    DOCS.iter().find(|(c, _)| *c == code).map_or("", |(_, d)| d)
+}
+
 pub fn rule_infos() -> Vec<&'static RuleInfo> {
     let mut v: Vec<&'static RuleInfo> = INFOS.to_vec();
     v.sort_by_key(|i| i.code);
@@ -94,7 +104,7 @@ mod tests {
         for i in infos {
             assert!(i.code.contains('/'), "{}", i.code);
             for section in ["## What it checks", "## Why it matters", "## Example", "## How to fix", "## References"] {
-                assert!(i.docs.contains(section), "{} docs lack {section}", i.code);
+                assert!(docs(i.code).contains(section), "{} docs lack {section}", i.code);
             }
         }
     }

@@ -24,6 +24,8 @@ pub const TABS: [Tab; 5] = [Tab::Overview, Tab::Findings, Tab::Checks, Tab::Plan
 #[derive(Properties, PartialEq)]
 pub struct ElementProps {
     pub report: Rc<ReportView>,
+    /// Every rule's docs by code (the element has no worker to send them).
+    pub docs: Rc<Vec<(String, String)>>,
 }
 
 #[component]
@@ -34,6 +36,10 @@ pub fn ReportElement(props: &ElementProps) -> Html {
     {
         let dispatcher = state.dispatcher();
         use_effect_with(props.report.clone(), move |r| dispatcher.dispatch(Action::Show(r.clone())));
+    }
+    {
+        let dispatcher = state.dispatcher();
+        use_effect_with(props.docs.clone(), move |d| dispatcher.dispatch(Action::Docs(d.clone())));
     }
     use_replay_clock(&state);
     let body = match (&state.report, state.tab) {

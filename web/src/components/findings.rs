@@ -98,7 +98,7 @@ fn details(ctx: &Ctx, f: &FindingV) -> Html {
             if let Some(r) = rule {
                 <div class="rule-docs" id="finding-rule-docs">
                     <h3 class="rule-title">{ r.title }{ " " }<button type="button" class="link" onclick={to_rules}>{ "all rules" }</button></h3>
-                    { markdown::render(r.docs, 4) }
+                    { markdown::render(ctx.state.docs_of(r.code), 4) }
                 </div>
             }
         </div>

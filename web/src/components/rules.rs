@@ -27,7 +27,7 @@ pub fn RulesView() -> Html {
             { for kube_preflight::rules().iter().map(|r| html! {
                 <details class="rule" id={r.code.replace('/', "-")} open={open.as_deref() == Some(r.code)}>
                     <summary><code>{ r.code }</code>{ " " }<span class={classes!("sev", r.severity.name())}>{ r.severity.name() }</span>{ " " }{ r.title }</summary>
-                    <div class="docs">{ markdown::render(r.docs, 2) }</div>
+                    <div class="docs">{ markdown::render(ctx.state.docs_of(r.code), 2) }</div>
                 </details>
             }) }
         </div>

@@ -9,7 +9,11 @@ pub const INFO: RuleInfo = RuleInfo {
     severity: Severity::Warning,
     title: "An object uses an API version that is deprecated at the target",
     needs_from: false,
-    docs: r#"## What it checks
+};
+
+/// What the rule checks, why it matters for an upgrade, an example, how to fix, references (Markdown):
+/// apart from [`INFO`], so that what lists the rules links no docs.
+pub const DOCS: &str = r#"## What it checks
 Like `api/removed`, against the same table and the same places an apiVersion hides (manifest,
 last-applied configuration, managed fields, Helm releases), but for versions the target still serves
 while they are deprecated (`deprecatedIn <= target < removedIn`). APIs deprecated by their provider with
@@ -28,8 +32,7 @@ Move the manifest to the replacement version at your next change; `data.removedI
 ## References
 - Kubernetes deprecation policy: <https://kubernetes.io/docs/reference/using-api/deprecation-policy/>
 - Deprecated API migration guide: <https://kubernetes.io/docs/reference/using-api/deprecation-guide/>
-"#,
-};
+"#;
 
 pub fn check(ctx: &Context<'_>, out: &mut Vec<Finding>) {
     super::report(ctx, out, Status::Deprecated, &INFO);

@@ -9,7 +9,11 @@ pub const INFO: RuleInfo = RuleInfo {
     severity: Severity::Blocker,
     title: "An object uses an API version the target no longer serves",
     needs_from: false,
-    docs: r#"## What it checks
+};
+
+/// What the rule checks, why it matters for an upgrade, an example, how to fix, references (Markdown):
+/// apart from [`INFO`], so that what lists the rules links no docs.
+pub const DOCS: &str = r#"## What it checks
 Looks up every object's apiVersion and kind in the removal table (111 rows from 1.16 to 1.39, compiled in)
 and reports those removed at or before the target. The original apiVersion is read from the manifest,
 from the `kubectl.kubernetes.io/last-applied-configuration` annotation (when its kind matches), from
@@ -36,8 +40,7 @@ with helm-mapkubeapis before the upgrade.
 ## References
 - Kubernetes deprecated API migration guide: <https://kubernetes.io/docs/reference/using-api/deprecation-guide/>
 - helm-mapkubeapis: <https://github.com/helm/helm-mapkubeapis>
-"#,
-};
+"#;
 
 pub fn check(ctx: &Context<'_>, out: &mut Vec<Finding>) {
     super::report(ctx, out, Status::Removed, &INFO);

@@ -9,7 +9,11 @@ pub const INFO: RuleInfo = RuleInfo {
     severity: Severity::Blocker,
     title: "An etcd member's node is not ready",
     needs_from: false,
-    docs: r#"## What it checks
+};
+
+/// What the rule checks, why it matters for an upgrade, an example, how to fix, references (Markdown):
+/// apart from [`INFO`], so that what lists the rules links no docs.
+pub const DOCS: &str = r#"## What it checks
 Finds the etcd members (RKE's `node-role.kubernetes.io/etcd` nodes; elsewhere the control-plane nodes,
 where etcd is stacked) whose node is not `Ready`.
 
@@ -28,8 +32,7 @@ healthy with all members, take a snapshot, then upgrade.
 ## References
 - etcd FAQ, failure tolerance: <https://etcd.io/docs/v3.5/faq/>
 - RKE upgrade flow: etcd nodes are upgraded one by one and any failure fails the upgrade
-"#,
-};
+"#;
 
 pub fn check(ctx: &Context<'_>, out: &mut Vec<Finding>) {
     let members = etcd_members(ctx);

@@ -9,7 +9,11 @@ pub const INFO: RuleInfo = RuleInfo {
     severity: Severity::Warning,
     title: "The unavailable limit covers the whole pool",
     needs_from: false,
-    docs: r#"## What it checks
+};
+
+/// What the rule checks, why it matters for an upgrade, an example, how to fix, references (Markdown):
+/// apart from [`INFO`], so that what lists the rules links no docs.
+pub const DOCS: &str = r#"## What it checks
 Whether a pool's resolved limit (nodes allowed out at once) is at least the number of nodes in it, for
 pools of two nodes or more.
 
@@ -28,8 +32,7 @@ so that some nodes keep serving while the others upgrade.
 
 ## References
 - RKE upgrade strategy, maximum unavailable nodes: <https://rke.docs.rancher.com/upgrades/configuring-strategy>
-"#,
-};
+"#;
 
 pub fn check(ctx: &Context<'_>, out: &mut Vec<Finding>) {
     for pool in ctx.pools() {

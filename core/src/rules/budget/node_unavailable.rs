@@ -11,7 +11,11 @@ pub const INFO: RuleInfo = RuleInfo {
     severity: Severity::Warning,
     title: "A node is cordoned, NotReady or unreachable: what this distribution does with it",
     needs_from: false,
-    docs: r#"## What it checks
+};
+
+/// What the rule checks, why it matters for an upgrade, an example, how to fix, references (Markdown):
+/// apart from [`INFO`], so that what lists the rules links no docs.
+pub const DOCS: &str = r#"## What it checks
 Every node that is not plainly available (NotReady, Ready `Unknown`, NetworkUnavailable, or cordoned),
 judged the way the chosen distribution judges it (docs/semantics.md, "Unavailable"):
 - OpenShift: the Machine Config Operator counts an unschedulable node as unavailable and never picks it
@@ -41,8 +45,7 @@ back (the kubelet's logs) or remove them.
 - kubeadm `cmd/kubeadm/app/phases/upgrade/health.go` (`controlPlaneNodesReady`)
 - kOps `pkg/validation/node_status.go` (`isNodeReady`)
 - RKE `cluster/cluster.go` (`UpgradeControlPlane`, `UpgradeWorkerPlane`), `services/controlplane.go`
-"#,
-};
+"#;
 
 fn consequence(profile: Profile, state: NodeState, control_plane: bool) -> String {
     match (profile, state) {

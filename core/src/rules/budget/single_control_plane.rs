@@ -8,7 +8,11 @@ pub const INFO: RuleInfo = RuleInfo {
     severity: Severity::Warning,
     title: "A single control-plane node: the API is down while it upgrades",
     needs_from: false,
-    docs: r#"## What it checks
+};
+
+/// What the rule checks, why it matters for an upgrade, an example, how to fix, references (Markdown):
+/// apart from [`INFO`], so that what lists the rules links no docs.
+pub const DOCS: &str = r#"## What it checks
 Whether the snapshot has exactly one control-plane node.
 
 ## Why it matters for an upgrade
@@ -26,8 +30,7 @@ maintenance window and expect API downtime for the control-plane step.
 ## References
 - Creating highly available clusters with kubeadm: <https://kubernetes.io/docs/setup/production-environment/tools/kubeadm/high-availability/>
 - GKE on Bare Metal, expected downtime without an HA control plane
-"#,
-};
+"#;
 
 pub fn check(ctx: &Context<'_>, out: &mut Vec<Finding>) {
     let cps: Vec<_> = ctx.nodes.iter().filter(|n| n.is_control_plane()).collect();

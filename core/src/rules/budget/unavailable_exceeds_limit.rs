@@ -10,7 +10,11 @@ pub const INFO: RuleInfo = RuleInfo {
     severity: Severity::Blocker,
     title: "Nodes already down reach the pool's unavailable limit: the upgrade halts",
     needs_from: false,
-    docs: r#"## What it checks
+};
+
+/// What the rule checks, why it matters for an upgrade, an example, how to fix, references (Markdown):
+/// apart from [`INFO`], so that what lists the rules links no docs.
+pub const DOCS: &str = r#"## What it checks
 Counts, per pool, the nodes the distribution itself counts as unavailable (docs/semantics.md) and
 compares them with the pool's resolved limit:
 - RKE: only hosts it cannot reach are inactive (Ready `Unknown` in the snapshot); inactive hosts >= the
@@ -42,8 +46,7 @@ upgrading.
 - machine-config-operator `pkg/controller/node/status.go` (`getUnavailableMachines`)
 - kOps `pkg/validation/node_status.go`; kubeadm `cmd/kubeadm/app/phases/upgrade/health.go`
 - RKE upgrade strategy: <https://rke.docs.rancher.com/upgrades/configuring-strategy>
-"#,
-};
+"#;
 
 pub fn check(ctx: &Context<'_>, out: &mut Vec<Finding>) {
     let profile = ctx.profile();

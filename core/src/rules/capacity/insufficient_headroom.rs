@@ -10,7 +10,11 @@ pub const INFO: RuleInfo = RuleInfo {
     severity: Severity::Warning,
     title: "The nodes left up cannot hold the evicted pods' requests",
     needs_from: false,
-    docs: r#"## What it checks
+};
+
+/// What the rule checks, why it matters for an upgrade, an example, how to fix, references (Markdown):
+/// apart from [`INFO`], so that what lists the rules links no docs.
+pub const DOCS: &str = r#"## What it checks
 For each worker pool, when the profile drains: take the pool's resolved concurrency (the most nodes out
 at once) and, as the worst case, the nodes whose evictable pods (DaemonSets and static pods left out)
 request the most CPU and memory. Compare those requests with the free allocatable CPU and memory
@@ -31,8 +35,7 @@ the upgrade, or right-size the requests.
 
 ## References
 - Resource management for pods: <https://kubernetes.io/docs/concepts/configuration/manage-resources-containers/>
-"#,
-};
+"#;
 
 fn gib(bytes: i64) -> String {
     format!("{:.1} GiB", bytes as f64 / f64::from(1u32 << 30))

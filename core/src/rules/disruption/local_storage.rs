@@ -12,7 +12,11 @@ pub const INFO: RuleInfo = RuleInfo {
     severity: Severity::Warning,
     title: "A pod keeps data on its node (emptyDir, hostPath, local volume)",
     needs_from: false,
-    docs: r#"## What it checks
+};
+
+/// What the rule checks, why it matters for an upgrade, an example, how to fix, references (Markdown):
+/// apart from [`INFO`], so that what lists the rules links no docs.
+pub const DOCS: &str = r#"## What it checks
 Running pods (DaemonSets and static pods left out), when the profile drains nodes, with an `emptyDir`
 volume (its data is lost on eviction), a `hostPath` volume, or a PersistentVolumeClaim bound to a
 node-bound PersistentVolume (`spec.local`, `spec.hostPath` or a required node affinity) in the snapshot:
@@ -40,8 +44,7 @@ node-bound storage.
 - kubectl `staging/src/k8s.io/kubectl/pkg/drain/filters.go` (`localStorageFilter`); RKE `services/node_util.go` (`getDrainHelper`)
 - Volumes, emptyDir: <https://kubernetes.io/docs/concepts/storage/volumes/#emptydir>
 - Local persistent volumes: <https://kubernetes.io/docs/concepts/storage/volumes/#local>
-"#,
-};
+"#;
 
 pub fn check(ctx: &Context<'_>, out: &mut Vec<Finding>) {
     let Some(flags) = ctx.drain_flags() else { return };

@@ -12,7 +12,11 @@ pub const INFO: RuleInfo = RuleInfo {
     severity: Severity::Blocker,
     title: "Pods under more than one PodDisruptionBudget cannot be evicted: every drain of their node fails",
     needs_from: false,
-    docs: r#"## What it checks
+};
+
+/// What the rule checks, why it matters for an upgrade, an example, how to fix, references (Markdown):
+/// apart from [`INFO`], so that what lists the rules links no docs.
+pub const DOCS: &str = r#"## What it checks
 Running pods whose labels match the selectors of two or more PodDisruptionBudgets of their namespace
 (budgets with an empty selector match nothing, as the eviction API reads them). Pending and finished
 pods are left out: the eviction API deletes them without looking at budgets. Blocker when the profile
@@ -41,8 +45,7 @@ selector).
 - kubernetes `pkg/registry/core/pod/storage/eviction.go` (the 500 for more than one budget)
 - kubectl `staging/src/k8s.io/kubectl/pkg/drain/drain.go` (an eviction error other than 429 fails the drain)
 - Pod disruption budgets: <https://kubernetes.io/docs/concepts/workloads/pods/disruptions/#pod-disruption-budgets>
-"#,
-};
+"#;
 
 /// How many budgets, pods and nodes a finding names (each count is given whole): a pod under 1,500
 /// budgets is one finding of a few hundred bytes, not one that lists them all.

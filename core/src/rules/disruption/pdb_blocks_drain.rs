@@ -12,7 +12,11 @@ pub const INFO: RuleInfo = RuleInfo {
     severity: Severity::Blocker,
     title: "A PodDisruptionBudget allows no disruption: drains stall on it",
     needs_from: false,
-    docs: r#"## What it checks
+};
+
+/// What the rule checks, why it matters for an upgrade, an example, how to fix, references (Markdown):
+/// apart from [`INFO`], so that what lists the rules links no docs.
+pub const DOCS: &str = r#"## What it checks
 For every PodDisruptionBudget: `disruptionsAllowed` from its status when the snapshot has it, else
 computed from the spec and the matching pods (same namespace, selector): with `maxUnavailable`,
 desiredHealthy = expected - maxUnavailable (a percentage rounds up); with `minAvailable`, desiredHealthy =
@@ -44,8 +48,7 @@ count), add replicas, or fix the unhealthy pods; consider `unhealthyPodEvictionP
 - Specifying a disruption budget: <https://kubernetes.io/docs/tasks/run-application/configure-pdb/>
 - kOps rolling update, drain timeout: <https://kops.sigs.k8s.io/operations/rolling-update/>
 - kubernetes `pkg/registry/core/pod/storage/eviction.go` (`canIgnorePDB`, the unhealthy-pod policy)
-"#,
-};
+"#;
 
 pub fn check(ctx: &Context<'_>, out: &mut Vec<Finding>) {
     let honours = ctx.drain_honours_pdbs();

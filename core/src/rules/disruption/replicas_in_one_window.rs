@@ -8,7 +8,11 @@ pub const INFO: RuleInfo = RuleInfo {
     severity: Severity::Warning,
     title: "All replicas of a workload are drained at the same time",
     needs_from: true,
-    docs: r#"## What it checks
+};
+
+/// What the rule checks, why it matters for an upgrade, an example, how to fix, references (Markdown):
+/// apart from [`INFO`], so that what lists the rules links no docs.
+pub const DOCS: &str = r#"## What it checks
 Workloads with two replicas or more (DaemonSets left out) that the plan's simulation shows with every
 replica down at the same moment: all on one node, or on nodes drained in the same window (a pool's
 concurrency lets them go together). The seconds are the same as in `downtime.workloads`.
@@ -27,8 +31,7 @@ and roll the workload out before the upgrade.
 
 ## References
 - Pod topology spread constraints: <https://kubernetes.io/docs/concepts/scheduling-eviction/topology-spread-constraints/>
-"#,
-};
+"#;
 
 pub fn check(ctx: &Context<'_>, out: &mut Vec<Finding>) {
     let Some(outcomes) = &ctx.workload_outcomes else { return };

@@ -8,7 +8,11 @@ pub const INFO: RuleInfo = RuleInfo {
     severity: Severity::Warning,
     title: "A single-replica workload goes down when its node is drained",
     needs_from: true,
-    docs: r#"## What it checks
+};
+
+/// What the rule checks, why it matters for an upgrade, an example, how to fix, references (Markdown):
+/// apart from [`INFO`], so that what lists the rules links no docs.
+pub const DOCS: &str = r#"## What it checks
 Controller-managed workloads (Deployments, StatefulSets, ReplicaSets...; DaemonSets stay with their node)
 with exactly one running pod that the plan's simulation shows going down: its node is drained (not
 upgraded in place). The seconds are the same as in `downtime.workloads`.
@@ -27,8 +31,7 @@ gap.
 
 ## References
 - Disruptions: <https://kubernetes.io/docs/concepts/workloads/pods/disruptions/>
-"#,
-};
+"#;
 
 pub fn check(ctx: &Context<'_>, out: &mut Vec<Finding>) {
     let Some(outcomes) = &ctx.workload_outcomes else { return };

@@ -10,7 +10,11 @@ pub const INFO: RuleInfo = RuleInfo {
     severity: Severity::Warning,
     title: "A pod with no controller is deleted for good by the drain",
     needs_from: false,
-    docs: r#"## What it checks
+};
+
+/// What the rule checks, why it matters for an upgrade, an example, how to fix, references (Markdown):
+/// apart from [`INFO`], so that what lists the rules links no docs.
+pub const DOCS: &str = r#"## What it checks
 Running pods with no `ownerReferences` (static pods' mirrors left out), when the profile drains nodes,
 against the drain's `force` flag (docs/semantics.md, "Drain flags"): kOps and the Machine Config Operator
 drain with `Force` on, so the pod is deleted (warning); RKE builds its drain from
@@ -31,8 +35,7 @@ Delete it if it is a leftover, or run it under a Deployment, StatefulSet or Job.
 ## References
 - Safely drain a node: <https://kubernetes.io/docs/tasks/administer-cluster/safely-drain-node/>
 - kubectl `staging/src/k8s.io/kubectl/pkg/drain/filters.go` (`unreplicatedFilter`); RKE `services/node_util.go` (`getDrainHelper`)
-"#,
-};
+"#;
 
 pub fn check(ctx: &Context<'_>, out: &mut Vec<Finding>) {
     let Some(flags) = ctx.drain_flags() else { return };

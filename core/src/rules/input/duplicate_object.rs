@@ -9,7 +9,11 @@ pub const INFO: RuleInfo = RuleInfo {
     severity: Severity::Warning,
     title: "The same object is read from several inputs that say different things",
     needs_from: false,
-    docs: r#"## What it checks
+};
+
+/// What the rule checks, why it matters for an upgrade, an example, how to fix, references (Markdown):
+/// apart from [`INFO`], so that what lists the rules links no docs.
+pub const DOCS: &str = r#"## What it checks
 Objects read more than once (the same kind, namespace and name, or the same `metadata.uid`), for
 example a snapshot given twice, or a manifest from Git beside the live object. Every object is counted
 and checked once: the live copy (the one with a `uid`) when there is one, else the first read. Every
@@ -31,8 +35,7 @@ before the upgrade.
 
 ## References
 - kube-no-trouble's and pluto's input handling: one object, several sources
-"#,
-};
+"#;
 
 pub fn check(ctx: &Context<'_>, out: &mut Vec<Finding>) {
     for o in ctx.live_objects() {

@@ -9,7 +9,11 @@ pub const INFO: RuleInfo = RuleInfo {
     severity: Severity::Warning,
     title: "A value the checks depend on could not be read",
     needs_from: false,
-    docs: r#"## What it checks
+};
+
+/// What the rule checks, why it matters for an upgrade, an example, how to fix, references (Markdown):
+/// apart from [`INFO`], so that what lists the rules links no docs.
+pub const DOCS: &str = r#"## What it checks
 Fields the checks read that are present but do not parse: a node's `kubeletVersion` (`v1.x`), its
 allocatable CPU or memory, a container's CPU or memory request (`lots`), a PodDisruptionBudget's
 `minAvailable`/`maxUnavailable`, an instance group's or machine config pool's limits (`150%`, `ten`).
@@ -37,8 +41,7 @@ and check again.
 ## References
 - Resource quantities: <https://kubernetes.io/docs/reference/kubernetes-api/common-definitions/quantity/>
 - Version skew policy: <https://kubernetes.io/releases/version-skew-policy/>
-"#,
-};
+"#;
 
 pub fn check(ctx: &Context<'_>, out: &mut Vec<Finding>) {
     for o in ctx.objects.iter().filter(|o| !o.problems.is_empty()) {

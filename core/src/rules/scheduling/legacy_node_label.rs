@@ -11,7 +11,11 @@ pub const INFO: RuleInfo = RuleInfo {
     severity: Severity::Warning,
     title: "A selector relies on a node label the target stops setting",
     needs_from: false,
-    docs: r#"## What it checks
+};
+
+/// What the rule checks, why it matters for an upgrade, an example, how to fix, references (Markdown):
+/// apart from [`INFO`], so that what lists the rules links no docs.
+pub const DOCS: &str = r#"## What it checks
 The keys of every `nodeSelector` and required node affinity (workload templates and unmanaged pods)
 against the node labels that change across versions:
 - `node-role.kubernetes.io/master`: kubeadm stops applying it in 1.24 (kubeadm, kOps and GKE on Bare
@@ -36,8 +40,7 @@ upgrade.
 ## References
 - Well-known labels: <https://kubernetes.io/docs/reference/labels-annotations-taints/>
 - kubeadm 1.24 release notes: the master label
-"#,
-};
+"#;
 
 pub fn check(ctx: &Context<'_>, out: &mut Vec<Finding>) {
     // How many nodes carry each legacy label, counted once per label (not once per pod that selects it).

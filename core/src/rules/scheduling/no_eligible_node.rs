@@ -9,7 +9,11 @@ pub const INFO: RuleInfo = RuleInfo {
     severity: Severity::Warning,
     title: "Once its node is drained, no other node can take the pod",
     needs_from: false,
-    docs: r#"## What it checks
+};
+
+/// What the rule checks, why it matters for an upgrade, an example, how to fix, references (Markdown):
+/// apart from [`INFO`], so that what lists the rules links no docs.
+pub const DOCS: &str = r#"## What it checks
 For each controller-managed pod (DaemonSet pods stay with their node and are left out): is there another
 node that is Ready, schedulable, satisfies the pod's `nodeSelector` and required node affinity (with the
 labels the upgrade leaves), and whose `NoSchedule`/`NoExecute` taints the pod tolerates? Workloads with no
@@ -31,8 +35,7 @@ Add a second node that fits (or surge one), relax the selector, or accept the pa
 ## References
 - Assigning pods to nodes: <https://kubernetes.io/docs/concepts/scheduling-eviction/assign-pod-node/>
 - Taints and tolerations: <https://kubernetes.io/docs/concepts/scheduling-eviction/taint-and-toleration/>
-"#,
-};
+"#;
 
 pub fn check(ctx: &Context<'_>, out: &mut Vec<Finding>) {
     let eligible = |spec: &crate::model::PodSpec| ctx.eligible_nodes(spec);

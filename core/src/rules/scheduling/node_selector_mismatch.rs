@@ -11,7 +11,11 @@ pub const INFO: RuleInfo = RuleInfo {
     severity: Severity::Blocker,
     title: "A running pod's node does not satisfy its nodeSelector or node affinity",
     needs_from: false,
-    docs: r#"## What it checks
+};
+
+/// What the rule checks, why it matters for an upgrade, an example, how to fix, references (Markdown):
+/// apart from [`INFO`], so that what lists the rules links no docs.
+pub const DOCS: &str = r#"## What it checks
 For every running pod, whether the node it runs on satisfies its `nodeSelector` and its required node
 affinity (`nodeSelectorTerms` OR-ed, expressions AND-ed, `In`, `NotIn`, `Exists`, `DoesNotExist`, `Gt`,
 `Lt`, `matchFields` on `metadata.name`) with the node's labels as they will be once the upgrade is
@@ -35,8 +39,7 @@ Relabel the node, or change the workload's selector (for the master label:
 ## References
 - Assigning pods to nodes: <https://kubernetes.io/docs/concepts/scheduling-eviction/assign-pod-node/>
 - kubelet admission, `MatchNodeSelector` (seed: lossless cross-version upgrade, section 3.5)
-"#,
-};
+"#;
 
 pub fn check(ctx: &Context<'_>, out: &mut Vec<Finding>) {
     let dropped = master_label_dropped_at(ctx);

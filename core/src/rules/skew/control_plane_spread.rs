@@ -8,7 +8,11 @@ pub const INFO: RuleInfo = RuleInfo {
     severity: Severity::Blocker,
     title: "Control-plane nodes are on different minors",
     needs_from: true,
-    docs: r#"## What it checks
+};
+
+/// What the rule checks, why it matters for an upgrade, an example, how to fix, references (Markdown):
+/// apart from [`INFO`], so that what lists the rules links no docs.
+pub const DOCS: &str = r#"## What it checks
 Reads the kubelet version of every control-plane node (`node-role.kubernetes.io/control-plane`, `master`
 or RKE's `controlplane` label) and compares its minor with the current version. Any control-plane node on
 another minor, or a spread of more than one minor among them, is reported with the node and both versions.
@@ -28,8 +32,7 @@ node` on the stragglers), check `kubectl get nodes`, then start the next hop.
 ## References
 - Kubernetes version skew policy, kube-apiserver: <https://kubernetes.io/releases/version-skew-policy/#kube-apiserver>
 - kubeadm upgrade: <https://kubernetes.io/docs/tasks/administer-cluster/kubeadm/kubeadm-upgrade/>
-"#,
-};
+"#;
 
 pub fn check(ctx: &Context<'_>, out: &mut Vec<Finding>) {
     let Some(from) = &ctx.from else { return };

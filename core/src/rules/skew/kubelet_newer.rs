@@ -8,7 +8,11 @@ pub const INFO: RuleInfo = RuleInfo {
     severity: Severity::Blocker,
     title: "A kubelet is newer than the control plane",
     needs_from: true,
-    docs: r#"## What it checks
+};
+
+/// What the rule checks, why it matters for an upgrade, an example, how to fix, references (Markdown):
+/// apart from [`INFO`], so that what lists the rules links no docs.
+pub const DOCS: &str = r#"## What it checks
 Compares each node's kubelet minor with the current control-plane minor. A kubelet on a newer minor than
 the API server is reported with the node and both versions.
 
@@ -26,8 +30,7 @@ plane's minor, then upgrade in order: control plane, then kubelets.
 
 ## References
 - Kubernetes version skew policy, kubelet: <https://kubernetes.io/releases/version-skew-policy/#kubelet>
-"#,
-};
+"#;
 
 pub fn check(ctx: &Context<'_>, out: &mut Vec<Finding>) {
     let Some(from) = &ctx.from else { return };

@@ -9,7 +9,11 @@ pub const INFO: RuleInfo = RuleInfo {
     severity: Severity::Blocker,
     title: "A kubelet would be too far behind the control plane",
     needs_from: true,
-    docs: r#"## What it checks
+};
+
+/// What the rule checks, why it matters for an upgrade, an example, how to fix, references (Markdown):
+/// apart from [`INFO`], so that what lists the rules links no docs.
+pub const DOCS: &str = r#"## What it checks
 Walks the upgrade path hop by hop. At each hop the control plane moves to the hop's minor first, while
 the nodes are still on what they run now (or, from the second hop on, on the previous hop's minor, as the
 plan upgrades every node in every hop). A node whose kubelet would then lag by more than allowed is
@@ -35,8 +39,7 @@ upgrade. For long paths, upgrade nodes at every hop.
 - Kubernetes version skew policy: <https://kubernetes.io/releases/version-skew-policy/>
 - kubeadm kubelet skew (kubernetes/kubernetes PR 120825)
 - OpenShift: kubelet skew and `Upgradeable=False`
-"#,
-};
+"#;
 
 pub fn check(ctx: &Context<'_>, out: &mut Vec<Finding>) {
     let Some(from) = &ctx.from else { return };

@@ -10,7 +10,11 @@ pub const INFO: RuleInfo = RuleInfo {
     severity: Severity::Warning,
     title: "An exemption has expired",
     needs_from: false,
-    docs: r#"## What it checks
+};
+
+/// What the rule checks, why it matters for an upgrade, an example, how to fix, references (Markdown):
+/// apart from [`INFO`], so that what lists the rules links no docs.
+pub const DOCS: &str = r#"## What it checks
 Each entry of the options' `exemptions` with an `expires` date (`YYYY-MM-DD`, the last day it holds)
 that is before today. The CLI and the JS API take today's date in UTC unless the options give `today`.
 An expired exemption suppresses nothing: the findings it covered count again, and this warning says why
@@ -38,8 +42,7 @@ reason a reviewer will accept.
 ## References
 - Polaris, exemptions: https://polaris.docs.fairwinds.com/customization/exemptions/
 - SARIF 2.1.0, `suppression` objects (section 3.35): https://docs.oasis-open.org/sarif/sarif/v2.1.0/sarif-v2.1.0.html
-"#,
-};
+"#;
 
 pub fn check(ctx: &Context<'_>, out: &mut Vec<Finding>) {
     let today = ctx.options.today;

@@ -11,7 +11,11 @@ pub const INFO: RuleInfo = RuleInfo {
     severity: Severity::Warning,
     title: "An ignore annotation names no rule",
     needs_from: false,
-    docs: r#"## What it checks
+};
+
+/// What the rule checks, why it matters for an upgrade, an example, how to fix, references (Markdown):
+/// apart from [`INFO`], so that what lists the rules links no docs.
+pub const DOCS: &str = r#"## What it checks
 The annotation `kube-preflight.io/ignore` on every object read: a comma-separated list of rule codes
 (`api/removed`), categories (`disruption/*`) or `*`. An entry that names no rule is reported. The
 annotation suppresses the listed rules' findings on the object itself and, on a workload (Deployment,
@@ -34,8 +38,7 @@ Write the code as `kube-preflight rules` lists it, or a category with `/*`.
 
 ## References
 - Polaris, exemptions by annotation: https://polaris.docs.fairwinds.com/customization/exemptions/
-"#,
-};
+"#;
 
 pub fn check(ctx: &Context<'_>, out: &mut Vec<Finding>) {
     for o in ctx.objects.iter() {

@@ -9,7 +9,11 @@ pub const INFO: RuleInfo = RuleInfo {
     severity: Severity::Info,
     title: "An exemption matches no finding",
     needs_from: false,
-    docs: r#"## What it checks
+};
+
+/// What the rule checks, why it matters for an upgrade, an example, how to fix, references (Markdown):
+/// apart from [`INFO`], so that what lists the rules links no docs.
+pub const DOCS: &str = r#"## What it checks
 Each entry of the options' `exemptions` (in a `--config` file, or the JS API's options) that is in force
 (not past its `expires` date) and matched no finding of this run. Reported after every rule has run and
 every suppression is applied.
@@ -35,8 +39,7 @@ meant to.
 ## References
 - ESLint, `--report-unused-disable-directives`: https://eslint.org/docs/latest/use/command-line-interface#--report-unused-disable-directives
 - Polaris, exemptions: https://polaris.docs.fairwinds.com/customization/exemptions/
-"#,
-};
+"#;
 
 /// The finding for exemption `i`.
 pub fn finding(i: usize, e: &Exemption) -> Finding {

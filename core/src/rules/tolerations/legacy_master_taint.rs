@@ -12,7 +12,11 @@ pub const INFO: RuleInfo = RuleInfo {
     severity: Severity::Warning,
     title: "Tolerates only one of the master / control-plane taints",
     needs_from: false,
-    docs: r#"## What it checks
+};
+
+/// What the rule checks, why it matters for an upgrade, an example, how to fix, references (Markdown):
+/// apart from [`INFO`], so that what lists the rules links no docs.
+pub const DOCS: &str = r#"## What it checks
 Workload templates and unmanaged pods that tolerate `node-role.kubernetes.io/master:NoSchedule` but not
 `node-role.kubernetes.io/control-plane:NoSchedule`, or the other way round. A toleration with
 `operator: Exists` and no key tolerates both and is fine.
@@ -39,8 +43,7 @@ Tolerate both taints until every control-plane node is on 1.25 or later, then ke
 ## References
 - kubeadm 1.24/1.25 release notes: the control-plane taint and label rename
 - Well-known taints: <https://kubernetes.io/docs/reference/labels-annotations-taints/#node-role-kubernetes-io-control-plane-taint>
-"#,
-};
+"#;
 
 const MASTER: &str = "node-role.kubernetes.io/master";
 const CONTROL_PLANE: &str = "node-role.kubernetes.io/control-plane";

@@ -10,7 +10,11 @@ pub const INFO: RuleInfo = RuleInfo {
     severity: Severity::Warning,
     title: "Pods a node blink would evict at once (no not-ready/unreachable toleration)",
     needs_from: false,
-    docs: r#"## What it checks
+};
+
+/// What the rule checks, why it matters for an upgrade, an example, how to fix, references (Markdown):
+/// apart from [`INFO`], so that what lists the rules links no docs.
+pub const DOCS: &str = r#"## What it checks
 Every running pod must tolerate both `node.kubernetes.io/not-ready:NoExecute` and
 `node.kubernetes.io/unreachable:NoExecute`, for a reasonable time (the `DefaultTolerationSeconds`
 admission plugin gives 300 s). Pods with either toleration missing, or with `tolerationSeconds` under
@@ -34,8 +38,7 @@ plugin adds the default 300 s tolerations, or add both tolerations to the pod te
 ## References
 - Taint based evictions: <https://kubernetes.io/docs/concepts/scheduling-eviction/taint-and-toleration/#taint-based-evictions>
 - DefaultTolerationSeconds admission plugin: <https://kubernetes.io/docs/reference/access-authn-authz/admission-controllers/#defaulttolerationseconds>
-"#,
-};
+"#;
 
 /// Shorter than this is as good as none: the node is NotReady for longer during an upgrade.
 pub const MIN_TOLERATION_SECONDS: i64 = 60;

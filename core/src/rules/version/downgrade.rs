@@ -8,7 +8,11 @@ pub const INFO: RuleInfo = RuleInfo {
     severity: Severity::Blocker,
     title: "The target version is older than the current one",
     needs_from: true,
-    docs: r#"## What it checks
+};
+
+/// What the rule checks, why it matters for an upgrade, an example, how to fix, references (Markdown):
+/// apart from [`INFO`], so that what lists the rules links no docs.
+pub const DOCS: &str = r#"## What it checks
 Compares the target (`--to`) with the current control-plane version (`--from`, or the lowest kubelet
 version among the control-plane nodes of the snapshot). A target on an older **minor** is a blocker; a
 target on the same minor with an older **patch** is a warning.
@@ -28,8 +32,7 @@ upgrade (RKE keeps one per upgrade) instead of "upgrading" to the older release.
 ## References
 - Kubernetes version skew policy: <https://kubernetes.io/releases/version-skew-policy/>
 - kubeadm `EnforceVersionPolicies` (cmd/kubeadm/app/phases/upgrade/policy.go)
-"#,
-};
+"#;
 
 pub fn check(ctx: &Context<'_>, out: &mut Vec<Finding>) {
     let Some(from) = &ctx.from else { return };

@@ -9,7 +9,11 @@ pub const INFO: RuleInfo = RuleInfo {
     severity: Severity::Warning,
     title: "The target skips minor versions: the upgrade needs several hops",
     needs_from: true,
-    docs: r#"## What it checks
+};
+
+/// What the rule checks, why it matters for an upgrade, an example, how to fix, references (Markdown):
+/// apart from [`INFO`], so that what lists the rules links no docs.
+pub const DOCS: &str = r#"## What it checks
 Whether the target is more than one minor above the current control-plane version. The report's
 `upgrade.path` then lists every hop (for `1.27.3 -> 1.29.2`: `1.28`, `1.29.2`), and the plan and the
 skew checks are evaluated hop by hop.
@@ -29,8 +33,7 @@ APIs, or choose the next minor as the target.
 ## References
 - Kubernetes version skew policy: <https://kubernetes.io/releases/version-skew-policy/>
 - kubeadm: upgrading clusters, one minor at a time: <https://kubernetes.io/docs/tasks/administer-cluster/kubeadm/kubeadm-upgrade/>
-"#,
-};
+"#;
 
 pub fn check(ctx: &Context<'_>, out: &mut Vec<Finding>) {
     let Some(from) = &ctx.from else { return };

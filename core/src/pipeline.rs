@@ -246,7 +246,7 @@ fn build_report(
     report
 }
 
-/// Every rule's documentation, in code order.
+/// Every rule's identity, in code order (its docs: `rules::docs`).
 pub fn rules() -> Vec<&'static RuleInfo> {
     rule_infos()
 }

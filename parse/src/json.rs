@@ -14,7 +14,9 @@
 //!
 //! Reading the same bytes whole or in any chunks gives the same tree and the same error.
 
-use super::{unread, Interner, Node, ParseError, Pos, ScalarKind, Str, Text, Value, MAX_DEPTH};
+use std::borrow::Cow;
+
+use super::{exact, share_key, unread, Interner, Node, ParseError, Pos, ScalarKind, Str, Text, Value, MAX_DEPTH};
 
 /// Read a whole JSON text into a tree (every field kept).
 pub fn parse_json(file: &str, text: &str) -> Result<Node, ParseError> {
@@ -106,18 +108,12 @@ pub struct JsonStream {
     /// When a string is unfinished at the end of the bytes, where its scan stopped (so that a very long
     /// string arriving in many chunks is scanned once, not once a chunk).
     string_hint: Option<usize>,
-    /// The keys read so far, one copy each (up to [`MAX_KEYS`]).
+    /// The keys read so far, one copy each (see [`share_key`]).
     keys: Interner,
-    /// Emptied buffers of closed collections, reused by the next ones open: a collection is built in one
-    /// of these and then copied once into a list of its exact length, so a map costs one allocation, not
-    /// one per doubling (and the heap is not left with the doublings' holes).
+    /// Emptied buffers of closed collections, reused by the next ones open (see [`exact`]).
     spare_maps: Vec<Vec<(Str, Node)>>,
     spare_seqs: Vec<Vec<Node>>,
 }
-
-/// How many distinct keys are shared; past it (no Kubernetes object comes near: keys are field names and
-/// label and annotation keys) each new key is its own copy.
-const MAX_KEYS: usize = 1 << 14;
 
 /// A string read: where its text lies in the buffer when it had no escapes, or its decoded text.
 enum Got {
@@ -128,45 +124,26 @@ enum Got {
 impl Got {
     fn text(self, buf: &[u8]) -> Text {
         match self {
-            Got::Span(a, b) => scalar(buf.get(a..b).unwrap_or_default()),
+            Got::Span(a, b) => Text::new(&utf8(buf.get(a..b).unwrap_or_default())),
             Got::Decoded(s) => Text::from(s),
         }
     }
 
     fn key(self, buf: &[u8], keys: &mut Interner) -> Str {
-        let lossy;
-        let k = match &self {
-            Got::Span(a, b) => {
-                let bytes = buf.get(*a..*b).unwrap_or_default();
-                match std::str::from_utf8(bytes) {
-                    Ok(k) => k,
-                    Err(_) => {
-                        lossy = String::from_utf8_lossy(bytes).into_owned();
-                        lossy.as_str()
-                    }
-                }
-            }
-            Got::Decoded(s) => s.as_str(),
-        };
-        if keys.len() < MAX_KEYS {
-            keys.get(k)
-        } else {
-            Str::from(k)
+        match self {
+            Got::Span(a, b) => share_key(keys, &utf8(buf.get(a..b).unwrap_or_default())),
+            Got::Decoded(s) => share_key(keys, &s),
         }
     }
 }
 
-/// Bytes known to be UTF-8 as a scalar's [`Text`] (short ones with no allocation).
-fn scalar(bytes: &[u8]) -> Text {
+/// Bytes known to be UTF-8 (the reader checks each chunk as it comes) as text, borrowed. Checked again all
+/// the same, and read lossily should they not be: `from_utf8_lossy`'s own check is slower.
+fn utf8(bytes: &[u8]) -> Cow<'_, str> {
     match std::str::from_utf8(bytes) {
-        Ok(s) => Text::new(s),
-        Err(_) => Text::from(String::from_utf8_lossy(bytes).into_owned()),
+        Ok(s) => Cow::Borrowed(s),
+        Err(_) => String::from_utf8_lossy(bytes),
     }
-}
-
-/// Bytes known to be UTF-8 (the reader checks each chunk as it comes) as a `String`.
-fn text(bytes: &[u8]) -> String {
-    std::str::from_utf8(bytes).map_or_else(|_| String::from_utf8_lossy(bytes).into_owned(), str::to_owned)
 }
 
 /// Where the plain run of a string starting at `from` stops: the first quote, backslash or control
@@ -574,20 +551,16 @@ impl JsonStream {
     /// The container on top ends.
     fn close(&mut self) -> Result<(), ParseError> {
         let node = match self.stack.pop() {
-            Some(Frame::Map { pos, mut entries, skip, .. }) => {
-                let mut exact = Vec::with_capacity(entries.len());
-                exact.append(&mut entries);
-                self.spare_maps.push(entries);
-                (!skip).then(|| Node::new(pos, Value::Map(exact)))
+            Some(Frame::Map { pos, entries, skip, .. }) => {
+                let entries = exact(entries, &mut self.spare_maps);
+                (!skip).then(|| Node::new(pos, Value::Map(entries)))
             }
-            Some(Frame::Seq { pos, mut items, skip, stream }) => {
+            Some(Frame::Seq { pos, items, skip, stream }) => {
                 if stream {
                     self.streamed = Some(self.streamed.unwrap_or(0));
                 }
-                let mut exact = Vec::with_capacity(items.len());
-                exact.append(&mut items);
-                self.spare_seqs.push(items);
-                (!skip).then(|| Node::new(pos, Value::Seq(exact)))
+                let items = exact(items, &mut self.spare_seqs);
+                (!skip).then(|| Node::new(pos, Value::Seq(items)))
             }
             None => None,
         };
@@ -640,7 +613,7 @@ impl JsonStream {
             let Some(end) = digits(j + 1 + sign, "expected digits in the exponent")? else { return Ok(Step::More) };
             j = end;
         }
-        let raw = (!skip).then(|| scalar(bytes.get(..j).unwrap_or_default()));
+        let raw = (!skip).then(|| Text::new(&utf8(bytes.get(..j).unwrap_or_default())));
         self.advance(j);
         self.complete(raw.map(|r| Node::new(pos, Value::Scalar(r, ScalarKind::Plain))))?;
         Ok(Step::Done)
@@ -680,7 +653,7 @@ impl JsonStream {
             }
             match bytes.get(j) {
                 Some(b'"') => {
-                    let s = store.then(|| Got::Decoded(text(&out)));
+                    let s = store.then(|| Got::Decoded(utf8(&out).into_owned()));
                     self.advance(j + 1 - self.i);
                     return Ok(Some(s));
                 }

@@ -4,7 +4,7 @@
 //! findings can point at the object's place in the user's file. Scalars keep their raw text: quantities
 //! (`500m`, `1e3`) and versions are parsed by the code that knows what they mean.
 //!
-//! The core's lowest layer, its own crate only so that it alone is built for speed (`opt-level = 3`) while
+//! The core's lowest layer, its own crate only so that it alone is built for speed (opt-level 2) while
 //! the rest of the core is built for size; the core re-exports it as `kube_preflight::parse`.
 #![forbid(unsafe_code)]
 #![cfg_attr(test, allow(clippy::unwrap_used, clippy::expect_used, clippy::panic, clippy::indexing_slicing))]
@@ -68,6 +68,30 @@ pub(crate) fn unread<F: PathFrame>(stack: &[F]) -> bool {
                 && key_at(4) == Some("spec")
         }
     }
+}
+
+/// How many distinct map keys a reader shares; past it (no Kubernetes object comes near: keys are field
+/// names and label and annotation keys) each new key is its own copy.
+const MAX_SHARED_KEYS: usize = 1 << 14;
+
+/// A map key as both readers keep it: the copy `keys` holds (the same few hundred repeat in every object),
+/// up to [`MAX_SHARED_KEYS`].
+pub(crate) fn share_key(keys: &mut Interner, k: &str) -> Str {
+    if keys.len() < MAX_SHARED_KEYS {
+        keys.get(k)
+    } else {
+        Str::from(k)
+    }
+}
+
+/// A collection built in `buf` (a reader's reused buffer) as a list of its exact length; `buf`, emptied,
+/// goes back to `spare` for the next collection. So a collection costs one allocation, not one per
+/// doubling, and the heap is not left with the doublings' holes.
+pub(crate) fn exact<T>(mut buf: Vec<T>, spare: &mut Vec<Vec<T>>) -> Vec<T> {
+    let mut out = Vec::with_capacity(buf.len());
+    out.append(&mut buf);
+    spare.push(buf);
+    out
 }
 
 /// A label value is at most 63 characters; longer values (annotations) are seldom repeated, and are not

@@ -5,7 +5,9 @@ use std::collections::{HashMap, HashSet};
 use yaml_rust2::parser::{Event, Parser};
 use yaml_rust2::scanner::{Marker, TScalarStyle};
 
-use super::{unread, Interner, Keep, Node, ParseError, PathFrame, Pos, ScalarKind, Str, Value, MAX_DEPTH};
+use super::{
+    exact, share_key, unread, Interner, Keep, Node, ParseError, PathFrame, Pos, ScalarKind, Str, Value, MAX_DEPTH,
+};
 
 /// How much alias expansion may produce in one input before it is refused (a "billion laughs" guard),
 /// counted in bytes: every scalar's and key's text, plus [`NODE_BYTES`] a node, so that one alias of a
@@ -67,10 +69,10 @@ fn copy_bytes(n: &Node) -> usize {
     bytes
 }
 
-/// A key's text, shared through `keys` (the same few hundred repeat in every object).
+/// A key's text, shared through `keys` (see [`share_key`]).
 fn key_text(n: &Node, keys: &mut Interner) -> Str {
     match &n.value {
-        Value::Scalar(s, _) => keys.get(s),
+        Value::Scalar(s, _) => share_key(keys, s),
         Value::Null => Str::default(),
         // Complex keys never occur in Kubernetes objects; keep a marker rather than fail.
         Value::Seq(_) | Value::Map(_) => Str::from("?"),
@@ -204,7 +206,7 @@ fn build(
     let mut stack: Vec<Frame> = Vec::new();
     let mut anchors: HashMap<usize, Node> = HashMap::new();
     let mut keys = Interner::new();
-    // Emptied buffers of closed collections, reused (see the JSON reader's `spare_maps`).
+    // Emptied buffers of closed collections, reused (see [`exact`]).
     let mut spare_maps: Vec<Vec<(Str, Node)>> = Vec::new();
     let mut spare_seqs: Vec<Vec<Node>> = Vec::new();
     let alias_budget = budget;
@@ -311,22 +313,16 @@ fn build(
                 stack.push(Frame::Map { pos: pos(&mark), anchor, entries, key: None });
             }
             Event::SequenceEnd | Event::MappingEnd => match stack.pop() {
-                Some(Frame::Seq { pos, anchor, mut items, .. }) => {
-                    let mut exact = Vec::with_capacity(items.len());
-                    exact.append(&mut items);
-                    spare_seqs.push(items);
-                    done = Some((Node::new(pos, Value::Seq(exact)), anchor));
+                Some(Frame::Seq { pos, anchor, items, .. }) => {
+                    done = Some((Node::new(pos, Value::Seq(exact(items, &mut spare_seqs))), anchor));
                 }
                 Some(Frame::Map { pos, anchor, mut entries, key }) => {
                     if let Some(k) = key {
                         entries.push((k, Node::new(pos, Value::Null)));
                     }
-                    let mut exact = Vec::with_capacity(entries.len());
-                    exact.append(&mut entries);
-                    spare_maps.push(entries);
                     // YAML merge keys (`<<: *defaults`): explicit keys win over merged ones.
-                    let exact = apply_merge_keys(exact);
-                    done = Some((Node::new(pos, Value::Map(exact)), anchor));
+                    let entries = apply_merge_keys(exact(entries, &mut spare_maps));
+                    done = Some((Node::new(pos, Value::Map(entries)), anchor));
                 }
                 None => return Err(err(&mark, "unbalanced collection end").into()),
             },

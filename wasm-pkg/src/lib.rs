@@ -214,21 +214,28 @@ impl CliSession {
 
     /// A chunk (`Uint8Array`) of a named input.
     pub fn push(&mut self, name: JsValue, chunk: JsValue) -> Result<(), JsValue> {
-        let name = read_chunk(&name, &chunk, &mut self.chunk)?;
-        let bytes = std::mem::take(&mut self.chunk);
-        let r = self.session().and_then(|s| s.push(&name, &bytes).map_err(|e| to_js_error(&e)));
-        self.chunk = bytes;
-        r
+        self.push_to(&name, &chunk, kube_preflight::Session::push)
     }
 
     /// A chunk (`Uint8Array`) of an input found by walking a folder.
     #[wasm_bindgen(js_name = pushFound)]
     pub fn push_found(&mut self, name: JsValue, chunk: JsValue) -> Result<(), JsValue> {
-        let name = read_chunk(&name, &chunk, &mut self.chunk)?;
-        let bytes = std::mem::take(&mut self.chunk);
-        let r = self.session().and_then(|s| s.push_found(&name, &bytes).map_err(|e| to_js_error(&e)));
-        self.chunk = bytes;
-        r
+        self.push_to(&name, &chunk, kube_preflight::Session::push_found)
+    }
+
+    /// A chunk copied into the reused buffer, then given to the session by `push`.
+    fn push_to(
+        &mut self,
+        name: &JsValue,
+        chunk: &JsValue,
+        push: fn(&mut kube_preflight::Session, &str, &[u8]) -> Result<(), Error>,
+    ) -> Result<(), JsValue> {
+        let name = name.as_string().ok_or_else(|| options_error("name: expected a string"))?;
+        let u = chunk.dyn_ref::<Uint8Array>().ok_or_else(|| options_error("chunk: expected a Uint8Array"))?;
+        copy_chunk(u, &mut self.chunk);
+        let CliSession { inner, chunk } = self;
+        let (session, _) = inner.as_mut().ok_or_else(|| options_error("this session is finished"))?;
+        push(session, &name, chunk).map_err(|e| to_js_error(&e))
     }
 
     /// An input listed without being read, with the reason.
@@ -255,14 +262,11 @@ impl CliSession {
     }
 }
 
-/// A chunk's name, and its bytes copied into `buf`, reused: it is resized to the chunk (no allocation once it has held the
+/// A chunk's bytes copied into `buf`, reused: resized to the chunk (no allocation once it has held the
 /// largest chunk) and overwritten.
-fn read_chunk(name: &JsValue, chunk: &JsValue, buf: &mut Vec<u8>) -> Result<String, JsValue> {
-    let name = name.as_string().ok_or_else(|| options_error("name: expected a string"))?;
-    let u = chunk.dyn_ref::<Uint8Array>().ok_or_else(|| options_error("chunk: expected a Uint8Array"))?;
-    buf.resize(u.length() as usize, 0);
-    u.copy_to(buf);
-    Ok(name)
+fn copy_chunk(chunk: &Uint8Array, buf: &mut Vec<u8>) {
+    buf.resize(chunk.length() as usize, 0);
+    chunk.copy_to(buf);
 }
 
 fn cli_output(out: &request::CliOutput) -> JsValue {
@@ -387,8 +391,7 @@ impl BenchStages {
     }
 
     pub fn push(&mut self, chunk: &Uint8Array) -> Result<(), JsValue> {
-        self.chunk.resize(chunk.length() as usize, 0);
-        chunk.copy_to(&mut self.chunk);
+        copy_chunk(chunk, &mut self.chunk);
         if let Some(p) = self.parse.as_mut() {
             p.push(&self.chunk).map_err(|e| options_error(&e.to_string()))?;
             drop(p.take_items());

@@ -145,8 +145,8 @@ pub struct State {
     /// Lines of a source file: file, first line, lines.
     pub lines: Option<Rc<(String, u32, Vec<String>)>>,
     pub rule: Option<String>,
-    /// Every rule's docs by code, once known (the worker sends them; the element is given them): the
-    /// page's own wasm carries none.
+    /// Every rule's docs by code, once known ([`rule_docs`]: the worker sends them, the element is created
+    /// with them).
     pub docs: Rc<Vec<(String, String)>>,
     pub t: u64,
     pub playing: bool,
@@ -192,8 +192,6 @@ pub enum Action {
     Theme(Theme),
     /// A report given whole (the `<kube-preflight-report>` element): shown as it is, no worker.
     Show(Rc<ReportView>),
-    /// The rules' docs, given (the element; the page has them from its worker).
-    Docs(Rc<Vec<(String, String)>>),
     /// Say this once (and nothing when `None`).
     Notice(Option<String>),
     /// Inputs are kept in this browser since then (`None`: nothing is).
@@ -205,6 +203,15 @@ pub enum Action {
         group: GroupBy,
         open: Option<usize>,
     },
+}
+
+/// Every rule's docs by code, from the core: what the worker sends and the element is given. The page never
+/// calls it, so its own wasm carries no docs.
+pub fn rule_docs() -> Vec<(String, String)> {
+    kube_preflight::rules()
+        .into_iter()
+        .map(|r| (r.code.to_owned(), kube_preflight::rules::docs(r.code).to_owned()))
+        .collect()
 }
 
 pub fn demo_rows() -> Vec<InputRow> {
@@ -514,7 +521,6 @@ impl Reducible for State {
                 }
             }
             Action::Theme(t) => s.theme = t,
-            Action::Docs(d) => s.docs = d,
             Action::Show(r) => {
                 s.stale = false;
                 s.inputs = Vec::new();
@@ -541,10 +547,9 @@ mod tests {
     fn a_rules_docs_are_there_once_the_worker_sent_them() {
         let s = Rc::new(State::new(Opts::default(), Tab::Overview, Theme::Auto));
         assert_eq!(s.docs_of("api/removed"), "");
-        let docs = vec![("api/removed".to_owned(), kube_preflight::rules::docs("api/removed").to_owned())];
-        let s = s.reduce(Action::Worker(FromWorker::Docs { docs }));
+        let s = s.reduce(Action::Worker(FromWorker::Docs { docs: rule_docs() }));
         assert!(s.docs_of("api/removed").starts_with("## What it checks"));
-        assert_eq!(s.docs_of("api/deprecated"), "");
+        assert_eq!(s.docs_of("no/such-rule"), "");
     }
 
     /// The messages the worker sends for the demo, from the engine itself.

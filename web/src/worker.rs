@@ -143,11 +143,7 @@ pub fn start() {
     scope.set_onmessage(Some(on.as_ref().unchecked_ref()));
     on.forget();
     // The rules' docs, once: the page shows them and carries none itself.
-    let docs = kube_preflight::rules()
-        .into_iter()
-        .map(|r| (r.code.to_owned(), kube_preflight::rules::docs(r.code).to_owned()))
-        .collect();
-    post(&scope, &FromWorker::Docs { docs });
+    post(&scope, &FromWorker::Docs { docs: crate::state::rule_docs() });
     let ready = js_sys::Object::new();
     let _ = Reflect::set(&ready, &"ready".into(), &JsValue::TRUE);
     let _ = scope.post_message(&ready);

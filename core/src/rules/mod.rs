@@ -78,13 +78,13 @@ registry![
     after: suppression::unused,
 ];
 
-/// The documentation of every rule, in code order.
 /// A rule's documentation (Markdown: what it checks, why it matters for an upgrade, an example, how to fix,
 /// references); empty for a code that is no rule's.
 pub fn docs(code: &str) -> &'static str {
     DOCS.iter().find(|(c, _)| *c == code).map_or("", |(_, d)| d)
 }
 
+/// Every rule's identity, in code order.
 pub fn rule_infos() -> Vec<&'static RuleInfo> {
     let mut v: Vec<&'static RuleInfo> = INFOS.to_vec();
     v.sort_by_key(|i| i.code);

@@ -27,11 +27,7 @@ mod exports {
     pub fn mount_report(root: web_sys::Element, report_json: &str) -> Result<ReportMount, JsValue> {
         let report: ReportView = serde_json::from_str(report_json)
             .map_err(|e| JsValue::from_str(&format!("kube-preflight-report: the report cannot be read: {e}")))?;
-        let docs = kube_preflight::rules()
-            .iter()
-            .map(|r| (r.code.to_owned(), kube_preflight::rules::docs(r.code).to_owned()))
-            .collect();
-        let props = ElementProps { report: Rc::new(report), docs: Rc::new(docs) };
+        let props = ElementProps { report: Rc::new(report), docs: Rc::new(kube_preflight_web::state::rule_docs()) };
         Ok(ReportMount(yew::Renderer::<ReportElement>::with_root_and_props(root, props).render()))
     }
 }

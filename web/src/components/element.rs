@@ -24,22 +24,23 @@ pub const TABS: [Tab; 5] = [Tab::Overview, Tab::Findings, Tab::Checks, Tab::Plan
 #[derive(Properties, PartialEq)]
 pub struct ElementProps {
     pub report: Rc<ReportView>,
-    /// Every rule's docs by code (the element has no worker to send them).
+    /// Every rule's docs by code (`state::rule_docs`: the element has no worker to send them).
     pub docs: Rc<Vec<(String, String)>>,
 }
 
 #[component]
 pub fn ReportElement(props: &ElementProps) -> Html {
-    let state = use_reducer(|| State::new(Opts::default(), Tab::Overview, Theme::Auto));
+    let docs = props.docs.clone();
+    let state = use_reducer(move || {
+        let mut s = State::new(Opts::default(), Tab::Overview, Theme::Auto);
+        s.docs = docs;
+        s
+    });
     let bridge = use_memo((), |_| Bridge::inert(Callback::noop()));
     let ctx = Ctx { state: state.clone(), bridge: (*bridge).clone() };
     {
         let dispatcher = state.dispatcher();
         use_effect_with(props.report.clone(), move |r| dispatcher.dispatch(Action::Show(r.clone())));
-    }
-    {
-        let dispatcher = state.dispatcher();
-        use_effect_with(props.docs.clone(), move |d| dispatcher.dispatch(Action::Docs(d.clone())));
     }
     use_replay_clock(&state);
     let body = match (&state.report, state.tab) {

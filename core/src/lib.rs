@@ -20,6 +20,7 @@
 pub mod apis;
 pub mod budget;
 pub mod cluster;
+pub mod current;
 pub mod detect;
 pub mod error;
 pub mod helm;
@@ -43,6 +44,7 @@ pub use error::Error;
 pub use ingest::Input;
 pub use options::{OptionsError, Profile, UpgradeOptions};
 pub use parse::ParseError;
+pub use current::current;
 pub use pipeline::{check, check_options, infer_from, report_for, report_from, rules, version};
 pub use report::{Report, RuleInfo, Severity};
 pub use session::Session;

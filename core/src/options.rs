@@ -481,8 +481,11 @@ impl UpgradeOptions {
         if self.to.trim().is_empty() {
             return Err(opt_err("to", "the target version is required (e.g. \"1.29.2\")"));
         }
-        let to = Version::parse(&self.to).map_err(|e| opt_err("to", e))?;
-        let from = self.from.as_deref().map(Version::parse).transpose().map_err(|e| opt_err("from", e))?;
+        // GKE on Bare Metal's bmctl takes its own product versions (`1.16.0` is Kubernetes 1.27).
+        let gke = self.profile == Profile::GkeBaremetal;
+        let to = Version::parse_for(&self.to, gke).map_err(|e| opt_err("to", e))?;
+        let from =
+            self.from.as_deref().map(|f| Version::parse_for(f, gke)).transpose().map_err(|e| opt_err("from", e))?;
         // An OpenShift product version names an OpenShift release: for any other distribution it would be
         // read as a Kubernetes version it is not (4.16 is Kubernetes 1.29).
         if self.profile != Profile::Openshift {

@@ -21,14 +21,11 @@ const FROM_UNKNOWN: &str = "the current version is unknown (the snapshot has no 
      or AKS): give it (--from on the command line, `from` in the options, Current in the dashboard), or include \
      the control-plane nodes";
 
-/// The current version from the control-plane nodes' kubelets: the lowest one (an HA control plane
-/// mid-upgrade is only as far as its oldest member).
+/// The current control-plane version from the control-plane nodes' kubelets: the lowest one (an HA
+/// control plane mid-upgrade is only as far as its oldest member). What the platform states comes first:
+/// [`crate::current::current`].
 pub fn infer_from(objects: &[Object]) -> Option<Version> {
-    objects
-        .iter()
-        .filter(|o| o.node_roles().control_plane)
-        .filter_map(|o| o.node()?.kubelet_version.as_deref().and_then(|v| Version::parse(v).ok()))
-        .min()
+    crate::current::oldest_control_plane_kubelet(objects).map(|(v, _)| v)
 }
 
 /// Check inputs against the options and build the report.
@@ -93,7 +90,8 @@ pub fn report_for_staged(
     };
     let resolved = options.resolve()?;
     suppression::validate(options)?;
-    if let Some(from) = resolved.from.clone().or_else(|| infer_from(&ingested.objects)) {
+    let stated = crate::current::current(ingested, options.profile);
+    if let Some(from) = resolved.from.clone().or_else(|| stated.as_ref().map(|c| c.version.clone())) {
         let hops = version::hop_count(&from, &resolved.to);
         if hops > version::MAX_HOPS {
             return Err(Error::Options(options::OptionsError {
@@ -109,7 +107,7 @@ pub fn report_for_staged(
     // The distribution's own config may carry values it refuses itself (RKE's max_unavailable: 0).
     budget::validate(options).map_err(from_config)?;
     let timings = plan::Timings::resolve(options).map_err(from_config)?;
-    Ok(build_report(ingested, options, resolved, timings, mark))
+    Ok(build_report(ingested, options, resolved, stated, timings, mark))
 }
 
 /// An RKE `cluster.yml`'s upgrade strategy fills what the options leave open (flags win).
@@ -132,16 +130,15 @@ fn build_report(
     ingested: &ingest::Ingested,
     options: &UpgradeOptions,
     resolved: options::Resolved,
+    stated: Option<crate::current::Current>,
     timings: plan::Timings,
     mark: &mut dyn FnMut(&'static str),
 ) -> Report {
     let objects = &ingested.objects;
-    let (from, from_source) = match resolved.from {
-        Some(f) => (Some(f), Some("options")),
-        None => match infer_from(objects) {
-            Some(f) => (Some(f), Some("control-plane nodes")),
-            None => (None, None),
-        },
+    let (from, from_source, from_detail) = match (resolved.from, stated) {
+        (Some(f), _) => (Some(f), Some(crate::current::FROM_OPTIONS), None),
+        (None, Some(c)) => (Some(c.version), Some(c.source), Some(c.detail)),
+        (None, None) => (None, None, None),
     };
     let path = from.as_ref().map(|f| version::hop_path(f, &resolved.to)).unwrap_or_default();
     let cluster = Cluster::new(objects, options, resolved.to.clone(), from.clone(), path);
@@ -231,6 +228,7 @@ fn build_report(
             profile: options.profile,
             path: ctx.path_strings(),
             from_source,
+            from_detail,
         },
         inventory: report::Inventory {
             detected_profile: crate::detect::detect(ingested, options.profile),

@@ -146,8 +146,15 @@ pub struct Upgrade {
     pub to: String,
     pub profile: crate::options::Profile,
     pub path: Vec<String>,
-    /// Where `from` came from: `"options"`, `"control-plane nodes"`, or `null` when unknown.
+    /// Where `from` came from: `"options"`, what the platform states (`"kubectl version"`,
+    /// `"kube-apiserver pods"`, `"ClusterVersion"`, `"GKE on Bare Metal Cluster"`, `"kubeadm-config"`,
+    /// `"kOps Cluster"`, `"RKE cluster.yml"`), `"control-plane nodes"` (the oldest kubelet, a last resort),
+    /// or `null` when unknown.
     pub from_source: Option<&'static str>,
+    /// Which object or file stated it, and what else was seen (a cluster mid-upgrade); absent when `from`
+    /// was given or is unknown.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub from_detail: Option<String>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Serialize)]

@@ -2,7 +2,9 @@
 //!
 //! `v1.29.2`, `1.29.2` and `1.29` are accepted; vendor suffixes (`-gke.1060000`, `+rke2r1`, `-eks-a5df82a`,
 //! `+k3s1`) are build metadata, not pre-releases; `-alpha.N`, `-beta.N`, `-rc.N` are pre-releases.
-//! OpenShift product versions (`4.14.3`) map to Kubernetes minors: 4.N is 1.(N+13).
+//! OpenShift product versions (`4.14.3`) map to Kubernetes minors: 4.N is 1.(N+13). GKE on Bare Metal's
+//! product versions (`1.16.0`, `1.30.100-gke.96`), read as such under that profile, map through
+//! [`GKE_BAREMETAL_MINORS`] (1.16 is Kubernetes 1.27; from 1.28 on the two minors are the same).
 
 use std::cmp::Ordering;
 use std::fmt;
@@ -17,6 +19,26 @@ pub enum PreKind {
     Rc,
 }
 
+/// A distribution's own product version scheme.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Scheme {
+    /// OpenShift `4.N`.
+    OpenShift,
+    /// GKE on Bare Metal (Google Distributed Cloud for bare metal) `1.N`.
+    GkeBaremetal,
+}
+
+/// GKE on Bare Metal's product minors before its numbering joined Kubernetes' (1.28), and the Kubernetes
+/// minor each ships. Source: Google Distributed Cloud for bare metal, "Versioning" / version history
+/// (1.16.x ships v1.27.x-gke; 1.15.0 v1.26.2-gke; 1.13.0 v1.24.2-gke; 1.10.x Kubernetes 1.21), the
+/// release notes of each minor. Older minors (1.6 to 1.9) are left out: their mapping could not be
+/// confirmed, so they are refused rather than guessed.
+pub const GKE_BAREMETAL_MINORS: &[(u32, u32)] =
+    &[(10, 21), (11, 22), (12, 23), (13, 24), (14, 25), (15, 26), (16, 27)];
+
+/// The first GKE on Bare Metal minor numbered as the Kubernetes minor it ships.
+pub const GKE_BAREMETAL_SAME_FROM: u32 = 28;
+
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Version {
     /// Kubernetes minor (`29` for 1.29), also for OpenShift input.
@@ -26,8 +48,9 @@ pub struct Version {
     pub pre: Option<(PreKind, u32)>,
     /// Vendor build metadata (`gke.1060000`, `rke2r1`): ignored for ordering.
     pub vendor: Option<String>,
-    /// The OpenShift product minor when the version was written as one (`4.14.3` -> Some(14)).
-    pub openshift_minor: Option<u32>,
+    /// The product scheme and minor when the version was written as a distribution's own (`4.14.3` ->
+    /// OpenShift 14; `1.16.0` under gke-baremetal -> GKE on Bare Metal 16).
+    pub product: Option<(Scheme, u32)>,
 }
 
 impl Version {
@@ -94,12 +117,54 @@ impl Version {
         }
         let vendor = if vendor.is_empty() { None } else { Some(vendor.join("+")) };
         match major {
-            1 => Ok(Version { minor, patch, pre, vendor, openshift_minor: None }),
-            4 => {
-                Ok(Version { minor: minor + OPENSHIFT_MINOR_OFFSET, patch, pre, vendor, openshift_minor: Some(minor) })
-            }
+            1 => Ok(Version { minor, patch, pre, vendor, product: None }),
+            4 => Ok(Version {
+                minor: minor + OPENSHIFT_MINOR_OFFSET,
+                patch,
+                pre,
+                vendor,
+                product: Some((Scheme::OpenShift, minor)),
+            }),
             _ => Err(bad("Kubernetes versions start with 1, OpenShift versions with 4")),
         }
+    }
+
+    /// Parse a GKE on Bare Metal product version (`1.16.0`, `1.30.100-gke.96`): its Kubernetes minor from
+    /// [`GKE_BAREMETAL_MINORS`]. A minor the product never had (1.17 to 1.27) is a Kubernetes version; one
+    /// older than the table is refused.
+    pub fn parse_gke_baremetal(raw: &str) -> Result<Version, String> {
+        let mut v = Version::parse(raw)?;
+        if v.product.is_some() {
+            return Ok(v);
+        }
+        let product = v.minor;
+        if product >= GKE_BAREMETAL_SAME_FROM {
+            v.product = Some((Scheme::GkeBaremetal, product));
+        } else if let Some((_, k)) = GKE_BAREMETAL_MINORS.iter().find(|(p, _)| *p == product) {
+            v.minor = *k;
+            v.product = Some((Scheme::GkeBaremetal, product));
+        } else if product < GKE_BAREMETAL_MINORS.first().map_or(0, |m| m.0) {
+            return Err(format!(
+                "{raw:?} is a GKE on Bare Metal version older than 1.10, whose Kubernetes minor is not in the version \
+                 table: give the Kubernetes version instead (the nodes' kubelet version)"
+            ));
+        }
+        Ok(v)
+    }
+
+    /// Parse a version as the profile's own tool reads it: GKE on Bare Metal product versions under
+    /// gke-baremetal, otherwise [`Version::parse`].
+    pub fn parse_for(raw: &str, gke_baremetal: bool) -> Result<Version, String> {
+        if gke_baremetal {
+            Version::parse_gke_baremetal(raw)
+        } else {
+            Version::parse(raw)
+        }
+    }
+
+    /// The product minor in its own scheme (`16` for GKE on Bare Metal 1.16.2), or the Kubernetes minor.
+    pub fn product_minor(&self) -> u32 {
+        self.product.map_or(self.minor, |(_, m)| m)
     }
 
     /// The Kubernetes minor as `1.N`.
@@ -114,7 +179,13 @@ impl Version {
             patch: None,
             pre: None,
             vendor: None,
-            openshift_minor: like.openshift_minor.map(|_| minor.saturating_sub(OPENSHIFT_MINOR_OFFSET)),
+            product: like.product.and_then(|(scheme, _)| match scheme {
+                Scheme::OpenShift => Some((scheme, minor.saturating_sub(OPENSHIFT_MINOR_OFFSET))),
+                Scheme::GkeBaremetal if minor >= GKE_BAREMETAL_SAME_FROM => Some((scheme, minor)),
+                Scheme::GkeBaremetal => {
+                    GKE_BAREMETAL_MINORS.iter().find(|(_, k)| *k == minor).map(|(p, _)| (scheme, *p))
+                }
+            }),
         }
     }
 
@@ -128,15 +199,24 @@ impl Version {
 
     /// Is this an OpenShift product version (`4.14.3`)?
     pub fn is_openshift(&self) -> bool {
-        self.openshift_minor.is_some()
+        matches!(self.product, Some((Scheme::OpenShift, _)))
+    }
+
+    /// Is this a GKE on Bare Metal product version?
+    pub fn is_gke_baremetal(&self) -> bool {
+        matches!(self.product, Some((Scheme::GkeBaremetal, _)))
+    }
+
+    fn scheme(&self) -> Option<Scheme> {
+        self.product.map(|(s, _)| s)
     }
 
     /// The order of two versions, each read in its own scheme: within one scheme, the usual order; across
-    /// schemes (an OpenShift 4.14.3 and a Kubernetes 1.27.8), only the Kubernetes minors compare, since an
-    /// OpenShift patch says nothing of the Kubernetes patch it ships. `None`: same minor, different
+    /// schemes (an OpenShift 4.14.3 and a Kubernetes 1.27.8), only the Kubernetes minors compare, since a
+    /// product's patch says nothing of the Kubernetes patch it ships. `None`: same minor, different
     /// schemes, so not comparable.
     pub fn scheme_cmp(&self, other: &Version) -> Option<Ordering> {
-        if self.is_openshift() == other.is_openshift() {
+        if self.scheme() == other.scheme() {
             return Some(self.cmp(other));
         }
         match self.minor.cmp(&other.minor) {
@@ -148,7 +228,7 @@ impl Version {
     /// This version, and in brackets the Kubernetes minor it ships when it is an OpenShift version:
     /// `4.14.3 (Kubernetes 1.27)`.
     pub fn with_kubernetes(&self) -> String {
-        if self.is_openshift() {
+        if self.product.is_some() {
             format!("{self} (Kubernetes {})", self.minor_string())
         } else {
             self.to_string()
@@ -175,8 +255,9 @@ impl PartialOrd for Version {
 
 impl fmt::Display for Version {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self.openshift_minor {
-            Some(m) => write!(f, "4.{m}")?,
+        match self.product {
+            Some((Scheme::OpenShift, m)) => write!(f, "4.{m}")?,
+            Some((Scheme::GkeBaremetal, m)) => write!(f, "1.{m}")?,
             None => write!(f, "1.{}", self.minor)?,
         }
         if let Some(p) = self.patch {
@@ -191,7 +272,9 @@ impl fmt::Display for Version {
             write!(f, "-{w}.{n}")?;
         }
         if let Some(v) = &self.vendor {
-            write!(f, "+{v}")?;
+            // GKE on Bare Metal's build (`-gke.96`) is written as the product writes it.
+            let sep = if self.is_gke_baremetal() && v.starts_with("gke.") { '-' } else { '+' };
+            write!(f, "{sep}{v}")?;
         }
         Ok(())
     }
@@ -281,6 +364,28 @@ mod tests {
             let e = Version::parse(bad).unwrap_err();
             assert!(e.contains(&format!("{bad:?}")), "{e}");
         }
+    }
+
+    /// GKE on Bare Metal's product versions: 1.10 to 1.16 ship Kubernetes 1.21 to 1.27, then the minors are
+    /// the same (Google Distributed Cloud for bare metal, version history).
+    #[test]
+    fn gke_baremetal_product_versions() {
+        let g = |s: &str| Version::parse_gke_baremetal(s).unwrap();
+        assert_eq!(g("1.16.0").minor, 27);
+        assert_eq!(g("1.16.0").to_string(), "1.16.0");
+        assert_eq!(g("1.15.11").minor, 26);
+        assert_eq!(g("1.30.100-gke.96").minor, 30);
+        assert_eq!(g("1.30.100-gke.96").to_string(), "1.30.100-gke.96");
+        assert_eq!(g("1.16.0").with_kubernetes(), "1.16.0 (Kubernetes 1.27)");
+        // A minor the product never had is a Kubernetes version.
+        assert!(!g("1.27.4").is_gke_baremetal());
+        assert!(Version::parse_gke_baremetal("1.8.2").is_err());
+        // 1.16 to 1.28 is one minor: the next product minor after 1.16 is 1.28.
+        let names = |a: &str, b: &str| hop_path(&g(a), &g(b)).iter().map(ToString::to_string).collect::<Vec<_>>();
+        assert_eq!(names("1.16.3", "1.28.0-gke.435"), ["1.28.0-gke.435"]);
+        assert_eq!(names("1.15.2", "1.28.100"), ["1.16", "1.28.100"]);
+        assert_eq!(g("1.16.3").scheme_cmp(&v("1.27.6-gke.2500")), None);
+        assert_eq!(g("1.16.3").scheme_cmp(&g("1.16.2")), Some(Ordering::Greater));
     }
 
     #[test]

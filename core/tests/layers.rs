@@ -18,6 +18,7 @@ const LAYERS: &[(&str, &[&str])] = &[
     ("the typed model, the API table and the options", &["apis", "model", "options"]),
     ("the report's plain data, Helm records, errors", &["report", "helm", "error"]),
     ("ingestion", &["ingest"]),
+    ("the current version as the platform states it", &["current"]),
     ("the cluster and its semantics", &["cluster"]),
     ("pools and budgets", &["budget"]),
     ("the distribution recognised", &["detect"]),

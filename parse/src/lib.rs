@@ -38,7 +38,8 @@ pub(crate) trait PathFrame {
 /// - `status.images`, `status.containerStatuses`, `status.initContainerStatuses`,
 ///   `status.ephemeralContainerStatuses`;
 /// - any `spec.containers[].*`, `spec.initContainers[].*`, `spec.ephemeralContainers[].*` except `name`
-///   and `resources` (env, probes, mounts, commands), at any depth (pod templates).
+///   and `resources` (env, probes, mounts, commands), and `spec.containers[].image`, at any depth (pod
+///   templates).
 pub(crate) fn unread<F: PathFrame>(stack: &[F]) -> bool {
     let n = stack.len();
     let Some(key) = stack.last().and_then(PathFrame::key) else { return false };
@@ -62,6 +63,8 @@ pub(crate) fn unread<F: PathFrame>(stack: &[F]) -> bool {
             object_root(n.saturating_sub(4))
         }
         "name" | "resources" => false,
+        // A container's image: the kube-apiserver mirror pod's tag is the API server's version.
+        "image" if key_at(3) == Some("containers") => false,
         _ => {
             is_seq(2)
                 && matches!(key_at(3), Some("containers" | "initContainers" | "ephemeralContainers"))

@@ -10,6 +10,7 @@
 //! | does this distribution drain, and what does its drain do with each pod? | [`drain`] |
 //! | which workload owns this pod? | [`workloads`] |
 //! | what will a node's labels be after the upgrade? | [`upgrade`] |
+//! | does the distribution's own tooling refuse or hold the upgrade (OpenShift, bmctl)? | [`platform`] |
 //!
 //! Built on `model`, `options` and `version`; used by `budget`, `plan`, `rules`. Nothing here knows of
 //! plans, findings or rendering.
@@ -17,6 +18,7 @@
 pub mod drain;
 pub mod eviction;
 pub mod nodes;
+pub mod platform;
 pub mod scheduling;
 pub mod upgrade;
 pub mod workloads;
@@ -74,6 +76,8 @@ pub struct Cluster<'a> {
     pv_by_claim: OnceCell<HashMap<(String, String), &'a Object>>,
     /// Manifests recorded in annotations, read once per distinct text (`recorded_head`).
     recorded: std::cell::RefCell<Recorded>,
+    /// The distribution's own gates (`platform_gates`).
+    gates: OnceCell<Vec<platform::Gate<'a>>>,
 }
 
 /// A recorded manifest's `kind` and `apiVersion`.
@@ -137,6 +141,7 @@ impl<'a> Cluster<'a> {
             after: OnceCell::new(),
             by_node: OnceCell::new(),
             recorded: std::cell::RefCell::default(),
+            gates: OnceCell::new(),
         }
     }
 
@@ -168,6 +173,12 @@ impl<'a> Cluster<'a> {
 
     pub fn profile(&self) -> Profile {
         self.options.profile
+    }
+
+    /// What the distribution's own tooling refuses or waits on ([`platform::gates`]), found once: the plan
+    /// stops on them and the `platform/*` rules report them.
+    pub fn platform_gates(&self) -> &[platform::Gate<'a>] {
+        self.gates.get_or_init(|| platform::gates(self))
     }
 
     /// The control-plane node the current version was read from (the oldest), for findings about it.

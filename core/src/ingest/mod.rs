@@ -53,6 +53,10 @@ pub struct Ingested {
     pub inventory: Inventory,
     /// The first RKE `cluster.yml` among the inputs.
     pub rke: Option<crate::model::distro::RkeConfig>,
+    /// The API server's version from the first `kubectl version -o json|yaml` output among the inputs
+    /// (`serverVersion.gitVersion`; its place is the `kubectl-version` entry of
+    /// `inventory.distributionConfigs`).
+    pub server_version: Option<String>,
     /// One copy of each distinct toleration list read (most pods carry the same two): at 150,000 pods,
     /// a copy each was a tenth of the model.
     tolerations: std::collections::HashSet<std::sync::Arc<[crate::model::Toleration]>>,
@@ -261,6 +265,7 @@ pub(crate) struct Mark {
     skipped: usize,
     configs: usize,
     rke: bool,
+    server_version: bool,
     not_objects: usize,
     helm_spent: usize,
 }
@@ -274,6 +279,7 @@ impl Mark {
             skipped: out.inventory.skipped.len(),
             configs: out.inventory.distribution_configs.len(),
             rke: out.rke.is_some(),
+            server_version: out.server_version.is_some(),
             not_objects,
             helm_spent: out.helm_spent,
         }
@@ -288,6 +294,9 @@ impl Mark {
         out.inventory.distribution_configs.truncate(self.configs);
         if !self.rke {
             out.rke = None;
+        }
+        if !self.server_version {
+            out.server_version = None;
         }
         f.not_objects.truncate(self.not_objects);
     }
@@ -663,6 +672,8 @@ fn flatten(doc: &Node, depth: usize, add: &mut dyn FnMut(&Node)) {
 enum Doc<'a> {
     /// An RKE `cluster.yml`.
     RkeConfig,
+    /// `kubectl version -o json|yaml`: the client's and the API server's versions.
+    KubectlVersion,
     /// Not an object: no `kind`, or not a mapping.
     NotObject,
     /// A `List` (or a typed list, `PodList`): its items are the objects.
@@ -677,6 +688,9 @@ fn classify(doc: &Node) -> Doc<'_> {
     let kind = doc.get("kind").as_str().unwrap_or_default();
     if crate::model::distro::is_rke_cluster_yml(doc) {
         return Doc::RkeConfig;
+    }
+    if doc.is_map() && kind.is_empty() && doc.at(&["serverVersion", "gitVersion"]).as_str().is_some() {
+        return Doc::KubectlVersion;
     }
     if !doc.is_map() || kind.is_empty() {
         return Doc::NotObject;
@@ -709,9 +723,26 @@ fn add_rke_config(file: &str, doc: &Node, out: &mut Ingested) {
     out.rke.get_or_insert(cfg);
 }
 
+/// `kubectl version` output: the API server's version, the current version of the upgrade.
+fn add_kubectl_version(file: &str, doc: &Node, out: &mut Ingested) {
+    let version = doc.at(&["serverVersion", "gitVersion"]).as_str().unwrap_or_default().to_owned();
+    out.inventory.distribution_configs.push(DistributionConfig {
+        file: file.to_owned(),
+        line: doc.line(),
+        kind: "kubectl-version",
+        note: if out.server_version.is_some() {
+            "ignored: an earlier kubectl version output was read first".to_owned()
+        } else {
+            format!("the API server runs {version} (serverVersion.gitVersion): the current version")
+        },
+    });
+    out.server_version.get_or_insert(version);
+}
+
 fn add_document(file: &str, doc: &Node, out: &mut Ingested, not_objects: &mut Vec<String>) {
     match classify(doc) {
         Doc::RkeConfig => add_rke_config(file, doc, out),
+        Doc::KubectlVersion => add_kubectl_version(file, doc, out),
         Doc::NotObject => not_objects.push(describe(doc)),
         Doc::List { item_kind, list_api } => {
             for (i, item) in doc.get("items").as_seq().iter().enumerate() {

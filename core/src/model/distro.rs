@@ -43,11 +43,13 @@ pub struct KopsGroup {
 
 /// A kOps `Cluster`: its cluster-wide `rollingUpdate` and whether it runs on AWS (`spec.cloudProvider`:
 /// `aws` in v1alpha2, `{aws: {}}` in v1alpha3), which kOps' defaults depend on.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct KopsCluster {
     pub rolling: RollingUpdate,
     /// `None` when the Cluster does not say.
     pub aws: Option<bool>,
+    /// `spec.kubernetesVersion`: the version kOps runs the cluster at (`kops update cluster` applies it).
+    pub kubernetes_version: Option<String>,
 }
 
 impl KopsCluster {
@@ -59,7 +61,11 @@ impl KopsCluster {
             None if cloud.is_map() => Some(!cloud.get("aws").is_null()),
             None => None,
         };
-        KopsCluster { rolling: RollingUpdate::from_node(spec.get("rollingUpdate")), aws }
+        KopsCluster {
+            rolling: RollingUpdate::from_node(spec.get("rollingUpdate")),
+            aws,
+            kubernetes_version: spec.get("kubernetesVersion").as_string(),
+        }
     }
 }
 
@@ -89,6 +95,12 @@ pub struct Mcp {
     /// `"40 %"`, `"50 percent"` are errors), so it never updates the pool.
     pub max_unavailable_refused: Option<String>,
     pub paused: bool,
+    /// `status.degradedMachineCount`.
+    pub degraded_machines: i64,
+    /// `status.machineCount`.
+    pub machines: Option<i64>,
+    /// `status.conditions`: `Degraded`, `NodeDegraded`, `RenderDegraded`, `Updated`, `Updating`.
+    pub conditions: Vec<Condition>,
 }
 
 /// Is this `maxUnavailable` one the MCO takes: a number, or a string of digits followed by `%`?
@@ -113,6 +125,9 @@ impl Mcp {
             max_unavailable: spec.get("maxUnavailable").as_str().and_then(IntOrPercent::parse),
             max_unavailable_refused: mco_int_or_percent(spec.get("maxUnavailable")).err(),
             paused: spec.get("paused").as_bool().unwrap_or(false),
+            degraded_machines: n.at(&["status", "degradedMachineCount"]).as_i64().unwrap_or(0),
+            machines: n.at(&["status", "machineCount"]).as_i64(),
+            conditions: conditions(n.get("status")),
         }
     }
 }
@@ -147,6 +162,8 @@ pub struct RkeConfig {
     /// `node_drain_input.delete_local_data` (RKE's default: false).
     pub drain_delete_local_data: Option<bool>,
     pub nodes: usize,
+    /// `kubernetes_version` (`v1.26.8-rancher1-1`): the version `rke up` deploys.
+    pub kubernetes_version: Option<String>,
     /// Values RKE refuses when it reads the file (`rke up` stops with "Failed to parse the cluster file"):
     /// `(line, field, why)`. The upgrade never starts.
     pub problems: Vec<(u32, String, String)>,
@@ -208,6 +225,7 @@ impl RkeConfig {
             drain_force,
             drain_delete_local_data,
             nodes: doc.get("nodes").as_seq().len(),
+            kubernetes_version: doc.get("kubernetes_version").as_string(),
             problems,
         }
     }
@@ -221,5 +239,246 @@ fn shown_value(n: &Node) -> String {
         crate::parse::Value::Seq(_) => "a sequence".to_owned(),
         crate::parse::Value::Map(_) => "a mapping".to_owned(),
         crate::parse::Value::Null => "null".to_owned(),
+    }
+}
+
+/// A status condition (`type`, `status`, `reason`, `message`), as OpenShift's and GKE on Bare Metal's
+/// objects write them.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Condition {
+    pub kind: String,
+    pub status: String,
+    pub reason: String,
+    pub message: String,
+}
+
+/// `status.conditions` as read.
+pub fn conditions(status: &Node) -> Vec<Condition> {
+    status
+        .get("conditions")
+        .as_seq()
+        .iter()
+        .map(|c| Condition {
+            kind: c.get("type").as_str().unwrap_or_default().to_owned(),
+            status: c.get("status").as_str().unwrap_or_default().to_owned(),
+            reason: c.get("reason").as_str().unwrap_or_default().to_owned(),
+            message: c.get("message").as_str().unwrap_or_default().to_owned(),
+        })
+        .collect()
+}
+
+/// The condition of this type, if any.
+pub fn condition<'c>(conditions: &'c [Condition], kind: &str) -> Option<&'c Condition> {
+    conditions.iter().find(|c| c.kind == kind)
+}
+
+/// A known risk of a conditional update (`status.conditionalUpdates[].risks[]`).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Risk {
+    pub name: String,
+    pub message: String,
+    pub url: String,
+}
+
+/// One entry of `status.conditionalUpdates`: a release the update service offers with known risks.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct ConditionalUpdate {
+    pub version: String,
+    pub risks: Vec<Risk>,
+    /// The `Recommended` condition the CVO evaluated for this cluster.
+    pub recommended: Option<Condition>,
+}
+
+/// One entry of `status.history` (newest first): `Completed` or `Partial`.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct HistoryEntry {
+    pub state: String,
+    pub version: String,
+}
+
+/// OpenShift's `ClusterVersion` (config.openshift.io/v1, name `version`): what the cluster-version
+/// operator knows of the update service and of the cluster's own state.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct ClusterVersion {
+    /// `spec.channel`; `None` or empty: no channel, so no updates are offered.
+    pub channel: Option<String>,
+    /// `spec.desiredUpdate.version`: an update already asked for.
+    pub desired_update: Option<String>,
+    /// Risks the administrator accepted (`spec.desiredUpdate.acceptRisks[].name`, in API versions that
+    /// have them).
+    pub accepted_risks: Vec<String>,
+    /// `status.desired.version`: the release the CVO is reconciling to.
+    pub desired: Option<String>,
+    pub history: Vec<HistoryEntry>,
+    /// `status.availableUpdates[].version`; `None` when the field is absent (not `[]`).
+    pub available: Option<Vec<String>>,
+    pub conditional: Vec<ConditionalUpdate>,
+    pub conditions: Vec<Condition>,
+}
+
+impl ClusterVersion {
+    pub fn from_node(n: &Node) -> ClusterVersion {
+        let spec = n.get("spec");
+        let status = n.get("status");
+        let text = |n: &Node| n.as_str().map(str::to_owned).filter(|s| !s.is_empty());
+        let risks = |n: &Node| {
+            n.as_seq()
+                .iter()
+                .map(|r| Risk {
+                    name: r.get("name").as_str().unwrap_or_default().to_owned(),
+                    message: r.get("message").as_str().unwrap_or_default().to_owned(),
+                    url: r.get("url").as_str().unwrap_or_default().to_owned(),
+                })
+                .collect()
+        };
+        ClusterVersion {
+            channel: text(spec.get("channel")),
+            desired_update: text(spec.at(&["desiredUpdate", "version"])),
+            accepted_risks: spec
+                .at(&["desiredUpdate", "acceptRisks"])
+                .as_seq()
+                .iter()
+                .filter_map(|r| r.get("name").as_str().map(str::to_owned))
+                .collect(),
+            desired: text(status.at(&["desired", "version"])),
+            history: status
+                .get("history")
+                .as_seq()
+                .iter()
+                .map(|h| HistoryEntry {
+                    state: h.get("state").as_str().unwrap_or_default().to_owned(),
+                    version: h.get("version").as_str().unwrap_or_default().to_owned(),
+                })
+                .collect(),
+            available: matches!(status.get("availableUpdates").value, crate::parse::Value::Seq(_)).then(|| {
+                status
+                    .get("availableUpdates")
+                    .as_seq()
+                    .iter()
+                    .filter_map(|u| u.get("version").as_str().map(str::to_owned))
+                    .collect()
+            }),
+            conditional: status
+                .get("conditionalUpdates")
+                .as_seq()
+                .iter()
+                .map(|u| {
+                    let conds = conditions(u);
+                    ConditionalUpdate {
+                        version: u.at(&["release", "version"]).as_str().unwrap_or_default().to_owned(),
+                        risks: risks(u.get("risks")),
+                        recommended: condition(&conds, "Recommended").cloned(),
+                    }
+                })
+                .collect(),
+            conditions: conditions(status),
+        }
+    }
+
+    /// The version the cluster last completed an update to (the newest `Completed` entry of the history),
+    /// as the CVO's preconditions take the "current" version.
+    pub fn last_completed(&self) -> Option<&str> {
+        self.history.iter().find(|h| h.state == "Completed").map(|h| h.version.as_str())
+    }
+}
+
+/// An OpenShift `ClusterOperator` (config.openshift.io/v1): its conditions and the operator's version.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct ClusterOperator {
+    pub conditions: Vec<Condition>,
+    /// `status.versions[name=operator].version`.
+    pub version: Option<String>,
+}
+
+impl ClusterOperator {
+    pub fn from_node(n: &Node) -> ClusterOperator {
+        let status = n.get("status");
+        ClusterOperator {
+            conditions: conditions(status),
+            version: status
+                .get("versions")
+                .as_seq()
+                .iter()
+                .find(|v| v.get("name").as_str() == Some("operator"))
+                .and_then(|v| v.get("version").as_str().map(str::to_owned)),
+        }
+    }
+}
+
+/// An OLM `ClusterServiceVersion` (operators.coreos.com/v1alpha1): its phase, and the highest OpenShift
+/// minor it declares it runs on (`olm.maxOpenShiftVersion` in the `olm.properties` annotation).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Csv {
+    /// `status.phase` (`Succeeded`, `Failed`, ...).
+    pub phase: Option<String>,
+    /// `status.reason` (`Copied` on the copies OLM writes into other namespaces).
+    pub reason: Option<String>,
+}
+
+impl Csv {
+    pub fn from_node(n: &Node) -> Csv {
+        let status = n.get("status");
+        Csv {
+            phase: status.get("phase").as_str().map(str::to_owned),
+            reason: status.get("reason").as_str().map(str::to_owned),
+        }
+    }
+}
+
+/// A GKE on Bare Metal `Cluster` (baremetal.cluster.gke.io/v1): its type and its product versions.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct GkeCluster {
+    /// `spec.type`: `admin`, `user`, `hybrid` or `standalone`.
+    pub kind: Option<String>,
+    /// `spec.anthosBareMetalVersion`: the version asked for (the target once an upgrade began).
+    pub spec_version: Option<String>,
+    /// `status.anthosBareMetalVersion`: the version the cluster is at.
+    pub status_version: Option<String>,
+}
+
+impl GkeCluster {
+    pub fn from_node(n: &Node) -> GkeCluster {
+        let text = |n: &Node| n.as_str().map(str::to_owned).filter(|s| !s.is_empty());
+        GkeCluster {
+            kind: text(n.at(&["spec", "type"])),
+            spec_version: text(n.at(&["spec", "anthosBareMetalVersion"])),
+            status_version: text(n.at(&["status", "anthosBareMetalVersion"])),
+        }
+    }
+}
+
+/// A GKE on Bare Metal `PreflightCheck` (baremetal.cluster.gke.io/v1): the checks `bmctl` ran before an
+/// upgrade (`upgrade-cluster-<timestamp>`) and whether they passed. Read leniently: `status.pass`, and the
+/// failed checks from `status.checks` (a map or a list of checks with `pass` and `message`).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct GkePreflight {
+    pub pass: Option<bool>,
+    /// The checks that did not pass: (name, message).
+    pub failed: Vec<(String, String)>,
+    pub created: Option<String>,
+}
+
+impl GkePreflight {
+    pub fn from_node(n: &Node) -> GkePreflight {
+        let status = n.get("status");
+        let checks = status.get("checks");
+        let mut failed = Vec::new();
+        let mut one = |name: &str, c: &Node| {
+            if c.get("pass").as_bool() == Some(false) {
+                let message = c.get("message").as_str().or_else(|| c.get("reason").as_str()).unwrap_or_default();
+                failed.push((name.to_owned(), message.to_owned()));
+            }
+        };
+        for (name, c) in checks.as_map() {
+            one(name, c);
+        }
+        for c in checks.as_seq() {
+            one(c.get("name").as_str().unwrap_or_default(), c);
+        }
+        GkePreflight {
+            pass: status.get("pass").as_bool(),
+            failed,
+            created: n.at(&["metadata", "creationTimestamp"]).as_string(),
+        }
     }
 }

@@ -394,6 +394,9 @@ pub struct PodInfo {
     pub ready: Option<bool>,
     /// `metadata.deletionTimestamp` is set: the pod is being deleted (terminating).
     pub terminating: bool,
+    /// A kube-apiserver static pod's (`component: kube-apiserver` in `kube-system`) image tag: the
+    /// version the API server runs.
+    pub apiserver_version: Option<String>,
 }
 
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -447,6 +450,14 @@ pub enum Body {
     KopsCluster(Box<distro::KopsCluster>),
     Mcp(Box<distro::Mcp>),
     GkePool(Box<distro::GkePool>),
+    ClusterVersion(Box<distro::ClusterVersion>),
+    ClusterOperator(Box<distro::ClusterOperator>),
+    Csv(Box<distro::Csv>),
+    GkeCluster(Box<distro::GkeCluster>),
+    GkePreflight(Box<distro::GkePreflight>),
+    /// A ConfigMap whose data a check reads (OpenShift's admin gates and acks, kubeadm's
+    /// `kubeadm-config`): its `data`. Other ConfigMaps keep none.
+    ConfigData(Box<StringMap>),
     Other,
 }
 
@@ -529,6 +540,15 @@ pub struct CopyOf {
     pub differs: bool,
 }
 
+/// The ConfigMaps whose `data` is kept (namespace, name): OpenShift's admin gates and the
+/// administrator's acks of them (cluster-version-operator `pkg/cvo/upgradeable.go`), kubeadm's
+/// ClusterConfiguration.
+pub const CONFIG_DATA: &[(&str, &str)] = &[
+    ("openshift-config-managed", "admin-gates"),
+    ("openshift-config", "admin-acks"),
+    ("kube-system", "kubeadm-config"),
+];
+
 /// Workload kinds whose `spec.template` is a pod template.
 pub const WORKLOAD_KINDS: &[&str] =
     &["Deployment", "StatefulSet", "DaemonSet", "ReplicaSet", "ReplicationController", "Job", "CronJob"];
@@ -541,6 +561,27 @@ fn condition<'n>(status: &'n Node, kind: &str) -> Option<&'n str> {
         .iter()
         .find(|c| c.get("type").as_str() == Some(kind))
         .and_then(|c| c.get("status").as_str())
+}
+
+/// The tag of a kube-apiserver static pod's image (`registry.k8s.io/kube-apiserver:v1.28.9`, a digest
+/// after it left out): kubeadm writes the API server's version there, and `kubeadm upgrade apply`
+/// rewrites it first.
+fn apiserver_image_tag(meta: &Node, spec: &Node) -> Option<String> {
+    if meta.get("namespace").as_str() != Some("kube-system")
+        || meta.at(&["labels", "component"]).as_str() != Some("kube-apiserver")
+    {
+        return None;
+    }
+    let image = spec
+        .get("containers")
+        .as_seq()
+        .iter()
+        .find(|c| c.get("name").as_str() == Some("kube-apiserver"))?
+        .get("image")
+        .as_str()?;
+    let image = image.split('@').next().unwrap_or_default();
+    let (repo, tag) = image.rsplit_once(':')?;
+    (repo.ends_with("kube-apiserver") && !tag.contains('/')).then(|| tag.to_owned())
 }
 
 fn ready_condition(status: &Node) -> Option<bool> {
@@ -599,6 +640,7 @@ impl Object {
                 phase: status.get("phase").as_str().map(|p| strings.get(p)),
                 ready: ready_condition(status),
                 terminating: !meta.get("deletionTimestamp").is_null(),
+                apiserver_version: apiserver_image_tag(meta, spec),
             })),
             ("InstanceGroup", v) if v.starts_with("kops.k8s.io/") => {
                 Body::KopsGroup(Box::new(distro::KopsGroup::from_node(n)))
@@ -611,6 +653,29 @@ impl Object {
             }
             ("NodePool", v) if v.starts_with("baremetal.cluster.gke.io/") => {
                 Body::GkePool(Box::new(distro::GkePool::from_node(n)))
+            }
+            ("ClusterVersion", v) if v.starts_with("config.openshift.io/") => {
+                Body::ClusterVersion(Box::new(distro::ClusterVersion::from_node(n)))
+            }
+            ("ClusterOperator", v) if v.starts_with("config.openshift.io/") => {
+                Body::ClusterOperator(Box::new(distro::ClusterOperator::from_node(n)))
+            }
+            ("ClusterServiceVersion", v) if v.starts_with("operators.coreos.com/") => {
+                Body::Csv(Box::new(distro::Csv::from_node(n)))
+            }
+            ("Cluster", v) if v.starts_with("baremetal.cluster.gke.io/") => {
+                Body::GkeCluster(Box::new(distro::GkeCluster::from_node(n)))
+            }
+            ("PreflightCheck", v) if v.starts_with("baremetal.cluster.gke.io/") => {
+                Body::GkePreflight(Box::new(distro::GkePreflight::from_node(n)))
+            }
+            ("ConfigMap", "v1" | "")
+                if CONFIG_DATA.contains(&(
+                    meta.get("namespace").as_str().unwrap_or_default(),
+                    meta.get("name").as_str().unwrap_or_default(),
+                )) =>
+            {
+                Body::ConfigData(Box::new(n.get("data").string_map_in(strings)))
             }
             ("PersistentVolume", "v1" | "") => Body::Pv(Box::new(PvInfo {
                 node_bound: !spec.get("local").is_null() || !spec.get("hostPath").is_null(),

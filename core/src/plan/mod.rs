@@ -13,6 +13,7 @@ use std::collections::BTreeSet;
 
 use crate::budget::{self, Gate, GateKind, Pool, PoolRole};
 use crate::cluster::drain::{DrainEnd, DrainStall};
+use crate::cluster::platform::GateStop;
 use crate::cluster::{Cluster, NodeView};
 use crate::model::{Object, PodInfo};
 use crate::options::Profile;
@@ -635,6 +636,16 @@ impl<'c, 'a> Builder<'c, 'a> {
                 }
             }
             Profile::Openshift => {
+                // A ClusterOperator that is not Available or is Degraded holds the CVO at its runlevel: the
+                // control plane is part-updated, no pool is (the MCO comes last).
+                if t == 0 {
+                    if let Some(g) = ctx.platform_gates().iter().find(|g| g.stop == Some(GateStop::Waits)) {
+                        let all: Vec<usize> = (0..ctx.nodes.len()).collect();
+                        let why = Why { node: None, start: None, outcome: "waits", code: g.code, reason: g.reason() };
+                        self.stop("control-plane", Some("cluster-version-operator".to_owned()), t, why, &all);
+                        return None;
+                    }
+                }
                 // The CVO applies the manifests runlevel by runlevel; the MCO updates the pools at the end,
                 // all pools in parallel, nodes sorted by zone then age (oldest first).
                 t = self.fixed_phase("control-plane", "cluster-version-operator", self.t.cluster_operators, t);
@@ -816,6 +827,26 @@ pub fn build(ctx: &Cluster<'_>, timings: Timings) -> Outcome {
     };
     let mut t = 0;
     let mut complete = true;
+    // The distribution's own tool refuses to start (`cluster::platform`): nothing is upgraded.
+    let refused = ctx.platform_gates().iter().filter(|g| g.stop == Some(GateStop::Refused)).collect::<Vec<_>>();
+    if let (Some(g), Some(hop)) = (refused.first(), ctx.path.first()) {
+        b.hop = hop.to_string();
+        let more = match refused.len() - 1 {
+            0 => String::new(),
+            n => format!(" (and {n} more refusal(s): see the platform findings)"),
+        };
+        let all: Vec<usize> = (0..ctx.nodes.len()).collect();
+        let why = Why {
+            node: None,
+            start: None,
+            outcome: "fails",
+            code: g.code,
+            reason: format!("{}{more}; the upgrade does not start", g.reason()),
+        };
+        b.stop("preconditions", None, 0, why, &all);
+        b.out.plan.complete = false;
+        return b.out;
+    }
     for hop in &ctx.path {
         b.hop = hop.to_string();
         match b.hop(t) {

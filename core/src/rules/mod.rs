@@ -10,6 +10,7 @@ pub mod capacity;
 pub mod context;
 pub mod disruption;
 pub mod input;
+pub mod platform;
 pub mod scheduling;
 pub mod skew;
 pub mod suppression;
@@ -62,6 +63,16 @@ registry![
     disruption::unmanaged_pod,
     input::duplicate_object,
     input::unreadable_value,
+    platform::admin_ack_required,
+    platform::operator_degraded,
+    platform::operator_incompatible,
+    platform::pool_degraded,
+    platform::preflight_failed,
+    platform::update_in_progress,
+    platform::update_not_offered,
+    platform::update_not_recommended,
+    platform::upgradeable_false,
+    platform::version_refused,
     scheduling::legacy_node_label,
     scheduling::no_eligible_node,
     scheduling::node_selector_mismatch,

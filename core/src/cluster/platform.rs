@@ -1,0 +1,754 @@
+//! The gates the distribution's own tooling checks before it upgrades, and those that hold it during the
+//! upgrade: OpenShift's cluster-version operator (CVO) and `oc adm upgrade` (the update service's edges and
+//! risks, `Upgradeable`, admin acks, ClusterOperators that are not Available or are Degraded), the MCO's
+//! and OLM's `Upgradeable=False`, GKE on Bare Metal's `bmctl` (its version rules, its preflight checks).
+//!
+//! Decided once, here: the plan stops on a gate that stops ([`GateStop`]) and the `platform/*` rules report
+//! every gate, so the two never tell different stories. Sources, each followed by the fixture that pins it,
+//! are in docs/semantics.md ("The platform's own gates").
+
+use crate::model::distro::{condition, ClusterOperator, ClusterVersion, Condition, Csv, GkeCluster, GkePreflight};
+use crate::model::{Body, Object};
+use crate::options::Profile;
+use crate::parse::parse_json;
+use crate::version::Version;
+
+use super::{live, Cluster};
+
+/// How a gate holds the upgrade.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum GateStop {
+    /// The distribution's tool refuses to start: nothing is upgraded (`oc adm upgrade` / the CVO's
+    /// preconditions, `bmctl upgrade cluster`).
+    Refused,
+    /// The CVO starts, then waits at the runlevel of a ClusterOperator that is not Available or is
+    /// Degraded: the control plane is part-updated and no node is (the MCO comes last).
+    Waits,
+}
+
+/// One gate that holds: what a `platform/*` finding says, and whether (and how) the plan stops on it.
+#[derive(Debug, Clone)]
+pub struct Gate<'a> {
+    /// The rule that reports it.
+    pub code: &'static str,
+    /// A blocker, or a warning (it holds nothing).
+    pub blocker: bool,
+    pub object: Option<&'a Object>,
+    pub message: String,
+    pub help: String,
+    pub data: Vec<(&'static str, String)>,
+    pub stop: Option<GateStop>,
+}
+
+impl Gate<'_> {
+    /// In a word, how the upgrade ends on it: the plan's stop reason.
+    pub fn reason(&self) -> String {
+        self.message.clone()
+    }
+}
+
+pub const UPDATE_NOT_RECOMMENDED: &str = "platform/update-not-recommended";
+pub const UPDATE_NOT_OFFERED: &str = "platform/update-not-offered";
+pub const UPGRADEABLE_FALSE: &str = "platform/upgradeable-false";
+pub const ADMIN_ACK_REQUIRED: &str = "platform/admin-ack-required";
+pub const UPDATE_IN_PROGRESS: &str = "platform/update-in-progress";
+pub const OPERATOR_DEGRADED: &str = "platform/operator-degraded";
+pub const POOL_DEGRADED: &str = "platform/pool-degraded";
+pub const OPERATOR_INCOMPATIBLE: &str = "platform/operator-incompatible";
+pub const VERSION_REFUSED: &str = "platform/version-refused";
+pub const PREFLIGHT_FAILED: &str = "platform/preflight-failed";
+
+/// The annotation OLM writes on an installed ClusterServiceVersion with its bundle's properties (a JSON
+/// object with a `properties` list), which its incompatible-operators check reads
+/// (operator-lifecycle-manager `pkg/controller/operators/openshift/helpers.go`).
+pub const OLM_PROPERTIES: &str = "operatorframework.io/properties";
+/// The annotation bundle authors write the same properties in (a JSON list): read when the installed
+/// one is absent (a CSV manifest rather than a live object).
+pub const OLM_AUTHOR_PROPERTIES: &str = "olm.properties";
+/// The annotation that lets bmctl skip a minor (targets 1.33 and later).
+pub const GKE_SKIP_ANNOTATION: &str = "preview.baremetal.cluster.gke.io/skip-minor-version-cluster-upgrade";
+
+fn gate<'a>(code: &'static str, object: Option<&'a Object>, message: String, help: impl Into<String>) -> Gate<'a> {
+    Gate { code, blocker: true, object, message, help: help.into(), data: Vec::new(), stop: Some(GateStop::Refused) }
+}
+
+impl Gate<'_> {
+    fn warning(mut self) -> Self {
+        self.blocker = false;
+        self.stop = None;
+        self
+    }
+
+    fn data(mut self, k: &'static str, v: impl Into<String>) -> Self {
+        self.data.push((k, v.into()));
+        self
+    }
+}
+
+/// Every gate that holds for this cluster and request, in a stable order (by code, then as found).
+pub fn gates<'a>(c: &Cluster<'a>) -> Vec<Gate<'a>> {
+    let mut out = Vec::new();
+    let Some(from) = &c.from else { return out };
+    if c.path.is_empty() {
+        return out;
+    }
+    match c.profile() {
+        Profile::Openshift => openshift(c, from, &mut out),
+        Profile::GkeBaremetal => gke_baremetal(c, from, &mut out),
+        _ => {}
+    }
+    out.sort_by_key(|g| g.code);
+    out
+}
+
+fn objects<'a, 'c>(c: &'c Cluster<'a>) -> impl Iterator<Item = &'a Object> + 'c {
+    c.objects.iter().filter(|o| live(o))
+}
+
+fn is_true(c: Option<&Condition>) -> bool {
+    c.is_some_and(|c| c.status == "True")
+}
+
+fn is_false(c: Option<&Condition>) -> bool {
+    c.is_some_and(|c| c.status == "False")
+}
+
+/// `reason: message` of a condition, or what there is of it.
+fn said(c: &Condition) -> String {
+    match (c.reason.is_empty(), c.message.is_empty()) {
+        (false, false) => format!("{}: {}", c.reason, c.message),
+        (false, true) => c.reason.clone(),
+        (true, false) => c.message.clone(),
+        (true, true) => format!("{}={}", c.kind, c.status),
+    }
+}
+
+fn openshift<'a>(c: &Cluster<'a>, from: &Version, out: &mut Vec<Gate<'a>>) {
+    let to = &c.to;
+    // `Upgradeable=False` holds back a minor (or major) update, not a z-stream one (cluster-version-operator
+    // pkg/payload/precondition/clusterversion/upgradeable.go: against status.desired, the release being
+    // reconciled).
+    let minor = to.minor > from.minor;
+    let cv = objects(c).find_map(|o| match &o.body {
+        Body::ClusterVersion(cv) => Some((o, cv.as_ref())),
+        _ => None,
+    });
+    let mut explained_upgradeable = false;
+    if let Some((o, cv)) = cv {
+        update_edges(c, o, cv, out);
+        explained_upgradeable |= in_progress(o, cv, from, to, minor, out);
+        explained_upgradeable |= admin_acks(c, o, cv, from, minor, out);
+    }
+    for o in objects(c) {
+        if let Body::ClusterOperator(co) = &o.body {
+            explained_upgradeable |= operator(o, co, minor, out);
+        }
+    }
+    pools(c, minor, out, &mut explained_upgradeable);
+    if minor {
+        explained_upgradeable |= csvs(c, to, out);
+    }
+    // The ClusterVersion's own Upgradeable=False, when nothing above explains it (it sums the operators'
+    // and the admin acks' conditions: reported once, on what causes it).
+    if let Some((o, cv)) = cv {
+        let up = condition(&cv.conditions, "Upgradeable");
+        if minor && is_false(up) && !explained_upgradeable {
+            if let Some(up) = up {
+                out.push(
+                    gate(
+                        UPGRADEABLE_FALSE,
+                        Some(o),
+                        format!(
+                            "ClusterVersion {} is Upgradeable=False ({}): the CVO refuses the minor update to {to}",
+                            o.r.name,
+                            said(up)
+                        ),
+                        "Resolve what the condition names (`oc adm upgrade` prints it), or update within the current minor only.",
+                    )
+                    .data("reason", up.reason.clone()),
+                );
+            }
+        }
+    }
+}
+
+/// The target against the update service's graph as the CVO stored it: `status.availableUpdates` (recommended)
+/// and `status.conditionalUpdates` (with risks; `Recommended=False` is refused by `oc adm upgrade --to` unless
+/// `--allow-not-recommended`, or the risks are accepted in `spec.desiredUpdate.acceptRisks`). A version that is
+/// neither is no update edge: the CVO refuses a version-only desired update ("when image is empty the update
+/// must be an available update").
+fn update_edges<'a>(c: &Cluster<'a>, o: &'a Object, cv: &ClusterVersion, out: &mut Vec<Gate<'a>>) {
+    let to = &c.to;
+    // Without any status (a manifest, not the live object), there is nothing to judge against.
+    if cv.available.is_none() && cv.conditional.is_empty() {
+        return;
+    }
+    let same = |v: &str| Version::parse(v).ok().is_some_and(|v| v.is_openshift() && v == *to && v.patch == to.patch);
+    // For a path of several minors, the first hop's minor must be offered at all.
+    let first_hop = c.path.first().filter(|_| c.path.len() > 1);
+    let on_minor = |v: &str| {
+        first_hop.is_some_and(|h| Version::parse(v).ok().is_some_and(|v| v.is_openshift() && v.minor == h.minor))
+    };
+    let available = cv.available.as_deref().unwrap_or_default();
+    if let Some(u) = cv.conditional.iter().find(|u| same(&u.version)) {
+        let rec = u.recommended.as_ref();
+        if rec.is_some_and(|r| r.status == "True") {
+            return;
+        }
+        let risks: Vec<String> = u.risks.iter().map(|r| r.name.clone()).collect();
+        let accepted = !risks.is_empty() && risks.iter().all(|r| cv.accepted_risks.contains(r));
+        if accepted {
+            return;
+        }
+        let why = rec.map_or_else(|| "no Recommended condition evaluated".to_owned(), said);
+        let details: Vec<String> = u
+            .risks
+            .iter()
+            .map(|r| {
+                let mut s = r.name.clone();
+                if !r.message.is_empty() {
+                    s.push_str(": ");
+                    s.push_str(&r.message);
+                }
+                if !r.url.is_empty() {
+                    s.push_str(&format!(" ({})", r.url));
+                }
+                s
+            })
+            .collect();
+        let mut g = gate(
+            UPDATE_NOT_RECOMMENDED,
+            Some(o),
+            format!(
+                "{to} is a supported but not recommended update for this cluster (Recommended={}, {why}){}",
+                rec.map_or("Unknown", |r| r.status.as_str()),
+                if details.is_empty() { String::new() } else { format!("; risks: {}", details.join("; ")) }
+            ),
+            format!(
+                "Pick a recommended update (`oc adm upgrade` lists them), wait for a release that fixes the risk, or \
+                 accept it knowingly: `oc adm upgrade --to {to} --allow-not-recommended`, or name the risks in \
+                 spec.desiredUpdate.acceptRisks where the API has it."
+            ),
+        )
+        .data("risks", risks.join(","));
+        if let Some(r) = rec {
+            g = g.data("reason", r.reason.clone());
+        }
+        out.push(g);
+        return;
+    }
+    if available.iter().any(|v| same(v)) {
+        return;
+    }
+    if first_hop.is_some() && (available.iter().any(|v| on_minor(v)) || cv.conditional.iter().any(|u| on_minor(&u.version))) {
+        return;
+    }
+    let channel = cv.channel.as_deref().unwrap_or("");
+    let offered: Vec<&str> = available.iter().map(String::as_str).collect();
+    let message = if channel.is_empty() {
+        format!("{to} is not offered: spec.channel is empty, so the update service offers no update to this cluster")
+    } else if let Some(h) = first_hop {
+        format!(
+            "{to} is {} minors ahead and channel {channel} offers no update to {} first: the CVO updates one minor at a time along the update service's edges",
+            c.path.len(),
+            h
+        )
+    } else {
+        format!(
+            "{to} is not an update edge from {} in channel {channel} (offered: {}): `oc adm upgrade --to {to}` is refused",
+            cv.desired.as_deref().unwrap_or("the current release"),
+            if offered.is_empty() { "none".to_owned() } else { offered.join(", ") }
+        )
+    };
+    out.push(
+        gate(
+            UPDATE_NOT_OFFERED,
+            Some(o),
+            message,
+            "Choose a target the channel offers (`oc adm upgrade`), or set the channel that carries it \
+             (`oc adm upgrade channel <channel>`); for several minors, update through each in turn.",
+        )
+        .data("channel", channel),
+    );
+}
+
+/// The last update did not complete (`status.history[0]` is `Partial`). While it progresses
+/// (`Progressing=True`), the CVO's own Upgradeable is False (`UpdateInProgress`): a minor update beyond the
+/// release being reconciled is refused; a retarget within its minor is allowed.
+fn in_progress<'a>(
+    o: &'a Object,
+    cv: &ClusterVersion,
+    from: &Version,
+    to: &Version,
+    minor: bool,
+    out: &mut Vec<Gate<'a>>,
+) -> bool {
+    let Some(head) = cv.history.first().filter(|h| h.state == "Partial") else { return false };
+    let progressing = is_true(condition(&cv.conditions, "Progressing"));
+    let completed = cv.last_completed().unwrap_or("no completed release");
+    if progressing && minor {
+        out.push(
+            gate(
+                UPDATE_IN_PROGRESS,
+                Some(o),
+                format!(
+                    "An update to {} is in progress (Progressing=True; last completed {completed}): the CVO refuses a \
+                     minor update to {to} until it completes (Upgradeable=False, UpdateInProgress)",
+                    head.version
+                ),
+                format!("Let the update to {} complete (`oc adm upgrade` shows its progress), then update to {to}.", head.version),
+            )
+            .data("inProgress", head.version.clone())
+            .data("lastCompleted", completed),
+        );
+        return true;
+    }
+    out.push(
+        gate(
+            UPDATE_IN_PROGRESS,
+            Some(o),
+            if progressing {
+                format!(
+                    "An update to {} is in progress (last completed {completed}): the plan starts from {from}, where the CVO is now",
+                    head.version
+                )
+            } else {
+                format!(
+                    "The update to {} never completed (status.history: Partial; last completed {completed}): parts of the \
+                     control plane may still run {completed}",
+                    head.version
+                )
+            },
+            "Find why the last update did not complete (`oc adm upgrade`, the ClusterOperators' conditions) before starting another.",
+        )
+        .warning()
+        .data("inProgress", head.version.clone())
+        .data("lastCompleted", completed),
+    );
+    false
+}
+
+/// Admin gates (`openshift-config-managed/admin-gates`): each key `ack-4.N-...` whose minor is the cluster's
+/// current minor must be acknowledged with `"true"` in `openshift-config/admin-acks`, else Upgradeable=False
+/// (`AdminAckRequired`) for a minor update (cluster-version-operator `pkg/cvo/upgradeable.go`).
+fn admin_acks<'a>(
+    c: &Cluster<'a>,
+    cv_obj: &'a Object,
+    cv: &ClusterVersion,
+    from: &Version,
+    minor: bool,
+    out: &mut Vec<Gate<'a>>,
+) -> bool {
+    if !minor {
+        return false;
+    }
+    let cm = |ns: &str, name: &str| {
+        objects(c).find_map(|o| match &o.body {
+            Body::ConfigData(d) if o.r.namespace.as_deref() == Some(ns) && o.r.name == name => Some((o, d.as_ref())),
+            _ => None,
+        })
+    };
+    let Some((gates_obj, gates)) = cm("openshift-config-managed", "admin-gates") else { return false };
+    let acks = cm("openshift-config", "admin-acks");
+    // The gates of the release the cluster runs (the last completed one, as the CVO reads them).
+    let current = cv.last_completed().and_then(|v| Version::parse(v).ok()).unwrap_or_else(|| from.clone());
+    let Some(current_minor) = current.product.map(|(_, m)| m) else { return false };
+    let mut any = false;
+    for (key, description) in gates.iter() {
+        let Some(gate_minor) = admin_gate_minor(key) else { continue };
+        if gate_minor != current_minor {
+            continue;
+        }
+        let acked = acks.is_some_and(|(_, a)| a.get(key).is_some_and(|v| v.as_str() == "true"));
+        if acked {
+            continue;
+        }
+        any = true;
+        let why = match acks {
+            None => "openshift-config/admin-acks is not in the inputs (or does not exist)".to_owned(),
+            Some(_) => "openshift-config/admin-acks does not set it to \"true\"".to_owned(),
+        };
+        out.push(
+            gate(
+                ADMIN_ACK_REQUIRED,
+                Some(gates_obj),
+                format!(
+                    "Admin gate {key} is not acknowledged ({why}): {description}. The CVO sets Upgradeable=False \
+                     (AdminAckRequired) and refuses the minor update to {}",
+                    c.to
+                ),
+                format!(
+                    "Do what the gate asks, then acknowledge it: oc -n openshift-config patch cm admin-acks \
+                     --patch '{{\"data\":{{\"{key}\":\"true\"}}}}' --type=merge"
+                ),
+            )
+            .data("gate", key.to_string()),
+        );
+    }
+    let _ = cv_obj;
+    any
+}
+
+/// The OpenShift minor of an admin gate's key (`ack-4.15-kube-1.29-api-removals-in-4.16` -> 15): keys must
+/// match `^ack-[4-5][.]([0-9]{1,})-[^-]`; others are ignored by the CVO (a malformed key sets its own
+/// reason; here it is left out).
+pub fn admin_gate_minor(key: &str) -> Option<u32> {
+    let rest = key.strip_prefix("ack-")?;
+    let (major, rest) = rest.split_at_checked(1)?;
+    if !matches!(major, "4" | "5") {
+        return None;
+    }
+    let rest = rest.strip_prefix('.')?;
+    let digits: String = rest.chars().take_while(char::is_ascii_digit).collect();
+    let after = rest.get(digits.len()..)?;
+    let mut tail = after.chars();
+    if digits.is_empty() || tail.next() != Some('-') || matches!(tail.next(), None | Some('-')) {
+        return None;
+    }
+    let minor: u32 = digits.parse().ok()?;
+    // OpenShift 5.0 follows 4.23 (one release line: OLM treats them as one).
+    Some(if major == "5" { minor + 23 } else { minor })
+}
+
+/// A ClusterOperator: not Available or Degraded holds the CVO at its runlevel during any update (a missing
+/// Available counts as not available; Degraded is tolerated for a while, then the update is Failing);
+/// `Upgradeable=False` refuses a minor update.
+fn operator<'a>(o: &'a Object, co: &ClusterOperator, minor: bool, out: &mut Vec<Gate<'a>>) -> bool {
+    let available = condition(&co.conditions, "Available");
+    let degraded = condition(&co.conditions, "Degraded");
+    let mut bad = Vec::new();
+    if !is_true(available) {
+        bad.push(available.map_or_else(|| "no Available condition".to_owned(), |a| format!("Available={} ({})", a.status, said(a))));
+    }
+    if is_true(degraded) {
+        bad.push(degraded.map(|d| format!("Degraded=True ({})", said(d))).unwrap_or_default());
+    }
+    // An operator with no conditions at all is a manifest, not a live object: nothing to judge.
+    if !bad.is_empty() && !co.conditions.is_empty() {
+        let mut g = gate(
+            OPERATOR_DEGRADED,
+            Some(o),
+            format!(
+                "ClusterOperator {} is {}: the CVO waits at its runlevel until it is Available=True and Degraded=False, \
+                 so the update stops in the control plane and no node is updated (the MCO comes last)",
+                o.r.name,
+                bad.join(", ")
+            ),
+            format!("Fix {} first (`oc describe clusteroperator {}`, its operator's logs), then start the update.", o.r.name, o.r.name),
+        );
+        g.stop = Some(GateStop::Waits);
+        out.push(g);
+    }
+    let up = condition(&co.conditions, "Upgradeable");
+    if minor && is_false(up) {
+        if let Some(up) = up {
+            out.push(
+                gate(
+                    UPGRADEABLE_FALSE,
+                    Some(o),
+                    format!(
+                        "ClusterOperator {} is Upgradeable=False ({}): the CVO refuses minor updates while it is",
+                        o.r.name,
+                        said(up)
+                    ),
+                    "Resolve what the condition names; a z-stream update within the current minor is still allowed.",
+                )
+                .data("reason", up.reason.clone()),
+            );
+            return true;
+        }
+    }
+    false
+}
+
+/// MachineConfigPools that are Degraded (or count degraded machines): the MCO reports Upgradeable=False
+/// (`DegradedPool`, machine-config-operator `pkg/operator/status.go`), which refuses a minor update; within a
+/// minor, the pool's degraded nodes are not updated until fixed.
+fn pools<'a>(c: &Cluster<'a>, minor: bool, out: &mut Vec<Gate<'a>>, explained: &mut bool) {
+    for o in objects(c) {
+        let Body::Mcp(p) = &o.body else { continue };
+        let degraded = condition(&p.conditions, "Degraded");
+        if !is_true(degraded) && p.degraded_machines <= 0 {
+            continue;
+        }
+        let what = match degraded.filter(|d| d.status == "True") {
+            Some(d) => format!("Degraded ({})", said(d)),
+            None => format!("{} degraded machine(s)", p.degraded_machines),
+        };
+        let g = gate(
+            POOL_DEGRADED,
+            Some(o),
+            if minor {
+                format!(
+                    "MachineConfigPool {} is {what}: the machine-config operator reports Upgradeable=False (DegradedPool) \
+                     and the CVO refuses the minor update to {}",
+                    o.r.name, c.to
+                )
+            } else {
+                format!("MachineConfigPool {} is {what}: its degraded nodes are not updated until they are fixed", o.r.name)
+            },
+            format!("Fix the degraded node(s) (`oc get mcp {} -o yaml`, the machine-config-daemon's logs) first.", o.r.name),
+        )
+        .data("degradedMachineCount", p.degraded_machines.to_string());
+        if minor {
+            *explained = true;
+            out.push(g);
+        } else {
+            out.push(g.warning());
+        }
+    }
+}
+
+/// The `olm.maxOpenShiftVersion` a CSV declares: `Ok(None)` when none, `Err` when OLM cannot read it (OLM
+/// then blocks too): more than one, not `MAJOR.MINOR` (a non-zero patch, a pre-release), not a version.
+pub fn max_openshift_version(o: &Object) -> Result<Option<(u32, u32)>, String> {
+    let (annotation, list_path) = match o.annotations.get(OLM_PROPERTIES) {
+        Some(v) => (v, true),
+        None => match o.annotations.get(OLM_AUTHOR_PROPERTIES) {
+            Some(v) => (v, false),
+            None => return Ok(None),
+        },
+    };
+    let doc = parse_json("properties", annotation).map_err(|e| format!("its properties are not JSON ({e})"))?;
+    let list = if list_path { doc.get("properties") } else { &doc };
+    let values: Vec<String> = list
+        .as_seq()
+        .iter()
+        .filter(|p| p.get("type").as_str() == Some("olm.maxOpenShiftVersion"))
+        .map(|p| {
+            let v = p.get("value");
+            v.as_str().map(str::to_owned).unwrap_or_else(|| match &v.value {
+                crate::parse::Value::Scalar(s, _) => s.to_string(),
+                _ => String::new(),
+            })
+        })
+        .collect();
+    match values.as_slice() {
+        [] => Ok(None),
+        [one] => {
+            let raw = one.trim().trim_matches('"');
+            if raw.is_empty() {
+                return Err("olm.maxOpenShiftVersion is empty".to_owned());
+            }
+            let core = raw.strip_prefix('v').unwrap_or(raw);
+            let core = core.split('+').next().unwrap_or(core);
+            if core.contains('-') {
+                return Err(format!("olm.maxOpenShiftVersion {raw:?} has a pre-release"));
+            }
+            let parts: Vec<&str> = core.split('.').collect();
+            let num = |s: &str| s.parse::<u32>().map_err(|_| format!("olm.maxOpenShiftVersion {raw:?} is not a version"));
+            match parts.as_slice() {
+                [major] => Ok(Some((num(major)?, 0))),
+                [major, minor] => Ok(Some((num(major)?, num(minor)?))),
+                [major, minor, patch] if num(patch)? == 0 => Ok(Some((num(major)?, num(minor)?))),
+                [_, _, _] => Err(format!("olm.maxOpenShiftVersion {raw:?} names a patch: only MAJOR.MINOR is read")),
+                _ => Err(format!("olm.maxOpenShiftVersion {raw:?} is not a version")),
+            }
+        }
+        _ => Err(format!("{} olm.maxOpenShiftVersion properties (OLM reads one)", values.len())),
+    }
+}
+
+/// Installed operators (not OLM's copies of them in other namespaces) whose `olm.maxOpenShiftVersion` is
+/// below the target's minor: OLM's ClusterOperator is Upgradeable=False (`IncompatibleOperatorsInstalled`).
+fn csvs<'a>(c: &Cluster<'a>, to: &Version, out: &mut Vec<Gate<'a>>) -> bool {
+    let Some(target) = to.product.filter(|_| to.is_openshift()).map(|(_, m)| m) else { return false };
+    let mut any = false;
+    for o in objects(c) {
+        let Body::Csv(csv) = &o.body else { continue };
+        if is_copy(o, csv) {
+            continue;
+        }
+        let (message, max) = match max_openshift_version(o) {
+            Ok(None) => continue,
+            Ok(Some((4, m))) if m >= target => continue,
+            Ok(Some((major, m))) if major > 4 && m + 23 >= target => continue,
+            Ok(Some((major, m))) => (
+                format!(
+                    "Operator {} declares olm.maxOpenShiftVersion {major}.{m}: OLM reports Upgradeable=False \
+                     (IncompatibleOperatorsInstalled) and the CVO refuses the update to {to}",
+                    o.r.name
+                ),
+                format!("{major}.{m}"),
+            ),
+            Err(why) => (
+                format!(
+                    "Operator {}: {why}: OLM cannot tell its compatibility and reports Upgradeable=False, so the CVO \
+                     refuses the update to {to}",
+                    o.r.name
+                ),
+                String::new(),
+            ),
+        };
+        any = true;
+        out.push(
+            gate(
+                OPERATOR_INCOMPATIBLE,
+                Some(o),
+                message,
+                format!(
+                    "Update the operator to a version that supports {to} (its channel in OperatorHub), or uninstall it, before the update."
+                ),
+            )
+            .data("maxOpenShiftVersion", max),
+        );
+    }
+    any
+}
+
+/// A copy OLM writes of a CSV into every namespace it watches: not an installed operator.
+fn is_copy(o: &Object, csv: &Csv) -> bool {
+    o.labels.get("olm.copiedFrom").is_some() || csv.reason.as_deref() == Some("Copied")
+}
+
+/// The GKE on Bare Metal `Cluster` this upgrade is for: the one self-managed cluster (admin, hybrid or
+/// standalone) among them, or the only one.
+pub fn gke_self<'a>(c: &Cluster<'a>) -> Option<(&'a Object, &'a GkeCluster)> {
+    let all: Vec<(&'a Object, &'a GkeCluster)> = objects(c)
+        .filter_map(|o| match &o.body {
+            Body::GkeCluster(g) => Some((o, g.as_ref())),
+            _ => None,
+        })
+        .collect();
+    let own: Vec<_> = all
+        .iter()
+        .filter(|(_, g)| matches!(g.kind.as_deref(), Some("admin" | "hybrid" | "standalone")))
+        .copied()
+        .collect();
+    match (own.as_slice(), all.as_slice()) {
+        ([one], _) | ([], [one]) => Some(*one),
+        _ => None,
+    }
+}
+
+/// bmctl's version rules (Google Distributed Cloud for bare metal, "Upgrade clusters" and "Lifecycle and
+/// stages of cluster upgrades"): no downgrade, a patch included; one minor at a time (two only to 1.33 or
+/// later with the skip annotation); an admin (or hybrid) cluster at most one minor ahead of the user
+/// clusters it manages (two from 1.30 on), and never behind them. Then its preflight checks.
+fn gke_baremetal<'a>(c: &Cluster<'a>, from: &Version, out: &mut Vec<Gate<'a>>) {
+    let to = &c.to;
+    let me = gke_self(c);
+    let obj = me.map(|(o, _)| o);
+    let help_versions = "bmctl upgrades one minor at a time and never down: give a target one minor after the current version (see `upgrade.path`), and run `bmctl upgrade cluster` once per minor.";
+    if to.scheme_cmp(from) == Some(std::cmp::Ordering::Less) {
+        out.push(
+            gate(
+                VERSION_REFUSED,
+                obj,
+                format!("bmctl refuses to downgrade {} to {}: clusters cannot be downgraded, not even by a patch", from.with_kubernetes(), to.with_kubernetes()),
+                help_versions,
+            )
+            .data("rule", "downgrade"),
+        );
+    }
+    let skip = to.minor.saturating_sub(from.minor);
+    if skip >= 2 {
+        let annotated = me.is_some_and(|(o, _)| o.annotations.get(GKE_SKIP_ANNOTATION).is_some_and(|v| v.as_str() == "enable"));
+        let allowed = skip == 2 && to.product_minor() >= 33 && annotated;
+        if !allowed {
+            out.push(
+                gate(
+                    VERSION_REFUSED,
+                    obj,
+                    format!(
+                        "bmctl refuses {} -> {}: {skip} minors in one upgrade (one at a time; two only to 1.33 or later with \
+                         the annotation {GKE_SKIP_ANNOTATION}: enable)",
+                        from.with_kubernetes(),
+                        to.with_kubernetes()
+                    ),
+                    help_versions,
+                )
+                .data("rule", "minor-skip"),
+            );
+        }
+    }
+    let Some((me_obj, me)) = me else { return };
+    let managing = matches!(me.kind.as_deref(), Some("admin" | "hybrid"));
+    for o in objects(c) {
+        let Body::GkeCluster(user) = &o.body else { continue };
+        if std::ptr::eq(o, me_obj) || user.kind.as_deref() != Some("user") || !managing {
+            continue;
+        }
+        let Some(uv) = user.status_version.as_deref().and_then(|v| Version::parse_gke_baremetal(v).ok()) else {
+            continue;
+        };
+        let allowed = if to.minor >= 30 { 2 } else { 1 };
+        let lag = to.minor.saturating_sub(uv.minor);
+        if lag > allowed {
+            out.push(
+                gate(
+                    VERSION_REFUSED,
+                    Some(o),
+                    format!(
+                        "User cluster {} runs {}: upgrading its admin cluster {} to {to} would put it {lag} minors ahead \
+                         (at most {allowed}): bmctl halts the admin cluster's upgrade",
+                        o.r.name,
+                        uv.with_kubernetes(),
+                        me_obj.r.name
+                    ),
+                    format!("Upgrade user cluster {} first, to within {allowed} minor(s) of {to}.", o.r.name),
+                )
+                .data("rule", "admin-user-skew")
+                .data("userCluster", o.r.name.to_string()),
+            );
+        }
+    }
+    preflight(c, out);
+}
+
+/// The newest `PreflightCheck` of each namespace that did not pass: `bmctl upgrade` does not proceed past a
+/// failed preflight check.
+fn preflight<'a>(c: &Cluster<'a>, out: &mut Vec<Gate<'a>>) {
+    let mut newest: std::collections::BTreeMap<&str, (&'a Object, &'a GkePreflight)> = std::collections::BTreeMap::new();
+    for o in objects(c) {
+        let Body::GkePreflight(p) = &o.body else { continue };
+        let ns = o.r.namespace.as_deref().unwrap_or("");
+        let key = |x: &(&Object, &GkePreflight)| (x.1.created.clone().unwrap_or_default(), x.0.r.name.to_string());
+        match newest.get(ns) {
+            Some(prev) if key(prev) >= key(&(o, p)) => {}
+            _ => {
+                newest.insert(ns, (o, p));
+            }
+        }
+    }
+    for (o, p) in newest.into_values() {
+        if p.pass != Some(false) && p.failed.is_empty() {
+            continue;
+        }
+        let failed: Vec<String> = p
+            .failed
+            .iter()
+            .map(|(n, m)| if m.is_empty() { n.clone() } else { format!("{n}: {m}") })
+            .collect();
+        out.push(
+            gate(
+                PREFLIGHT_FAILED,
+                Some(o),
+                format!(
+                    "PreflightCheck {} did not pass{}: bmctl does not proceed with the upgrade while its preflight checks fail",
+                    o.r.name,
+                    if failed.is_empty() { String::new() } else { format!(" ({})", failed.join("; ")) }
+                ),
+                "Fix what the failed checks name (`kubectl describe preflightcheck`), then run `bmctl check preflight` again.",
+            )
+            .data("failed", p.failed.iter().map(|(n, _)| n.clone()).collect::<Vec<_>>().join(",")),
+        );
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Admin gate keys as the CVO matches them (`^ack-[4-5][.]([0-9]{1,})-[^-]`).
+    #[test]
+    fn admin_gate_keys() {
+        assert_eq!(admin_gate_minor("ack-4.15-kube-1.29-api-removals-in-4.16"), Some(15));
+        assert_eq!(admin_gate_minor("ack-4.8-kube-1.22-api-removals-in-4.9"), Some(8));
+        assert_eq!(admin_gate_minor("ack-4.8--x"), None);
+        assert_eq!(admin_gate_minor("ack-3.11-x"), None);
+        assert_eq!(admin_gate_minor("ack-4.x-y"), None);
+        assert_eq!(admin_gate_minor("ack-4.8"), None);
+        assert_eq!(admin_gate_minor("foo"), None);
+    }
+}

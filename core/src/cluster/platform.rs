@@ -89,10 +89,9 @@ impl Gate<'_> {
 pub fn gates<'a>(c: &Cluster<'a>) -> Vec<Gate<'a>> {
     let mut out = Vec::new();
     let Some(from) = &c.from else { return out };
-    if c.path.is_empty() {
-        return out;
-    }
     match c.profile() {
+        // Nothing to update: no gate to pass (a downgrade is `version/downgrade`'s).
+        Profile::Openshift if c.path.is_empty() => {}
         Profile::Openshift => openshift(c, from, &mut out),
         Profile::GkeBaremetal => gke_baremetal(c, from, &mut out),
         _ => {}
@@ -133,26 +132,33 @@ fn openshift<'a>(c: &Cluster<'a>, from: &Version, out: &mut Vec<Gate<'a>>) {
         Body::ClusterVersion(cv) => Some((o, cv.as_ref())),
         _ => None,
     });
-    let mut explained_upgradeable = false;
+    // What explains the ClusterVersion's own Upgradeable=False (it sums the operators' conditions, the
+    // admin acks and an update in progress): each cause is reported once, on the object that causes it.
+    let (mut by_update, mut by_acks) = (false, false);
+    let pools_degraded = pools(c, minor, out);
+    let incompatible = minor && csvs(c, to, out);
     if let Some((o, cv)) = cv {
         update_edges(c, o, cv, out);
-        explained_upgradeable |= in_progress(o, cv, from, to, minor, out);
-        explained_upgradeable |= admin_acks(c, o, cv, from, minor, out);
+        by_update = in_progress(o, cv, from, to, minor, out);
+        by_acks = admin_acks(c, cv, from, minor, out);
     }
+    let mut by_operators = false;
     for o in objects(c) {
         if let Body::ClusterOperator(co) = &o.body {
-            explained_upgradeable |= operator(o, co, minor, out);
+            by_operators |= operator(o, co, minor, pools_degraded, incompatible, out);
         }
     }
-    pools(c, minor, out, &mut explained_upgradeable);
-    if minor {
-        explained_upgradeable |= csvs(c, to, out);
-    }
-    // The ClusterVersion's own Upgradeable=False, when nothing above explains it (it sums the operators'
-    // and the admin acks' conditions: reported once, on what causes it).
+    by_operators |= pools_degraded || incompatible;
     if let Some((o, cv)) = cv {
         let up = condition(&cv.conditions, "Upgradeable");
-        if minor && is_false(up) && !explained_upgradeable {
+        let explained = match up.map(|u| u.reason.as_str()) {
+            Some("AdminAckRequired") => by_acks,
+            Some("ClusterOperatorNotUpgradeable" | "ClusterOperatorsNotUpgradeable") => by_operators,
+            Some("UpdateInProgress") => by_update,
+            Some("MultipleReasons") => by_operators || by_acks || by_update,
+            _ => false,
+        };
+        if minor && is_false(up) && !explained {
             if let Some(up) = up {
                 out.push(
                     gate(
@@ -180,7 +186,7 @@ fn openshift<'a>(c: &Cluster<'a>, from: &Version, out: &mut Vec<Gate<'a>>) {
 fn update_edges<'a>(c: &Cluster<'a>, o: &'a Object, cv: &ClusterVersion, out: &mut Vec<Gate<'a>>) {
     let to = &c.to;
     // Without any status (a manifest, not the live object), there is nothing to judge against.
-    if cv.available.is_none() && cv.conditional.is_empty() {
+    if cv.desired.is_none() && cv.available.is_none() && cv.conditional.is_empty() {
         return;
     }
     let same = |v: &str| Version::parse(v).ok().is_some_and(|v| v.is_openshift() && v == *to && v.patch == to.patch);
@@ -200,7 +206,11 @@ fn update_edges<'a>(c: &Cluster<'a>, o: &'a Object, cv: &ClusterVersion, out: &m
         if accepted {
             return;
         }
-        let why = rec.map_or_else(|| "no Recommended condition evaluated".to_owned(), said);
+        // The condition's message repeats the risks', listed after it: its reason is enough here.
+        let why = rec.map_or_else(
+            || "no Recommended condition evaluated".to_owned(),
+            |r| if r.reason.is_empty() || u.risks.is_empty() { said(r) } else { r.reason.clone() },
+        );
         let details: Vec<String> = u
             .risks
             .iter()
@@ -333,7 +343,6 @@ fn in_progress<'a>(
 /// (`AdminAckRequired`) for a minor update (cluster-version-operator `pkg/cvo/upgradeable.go`).
 fn admin_acks<'a>(
     c: &Cluster<'a>,
-    cv_obj: &'a Object,
     cv: &ClusterVersion,
     from: &Version,
     minor: bool,
@@ -385,7 +394,6 @@ fn admin_acks<'a>(
             .data("gate", key.to_string()),
         );
     }
-    let _ = cv_obj;
     any
 }
 
@@ -413,7 +421,16 @@ pub fn admin_gate_minor(key: &str) -> Option<u32> {
 /// A ClusterOperator: not Available or Degraded holds the CVO at its runlevel during any update (a missing
 /// Available counts as not available; Degraded is tolerated for a while, then the update is Failing);
 /// `Upgradeable=False` refuses a minor update.
-fn operator<'a>(o: &'a Object, co: &ClusterOperator, minor: bool, out: &mut Vec<Gate<'a>>) -> bool {
+/// The MCO's `DegradedPool` and OLM's `IncompatibleOperatorsInstalled` are reported on the pools and the
+/// operators they name (`pools_degraded`, `incompatible`), not again on the ClusterOperator.
+fn operator<'a>(
+    o: &'a Object,
+    co: &ClusterOperator,
+    minor: bool,
+    pools_degraded: bool,
+    incompatible: bool,
+    out: &mut Vec<Gate<'a>>,
+) -> bool {
     let available = condition(&co.conditions, "Available");
     let degraded = condition(&co.conditions, "Degraded");
     let mut bad = Vec::new();
@@ -440,7 +457,12 @@ fn operator<'a>(o: &'a Object, co: &ClusterOperator, minor: bool, out: &mut Vec<
         out.push(g);
     }
     let up = condition(&co.conditions, "Upgradeable");
-    if minor && is_false(up) {
+    let named_elsewhere = match up.map(|u| u.reason.as_str()) {
+        Some("DegradedPool") => pools_degraded,
+        Some("IncompatibleOperatorsInstalled") => incompatible,
+        _ => false,
+    };
+    if minor && is_false(up) && !named_elsewhere {
         if let Some(up) = up {
             out.push(
                 gate(
@@ -464,7 +486,8 @@ fn operator<'a>(o: &'a Object, co: &ClusterOperator, minor: bool, out: &mut Vec<
 /// MachineConfigPools that are Degraded (or count degraded machines): the MCO reports Upgradeable=False
 /// (`DegradedPool`, machine-config-operator `pkg/operator/status.go`), which refuses a minor update; within a
 /// minor, the pool's degraded nodes are not updated until fixed.
-fn pools<'a>(c: &Cluster<'a>, minor: bool, out: &mut Vec<Gate<'a>>, explained: &mut bool) {
+fn pools<'a>(c: &Cluster<'a>, minor: bool, out: &mut Vec<Gate<'a>>) -> bool {
+    let mut any = false;
     for o in objects(c) {
         let Body::Mcp(p) = &o.body else { continue };
         let degraded = condition(&p.conditions, "Degraded");
@@ -491,12 +514,13 @@ fn pools<'a>(c: &Cluster<'a>, minor: bool, out: &mut Vec<Gate<'a>>, explained: &
         )
         .data("degradedMachineCount", p.degraded_machines.to_string());
         if minor {
-            *explained = true;
+            any = true;
             out.push(g);
         } else {
             out.push(g.warning());
         }
     }
+    any
 }
 
 /// The `olm.maxOpenShiftVersion` a CSV declares: `Ok(None)` when none, `Err` when OLM cannot read it (OLM
@@ -662,6 +686,7 @@ fn gke_baremetal<'a>(c: &Cluster<'a>, from: &Version, out: &mut Vec<Gate<'a>>) {
             );
         }
     }
+    preflight(c, out);
     let Some((me_obj, me)) = me else { return };
     let managing = matches!(me.kind.as_deref(), Some("admin" | "hybrid"));
     for o in objects(c) {
@@ -693,7 +718,6 @@ fn gke_baremetal<'a>(c: &Cluster<'a>, from: &Version, out: &mut Vec<Gate<'a>>) {
             );
         }
     }
-    preflight(c, out);
 }
 
 /// The newest `PreflightCheck` of each namespace that did not pass: `bmctl upgrade` does not proceed past a

@@ -90,6 +90,10 @@ fn stuck_reason(pod: &PodInfo, node: usize, fit: &[usize], reach: &[usize]) -> O
 }
 
 pub fn compute(ctx: &Cluster<'_>, outcome: &Outcome, t: &Timings) -> (Downtime, Vec<WorkloadOutcome>) {
+    // The distribution's tool refuses to start (`cluster::platform`): nothing is touched, nothing is down.
+    if outcome.plan.stops.iter().any(|s| s.phase == "preconditions") {
+        return (Downtime::default(), Vec::new());
+    }
     let mut components = Vec::new();
     let cps: Vec<_> = ctx.nodes.iter().filter(|n| n.is_control_plane()).collect();
     let cp_step: Vec<&NodeWindow> = outcome.windows.iter().filter(|w| w.phase == "control-plane").collect();

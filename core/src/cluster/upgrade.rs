@@ -82,3 +82,26 @@ impl Cluster<'_> {
         self.after.get_or_init(|| self.nodes.iter().map(|n| node_after(self, n.obj)).collect())
     }
 }
+
+/// The kubelet minors whose container hash differs from the minor before: upgraded in place (no drain),
+/// the new kubelet sees every running container's hash changed and restarts them all, on every node.
+/// From the kubelet's own history (pkg/kubelet/container/helpers.go `HashContainer` hashed the whole
+/// container struct until 1.16, its JSON with empty fields left out until 1.31, then the name and image):
+/// each minor that added a field to the container spec changed every hash. The issues that reported it,
+/// one per minor.
+pub const CONTAINER_HASH_CHANGES: &[(u32, &str)] = &[
+    (2, "kubernetes/kubernetes#23104"),
+    (7, "kubernetes/kubernetes#52773"),
+    (8, "kubernetes/kubernetes#53644"),
+    (9, "kubernetes/website#6894"),
+    (12, "kubernetes/kubernetes#72296"),
+    (14, "kubernetes/kubernetes#84443"),
+    (16, "kubernetes/kubernetes#57741"),
+    (31, "kubernetes/kubernetes#124220, #129385"),
+];
+
+/// Does upgrading a kubelet in place from the minor before `minor` to `minor` restart every container on
+/// its node? The source that says so.
+pub fn restarts_containers(minor: u32) -> Option<&'static str> {
+    CONTAINER_HASH_CHANGES.iter().find(|(m, _)| *m == minor).map(|(_, s)| *s)
+}

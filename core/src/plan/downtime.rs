@@ -89,6 +89,13 @@ fn stuck_reason(pod: &PodInfo, node: usize, fit: &[usize], reach: &[usize]) -> O
     (!elsewhere(reach)).then(|| "no other node it fits can reach its volumes (their node or zone)".to_owned())
 }
 
+/// The source saying that this hop's kubelet restarts every container when upgraded in place, if it does
+/// ([`crate::cluster::upgrade::restarts_containers`]).
+pub fn restart_hop(ctx: &Cluster<'_>, hop: &str) -> Option<&'static str> {
+    let v = ctx.path.iter().find(|v| v.to_string() == hop)?;
+    crate::cluster::upgrade::restarts_containers(v.minor)
+}
+
 pub fn compute(ctx: &Cluster<'_>, outcome: &Outcome, t: &Timings) -> (Downtime, Vec<WorkloadOutcome>) {
     // The distribution's tool refuses to start (`cluster::platform`): nothing is touched, nothing is down.
     if outcome.plan.stops.iter().any(|s| s.phase == "preconditions") {
@@ -218,6 +225,15 @@ pub fn compute(ctx: &Cluster<'_>, outcome: &Outcome, t: &Timings) -> (Downtime, 
                             }
                             None => evictions.push((evicted, t.pod_start, r)),
                         }
+                    } else if let Some(source) = restart_hop(ctx, &w.hop) {
+                        // Upgraded in place across a container-hash change: the new kubelet restarts
+                        // every container on its node as it comes up.
+                        let up = w.end;
+                        down.push((up.saturating_sub(t.pod_start).max(w.start), up));
+                        reasons.insert(
+                            format!("the kubelet upgraded in place to {} restarts every container on its node ({source})", w.hop),
+                            (),
+                        );
                     } else if t.iptables_flush > 0 && w.phase == "workers" {
                         down.push((w.start, w.start + t.iptables_flush));
                         reasons.insert("kube-proxy flushes iptables on its node".into(), ());

@@ -55,6 +55,7 @@ registry![
     budget::single_control_plane,
     budget::unavailable_exceeds_limit,
     capacity::insufficient_headroom,
+    disruption::in_place_restart,
     disruption::local_storage,
     disruption::overlapping_pdbs,
     disruption::pdb_blocks_drain,

@@ -40,9 +40,10 @@ pub fn check(ctx: &Context<'_>, out: &mut Vec<Finding>) {
         let mut f = Finding::new(
             &INFO,
             format!(
-                "{} runs a single replica, on {node}: it is down for about {} in all while {node} is drained{}",
+                "{} runs a single replica, on {node}: it is down for about {} in all while {node} {}{}",
                 w.key.display(),
                 crate::units::duration(w.seconds),
+                if ctx.drains() { "is drained" } else { "is upgraded in place" },
                 w.causes.iter().map(|c| format!("; {c}")).collect::<String>()
             ),
             "Run at least two replicas, spread over nodes, with a PodDisruptionBudget of maxUnavailable: 1.",

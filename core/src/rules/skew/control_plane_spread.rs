@@ -13,8 +13,9 @@ pub const INFO: RuleInfo = RuleInfo {
 /// What the rule checks, why it matters for an upgrade, an example, how to fix, references (Markdown):
 /// apart from [`INFO`], so that what lists the rules links no docs.
 pub const DOCS: &str = r#"## What it checks
-Reads the kubelet version of every control-plane node (`node-role.kubernetes.io/control-plane`, `master`
-or RKE's `controlplane` label) and compares its minor with the current version. Any control-plane node on
+Reads the version of every control-plane node (`node-role.kubernetes.io/control-plane`, `master` or RKE's
+`controlplane` label): its kube-apiserver static pod's image tag where the snapshot has the `kube-system`
+pods, else its kubelet's; and compares its minor with the current version. Any control-plane node on
 another minor, or a spread of more than one minor among them, is reported with the node and both versions.
 
 ## Why it matters for an upgrade
@@ -36,14 +37,27 @@ node` on the stragglers), check `kubectl get nodes`, then start the next hop.
 
 pub fn check(ctx: &Context<'_>, out: &mut Vec<Finding>) {
     let Some(from) = &ctx.from else { return };
+    // Where the snapshot has the kube-apiserver static pods, their image tags are the API servers'
+    // versions: a control-plane kubelet one minor behind them is the ordinary state after `kubeadm upgrade
+    // apply`, before the kubelets are upgraded, and not a straggler.
+    let mut apiservers: std::collections::HashMap<&str, crate::version::Version> = std::collections::HashMap::new();
+    for o in ctx.objects {
+        let Some(p) = o.pod() else { continue };
+        if let (Some(tag), Some(node)) = (p.apiserver_version.as_deref(), p.spec.node_name.as_deref()) {
+            if let Ok(v) = crate::version::Version::parse(tag) {
+                apiservers.insert(node, v);
+            }
+        }
+    }
     let cps: Vec<_> = ctx.nodes.iter().filter(|n| n.is_control_plane()).collect();
-    let minors: Vec<u32> = cps.iter().filter_map(|n| n.kubelet.as_ref().map(|v| v.minor)).collect();
+    let version_of = |n: &crate::cluster::NodeView<'_>| apiservers.get(n.name()).cloned().or_else(|| n.kubelet.clone());
+    let minors: Vec<u32> = cps.iter().filter_map(|n| version_of(n).map(|v| v.minor)).collect();
     let (Some(lo), Some(hi)) = (minors.iter().min(), minors.iter().max()) else {
         return;
     };
     let spread = hi - lo;
     for n in &cps {
-        let Some(v) = &n.kubelet else { continue };
+        let Some(v) = &version_of(n) else { continue };
         if v.minor == from.minor && spread <= 1 {
             continue;
         }

@@ -82,6 +82,29 @@ const MARKS: [Mark; 8] = [
     ),
 ];
 
+/// Which RKE generation a cluster.yml was written for, and why: RKE reads `upgrade_strategy` from v1.1.0
+/// on (workers in a window of `max_unavailable_worker`, drains), and deploys Kubernetes 1.18 from v1.1.0
+/// on; before v1.1 every node of a role was upgraded at once (`rke-legacy`). Nothing RKE writes on the
+/// nodes records its own version, so without either sign it is RKE v1.1 or later, said as an assumption.
+pub fn rke_generation(cfg: Option<&crate::model::distro::RkeConfig>) -> (Profile, String) {
+    let Some(cfg) = cfg else { return (Profile::Rke, "no upgrade_strategy to tell the RKE version".to_owned()) };
+    let k8s = cfg.kubernetes_version.as_deref().and_then(|v| crate::version::Version::parse(v).ok());
+    if cfg.upgrade_strategy {
+        return (Profile::Rke, "it has upgrade_strategy, which RKE reads from v1.1.0 on (profile rke)".to_owned());
+    }
+    match k8s {
+        Some(v) if v.minor >= 18 => {
+            (Profile::Rke, format!("kubernetes_version {v} is deployed by RKE v1.1.0 or later (profile rke)"))
+        }
+        _ => (
+            Profile::Rke,
+            "no upgrade_strategy and no Kubernetes version that only RKE v1.1+ deploys: RKE v1.1 or later is \
+             assumed (profile rke); for an older RKE, which upgrades every node of a role at once, choose rke-legacy"
+                .to_owned(),
+        ),
+    }
+}
+
 /// What the inputs look like, for a report made under `chosen`; `None` when nothing tells.
 pub fn detect(ingested: &Ingested, chosen: Profile) -> Option<Detected> {
     let mut cands: Vec<Candidate> = Vec::new();
@@ -96,12 +119,9 @@ pub fn detect(ingested: &Ingested, chosen: Profile) -> Option<Detected> {
         None => cands.push(Candidate { profile, managed, weight, evidence: vec![e] }),
     };
     for c in ingested.inventory.distribution_configs.iter().filter(|c| c.kind == "rke-cluster-yml").take(1) {
-        add(
-            Some(Profile::Rke),
-            None,
-            3,
-            Evidence { what: "an RKE cluster.yml".to_owned(), at: Some(format!("{}:{}", c.file, c.line)) },
-        );
+        let at = Some(format!("{}:{}", c.file, c.line));
+        let (profile, why) = rke_generation(ingested.rke.as_ref());
+        add(Some(profile), None, 3, Evidence { what: format!("an RKE cluster.yml: {why}"), at });
     }
     // The distribution's own objects: (profile, api group, kind), the first of each and how many.
     let objects: [(Profile, &str, &str); 5] = [
@@ -242,9 +262,21 @@ mod tests {
         let d = detected(&[("cluster.yml", cy), ("nodes.yaml", &nodes)], Profile::Kubeadm).unwrap();
         assert_eq!((d.profile, d.matches), (Some(Profile::Rke), false));
         assert_eq!(d.evidence[0].at.as_deref(), Some("cluster.yml:1"));
-        assert!(d.describe().starts_with("the inputs look like rke (an RKE cluster.yml at cluster.yml:1"));
+        assert!(
+            d.describe().starts_with("the inputs look like rke (an RKE cluster.yml: it has upgrade_strategy, which RKE reads from v1.1.0 on"),
+            "{}",
+            d.describe()
+        );
         // RKE before v1.1 reads the same file: rke-legacy matches.
         assert!(detected(&[("cluster.yml", cy)], Profile::RkeLegacy).unwrap().matches);
+        // Without upgrade_strategy, a Kubernetes version only RKE v1.1+ deploys says rke; nothing says
+        // rke-legacy for sure, so RKE v1.1 or later is assumed and the reason says so.
+        let old = "nodes:\n- address: 10.0.0.1\n  role: [controlplane, etcd, worker]\nkubernetes_version: v1.18.20-rancher1-3\n";
+        let d = detected(&[("cluster.yml", old)], Profile::Kubeadm).unwrap();
+        assert!(d.describe().contains("kubernetes_version 1.18.20+rancher1-3 is deployed by RKE v1.1.0 or later"), "{}", d.describe());
+        let bare = "nodes:\n- address: 10.0.0.1\n  role: [controlplane, etcd, worker]\n";
+        let d = detected(&[("cluster.yml", bare)], Profile::Kubeadm).unwrap();
+        assert!(d.describe().contains("for an older RKE, which upgrades every node of a role at once, choose rke-legacy"));
     }
 
     #[test]

@@ -174,7 +174,13 @@ fn build_report(
         )
     } else {
         let outcome = plan::build(&cluster, timings);
-        let (downtime, workloads) = plan::downtime::compute(&cluster, &outcome, &timings);
+        let (mut downtime, workloads) = plan::downtime::compute(&cluster, &outcome, &timings);
+        // RKE's add-ons roll by their own update strategies, once the worker plane is through.
+        if let (Some(rke), Profile::Rke | Profile::RkeLegacy, true) =
+            (ingested.rke.as_ref(), options.profile, outcome.plan.complete)
+        {
+            downtime.components.extend(plan::downtime::rke_addon_rows(rke));
+        }
         (outcome.plan, downtime, Some(workloads))
     };
     let ctx = Context::new(cluster, workload_outcomes);

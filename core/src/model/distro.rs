@@ -162,11 +162,67 @@ pub struct RkeConfig {
     /// `node_drain_input.delete_local_data` (RKE's default: false).
     pub drain_delete_local_data: Option<bool>,
     pub nodes: usize,
+    /// Does the file have an `upgrade_strategy` (which RKE reads from v1.1.0 on)?
+    pub upgrade_strategy: bool,
+    /// The add-ons and their update strategies.
+    pub addons: Vec<RkeAddon>,
     /// `kubernetes_version` (`v1.26.8-rancher1-1`): the version `rke up` deploys.
     pub kubernetes_version: Option<String>,
     /// Values RKE refuses when it reads the file (`rke up` stops with "Failed to parse the cluster file"):
     /// `(line, field, why)`. The upgrade never starts.
     pub problems: Vec<(u32, String, String)>,
+}
+
+/// An RKE add-on's `update_strategy` as RKE resolves it (cluster/cluster.go, from v1.1.0): a DaemonSet's
+/// `RollingUpdate` with `maxUnavailable` 1 unless set; a Deployment's with 25%/25% (CoreDNS: maxUnavailable 1,
+/// maxSurge 0); another strategy (`OnDelete`, `Recreate`) as written.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RkeAddon {
+    /// The cluster.yml key (`ingress`, `network`, `dns`, `monitoring`).
+    pub key: &'static str,
+    /// What runs it: `DaemonSet` or `Deployment`.
+    pub kind: &'static str,
+    /// What it is (`nginx ingress controller`).
+    pub what: &'static str,
+    pub strategy: String,
+    pub max_unavailable: IntOrPercent,
+    pub max_surge: Option<IntOrPercent>,
+    /// Was `update_strategy` given in the file (or is this RKE's default)?
+    pub given: bool,
+}
+
+/// The add-ons RKE deploys and rolls on `rke up`, with their update strategies.
+fn rke_addons(doc: &Node) -> Vec<RkeAddon> {
+    let dns_provider = doc.at(&["dns", "provider"]).as_str().unwrap_or("coredns").to_owned();
+    let specs: [(&'static str, &'static str, &'static str, IntOrPercent, Option<IntOrPercent>); 4] = [
+        ("ingress", "DaemonSet", "nginx ingress controller", IntOrPercent::Int(1), None),
+        ("network", "DaemonSet", "network plugin (CNI)", IntOrPercent::Int(1), None),
+        (
+            "dns",
+            "Deployment",
+            if dns_provider == "kube-dns" { "kube-dns" } else { "CoreDNS" },
+            if dns_provider == "kube-dns" { IntOrPercent::Int(0) } else { IntOrPercent::Int(1) },
+            Some(if dns_provider == "kube-dns" { IntOrPercent::Percent(10) } else { IntOrPercent::Int(0) }),
+        ),
+        ("monitoring", "Deployment", "metrics-server", IntOrPercent::Percent(25), Some(IntOrPercent::Percent(25))),
+    ];
+    specs
+        .into_iter()
+        .filter(|(key, ..)| doc.at(&[key, "provider"]).as_str() != Some("none"))
+        .map(|(key, kind, what, mu, ms)| {
+            let u = doc.at(&[key, "update_strategy"]);
+            let ru = u.get("rollingUpdate");
+            RkeAddon {
+                key,
+                kind,
+                what,
+                strategy: u.get("strategy").as_str().unwrap_or("RollingUpdate").to_owned(),
+                max_unavailable: super::int_or_percent(ru.get("maxUnavailable")).unwrap_or(mu),
+                max_surge: super::int_or_percent(ru.get("maxSurge")).or(ms),
+                given: u.is_map(),
+            }
+        })
+        .collect()
 }
 
 /// Does this kind-less document look like an RKE `cluster.yml` (a `nodes` list of hosts with roles)?
@@ -225,6 +281,8 @@ impl RkeConfig {
             drain_force,
             drain_delete_local_data,
             nodes: doc.get("nodes").as_seq().len(),
+            upgrade_strategy: s.is_map(),
+            addons: rke_addons(doc),
             kubernetes_version: doc.get("kubernetes_version").as_string(),
             problems,
         }

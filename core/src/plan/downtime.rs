@@ -89,6 +89,40 @@ fn stuck_reason(pod: &PodInfo, node: usize, fit: &[usize], reach: &[usize]) -> O
     (!elsewhere(reach)).then(|| "no other node it fits can reach its volumes (their node or zone)".to_owned())
 }
 
+/// The rows of RKE's add-ons (cluster.yml's `ingress`, `network`, `dns`, `monitoring`), from each one's
+/// `update_strategy` as RKE resolves it: rolled after the worker plane on `rke up`.
+pub fn rke_addon_rows(cfg: &crate::model::distro::RkeConfig) -> Vec<ComponentDowntime> {
+    use crate::quantity::IntOrPercent;
+    cfg.addons
+        .iter()
+        .map(|a| {
+            let set = if a.given { "update_strategy" } else { "RKE's default" };
+            let expected = match (a.strategy.as_str(), a.kind) {
+                ("OnDelete", _) => format!("not replaced by rke up: its pods keep the old version until each is deleted ({set}: OnDelete)"),
+                ("Recreate", _) => format!("down while its pods are replaced: every replica is stopped before the new ones start ({set}: Recreate)"),
+                (_, "DaemonSet") => format!(
+                    "one node's pod at a time ({set}: RollingUpdate, maxUnavailable {}); none where clients reach it on several nodes",
+                    a.max_unavailable
+                ),
+                _ => {
+                    let surge = a.max_surge.map_or_else(String::new, |s| format!(", maxSurge {s}"));
+                    let none_left = matches!(a.max_unavailable, IntOrPercent::Percent(100));
+                    format!(
+                        "{} ({set}: RollingUpdate, maxUnavailable {}{surge})",
+                        if none_left { "down while every replica is replaced at once" } else { "none with two or more replicas: rolled a few at a time" },
+                        a.max_unavailable
+                    )
+                }
+            };
+            ComponentDowntime {
+                component: format!("{} ({}, cluster.yml {})", a.what, a.kind, a.key),
+                expected,
+                when: "after the worker plane, as rke up deploys the add-ons".into(),
+            }
+        })
+        .collect()
+}
+
 /// The source saying that this hop's kubelet restarts every container when upgraded in place, if it does
 /// ([`crate::cluster::upgrade::restarts_containers`]).
 pub fn restart_hop(ctx: &Cluster<'_>, hop: &str) -> Option<&'static str> {

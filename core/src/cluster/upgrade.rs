@@ -8,6 +8,21 @@ pub const MASTER_LABEL: &str = "node-role.kubernetes.io/master";
 /// The taint keys of control-plane nodes: the old one and kubeadm's new one (1.24+).
 pub const MASTER_TAINT: &str = "node-role.kubernetes.io/master";
 pub const CONTROL_PLANE_TAINT: &str = "node-role.kubernetes.io/control-plane";
+/// The role label kubeadm never set, kOps (and older tools) did: `kubernetes.io/role=master|node`.
+pub const ROLE_LABEL: &str = "kubernetes.io/role";
+
+/// What each distribution puts on the nodes it creates or upgrades, by the Kubernetes minor they run, where
+/// it changes: (distribution, from minor, what changes, source). kubeadm relabels and retaints nodes in
+/// place (`upgrade apply`); kOps replaces every instance, and the new ones carry only what its version
+/// gives them (pkg/nodelabels/builder.go, commit 8423d49 in kOps 1.24: for Kubernetes 1.24 and later the
+/// control plane loses `node-role.kubernetes.io/master` and `kubernetes.io/role`, and its taint is
+/// `node-role.kubernetes.io/control-plane:NoSchedule` alone; workers lose `kubernetes.io/role=node`).
+/// RKE, OpenShift and GKE on Bare Metal keep their nodes' role labels and taints across versions.
+pub const NODE_MARKS_BY_VERSION: &[(Profile, u32, &str, &str)] = &[
+    (Profile::Kubeadm, 24, "control-plane nodes get the node-role.kubernetes.io/control-plane:NoSchedule taint beside the master one; the master label is removed", "cmd/kubeadm/app/phases/upgrade/postupgrade.go"),
+    (Profile::Kubeadm, 25, "the node-role.kubernetes.io/master:NoSchedule taint is removed", "cmd/kubeadm/app/phases/upgrade/postupgrade.go"),
+    (Profile::Kops, 24, "new control-plane instances carry neither node-role.kubernetes.io/master nor kubernetes.io/role=master, and only the node-role.kubernetes.io/control-plane:NoSchedule taint; new workers carry no kubernetes.io/role=node", "kops pkg/nodelabels/builder.go (kOps 1.24, commit 8423d49)"),
+];
 
 /// Which of the master and control-plane `NoSchedule` taints the control-plane nodes carry once the
 /// upgrade is through: what they carry now, as kubeadm's `upgrade apply` changes it (1.24 adds the
@@ -19,6 +34,10 @@ pub const CONTROL_PLANE_TAINT: &str = "node-role.kubernetes.io/control-plane";
 pub fn control_plane_taints_after(cluster: &Cluster<'_>) -> Option<Vec<&'static str>> {
     let cps: Vec<_> = cluster.nodes.iter().filter(|n| n.is_control_plane()).collect();
     let kubeadm = cluster.profile() == Profile::Kubeadm;
+    // kOps replaces every control-plane instance: the new ones carry what its version gives them.
+    if cluster.profile() == Profile::Kops && cluster.path.iter().any(|h| h.minor >= 24) {
+        return Some(vec![CONTROL_PLANE_TAINT]);
+    }
     if cps.is_empty() {
         return kubeadm.then(|| match cluster.to.minor {
             m if m >= 25 => vec![CONTROL_PLANE_TAINT],
@@ -50,7 +69,7 @@ pub fn control_plane_taints_after(cluster: &Cluster<'_>) -> Option<Vec<&'static 
 
 /// The hop at which kubeadm drops the master label from control-plane nodes, if this upgrade crosses it.
 pub fn master_label_dropped_at(cluster: &Cluster<'_>) -> Option<String> {
-    if !matches!(cluster.profile(), Profile::Kubeadm) {
+    if !matches!(cluster.profile(), Profile::Kubeadm | Profile::Kops) {
         return None;
     }
     let from = cluster.from.as_ref()?;
@@ -65,6 +84,10 @@ pub fn labels_after(cluster: &Cluster<'_>, node: &Object) -> StringMap {
     let mut labels = node.labels.clone();
     if master_label_dropped_at(cluster).is_some() {
         labels.remove(MASTER_LABEL);
+        // kOps' new instances carry no kubernetes.io/role either (kubeadm never set it).
+        if cluster.profile() == Profile::Kops {
+            labels.remove(ROLE_LABEL);
+        }
     }
     labels
 }

@@ -58,6 +58,10 @@ pub fn check(ctx: &Context<'_>, out: &mut Vec<Finding>) {
             {
                 continue;
             }
+            // `kubernetes.io/role` is kOps' own: elsewhere it is whatever the cluster's owner set.
+            if l.label == crate::cluster::upgrade::ROLE_LABEL && ctx.profile() != Profile::Kops {
+                continue;
+            }
             let nodes_with = match carried.iter().find(|(label, _)| *label == l.label) {
                 Some((_, n)) => *n,
                 None => {

@@ -24,6 +24,12 @@ pub const LEGACY_LABELS: &[LegacyLabel] = &[
         what: "kubeadm stops applying it in 1.24 (and removes it from control-plane nodes on upgrade)",
     },
     LegacyLabel {
+        label: crate::cluster::upgrade::ROLE_LABEL,
+        replacement: "node-role.kubernetes.io/control-plane (or node-role.kubernetes.io/node)",
+        since: 24,
+        what: "kOps stops setting it on the instances it creates for Kubernetes 1.24 and later (pkg/nodelabels/builder.go), and replaces every instance",
+    },
+    LegacyLabel {
         label: "beta.kubernetes.io/os",
         replacement: "kubernetes.io/os",
         since: 22,

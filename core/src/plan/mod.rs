@@ -167,6 +167,8 @@ struct Builder<'c, 'a> {
     out: Outcome,
     /// The hop being planned.
     hop: String,
+    /// The Kubernetes minor of the hop being planned.
+    hop_minor: u32,
     pool_names: bool,
     /// Where the last phase of nodes ended (the last node out, a stuck one at its stop), complete or not.
     last_end: u64,
@@ -207,9 +209,13 @@ impl<'c, 'a> Builder<'c, 'a> {
             })
             .max()
             .unwrap_or(self.t.pod_eviction);
-        let blocked = pods
-            .iter()
-            .any(|(o, _)| self.blocked.contains(&(o.r.namespace.as_deref().unwrap_or("default"), o.r.name.as_str())));
+        // GKE on Bare Metal drains by taints up to 1.28 (budgets are not consulted) and through the eviction
+        // API from 1.29, which waits on a budget until its 20-minute limit (maintenance mode docs).
+        let consults_budgets = self.ctx.profile() != Profile::GkeBaremetal || self.hop_minor >= 29;
+        let blocked = consults_budgets
+            && pods.iter().any(|(o, _)| {
+                self.blocked.contains(&(o.r.namespace.as_deref().unwrap_or("default"), o.r.name.as_str()))
+            });
         if blocked {
             (self.t.cordon + self.t.drain_timeout + grace, Some(self.t.cordon + self.t.drain_timeout), None)
         } else {
@@ -822,6 +828,7 @@ pub fn build(ctx: &Cluster<'_>, timings: Timings) -> Outcome {
         blocked,
         out: Outcome::default(),
         hop: String::new(),
+        hop_minor: 0,
         pool_names,
         last_end: 0,
     };
@@ -849,6 +856,7 @@ pub fn build(ctx: &Cluster<'_>, timings: Timings) -> Outcome {
     }
     for hop in &ctx.path {
         b.hop = hop.to_string();
+        b.hop_minor = hop.minor;
         match b.hop(t) {
             Some(end) => t = end,
             None => {

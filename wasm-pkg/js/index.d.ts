@@ -111,8 +111,14 @@ export interface Upgrade {
   to: string;
   profile: Profile;
   path: string[];
-  /** Where `from` came from: "options", "control-plane nodes", or null when unknown. */
+  /**
+   * Where `from` came from: "options"; what the platform states ("kubectl version", "kube-apiserver pods",
+   * "ClusterVersion", "GKE on Bare Metal Cluster", "kubeadm-config", "kOps Cluster", "RKE cluster.yml");
+   * "control-plane nodes" (the oldest kubelet, a last resort); or null when unknown.
+   */
   fromSource: string | null;
+  /** Which object or file stated it, and what else was seen (a cluster mid-upgrade); absent when given or unknown. */
+  fromDetail?: string;
 }
 
 export interface Skipped {

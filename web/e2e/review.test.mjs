@@ -357,7 +357,8 @@ each('the view is in the URL: filters, the open finding and the tab; tabs are hi
   await page.waitForFunction(() => document.querySelector('#tab-plan')?.getAttribute('aria-selected') === 'true');
   // A newcomer finds the kubectl command that makes a snapshot.
   await page.click('#how-to summary');
-  assert.match(await text(page, '#kubectl-command'), /^kubectl get nodes,pods,.*poddisruptionbudgets.* -A -o yaml > cluster\.yaml$/);
+  assert.match(await text(page, '#kubectl-command'), /^kubectl get nodes,pods,.*poddisruptionbudgets.* -A -o yaml > cluster\.yaml\nkubectl version -o json > version\.json\n/);
+  assert.match(await text(page, '#kubectl-command'), /oc get clusterversion,clusteroperators,machineconfigpools -o yaml/);
   assert.deepEqual(errors, []);
   await context.close();
 });

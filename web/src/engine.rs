@@ -8,7 +8,7 @@ use kube_preflight::parse::parse_json;
 use kube_preflight::quantity::IntOrPercent;
 use kube_preflight::render::{self, Format, RenderOptions};
 use kube_preflight::version::Version;
-use kube_preflight::{check_options, infer_from, report_for, Report, Session, UpgradeOptions};
+use kube_preflight::{check_options, current, report_for, Report, Session, UpgradeOptions};
 
 use crate::demo::demo_text;
 use crate::protocol::{Comparison, CurvePoint, FromWorker, InputInfo, InputSpec, NodeFacts, Side, Source};
@@ -36,8 +36,9 @@ pub fn options_for(json: &str, ingested: Option<&Ingested>) -> Result<UpgradeOpt
     let node = parse_json("options", json).map_err(|e| e.to_string())?;
     let mut o = UpgradeOptions::from_node(&node).map_err(|e| kube_preflight::Error::Options(e).to_string())?;
     if o.to.trim().is_empty() {
-        let given = o.from.as_deref().and_then(|f| Version::parse(f).ok());
-        let from = given.or_else(|| ingested.and_then(|i| infer_from(&i.objects)));
+        let gke = o.profile == kube_preflight::Profile::GkeBaremetal;
+        let given = o.from.as_deref().and_then(|f| Version::parse_for(f, gke).ok());
+        let from = given.or_else(|| ingested.and_then(|i| current(i, o.profile)).map(|c| c.version));
         o.to = match (from, ingested) {
             (Some(f), _) => Version::minor_of(f.minor + 1, &f).to_string(),
             // Before reading, or when nothing was read (the report then says nothing was checked, whatever

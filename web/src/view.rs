@@ -28,6 +28,7 @@ pub struct UpgradeV {
     pub profile: String,
     pub path: Vec<String>,
     pub from_source: Option<String>,
+    pub from_detail: Option<String>,
 }
 
 #[derive(Debug, Clone, PartialEq, Default, Deserialize)]

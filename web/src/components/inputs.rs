@@ -237,8 +237,22 @@ pub fn InputsBar() -> Html {
     }
 }
 
-/// The snapshot the checks read: nodes, pods and what owns them, budgets and volumes, every namespace.
-pub const KUBECTL_SNAPSHOT: &str = "kubectl get nodes,pods,deployments,statefulsets,daemonsets,replicasets,jobs,cronjobs,poddisruptionbudgets,persistentvolumes,persistentvolumeclaims -A -o yaml > cluster.yaml";
+/// The snapshot the checks read: nodes, pods (the kube-apiserver static pods among them) and what owns
+/// them, budgets and volumes, every namespace; the API server's version; and each distribution's own state
+/// (README, "What you give it").
+pub const KUBECTL_SNAPSHOT: &str = "kubectl get nodes,pods,deployments,statefulsets,daemonsets,replicasets,jobs,cronjobs,poddisruptionbudgets,persistentvolumes,persistentvolumeclaims -A -o yaml > cluster.yaml
+kubectl version -o json > version.json
+# kubeadm:
+kubectl get configmap -n kube-system kubeadm-config -o yaml > kubeadm-config.yaml
+# OpenShift:
+oc get clusterversion,clusteroperators,machineconfigpools -o yaml > openshift.yaml
+oc get configmap -n openshift-config-managed admin-gates -o yaml > admin-gates.yaml
+oc get configmap -n openshift-config admin-acks -o yaml > admin-acks.yaml
+oc get clusterserviceversions -A -l '!olm.copiedFrom' -o yaml > operators.yaml
+# GKE on Bare Metal (with the admin cluster's kubeconfig):
+kubectl get clusters.baremetal.cluster.gke.io,nodepools.baremetal.cluster.gke.io,preflightchecks.baremetal.cluster.gke.io -A -o yaml > gke.yaml
+# kOps:
+kops get cluster,instancegroups -o yaml > kops.yaml";
 
 #[component]
 pub fn InputsView() -> Html {

@@ -151,12 +151,28 @@ fn openshift<'a>(c: &Cluster<'a>, from: &Version, out: &mut Vec<Gate<'a>>) {
     by_operators |= pools_degraded || incompatible;
     if let Some((o, cv)) = cv {
         let up = condition(&cv.conditions, "Upgradeable");
+        // The CVO passes one cause's own reason through (an operator's, say) and writes MultipleReasons for
+        // several (pkg/cvo/upgradeable.go).
+        let operator_reasons: Vec<&str> = objects(c)
+            .filter_map(|o| match &o.body {
+                Body::ClusterOperator(co) => condition(&co.conditions, "Upgradeable")
+                    .filter(|u| u.status == "False")
+                    .map(|u| u.reason.as_str()),
+                _ => None,
+            })
+            .collect();
         let explained = match up.map(|u| u.reason.as_str()) {
-            Some("AdminAckRequired") => by_acks,
+            Some(
+                "AdminAckRequired"
+                | "AdminAckConfigMapGateValueError"
+                | "AdminAckConfigMapGateNameError"
+                | "UnableToAccessAdminAcksConfigMap",
+            ) => by_acks,
             Some("ClusterOperatorNotUpgradeable" | "ClusterOperatorsNotUpgradeable") => by_operators,
-            Some("UpdateInProgress") => by_update,
-            Some("MultipleReasons") => by_operators || by_acks || by_update,
-            _ => false,
+            Some("UpdateInProgress" | "ClusterVersionUpdating") => by_update,
+            Some("MultipleReasons" | "RiskNameNotCompatibleWithReasonProperty") => by_operators || by_acks || by_update,
+            Some(r) => by_operators && operator_reasons.contains(&r),
+            None => false,
         };
         if minor && is_false(up) && !explained {
             if let Some(up) = up {
@@ -293,8 +309,10 @@ fn in_progress<'a>(
     minor: bool,
     out: &mut Vec<Gate<'a>>,
 ) -> bool {
-    let Some(head) = cv.history.first().filter(|h| h.state == "Partial") else { return false };
     let progressing = is_true(condition(&cv.conditions, "Progressing"));
+    // Progressing=True is the CVO's own sign of an update under way (its Upgradeable is then False); a
+    // Partial head of the history with nothing progressing is an update that never completed.
+    let Some(head) = cv.history.first().filter(|h| h.state == "Partial" || progressing) else { return false };
     let completed = cv.last_completed().unwrap_or("no completed release");
     if progressing && minor {
         out.push(
@@ -364,8 +382,43 @@ fn admin_acks<'a>(
     let Some(current_minor) = current.product.map(|(_, m)| m) else { return false };
     let mut any = false;
     for (key, description) in gates.iter() {
-        let Some(gate_minor) = admin_gate_minor(key) else { continue };
+        // A key the CVO cannot read is an error of its own, and Upgradeable=False (AdminAckConfigMapGateNameError).
+        let Some(gate_minor) = admin_gate_minor(key) else {
+            any = true;
+            out.push(
+                gate(
+                    ADMIN_ACK_REQUIRED,
+                    Some(gates_obj),
+                    format!(
+                        "Admin gate {key} is not a gate name the CVO reads (ack-4.N-<description>): it sets Upgradeable=False \
+                         (AdminAckConfigMapGateNameError) and refuses the minor update to {}",
+                        c.to
+                    ),
+                    "Fix the key in openshift-config-managed/admin-gates (it is managed by the release: an unexpected key is a sign of a broken release payload).",
+                )
+                .data("gate", key.to_string()),
+            );
+            continue;
+        };
         if gate_minor != current_minor {
+            continue;
+        }
+        // A gate with no description is an error too, acknowledged or not (AdminAckConfigMapGateValueError).
+        if description.is_empty() {
+            any = true;
+            out.push(
+                gate(
+                    ADMIN_ACK_REQUIRED,
+                    Some(gates_obj),
+                    format!(
+                        "Admin gate {key} has no description: the CVO reports it (AdminAckConfigMapGateValueError), \
+                         Upgradeable=False, and refuses the minor update to {}",
+                        c.to
+                    ),
+                    "The gate's value is set by the release payload: check openshift-config-managed/admin-gates.",
+                )
+                .data("gate", key.to_string()),
+            );
             continue;
         }
         let acked = acks.is_some_and(|(_, a)| a.get(key).is_some_and(|v| v.as_str() == "true"));
@@ -490,13 +543,14 @@ fn pools<'a>(c: &Cluster<'a>, minor: bool, out: &mut Vec<Gate<'a>>) -> bool {
     let mut any = false;
     for o in objects(c) {
         let Body::Mcp(p) = &o.body else { continue };
-        let degraded = condition(&p.conditions, "Degraded");
-        if !is_true(degraded) && p.degraded_machines <= 0 {
-            continue;
-        }
-        let what = match degraded.filter(|d| d.status == "True") {
-            Some(d) => format!("Degraded ({})", said(d)),
-            None => format!("{} degraded machine(s)", p.degraded_machines),
+        // The MCO reads the pool's conditions: Degraded (which a degraded machine sets through NodeDegraded)
+        // and BuildInterrupted (an on-cluster image build that was interrupted).
+        let degraded = condition(&p.conditions, "Degraded").filter(|d| d.status == "True");
+        let interrupted = condition(&p.conditions, "BuildInterrupted").filter(|d| d.status == "True");
+        let what = match (degraded, interrupted) {
+            (Some(d), _) => format!("Degraded ({})", said(d)),
+            (None, Some(b)) => format!("BuildInterrupted ({})", said(b)),
+            (None, None) => continue,
         };
         let g = gate(
             POOL_DEGRADED,
@@ -622,7 +676,9 @@ fn csvs<'a>(c: &Cluster<'a>, to: &Version, out: &mut Vec<Gate<'a>>) -> bool {
 
 /// A copy OLM writes of a CSV into every namespace it watches: not an installed operator.
 fn is_copy(o: &Object, csv: &Csv) -> bool {
-    o.labels.get("olm.copiedFrom").is_some() || csv.reason.as_deref() == Some("Copied")
+    o.labels.get("olm.copiedFrom").is_some()
+        || csv.reason.as_deref() == Some("Copied")
+        || o.annotations.get("olm.operatorNamespace").is_some_and(|ns| Some(ns.as_str()) != o.r.namespace.as_deref())
 }
 
 /// The GKE on Bare Metal `Cluster` this upgrade is for: the one self-managed cluster (admin, hybrid or

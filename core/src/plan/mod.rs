@@ -216,10 +216,19 @@ impl<'c, 'a> Builder<'c, 'a> {
             && pods.iter().any(|(o, _)| {
                 self.blocked.contains(&(o.r.namespace.as_deref().unwrap_or("default"), o.r.name.as_str()))
             });
+        // GKE on Bare Metal gives a node's drain at most its 20 minutes, a long grace period included, then
+        // upgrades the node anyway (pods may still be Terminating).
+        let gke_cap = |secs: u64| {
+            if self.ctx.profile() == Profile::GkeBaremetal {
+                secs.min(self.t.cordon + self.t.drain_timeout)
+            } else {
+                secs
+            }
+        };
         if blocked {
-            (self.t.cordon + self.t.drain_timeout + grace, Some(self.t.cordon + self.t.drain_timeout), None)
+            (gke_cap(self.t.cordon + self.t.drain_timeout + grace), Some(self.t.cordon + self.t.drain_timeout), None)
         } else {
-            (self.t.cordon + grace, None, None)
+            (gke_cap(self.t.cordon + grace), None, None)
         }
     }
 

@@ -184,3 +184,18 @@ fn gke_cluster_version(objects: &[Object]) -> Option<(&Object, Version)> {
     let v = Version::parse_gke_baremetal(g.status_version.as_deref()?).ok()?;
     Some((me, v))
 }
+
+/// The target the platform itself already states, when the user gives none (the dashboard's default): the
+/// ClusterVersion's `spec.desiredUpdate.version` (under `openshift`), or the GKE on Bare Metal `Cluster`'s
+/// `spec.anthosBareMetalVersion` where it is not yet its status (under `gke-baremetal`).
+pub fn stated_target(ingested: &Ingested, profile: Profile) -> Option<String> {
+    ingested.objects.iter().find_map(|o| match (&o.body, profile) {
+        (Body::ClusterVersion(cv), Profile::Openshift) => {
+            cv.desired_update.clone().filter(|d| cv.desired.as_deref() != Some(d.as_str()))
+        }
+        (Body::GkeCluster(g), Profile::GkeBaremetal) => {
+            g.spec_version.clone().filter(|s| g.status_version.as_deref() != Some(s.as_str()))
+        }
+        _ => None,
+    })
+}

@@ -39,13 +39,17 @@ pub fn options_for(json: &str, ingested: Option<&Ingested>) -> Result<UpgradeOpt
         let gke = o.profile == kube_preflight::Profile::GkeBaremetal;
         let given = o.from.as_deref().and_then(|f| Version::parse_for(f, gke).ok());
         let from = given.or_else(|| ingested.and_then(|i| current(i, o.profile)).map(|c| c.version));
-        o.to = match (from, ingested) {
-            (Some(f), _) => Version::minor_of(f.minor + 1, &f).to_string(),
+        // The target the platform already states (an OpenShift update asked for, a GKE on Bare Metal
+        // upgrade under way) comes first.
+        let stated = ingested.and_then(|i| kube_preflight::current::stated_target(i, o.profile));
+        o.to = match (stated, from, ingested) {
+            (Some(t), _, _) => t,
+            (None, Some(f), _) => Version::minor_of(f.minor + 1, &f).to_string(),
             // Before reading, or when nothing was read (the report then says nothing was checked, whatever
             // the target).
-            (None, None) => "1.0".to_owned(),
-            (None, Some(i)) if i.objects.is_empty() => "1.0".to_owned(),
-            (None, Some(_)) => {
+            (None, None, None) => "1.0".to_owned(),
+            (None, None, Some(i)) if i.objects.is_empty() => "1.0".to_owned(),
+            (None, None, Some(_)) => {
                 return Err("to: no target is set and the current version cannot be read from the inputs (no \
                             control-plane node with a kubelet version, as on EKS, GKE or AKS): set Target, and \
                             Current"

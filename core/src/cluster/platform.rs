@@ -139,6 +139,7 @@ fn openshift<'a>(c: &Cluster<'a>, from: &Version, out: &mut Vec<Gate<'a>>) {
     let incompatible = minor && csvs(c, to, out);
     if let Some((o, cv)) = cv {
         update_edges(c, o, cv, out);
+        requested(o, cv, to, out);
         by_update = in_progress(o, cv, from, to, minor, out);
         by_acks = admin_acks(c, cv, from, minor, out);
     }
@@ -295,6 +296,32 @@ fn update_edges<'a>(c: &Cluster<'a>, o: &'a Object, cv: &ClusterVersion, out: &m
              (`oc adm upgrade channel <channel>`); for several minors, update through each in turn.",
         )
         .data("channel", channel),
+    );
+}
+
+/// An update already asked for (`spec.desiredUpdate.version`) that the CVO has not reached: the cluster is
+/// headed there, whatever target is checked here.
+fn requested<'a>(o: &'a Object, cv: &ClusterVersion, to: &Version, out: &mut Vec<Gate<'a>>) {
+    let Some(asked) = cv.desired_update.as_deref() else { return };
+    if cv.desired.as_deref() == Some(asked) || cv.history.first().is_some_and(|h| h.version == asked) {
+        return;
+    }
+    let same = Version::parse(asked).ok().is_some_and(|a| a == *to && a.patch == to.patch);
+    out.push(
+        gate(
+            UPDATE_IN_PROGRESS,
+            Some(o),
+            if same {
+                format!("An update to {asked} is already asked for (spec.desiredUpdate) and not yet accepted by the CVO")
+            } else {
+                format!(
+                    "The ClusterVersion already asks for {asked} (spec.desiredUpdate), not {to}: the CVO is headed for {asked}"
+                )
+            },
+            "Check why the CVO has not accepted the desired update (`oc adm upgrade`: ReleaseAccepted, Invalid), or clear it before asking for another.",
+        )
+        .warning()
+        .data("desiredUpdate", asked),
     );
 }
 
@@ -744,6 +771,27 @@ fn gke_baremetal<'a>(c: &Cluster<'a>, from: &Version, out: &mut Vec<Gate<'a>>) {
     }
     preflight(c, out);
     let Some((me_obj, me)) = me else { return };
+    // `spec.anthosBareMetalVersion` is set when an upgrade starts and copied to status when it succeeds:
+    // the two differ while one is under way (or after one failed).
+    if let (Some(spec), Some(status)) = (me.spec_version.as_deref(), me.status_version.as_deref()) {
+        if spec != status {
+            out.push(
+                gate(
+                    UPDATE_IN_PROGRESS,
+                    Some(me_obj),
+                    format!(
+                        "Cluster {} is being upgraded to {spec} (spec.anthosBareMetalVersion) and is at {status} \
+                         (status): an upgrade is under way or did not complete; the plan starts from {status}",
+                        me_obj.r.name
+                    ),
+                    "Let the running upgrade finish (`bmctl upgrade cluster` again resumes it), or find why it stopped, before another.",
+                )
+                .warning()
+                .data("inProgress", spec)
+                .data("lastCompleted", status),
+            );
+        }
+    }
     let managing = matches!(me.kind.as_deref(), Some("admin" | "hybrid"));
     for o in objects(c) {
         let Body::GkeCluster(user) = &o.body else { continue };

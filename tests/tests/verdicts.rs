@@ -31,6 +31,18 @@ fn a_healthy_cluster_with_the_usual_noise_is_ready() {
     }
 }
 
+/// Healthy OpenShift and GKE on Bare Metal clusters, with every object their own tools read (a recommended
+/// target, operators Available, nothing Degraded, the admin gates acknowledged, a passed preflight check):
+/// no platform gate, no blocker, a plan that completes.
+#[test]
+fn healthy_openshift_and_gke_baremetal_clusters_pass_their_platforms_gates() {
+    for name in ["healthy-openshift", "healthy-gke-baremetal"] {
+        let case = run_case(&fixtures().join(name));
+        assert!(case.failures().is_empty(), "{name}: {:?}", case.failures());
+        assert_eq!(case.report.summary.blocker, 0, "{name}: {:#?}", case.report.findings);
+    }
+}
+
 #[test]
 fn the_same_cordon_stalls_an_openshift_pool() {
     // The MCO never picks an unschedulable node (machine-config-operator pkg/controller/node/status.go):

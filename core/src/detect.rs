@@ -263,7 +263,9 @@ mod tests {
         assert_eq!((d.profile, d.matches), (Some(Profile::Rke), false));
         assert_eq!(d.evidence[0].at.as_deref(), Some("cluster.yml:1"));
         assert!(
-            d.describe().starts_with("the inputs look like rke (an RKE cluster.yml: it has upgrade_strategy, which RKE reads from v1.1.0 on"),
+            d.describe().starts_with(
+                "the inputs look like rke (an RKE cluster.yml: it has upgrade_strategy, which RKE reads from v1.1.0 on"
+            ),
             "{}",
             d.describe()
         );
@@ -273,10 +275,16 @@ mod tests {
         // rke-legacy for sure, so RKE v1.1 or later is assumed and the reason says so.
         let old = "nodes:\n- address: 10.0.0.1\n  role: [controlplane, etcd, worker]\nkubernetes_version: v1.18.20-rancher1-3\n";
         let d = detected(&[("cluster.yml", old)], Profile::Kubeadm).unwrap();
-        assert!(d.describe().contains("kubernetes_version 1.18.20+rancher1-3 is deployed by RKE v1.1.0 or later"), "{}", d.describe());
+        assert!(
+            d.describe().contains("kubernetes_version 1.18.20+rancher1-3 is deployed by RKE v1.1.0 or later"),
+            "{}",
+            d.describe()
+        );
         let bare = "nodes:\n- address: 10.0.0.1\n  role: [controlplane, etcd, worker]\n";
         let d = detected(&[("cluster.yml", bare)], Profile::Kubeadm).unwrap();
-        assert!(d.describe().contains("for an older RKE, which upgrades every node of a role at once, choose rke-legacy"));
+        assert!(d
+            .describe()
+            .contains("for an older RKE, which upgrades every node of a role at once, choose rke-legacy"));
     }
 
     #[test]

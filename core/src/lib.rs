@@ -40,11 +40,11 @@ pub mod session;
 pub mod units;
 pub mod version;
 
+pub use current::current;
 pub use error::Error;
 pub use ingest::Input;
 pub use options::{OptionsError, Profile, UpgradeOptions};
 pub use parse::ParseError;
-pub use current::current;
 pub use pipeline::{check, check_options, infer_from, report_for, report_from, rules, version};
 pub use report::{Report, RuleInfo, Severity};
 pub use session::Session;

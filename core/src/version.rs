@@ -33,8 +33,7 @@ pub enum Scheme {
 /// (1.16.x ships v1.27.x-gke; 1.15.0 v1.26.2-gke; 1.13.0 v1.24.2-gke; 1.10.x Kubernetes 1.21), the
 /// release notes of each minor. Older minors (1.6 to 1.9) are left out: their mapping could not be
 /// confirmed, so they are refused rather than guessed.
-pub const GKE_BAREMETAL_MINORS: &[(u32, u32)] =
-    &[(10, 21), (11, 22), (12, 23), (13, 24), (14, 25), (15, 26), (16, 27)];
+pub const GKE_BAREMETAL_MINORS: &[(u32, u32)] = &[(10, 21), (11, 22), (12, 23), (13, 24), (14, 25), (15, 26), (16, 27)];
 
 /// The first GKE on Bare Metal minor numbered as the Kubernetes minor it ships.
 pub const GKE_BAREMETAL_SAME_FROM: u32 = 28;

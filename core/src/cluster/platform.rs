@@ -156,9 +156,9 @@ fn openshift<'a>(c: &Cluster<'a>, from: &Version, out: &mut Vec<Gate<'a>>) {
         // several (pkg/cvo/upgradeable.go).
         let operator_reasons: Vec<&str> = objects(c)
             .filter_map(|o| match &o.body {
-                Body::ClusterOperator(co) => condition(&co.conditions, "Upgradeable")
-                    .filter(|u| u.status == "False")
-                    .map(|u| u.reason.as_str()),
+                Body::ClusterOperator(co) => {
+                    condition(&co.conditions, "Upgradeable").filter(|u| u.status == "False").map(|u| u.reason.as_str())
+                }
                 _ => None,
             })
             .collect();
@@ -267,7 +267,9 @@ fn update_edges<'a>(c: &Cluster<'a>, o: &'a Object, cv: &ClusterVersion, out: &m
     if available.iter().any(|v| same(v)) {
         return;
     }
-    if first_hop.is_some() && (available.iter().any(|v| on_minor(v)) || cv.conditional.iter().any(|u| on_minor(&u.version))) {
+    if first_hop.is_some()
+        && (available.iter().any(|v| on_minor(v)) || cv.conditional.iter().any(|u| on_minor(&u.version)))
+    {
         return;
     }
     let channel = cv.channel.as_deref().unwrap_or("");
@@ -351,7 +353,10 @@ fn in_progress<'a>(
                      minor update to {to} until it completes (Upgradeable=False, UpdateInProgress)",
                     head.version
                 ),
-                format!("Let the update to {} complete (`oc adm upgrade` shows its progress), then update to {to}.", head.version),
+                format!(
+                    "Let the update to {} complete (`oc adm upgrade` shows its progress), then update to {to}.",
+                    head.version
+                ),
             )
             .data("inProgress", head.version.clone())
             .data("lastCompleted", completed),
@@ -386,13 +391,7 @@ fn in_progress<'a>(
 /// Admin gates (`openshift-config-managed/admin-gates`): each key `ack-4.N-...` whose minor is the cluster's
 /// current minor must be acknowledged with `"true"` in `openshift-config/admin-acks`, else Upgradeable=False
 /// (`AdminAckRequired`) for a minor update (cluster-version-operator `pkg/cvo/upgradeable.go`).
-fn admin_acks<'a>(
-    c: &Cluster<'a>,
-    cv: &ClusterVersion,
-    from: &Version,
-    minor: bool,
-    out: &mut Vec<Gate<'a>>,
-) -> bool {
+fn admin_acks<'a>(c: &Cluster<'a>, cv: &ClusterVersion, from: &Version, minor: bool, out: &mut Vec<Gate<'a>>) -> bool {
     if !minor {
         return false;
     }
@@ -515,7 +514,12 @@ fn operator<'a>(
     let degraded = condition(&co.conditions, "Degraded");
     let mut bad = Vec::new();
     if !is_true(available) {
-        bad.push(available.map_or_else(|| "no Available condition".to_owned(), |a| format!("Available={} ({})", a.status, said(a))));
+        bad.push(
+            available.map_or_else(
+                || "no Available condition".to_owned(),
+                |a| format!("Available={} ({})", a.status, said(a)),
+            ),
+        );
     }
     if is_true(degraded) {
         bad.push(degraded.map(|d| format!("Degraded=True ({})", said(d))).unwrap_or_default());
@@ -641,7 +645,8 @@ pub fn max_openshift_version(o: &Object) -> Result<Option<(u32, u32)>, String> {
                 return Err(format!("olm.maxOpenShiftVersion {raw:?} has a pre-release"));
             }
             let parts: Vec<&str> = core.split('.').collect();
-            let num = |s: &str| s.parse::<u32>().map_err(|_| format!("olm.maxOpenShiftVersion {raw:?} is not a version"));
+            let num =
+                |s: &str| s.parse::<u32>().map_err(|_| format!("olm.maxOpenShiftVersion {raw:?} is not a version"));
             match parts.as_slice() {
                 [major] => Ok(Some((num(major)?, 0))),
                 [major, minor] => Ok(Some((num(major)?, num(minor)?))),
@@ -742,7 +747,11 @@ fn gke_baremetal<'a>(c: &Cluster<'a>, from: &Version, out: &mut Vec<Gate<'a>>) {
             gate(
                 VERSION_REFUSED,
                 obj,
-                format!("bmctl refuses to downgrade {} to {}: clusters cannot be downgraded, not even by a patch", from.with_kubernetes(), to.with_kubernetes()),
+                format!(
+                    "bmctl refuses to downgrade {} to {}: clusters cannot be downgraded, not even by a patch",
+                    from.with_kubernetes(),
+                    to.with_kubernetes()
+                ),
                 help_versions,
             )
             .data("rule", "downgrade"),
@@ -750,7 +759,8 @@ fn gke_baremetal<'a>(c: &Cluster<'a>, from: &Version, out: &mut Vec<Gate<'a>>) {
     }
     let skip = to.minor.saturating_sub(from.minor);
     if skip >= 2 {
-        let annotated = me.is_some_and(|(o, _)| o.annotations.get(GKE_SKIP_ANNOTATION).is_some_and(|v| v.as_str() == "enable"));
+        let annotated =
+            me.is_some_and(|(o, _)| o.annotations.get(GKE_SKIP_ANNOTATION).is_some_and(|v| v.as_str() == "enable"));
         let allowed = skip == 2 && to.product_minor() >= 33 && annotated;
         if !allowed {
             out.push(
@@ -827,7 +837,8 @@ fn gke_baremetal<'a>(c: &Cluster<'a>, from: &Version, out: &mut Vec<Gate<'a>>) {
 /// The newest `PreflightCheck` of each namespace that did not pass: `bmctl upgrade` does not proceed past a
 /// failed preflight check.
 fn preflight<'a>(c: &Cluster<'a>, out: &mut Vec<Gate<'a>>) {
-    let mut newest: std::collections::BTreeMap<&str, (&'a Object, &'a GkePreflight)> = std::collections::BTreeMap::new();
+    let mut newest: std::collections::BTreeMap<&str, (&'a Object, &'a GkePreflight)> =
+        std::collections::BTreeMap::new();
     for o in objects(c) {
         let Body::GkePreflight(p) = &o.body else { continue };
         let ns = o.r.namespace.as_deref().unwrap_or("");
@@ -843,11 +854,8 @@ fn preflight<'a>(c: &Cluster<'a>, out: &mut Vec<Gate<'a>>) {
         if p.pass != Some(false) && p.failed.is_empty() {
             continue;
         }
-        let failed: Vec<String> = p
-            .failed
-            .iter()
-            .map(|(n, m)| if m.is_empty() { n.clone() } else { format!("{n}: {m}") })
-            .collect();
+        let failed: Vec<String> =
+            p.failed.iter().map(|(n, m)| if m.is_empty() { n.clone() } else { format!("{n}: {m}") }).collect();
         out.push(
             gate(
                 PREFLIGHT_FAILED,

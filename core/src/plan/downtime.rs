@@ -265,7 +265,10 @@ pub fn compute(ctx: &Cluster<'_>, outcome: &Outcome, t: &Timings) -> (Downtime, 
                         let up = w.end;
                         down.push((up.saturating_sub(t.pod_start).max(w.start), up));
                         reasons.insert(
-                            format!("the kubelet upgraded in place to {} restarts every container on its node ({source})", w.hop),
+                            format!(
+                                "the kubelet upgraded in place to {} restarts every container on its node ({source})",
+                                w.hop
+                            ),
                             (),
                         );
                     } else if t.iptables_flush > 0 && w.phase == "workers" {

@@ -63,7 +63,8 @@ pub fn check(ctx: &Context<'_>, out: &mut Vec<Finding>) {
             if ctx.path.iter().any(|h| h.minor >= 29) {
                 "bmctl (1.29 and later: drains through the eviction API) waits on it for up to 20 minutes a node, then upgrades the node anyway, taking the outage".to_owned()
             } else {
-                "bmctl (up to 1.28: drains by taints) does not consult budgets: the pods go at once, taking the outage".to_owned()
+                "bmctl (up to 1.28: drains by taints) does not consult budgets: the pods go at once, taking the outage"
+                    .to_owned()
             }
         }
         _ => "`kubectl drain` waits on it for ever (its default --timeout=0s): the plan stops there".to_owned(),

@@ -34,7 +34,9 @@ fn report(ctx: &Context<'_>, info: &'static RuleInfo, out: &mut Vec<Finding>) {
                 "plan",
                 match stop {
                     crate::cluster::platform::GateStop::Refused => "refused: the upgrade does not start",
-                    crate::cluster::platform::GateStop::Waits => "waits: the control plane update stops at this operator",
+                    crate::cluster::platform::GateStop::Waits => {
+                        "waits: the control plane update stops at this operator"
+                    }
                 },
             );
         }

@@ -25,7 +25,10 @@ test('check() returns a report in the contract shape', () => {
   assert.deepEqual(Object.keys(report), ['schemaVersion', 'tool', 'upgrade', 'inventory', 'summary', 'findings', 'plan', 'downtime', 'notRun']);
   assert.equal(report.schemaVersion, 1);
   assert.deepEqual(report.tool.name, 'kube-preflight');
-  assert.deepEqual(report.upgrade, { from: '1.28.4', to: '1.30.1', profile: 'kubeadm', path: ['1.29', '1.30.1'], fromSource: 'control-plane nodes' });
+  assert.deepEqual(report.upgrade, {
+    from: '1.28.4', to: '1.30.1', profile: 'kubeadm', path: ['1.29', '1.30.1'], fromSource: 'control-plane nodes',
+    fromDetail: 'oldest control-plane kubelet, cp-1 (nodes.yaml:5): no API server version among the inputs (add `kubectl version -o json` or the kube-system pods)',
+  });
   assert.deepEqual(report.inventory, { files: 1, objects: 2, byKind: { Node: 2 }, skipped: [], helmReleases: [], distributionConfigs: [], duplicates: [] });
   assert.deepEqual(report.findings.map((x) => x.code), ['budget/etcd-no-fault-tolerance', 'budget/single-control-plane', 'version/minor-skip']);
   assert.deepEqual(report.summary, { blocker: 0, warning: 3, info: 0, verdict: 'ready', suppressed: { blocker: 0, warning: 0, info: 0 } });

@@ -155,7 +155,7 @@ test('text output: verdict, findings and fix, no colour when piped', () => {
 test('the header says which distribution the inputs look like when the report was made for another', () => {
   const dir = fixture('plan/detected-profile');
   const r = cli(['check', dir, '--to', '1.29.2']);
-  assert.match(r.stdout, /^  profile the inputs look like rke \(an RKE cluster\.yml at .*cluster\.yml:2\): this report is for profile kubeadm: give --profile rke$/m);
+  assert.match(r.stdout, /^  profile the inputs look like rke \(an RKE cluster\.yml: kubernetes_version 1\.28\.5\+rancher1-1 is deployed by RKE v1\.1\.0 or later \(profile rke\) at .*cluster\.yml:2\): this report is for profile kubeadm: give --profile rke$/m);
   const json = JSON.parse(cli(['check', dir, '--to', '1.29.2', '--format', 'json']).stdout);
   assert.equal(json.inventory.detectedProfile.profile, 'rke');
   assert.equal(json.inventory.detectedProfile.matches, false);

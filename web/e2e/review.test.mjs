@@ -130,7 +130,7 @@ each('an RKE cluster.yml under the default distribution: switched to rke and sai
     const { page, errors, context } = await open(screen);
     await page.setInputFiles('#files', files);
     await page.waitForSelector('#notice');
-    assert.match(await text(page, '#notice span'), /^Distribution set to rke: these inputs look like it \(an RKE cluster\.yml at cluster\.yml:2\)/);
+    assert.match(await text(page, '#notice span'), /^Distribution set to rke: these inputs look like it \(an RKE cluster\.yml: kubernetes_version 1\.28\.5\+rancher1-1 is deployed by RKE v1\.1\.0 or later \(profile rke\) at cluster\.yml:2\)/);
     await page.waitForFunction(() => /· rke$/.test(document.querySelector('#path')?.textContent ?? ''));
     assert.equal(await page.inputValue('#profile'), 'rke');
     assert.match(page.url(), /profile=rke/);
@@ -145,7 +145,7 @@ each('an RKE cluster.yml under the default distribution: switched to rke and sai
     const { page, errors, context } = await open(screen, '?profile=kubeadm');
     await page.setInputFiles('#files', files);
     await page.waitForSelector('#detected');
-    assert.match(await text(page, '#detected'), /These inputs look like rke \(an RKE cluster\.yml at cluster\.yml:2\); this report is for kubeadm\./);
+    assert.match(await text(page, '#detected'), /These inputs look like rke \(an RKE cluster\.yml: kubernetes_version 1\.28\.5\+rancher1-1 is deployed by RKE v1\.1\.0 or later \(profile rke\) at cluster\.yml:2\); this report is for kubeadm\./);
     assert.match(await text(page, '#path'), /· kubeadm$/);
     await page.click('#use-detected');
     await page.waitForFunction(() => /· rke$/.test(document.querySelector('#path')?.textContent ?? ''));
@@ -365,7 +365,8 @@ each('the view is in the URL: filters, the open finding and the tab; tabs are hi
 
 each('node by node: the longest step says where its time goes (waiting on a budget), its pods and its findings', async (screen) => {
   const { page, errors, context } = await open(screen, '?profile=gke-baremetal');
-  // GKE on Bare Metal gives a drain held by a PodDisruptionBudget 20 minutes, then goes on.
+  // GKE on Bare Metal (1.29 and later: the eviction API) gives a drain held by a PodDisruptionBudget 20 minutes
+  // in all, then goes on.
   await page.setInputFiles('#files', [fixture('plan/kubeadm-drain-waits-for-ever/cluster.yaml')]);
   await page.waitForFunction(() => /· gke-baremetal$/.test(document.querySelector('#path')?.textContent ?? ''));
   await page.click('#tab-plan');
@@ -373,8 +374,8 @@ each('node by node: the longest step says where its time goes (waiting on a budg
   await page.selectOption('#steps-sort', 'longest');
   const first = page.locator('#node-steps tbody tr.step').first();
   assert.equal(await first.getAttribute('data-node'), 'w-1');
-  assert.equal(await first.locator('.length').textContent(), '30m05s');
-  assert.equal(await first.locator('svg.split').getAttribute('aria-label'), 'drain 35s, waiting on a budget 20m00s, upgrade 9m00s, ready 30s');
+  assert.equal(await first.locator('.length').textContent(), '29m35s');
+  assert.equal(await first.locator('svg.split').getAttribute('aria-label'), 'drain 5s, waiting on a budget 20m00s, upgrade 9m00s, ready 30s');
   assert.equal(await first.locator('rect.seg.budget-wait').count(), 1);
   await first.locator('button.node-open').click();
   await page.waitForSelector('#node-w-1');

@@ -39,6 +39,9 @@ pub fn options_for(json: &str, ingested: Option<&Ingested>) -> Result<UpgradeOpt
         let gke = o.profile == kube_preflight::Profile::GkeBaremetal;
         let given = o.from.as_deref().and_then(|f| Version::parse_for(f, gke).ok());
         let from = given.or_else(|| ingested.and_then(|i| current(i, o.profile)).map(|c| c.version));
+        // A target only there to check the other options: one every profile reads (GKE on Bare Metal takes
+        // its own product versions, 1.10 and later).
+        const STAND_IN: &str = "1.28";
         // The target the platform already states (an OpenShift update asked for, a GKE on Bare Metal
         // upgrade under way) comes first.
         let stated = ingested.and_then(|i| kube_preflight::current::stated_target(i, o.profile));
@@ -47,8 +50,8 @@ pub fn options_for(json: &str, ingested: Option<&Ingested>) -> Result<UpgradeOpt
             (None, Some(f), _) => Version::minor_of(f.minor + 1, &f).to_string(),
             // Before reading, or when nothing was read (the report then says nothing was checked, whatever
             // the target).
-            (None, None, None) => "1.0".to_owned(),
-            (None, None, Some(i)) if i.objects.is_empty() => "1.0".to_owned(),
+            (None, None, None) => STAND_IN.to_owned(),
+            (None, None, Some(i)) if i.objects.is_empty() => STAND_IN.to_owned(),
             (None, None, Some(_)) => {
                 return Err("to: no target is set and the current version cannot be read from the inputs (no \
                             control-plane node with a kubelet version, as on EKS, GKE or AKS): set Target, and \
@@ -404,6 +407,17 @@ impl Reader for Held {
 
 #[cfg(test)]
 mod tests {
+
+    /// Before anything is read the options are checked with a stand-in target, which every profile must
+    /// read: GKE on Bare Metal takes its own product versions, and refuses those older than 1.10.
+    #[test]
+    fn every_profile_takes_the_stand_in_target() {
+        for p in kube_preflight::Profile::ALL {
+            let o = options_for(&format!(r#"{{"profile":"{}"}}"#, p.name()), None);
+            assert!(o.is_ok(), "{p}: {o:?}");
+        }
+    }
+
     use super::*;
     use crate::demo::{demo_inputs, demo_specs, DEMO_FILES, DEMO_TARGET};
     use kube_preflight::{check, Input};

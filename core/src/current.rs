@@ -42,6 +42,17 @@ pub fn oldest_control_plane_kubelet(objects: &[Object]) -> Option<(Version, &Obj
         .min_by(|a, b| a.0.cmp(&b.0))
 }
 
+/// `file:line` of the first distribution config of this kind that was read.
+fn config_at(ingested: &Ingested, kind: &str) -> String {
+    ingested
+        .inventory
+        .distribution_configs
+        .iter()
+        .find(|c| c.kind == kind)
+        .map(|c| format!("{}:{}", c.file, c.line))
+        .unwrap_or_default()
+}
+
 fn at(o: &Object) -> String {
     let ns = o.r.namespace.as_deref().map(|n| format!("{n}/")).unwrap_or_default();
     format!("{} {ns}{} ({})", o.r.kind, o.r.name, o.source.location())
@@ -76,13 +87,7 @@ pub fn current(ingested: &Ingested, profile: Profile) -> Option<Current> {
         }
     }
     if let Some(v) = ingested.server_version.as_deref().and_then(|v| Version::parse(v).ok()) {
-        let file = ingested
-            .inventory
-            .distribution_configs
-            .iter()
-            .find(|c| c.kind == "kubectl-version")
-            .map(|c| format!("{}:{}", c.file, c.line))
-            .unwrap_or_default();
+        let file = config_at(ingested, "kubectl-version");
         let detail = format!("serverVersion.gitVersion of kubectl version output ({file}){}", kubelet_note(&v));
         return Some(Current { version: v, source: FROM_KUBECTL_VERSION, detail });
     }
@@ -132,13 +137,7 @@ pub fn current(ingested: &Ingested, profile: Profile) -> Option<Current> {
         .or_else(|| {
             let rke = ingested.rke.as_ref().filter(|_| matches!(profile, Profile::Rke | Profile::RkeLegacy))?;
             let v = Version::parse(rke.kubernetes_version.as_deref()?).ok()?;
-            let file = ingested
-                .inventory
-                .distribution_configs
-                .iter()
-                .find(|c| c.kind == "rke-cluster-yml")
-                .map(|c| format!("{}:{}", c.file, c.line))
-                .unwrap_or_default();
+            let file = config_at(ingested, "rke-cluster-yml");
             Some((v, FROM_RKE_CONFIG, format!("kubernetes_version of {file}")))
         });
     match (declared, kubelets) {

@@ -108,10 +108,6 @@ fn is_true(c: Option<&Condition>) -> bool {
     c.is_some_and(|c| c.status == "True")
 }
 
-fn is_false(c: Option<&Condition>) -> bool {
-    c.is_some_and(|c| c.status == "False")
-}
-
 /// `reason: message` of a condition, or what there is of it.
 fn said(c: &Condition) -> String {
     match (c.reason.is_empty(), c.message.is_empty()) {
@@ -175,22 +171,8 @@ fn openshift<'a>(c: &Cluster<'a>, from: &Version, out: &mut Vec<Gate<'a>>) {
             Some(r) => by_operators && operator_reasons.contains(&r),
             None => false,
         };
-        if minor && is_false(up) && !explained {
-            if let Some(up) = up {
-                out.push(
-                    gate(
-                        UPGRADEABLE_FALSE,
-                        Some(o),
-                        format!(
-                            "ClusterVersion {} is Upgradeable=False ({}): the CVO refuses the minor update to {to}",
-                            o.r.name,
-                            said(up)
-                        ),
-                        "Resolve what the condition names (`oc adm upgrade` prints it), or update within the current minor only.",
-                    )
-                    .data("reason", up.reason.clone()),
-                );
-            }
+        if let Some(up) = up.filter(|u| minor && u.status == "False" && !explained) {
+            out.push(not_upgradeable(o, up, &format!("the CVO refuses the minor update to {to}")));
         }
     }
 }
@@ -546,25 +528,22 @@ fn operator<'a>(
         Some("IncompatibleOperatorsInstalled") => incompatible,
         _ => false,
     };
-    if minor && is_false(up) && !named_elsewhere {
-        if let Some(up) = up {
-            out.push(
-                gate(
-                    UPGRADEABLE_FALSE,
-                    Some(o),
-                    format!(
-                        "ClusterOperator {} is Upgradeable=False ({}): the CVO refuses minor updates while it is",
-                        o.r.name,
-                        said(up)
-                    ),
-                    "Resolve what the condition names; a z-stream update within the current minor is still allowed.",
-                )
-                .data("reason", up.reason.clone()),
-            );
-            return true;
-        }
+    if let Some(up) = up.filter(|u| minor && u.status == "False" && !named_elsewhere) {
+        out.push(not_upgradeable(o, up, "the CVO refuses minor updates while it is"));
+        return true;
     }
     false
+}
+
+/// `platform/upgradeable-false` on a ClusterVersion or ClusterOperator whose condition is `up`.
+fn not_upgradeable<'a>(o: &'a Object, up: &Condition, consequence: &str) -> Gate<'a> {
+    gate(
+        UPGRADEABLE_FALSE,
+        Some(o),
+        format!("{} {} is Upgradeable=False ({}): {consequence}", o.r.kind, o.r.name, said(up)),
+        "Resolve what the condition names (`oc adm upgrade` prints it); a z-stream update within the current minor is still allowed.",
+    )
+    .data("reason", up.reason.clone())
 }
 
 /// MachineConfigPools that are Degraded (or count degraded machines): the MCO reports Upgradeable=False

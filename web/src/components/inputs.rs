@@ -222,7 +222,7 @@ pub fn InputsBar() -> Html {
             }
             <details class="how-to" id="how-to">
                 <summary>{ "How do I get a snapshot?" }</summary>
-                <p>{ "Run this where kubectl reaches the cluster, then pick or drop the file (it stays on your machine):" }</p>
+                <p>{ "Run these where kubectl reaches the cluster (the first two, and your distribution's), then pick or drop the files (they stay on your machine):" }</p>
                 <pre id="kubectl-command" tabindex="0">{ KUBECTL_SNAPSHOT }</pre>
                 <p>{ "Add your manifests (a folder of YAML) to check them against the target too. On EKS, GKE or AKS the control plane is not listed: set Current to its version." }</p>
             </details>
@@ -242,16 +242,12 @@ pub fn InputsBar() -> Html {
 /// (README, "What you give it").
 pub const KUBECTL_SNAPSHOT: &str = "kubectl get nodes,pods,deployments,statefulsets,daemonsets,replicasets,jobs,cronjobs,poddisruptionbudgets,persistentvolumes,persistentvolumeclaims -A -o yaml > cluster.yaml
 kubectl version -o json > version.json
-# kubeadm:
-kubectl get configmap -n kube-system kubeadm-config -o yaml > kubeadm-config.yaml
-# OpenShift:
+kubectl get cm -n kube-system kubeadm-config -o yaml > kubeadm.yaml
 oc get clusterversion,clusteroperators,machineconfigpools -o yaml > openshift.yaml
-oc get configmap -n openshift-config-managed admin-gates -o yaml > admin-gates.yaml
-oc get configmap -n openshift-config admin-acks -o yaml > admin-acks.yaml
-oc get clusterserviceversions -A -l '!olm.copiedFrom' -o yaml > operators.yaml
-# GKE on Bare Metal (with the admin cluster's kubeconfig):
+oc get cm -n openshift-config-managed admin-gates -o yaml > gates.yaml
+oc get cm -n openshift-config admin-acks -o yaml > acks.yaml
+oc get csv -A -l '!olm.copiedFrom' -o yaml > operators.yaml
 kubectl get clusters.baremetal.cluster.gke.io,nodepools.baremetal.cluster.gke.io,preflightchecks.baremetal.cluster.gke.io -A -o yaml > gke.yaml
-# kOps:
 kops get cluster,instancegroups -o yaml > kops.yaml";
 
 #[component]

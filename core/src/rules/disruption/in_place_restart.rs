@@ -8,7 +8,7 @@ use crate::rules::{Context, RuleInfo};
 pub const INFO: RuleInfo = RuleInfo {
     code: "disruption/in-place-restart",
     severity: Severity::Warning,
-    title: "Kubelets upgraded in place restart every container (the container hash changed)",
+    title: "In-place kubelet upgrades restart every container",
     needs_from: false,
 };
 

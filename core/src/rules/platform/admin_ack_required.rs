@@ -7,7 +7,7 @@ use crate::rules::{Context, RuleInfo};
 pub const INFO: RuleInfo = RuleInfo {
     code: crate::cluster::platform::ADMIN_ACK_REQUIRED,
     severity: Severity::Blocker,
-    title: "OpenShift: an admin gate of the current release is not acknowledged",
+    title: "OpenShift: an admin gate is not acknowledged",
     needs_from: false,
 };
 

@@ -7,7 +7,7 @@ use crate::rules::{Context, RuleInfo};
 pub const INFO: RuleInfo = RuleInfo {
     code: crate::cluster::platform::OPERATOR_DEGRADED,
     severity: Severity::Blocker,
-    title: "OpenShift: a ClusterOperator is not Available or is Degraded",
+    title: "OpenShift: a ClusterOperator is down or degraded",
     needs_from: false,
 };
 

@@ -7,7 +7,7 @@ use crate::rules::{Context, RuleInfo};
 pub const INFO: RuleInfo = RuleInfo {
     code: crate::cluster::platform::OPERATOR_INCOMPATIBLE,
     severity: Severity::Blocker,
-    title: "OpenShift: an installed operator does not support the target release",
+    title: "OpenShift: an operator does not support the target",
     needs_from: false,
 };
 

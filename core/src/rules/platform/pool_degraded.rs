@@ -7,7 +7,7 @@ use crate::rules::{Context, RuleInfo};
 pub const INFO: RuleInfo = RuleInfo {
     code: crate::cluster::platform::POOL_DEGRADED,
     severity: Severity::Blocker,
-    title: "OpenShift: a MachineConfigPool is Degraded",
+    title: "OpenShift: a MachineConfigPool is degraded",
     needs_from: false,
 };
 

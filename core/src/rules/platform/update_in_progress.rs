@@ -7,7 +7,7 @@ use crate::rules::{Context, RuleInfo};
 pub const INFO: RuleInfo = RuleInfo {
     code: crate::cluster::platform::UPDATE_IN_PROGRESS,
     severity: Severity::Blocker,
-    title: "An earlier update has not completed, or another one is already asked for",
+    title: "An earlier update has not completed",
     needs_from: false,
 };
 

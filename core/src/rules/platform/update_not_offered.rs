@@ -7,7 +7,7 @@ use crate::rules::{Context, RuleInfo};
 pub const INFO: RuleInfo = RuleInfo {
     code: crate::cluster::platform::UPDATE_NOT_OFFERED,
     severity: Severity::Blocker,
-    title: "OpenShift: the target is not an update the cluster's channel offers",
+    title: "OpenShift: the channel does not offer the target",
     needs_from: false,
 };
 

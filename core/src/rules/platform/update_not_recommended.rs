@@ -7,7 +7,7 @@ use crate::rules::{Context, RuleInfo};
 pub const INFO: RuleInfo = RuleInfo {
     code: crate::cluster::platform::UPDATE_NOT_RECOMMENDED,
     severity: Severity::Blocker,
-    title: "OpenShift: the target is a conditional update that is not recommended for this cluster",
+    title: "OpenShift: the target update is not recommended",
     needs_from: false,
 };
 

@@ -7,7 +7,7 @@ use crate::rules::{Context, RuleInfo};
 pub const INFO: RuleInfo = RuleInfo {
     code: crate::cluster::platform::UPGRADEABLE_FALSE,
     severity: Severity::Blocker,
-    title: "OpenShift: Upgradeable=False holds back a minor update",
+    title: "OpenShift: Upgradeable=False holds a minor update",
     needs_from: false,
 };
 

@@ -222,7 +222,7 @@ pub fn InputsBar() -> Html {
             }
             <details class="how-to" id="how-to">
                 <summary>{ "How do I get a snapshot?" }</summary>
-                <p>{ "Run these where kubectl reaches the cluster (the first two, and your distribution's), then pick or drop the files (they stay on your machine):" }</p>
+                <p>{ "Run the first two and your distribution's where kubectl reaches the cluster, then pick or drop the files (they stay here):" }</p>
                 <pre id="kubectl-command" tabindex="0">{ KUBECTL_SNAPSHOT }</pre>
                 <p>{ "Add your manifests (a folder of YAML) to check them against the target too. On EKS, GKE or AKS the control plane is not listed: set Current to its version." }</p>
             </details>

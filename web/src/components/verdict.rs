@@ -118,9 +118,7 @@ pub fn Verdict() -> Html {
             <dl class="facts">
                 <div><dt>{ "Path" }</dt><dd id="path">{ hops }{ format!(" · {}", u.profile) }</dd></div>
                 if let Some(src) = &u.from_source {
-                    <div><dt>{ "Current from" }</dt><dd id="from-source" title={u.from_detail.clone()}>{ src.clone() }
-                        if let Some(d) = &u.from_detail { <span class="from-detail">{ format!(": {d}") }</span> }
-                    </dd></div>
+                    <div><dt>{ "Current from" }</dt><dd id="from-source">{ src.clone() }{ u.from_detail.as_ref().map(|d| format!(": {d}")) }</dd></div>
                 }
                 <div><dt>{ "Plan" }</dt><dd id="total">{ if r.plan.phases.is_empty() && r.plan.stops.is_empty() { "none".to_owned() } else if r.plan.stops.is_empty() { duration(r.plan.total_seconds) } else { format!("{}, then it stops", duration(r.plan.total_seconds)) } }</dd></div>
                 <div><dt>{ "Workloads down" }</dt><dd id="down">{ down.len() }

@@ -759,6 +759,7 @@ fn gke_baremetal<'a>(c: &Cluster<'a>, from: &Version, out: &mut Vec<Gate<'a>>) {
         }
     }
     preflight(c, out);
+    node_pools(c, to, out);
     let Some((me_obj, me)) = me else { return };
     // `spec.anthosBareMetalVersion` is set when an upgrade starts and copied to status when it succeeds:
     // the two differ while one is under way (or after one failed).
@@ -810,6 +811,42 @@ fn gke_baremetal<'a>(c: &Cluster<'a>, from: &Version, out: &mut Vec<Gate<'a>>) {
                 .data("userCluster", o.r.name.to_string()),
             );
         }
+    }
+}
+
+/// Worker node pools against the target ("Upgrade clusters", two-minor node pool version skew): before a
+/// cluster upgrade every worker node pool must be within two minors of the target (from 1.29; one before
+/// 1.28's annotated preview, taken as one up to 1.28), and none may be newer than it.
+fn node_pools<'a>(c: &Cluster<'a>, to: &Version, out: &mut Vec<Gate<'a>>) {
+    for o in objects(c) {
+        let Body::GkePool(p) = &o.body else { continue };
+        let Some(v) = p.status_version.as_deref().and_then(|v| Version::parse_gke_baremetal(v).ok()) else {
+            continue;
+        };
+        let allowed = if to.minor >= 29 { 2 } else { 1 };
+        let lag = to.minor.saturating_sub(v.minor);
+        let newer = v.scheme_cmp(to) == Some(std::cmp::Ordering::Greater);
+        if lag <= allowed && !newer {
+            continue;
+        }
+        out.push(
+            gate(
+                VERSION_REFUSED,
+                Some(o),
+                if newer {
+                    format!("Node pool {} runs {}, newer than the target {to}: a node pool is never newer than its cluster", o.r.name, v.with_kubernetes())
+                } else {
+                    format!(
+                        "Node pool {} runs {}: {lag} minors behind the target {to} (at most {allowed}): bmctl refuses the cluster upgrade until the pool is brought up",
+                        o.r.name,
+                        v.with_kubernetes()
+                    )
+                },
+                format!("Upgrade node pool {} first (its spec.anthosBareMetalVersion), to within {allowed} minor(s) of {to}.", o.r.name),
+            )
+            .data("rule", "node-pool-skew")
+            .data("nodePool", o.r.name.to_string()),
+        );
     }
 }
 

@@ -137,14 +137,21 @@ pub struct GkePool {
     /// `spec.upgradeStrategy.parallelUpgrade.concurrentNodes`.
     pub concurrent_nodes: Option<i64>,
     pub minimum_available: Option<i64>,
+    /// `spec.anthosBareMetalVersion`: empty, the pool follows its cluster; set, it is pinned there.
+    pub spec_version: Option<String>,
+    /// `status.anthosBareMetalVersion`: the version the pool's nodes run.
+    pub status_version: Option<String>,
 }
 
 impl GkePool {
     pub fn from_node(n: &Node) -> GkePool {
         let p = n.at(&["spec", "upgradeStrategy", "parallelUpgrade"]);
+        let text = |n: &Node| n.as_str().map(str::to_owned).filter(|s| !s.is_empty());
         GkePool {
             concurrent_nodes: p.get("concurrentNodes").as_i64(),
             minimum_available: p.get("minimumAvailableNodes").as_i64(),
+            spec_version: text(n.at(&["spec", "anthosBareMetalVersion"])),
+            status_version: text(n.at(&["status", "anthosBareMetalVersion"])),
         }
     }
 }

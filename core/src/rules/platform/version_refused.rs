@@ -20,7 +20,9 @@ Under `--profile gke-baremetal`, with `--to`/`--from` read as GKE on Bare Metal 
 - more than one minor at once (1.16 to 1.28 is one; two only to 1.33 or later, with the annotation
   `preview.baremetal.cluster.gke.io/skip-minor-version-cluster-upgrade: enable` on the Cluster);
 - an admin or hybrid cluster upgraded more than one minor (two from 1.30) ahead of a user cluster it
-  manages (the user clusters' `Cluster` objects live in the admin cluster).
+  manages (the user clusters' `Cluster` objects live in the admin cluster);
+- a worker `NodePool` (its `status.anthosBareMetalVersion`) more than two minors behind the target (one up to
+  1.28), or newer than it.
 
 ## Why it matters for an upgrade
 `bmctl upgrade cluster` refuses these before touching anything.

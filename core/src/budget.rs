@@ -41,7 +41,8 @@ pub struct Pool {
     pub role: PoolRole,
     pub nodes: Vec<usize>,
     pub settings: RollingUpdate,
-    /// A paused machine config pool is not updated.
+    /// A paused machine config pool, or a GKE on Bare Metal worker node pool pinned to another version, is
+    /// not updated.
     pub paused: bool,
     /// Instances that are not nodes (kOps bastions).
     pub instances: usize,
@@ -376,6 +377,16 @@ pub fn pools(cluster: &Cluster<'_>) -> Vec<Pool> {
                 if let Some(g) = found {
                     p.settings.max_unavailable = g.concurrent_nodes.map(IntOrPercent::count);
                     p.minimum_available = g.minimum_available;
+                    // A worker pool whose spec.anthosBareMetalVersion is set to another version than the
+                    // target is pinned there: the cluster upgrade leaves it out ("Upgrade clusters",
+                    // selective worker node pool upgrades).
+                    let pinned =
+                        g.spec_version.as_deref().and_then(|v| crate::version::Version::parse_gke_baremetal(v).ok());
+                    if p.role == PoolRole::Worker
+                        && pinned.is_some_and(|v| v.minor != cluster.to.minor || v.patch != cluster.to.patch)
+                    {
+                        p.paused = true;
+                    }
                 }
             }
         }

@@ -440,3 +440,22 @@ each('the last inputs are kept in this browser: a reload opens them, not the dem
   assert.deepEqual(errors, []);
   await context.close();
 });
+
+test('laptop: an OpenShift update its own tooling refuses: BLOCKED on the platform gate, the plan stops before it starts, the current version from the ClusterVersion', async () => {
+  const { page, errors, context } = await open('laptop', '?profile=openshift&to=4.11.0');
+  // The seed's example: 4.10.22 in fast-4.11, where 4.11.0 is supported but not recommended (RPMOSTreeTimeout).
+  await page.setInputFiles('#files', [fixture('rules/platform/update-not-recommended/fail-seed-rpmostree-timeout/cluster.json')]);
+  await page.waitForFunction(() => /^4\.10\.22 → 4\.11\.0 · openshift$/.test(document.querySelector('#path')?.textContent ?? ''));
+  await verdictIs(page, 'BLOCKED');
+  assert.match(await text(page, '#from-source'), /^ClusterVersion: status\.desired\.version of ClusterVersion version/);
+  assert.match(await text(page, '#total'), /then it stops$/);
+  assert.match(await text(page, '#down'), /^0/);
+  await page.click('#tab-findings');
+  await page.waitForSelector('#findings li.finding[data-code="platform/update-not-recommended"]');
+  await page.click('#tab-plan');
+  await page.waitForSelector('#plan-stops li.stop[data-code="platform/update-not-recommended"]');
+  assert.match(await text(page, '#plan-stops'), /\(preconditions of hop 4\.11\.0\): 4\.11\.0 is a supported but not recommended update/);
+  await shot(page, 'openshift-refused');
+  assert.deepEqual(errors, []);
+  await context.close();
+});

@@ -54,7 +54,7 @@ pub fn OptionsForm() -> Html {
     html! {
         <form class="options" aria-label="Options" onsubmit={Callback::from(|e: SubmitEvent| e.prevent_default())}>
             { field(&ctx, "to", "Target", &o.to, "next minor", |o, v| o.to = v) }
-            { field(&ctx, "from", "Current", &o.from, "from nodes", |o, v| o.from = v) }
+            { field(&ctx, "from", "Current", &o.from, "from cluster", |o, v| o.from = v) }
             <label class="field">{ "Distribution" }
                 <select id="profile" onchange={on_profile}>
                     { for Profile::ALL.iter().map(|p| html! { <option value={p.name()} selected={p.name() == profile}>{ p.name() }</option> }) }

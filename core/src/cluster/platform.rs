@@ -476,7 +476,7 @@ pub fn admin_gate_minor(key: &str) -> Option<u32> {
     }
     let minor: u32 = digits.parse().ok()?;
     // OpenShift 5.0 follows 4.23 (one release line: OLM treats them as one).
-    Some(if major == "5" { minor + 23 } else { minor })
+    Some(if major == "5" { minor.saturating_add(23) } else { minor })
 }
 
 /// A ClusterOperator: not Available or Degraded holds the CVO at its runlevel during any update (a missing
@@ -495,16 +495,16 @@ fn operator<'a>(
     let available = condition(&co.conditions, "Available");
     let degraded = condition(&co.conditions, "Degraded");
     let mut bad = Vec::new();
+    // `Type=Status`, and its reason and message where it has them.
+    let state = |c: &Condition| match (c.reason.is_empty(), c.message.is_empty()) {
+        (true, true) => format!("{}={}", c.kind, c.status),
+        _ => format!("{}={} ({})", c.kind, c.status, said(c)),
+    };
     if !is_true(available) {
-        bad.push(
-            available.map_or_else(
-                || "no Available condition".to_owned(),
-                |a| format!("Available={} ({})", a.status, said(a)),
-            ),
-        );
+        bad.push(available.map_or_else(|| "without an Available condition".to_owned(), state));
     }
-    if is_true(degraded) {
-        bad.push(degraded.map(|d| format!("Degraded=True ({})", said(d))).unwrap_or_default());
+    if let Some(d) = degraded.filter(|d| d.status == "True") {
+        bad.push(state(d));
     }
     // An operator with no conditions at all is a manifest, not a live object: nothing to judge.
     if !bad.is_empty() && !co.conditions.is_empty() {
@@ -651,7 +651,7 @@ fn csvs<'a>(c: &Cluster<'a>, to: &Version, out: &mut Vec<Gate<'a>>) -> bool {
         let (message, max) = match max_openshift_version(o) {
             Ok(None) => continue,
             Ok(Some((4, m))) if m >= target => continue,
-            Ok(Some((major, m))) if major > 4 && m + 23 >= target => continue,
+            Ok(Some((major, m))) if major > 4 && m.saturating_add(23) >= target => continue,
             Ok(Some((major, m))) => (
                 format!(
                     "Operator {} declares olm.maxOpenShiftVersion {major}.{m}: OLM reports Upgradeable=False \
@@ -902,5 +902,35 @@ mod tests {
         assert_eq!(admin_gate_minor("ack-4.x-y"), None);
         assert_eq!(admin_gate_minor("ack-4.8"), None);
         assert_eq!(admin_gate_minor("foo"), None);
+        // Numbers past u32 are no gate; OpenShift 5 follows 4.23; nothing overflows.
+        assert_eq!(admin_gate_minor("ack-4.99999999999-x"), None);
+        assert_eq!(admin_gate_minor("ack-5.0-x"), Some(23));
+        assert_eq!(admin_gate_minor("ack-5.4294967295-x"), Some(u32::MAX));
+    }
+
+    /// `olm.maxOpenShiftVersion` as OLM reads it: quotes stripped, MAJOR.MINOR (a zero patch allowed),
+    /// anything else an error that blocks.
+    #[test]
+    fn max_openshift_versions() {
+        let csv = |props: &str| {
+            let mut o = crate::model::Object::from_node(
+                &crate::parse::parse_json("csv", r#"{"apiVersion":"operators.coreos.com/v1alpha1","kind":"ClusterServiceVersion","metadata":{"name":"x"}}"#).unwrap(),
+                crate::model::Source::default(),
+            );
+            o.annotations.insert_if_absent(OLM_PROPERTIES, || props.to_owned());
+            max_openshift_version(&o)
+        };
+        let one = |v: &str| csv(&format!(r#"{{"properties":[{{"type":"olm.maxOpenShiftVersion","value":{v}}}]}}"#));
+        assert_eq!(one(r#""4.15""#), Ok(Some((4, 15))));
+        assert_eq!(one(r#""\"4.15\"""#), Ok(Some((4, 15))));
+        assert_eq!(one(r#""v4.15.0""#), Ok(Some((4, 15))));
+        assert_eq!(one("4.15"), Ok(Some((4, 15))));
+        assert!(one(r#""4.15.1""#).is_err());
+        assert!(one(r#""4.16.0-rc.1""#).is_err());
+        assert!(one(r#""""#).is_err());
+        assert!(one(r#""99999999999.1""#).is_err());
+        assert_eq!(csv(r#"{"properties":[]}"#), Ok(None));
+        assert!(csv("not json").is_err());
+        assert!(csv(r#"{"properties":[{"type":"olm.maxOpenShiftVersion","value":"4.15"},{"type":"olm.maxOpenShiftVersion","value":"4.16"}]}"#).is_err());
     }
 }

@@ -389,43 +389,39 @@ fn admin_acks<'a>(c: &Cluster<'a>, cv: &ClusterVersion, from: &Version, minor: b
     let current = cv.last_completed().and_then(|v| Version::parse(v).ok()).unwrap_or_else(|| from.clone());
     let Some(current_minor) = current.product.map(|(_, m)| m) else { return false };
     let mut any = false;
+    // A gate the CVO fails on, acknowledged or not: Upgradeable=False with a reason of its own.
+    let broken = |key: &str, what: &str, help: &str, out: &mut Vec<Gate<'a>>| {
+        out.push(
+            gate(
+                ADMIN_ACK_REQUIRED,
+                Some(gates_obj),
+                format!("Admin gate {key} {what}, Upgradeable=False, and refuses the minor update to {}", c.to),
+                help,
+            )
+            .data("gate", key.to_owned()),
+        );
+    };
     for (key, description) in gates.iter() {
-        // A key the CVO cannot read is an error of its own, and Upgradeable=False (AdminAckConfigMapGateNameError).
         let Some(gate_minor) = admin_gate_minor(key) else {
             any = true;
-            out.push(
-                gate(
-                    ADMIN_ACK_REQUIRED,
-                    Some(gates_obj),
-                    format!(
-                        "Admin gate {key} is not a gate name the CVO reads (ack-4.N-<description>): it sets Upgradeable=False \
-                         (AdminAckConfigMapGateNameError) and refuses the minor update to {}",
-                        c.to
-                    ),
-                    "Fix the key in openshift-config-managed/admin-gates (it is managed by the release: an unexpected key is a sign of a broken release payload).",
-                )
-                .data("gate", key.to_string()),
+            broken(
+                key,
+                "is not a gate name the CVO reads (ack-4.N-<description>): it reports it (AdminAckConfigMapGateNameError)",
+                "Fix the key in openshift-config-managed/admin-gates (it is managed by the release: an unexpected key is a sign of a broken release payload).",
+                out,
             );
             continue;
         };
         if gate_minor != current_minor {
             continue;
         }
-        // A gate with no description is an error too, acknowledged or not (AdminAckConfigMapGateValueError).
         if description.is_empty() {
             any = true;
-            out.push(
-                gate(
-                    ADMIN_ACK_REQUIRED,
-                    Some(gates_obj),
-                    format!(
-                        "Admin gate {key} has no description: the CVO reports it (AdminAckConfigMapGateValueError), \
-                         Upgradeable=False, and refuses the minor update to {}",
-                        c.to
-                    ),
-                    "The gate's value is set by the release payload: check openshift-config-managed/admin-gates.",
-                )
-                .data("gate", key.to_string()),
+            broken(
+                key,
+                "has no description: the CVO reports it (AdminAckConfigMapGateValueError)",
+                "The gate's value is set by the release payload: check openshift-config-managed/admin-gates.",
+                out,
             );
             continue;
         }

@@ -7,7 +7,8 @@
 //! `kubeadm upgrade plan` does.
 
 use crate::ingest::Ingested;
-use crate::model::{Body, Object};
+use crate::model::distro::GkeCluster;
+use crate::model::{Body, Object, Via};
 use crate::options::Profile;
 use crate::parse::parse_yaml_documents;
 use crate::version::Version;
@@ -166,22 +167,31 @@ pub fn current(ingested: &Ingested, profile: Profile) -> Option<Current> {
 
 /// The self-managed GKE on Bare Metal cluster's `status.anthosBareMetalVersion` (or the only cluster's).
 fn gke_cluster_version(objects: &[Object]) -> Option<(&Object, Version)> {
-    let clusters: Vec<&Object> = objects.iter().filter(|o| matches!(o.body, Body::GkeCluster(_))).collect();
-    let own: Vec<&Object> = clusters
-        .iter()
-        .filter(|o| match &o.body {
-            Body::GkeCluster(g) => matches!(g.kind.as_deref(), Some("admin" | "hybrid" | "standalone")),
-            _ => false,
-        })
-        .copied()
-        .collect();
-    let me = match (own.as_slice(), clusters.as_slice()) {
-        ([one], _) | ([], [one]) => *one,
-        _ => return None,
-    };
-    let Body::GkeCluster(g) = &me.body else { return None };
+    let (me, g) = gke_self(objects)?;
     let v = Version::parse_gke_baremetal(g.status_version.as_deref()?).ok()?;
     Some((me, v))
+}
+
+/// The GKE on Bare Metal `Cluster` an upgrade is for: the one self-managed cluster (admin, hybrid or
+/// standalone) among those read (a Helm release's copies aside), or the only one.
+pub fn gke_self(objects: &[Object]) -> Option<(&Object, &GkeCluster)> {
+    let all: Vec<(&Object, &GkeCluster)> = objects
+        .iter()
+        .filter(|o| o.source.via != Some(Via::HelmRelease))
+        .filter_map(|o| match &o.body {
+            Body::GkeCluster(g) => Some((o, g.as_ref())),
+            _ => None,
+        })
+        .collect();
+    let own: Vec<(&Object, &GkeCluster)> = all
+        .iter()
+        .filter(|(_, g)| matches!(g.kind.as_deref(), Some("admin" | "hybrid" | "standalone")))
+        .copied()
+        .collect();
+    match (own.as_slice(), all.as_slice()) {
+        ([one], _) | ([], [one]) => Some(*one),
+        _ => None,
+    }
 }
 
 /// The target the platform itself already states, when the user gives none (the dashboard's default): the

@@ -7,7 +7,7 @@
 //! every gate, so the two never tell different stories. Sources, each followed by the fixture that pins it,
 //! are in docs/semantics.md ("The platform's own gates").
 
-use crate::model::distro::{condition, ClusterOperator, ClusterVersion, Condition, Csv, GkeCluster, GkePreflight};
+use crate::model::distro::{condition, ClusterOperator, ClusterVersion, Condition, Csv, GkePreflight};
 use crate::model::{Body, Object};
 use crate::options::Profile;
 use crate::parse::parse_json;
@@ -38,13 +38,6 @@ pub struct Gate<'a> {
     pub help: String,
     pub data: Vec<(&'static str, String)>,
     pub stop: Option<GateStop>,
-}
-
-impl Gate<'_> {
-    /// In a word, how the upgrade ends on it: the plan's stop reason.
-    pub fn reason(&self) -> String {
-        self.message.clone()
-    }
 }
 
 pub const UPDATE_NOT_RECOMMENDED: &str = "platform/update-not-recommended";
@@ -688,33 +681,13 @@ fn is_copy(o: &Object, csv: &Csv) -> bool {
         || o.annotations.get("olm.operatorNamespace").is_some_and(|ns| Some(ns.as_str()) != o.r.namespace.as_deref())
 }
 
-/// The GKE on Bare Metal `Cluster` this upgrade is for: the one self-managed cluster (admin, hybrid or
-/// standalone) among them, or the only one.
-pub fn gke_self<'a>(c: &Cluster<'a>) -> Option<(&'a Object, &'a GkeCluster)> {
-    let all: Vec<(&'a Object, &'a GkeCluster)> = objects(c)
-        .filter_map(|o| match &o.body {
-            Body::GkeCluster(g) => Some((o, g.as_ref())),
-            _ => None,
-        })
-        .collect();
-    let own: Vec<_> = all
-        .iter()
-        .filter(|(_, g)| matches!(g.kind.as_deref(), Some("admin" | "hybrid" | "standalone")))
-        .copied()
-        .collect();
-    match (own.as_slice(), all.as_slice()) {
-        ([one], _) | ([], [one]) => Some(*one),
-        _ => None,
-    }
-}
-
 /// bmctl's version rules (Google Distributed Cloud for bare metal, "Upgrade clusters" and "Lifecycle and
 /// stages of cluster upgrades"): no downgrade, a patch included; one minor at a time (two only to 1.33 or
 /// later with the skip annotation); an admin (or hybrid) cluster at most one minor ahead of the user
 /// clusters it manages (two from 1.30 on), and never behind them. Then its preflight checks.
 fn gke_baremetal<'a>(c: &Cluster<'a>, from: &Version, out: &mut Vec<Gate<'a>>) {
     let to = &c.to;
-    let me = gke_self(c);
+    let me = crate::current::gke_self(c.objects);
     let obj = me.map(|(o, _)| o);
     let help_versions = "bmctl upgrades one minor at a time and never down: give a target one minor after the current version (see `upgrade.path`), and run `bmctl upgrade cluster` once per minor.";
     if to.scheme_cmp(from) == Some(std::cmp::Ordering::Less) {

@@ -1,4 +1,6 @@
-//! What the upgrade itself changes on the nodes: labels it stops setting or removes.
+//! What the upgrade itself changes on the nodes: labels it stops setting or removes, taints it renames, and
+//! whether an in-place kubelet restarts every container. What each distribution puts on the nodes it
+//! creates or upgrades, by version, with sources: docs/semantics.md section 10.
 
 use super::Cluster;
 use crate::model::{Object, StringMap};
@@ -11,23 +13,11 @@ pub const CONTROL_PLANE_TAINT: &str = "node-role.kubernetes.io/control-plane";
 /// The role label kubeadm never set, kOps (and older tools) did: `kubernetes.io/role=master|node`.
 pub const ROLE_LABEL: &str = "kubernetes.io/role";
 
-/// What each distribution puts on the nodes it creates or upgrades, by the Kubernetes minor they run, where
-/// it changes: (distribution, from minor, what changes, source). kubeadm relabels and retaints nodes in
-/// place (`upgrade apply`); kOps replaces every instance, and the new ones carry only what its version
-/// gives them (pkg/nodelabels/builder.go, commit 8423d49 in kOps 1.24: for Kubernetes 1.24 and later the
-/// control plane loses `node-role.kubernetes.io/master` and `kubernetes.io/role`, and its taint is
-/// `node-role.kubernetes.io/control-plane:NoSchedule` alone; workers lose `kubernetes.io/role=node`).
-/// RKE, OpenShift and GKE on Bare Metal keep their nodes' role labels and taints across versions.
-pub const NODE_MARKS_BY_VERSION: &[(Profile, u32, &str, &str)] = &[
-    (Profile::Kubeadm, 24, "control-plane nodes get the node-role.kubernetes.io/control-plane:NoSchedule taint beside the master one; the master label is removed", "cmd/kubeadm/app/phases/upgrade/postupgrade.go"),
-    (Profile::Kubeadm, 25, "the node-role.kubernetes.io/master:NoSchedule taint is removed", "cmd/kubeadm/app/phases/upgrade/postupgrade.go"),
-    (Profile::Kops, 24, "new control-plane instances carry neither node-role.kubernetes.io/master nor kubernetes.io/role=master, and only the node-role.kubernetes.io/control-plane:NoSchedule taint; new workers carry no kubernetes.io/role=node", "kops pkg/nodelabels/builder.go (kOps 1.24, commit 8423d49)"),
-];
-
 /// Which of the master and control-plane `NoSchedule` taints the control-plane nodes carry once the
 /// upgrade is through: what they carry now, as kubeadm's `upgrade apply` changes it (1.24 adds the
 /// control-plane taint beside the master one, 1.25 removes the master one; nodes registered without taints,
-/// `nodeRegistration.taints: []`, get none); no other distribution renames them, so what the snapshot's
+/// `nodeRegistration.taints: []`, get none); kOps' new instances for 1.24 and later carry the control-plane
+/// taint alone; no other distribution renames them, so what the snapshot's
 /// control-plane nodes carry now is what they will carry (an OpenShift master keeps
 /// `node-role.kubernetes.io/master`). With no control-plane node to read, kubeadm's defaults by version;
 /// `None` for another distribution.

@@ -705,37 +705,38 @@ fn classify(doc: &Node) -> Doc<'_> {
     Doc::Object
 }
 
-fn add_rke_config(file: &str, doc: &Node, out: &mut Ingested) {
-    let cfg = crate::model::distro::RkeConfig::from_node(doc);
+/// A distribution config (or other kind-less document) read at `doc`: listed in the inventory, the first of
+/// its kind used and any later one said to be ignored (`earlier` names it).
+fn add_config(
+    file: &str,
+    doc: &Node,
+    out: &mut Ingested,
+    kind: &'static str,
+    first: bool,
+    note: String,
+    earlier: &str,
+) {
     out.inventory.distribution_configs.push(DistributionConfig {
         file: file.to_owned(),
         line: doc.line(),
-        kind: "rke-cluster-yml",
-        note: if out.rke.is_some() {
-            "ignored: an earlier cluster.yml was read first".to_owned()
-        } else {
-            format!(
-                "{} host(s); upgrade_strategy read as options (flags win) with --profile rke or rke-legacy",
-                cfg.nodes
-            )
-        },
+        kind,
+        note: if first { note } else { format!("ignored: an earlier {earlier} was read first") },
     });
+}
+
+fn add_rke_config(file: &str, doc: &Node, out: &mut Ingested) {
+    let cfg = crate::model::distro::RkeConfig::from_node(doc);
+    let note =
+        format!("{} host(s); upgrade_strategy read as options (flags win) with --profile rke or rke-legacy", cfg.nodes);
+    add_config(file, doc, out, "rke-cluster-yml", out.rke.is_none(), note, "cluster.yml");
     out.rke.get_or_insert(cfg);
 }
 
 /// `kubectl version` output: the API server's version, the current version of the upgrade.
 fn add_kubectl_version(file: &str, doc: &Node, out: &mut Ingested) {
     let version = doc.at(&["serverVersion", "gitVersion"]).as_str().unwrap_or_default().to_owned();
-    out.inventory.distribution_configs.push(DistributionConfig {
-        file: file.to_owned(),
-        line: doc.line(),
-        kind: "kubectl-version",
-        note: if out.server_version.is_some() {
-            "ignored: an earlier kubectl version output was read first".to_owned()
-        } else {
-            format!("the API server runs {version} (serverVersion.gitVersion): the current version")
-        },
-    });
+    let note = format!("the API server runs {version} (serverVersion.gitVersion): the current version");
+    add_config(file, doc, out, "kubectl-version", out.server_version.is_none(), note, "kubectl version output");
     out.server_version.get_or_insert(version);
 }
 

@@ -97,8 +97,6 @@ pub struct Mcp {
     pub paused: bool,
     /// `status.degradedMachineCount`.
     pub degraded_machines: i64,
-    /// `status.machineCount`.
-    pub machines: Option<i64>,
     /// `status.conditions`: `Degraded`, `NodeDegraded`, `RenderDegraded`, `Updated`, `Updating`.
     pub conditions: Vec<Condition>,
 }
@@ -126,7 +124,6 @@ impl Mcp {
             max_unavailable_refused: mco_int_or_percent(spec.get("maxUnavailable")).err(),
             paused: spec.get("paused").as_bool().unwrap_or(false),
             degraded_machines: n.at(&["status", "degradedMachineCount"]).as_i64().unwrap_or(0),
-            machines: n.at(&["status", "machineCount"]).as_i64(),
             conditions: conditions(n.get("status")),
         }
     }
@@ -146,7 +143,6 @@ pub struct GkePool {
 impl GkePool {
     pub fn from_node(n: &Node) -> GkePool {
         let p = n.at(&["spec", "upgradeStrategy", "parallelUpgrade"]);
-        let text = |n: &Node| n.as_str().map(str::to_owned).filter(|s| !s.is_empty());
         GkePool {
             concurrent_nodes: p.get("concurrentNodes").as_i64(),
             minimum_available: p.get("minimumAvailableNodes").as_i64(),
@@ -307,6 +303,11 @@ fn shown_value(n: &Node) -> String {
     }
 }
 
+/// A string field that says something: `None` when absent or empty.
+fn text(n: &Node) -> Option<String> {
+    n.as_str().map(str::to_owned).filter(|s| !s.is_empty())
+}
+
 /// A status condition (`type`, `status`, `reason`, `message`), as OpenShift's and GKE on Bare Metal's
 /// objects write them.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -385,7 +386,6 @@ impl ClusterVersion {
     pub fn from_node(n: &Node) -> ClusterVersion {
         let spec = n.get("spec");
         let status = n.get("status");
-        let text = |n: &Node| n.as_str().map(str::to_owned).filter(|s| !s.is_empty());
         let risks = |n: &Node| {
             n.as_seq()
                 .iter()
@@ -447,46 +447,30 @@ impl ClusterVersion {
     }
 }
 
-/// An OpenShift `ClusterOperator` (config.openshift.io/v1): its conditions and the operator's version.
+/// An OpenShift `ClusterOperator` (config.openshift.io/v1): its conditions.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct ClusterOperator {
     pub conditions: Vec<Condition>,
-    /// `status.versions[name=operator].version`.
-    pub version: Option<String>,
 }
 
 impl ClusterOperator {
     pub fn from_node(n: &Node) -> ClusterOperator {
-        let status = n.get("status");
-        ClusterOperator {
-            conditions: conditions(status),
-            version: status
-                .get("versions")
-                .as_seq()
-                .iter()
-                .find(|v| v.get("name").as_str() == Some("operator"))
-                .and_then(|v| v.get("version").as_str().map(str::to_owned)),
-        }
+        ClusterOperator { conditions: conditions(n.get("status")) }
     }
 }
 
-/// An OLM `ClusterServiceVersion` (operators.coreos.com/v1alpha1): its phase, and the highest OpenShift
-/// minor it declares it runs on (`olm.maxOpenShiftVersion` in the `olm.properties` annotation).
+/// An OLM `ClusterServiceVersion` (operators.coreos.com/v1alpha1): whether it is OLM's copy of an
+/// installed operator. The highest OpenShift minor it runs on is in its annotations
+/// (`cluster::platform::max_openshift_version`).
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Csv {
-    /// `status.phase` (`Succeeded`, `Failed`, ...).
-    pub phase: Option<String>,
     /// `status.reason` (`Copied` on the copies OLM writes into other namespaces).
     pub reason: Option<String>,
 }
 
 impl Csv {
     pub fn from_node(n: &Node) -> Csv {
-        let status = n.get("status");
-        Csv {
-            phase: status.get("phase").as_str().map(str::to_owned),
-            reason: status.get("reason").as_str().map(str::to_owned),
-        }
+        Csv { reason: n.at(&["status", "reason"]).as_str().map(str::to_owned) }
     }
 }
 
@@ -503,7 +487,6 @@ pub struct GkeCluster {
 
 impl GkeCluster {
     pub fn from_node(n: &Node) -> GkeCluster {
-        let text = |n: &Node| n.as_str().map(str::to_owned).filter(|s| !s.is_empty());
         GkeCluster {
             kind: text(n.at(&["spec", "type"])),
             spec_version: text(n.at(&["spec", "anthosBareMetalVersion"])),

@@ -123,13 +123,6 @@ pub fn rke_addon_rows(cfg: &crate::model::distro::RkeConfig) -> Vec<ComponentDow
         .collect()
 }
 
-/// The source saying that this hop's kubelet restarts every container when upgraded in place, if it does
-/// ([`crate::cluster::upgrade::restarts_containers`]).
-pub fn restart_hop(ctx: &Cluster<'_>, hop: &str) -> Option<&'static str> {
-    let v = ctx.path.iter().find(|v| v.to_string() == hop)?;
-    crate::cluster::upgrade::restarts_containers(v.minor)
-}
-
 pub fn compute(ctx: &Cluster<'_>, outcome: &Outcome, t: &Timings) -> (Downtime, Vec<WorkloadOutcome>) {
     // The distribution's tool refuses to start (`cluster::platform`): nothing is touched, nothing is down.
     if outcome.plan.stops.iter().any(|s| s.phase == "preconditions") {
@@ -214,6 +207,14 @@ pub fn compute(ctx: &Cluster<'_>, outcome: &Outcome, t: &Timings) -> (Downtime, 
     // Pods whose budget holds them back: a drain that never completes leaves them running.
     let held = ctx.pdb_blocked_pods();
     let plan_end = outcome.plan.total_seconds;
+    // The hops (as windows name them) whose kubelet restarts every container when upgraded in place, and
+    // the source that says so ([`crate::cluster::upgrade::restarts_containers`]): found once, not per pod.
+    let restarts: Vec<(String, &str)> = ctx
+        .path
+        .iter()
+        .filter_map(|h| crate::cluster::upgrade::restarts_containers(h.minor).map(|s| (h.to_string(), s)))
+        .collect();
+    let restart_hop = |hop: &str| restarts.iter().find(|(h, _)| h == hop).map(|(_, s)| *s);
     let mut results = Vec::new();
     for (key, pods) in ctx.pods_by_controller() {
         if key.kind == "DaemonSet" || key.kind == "Node" {
@@ -259,7 +260,7 @@ pub fn compute(ctx: &Cluster<'_>, outcome: &Outcome, t: &Timings) -> (Downtime, 
                             }
                             None => evictions.push((evicted, t.pod_start, r)),
                         }
-                    } else if let Some(source) = restart_hop(ctx, &w.hop) {
+                    } else if let Some(source) = restart_hop(&w.hop) {
                         // Upgraded in place across a container-hash change: the new kubelet restarts
                         // every container on its node as it comes up.
                         let up = w.end;

@@ -656,7 +656,8 @@ impl<'c, 'a> Builder<'c, 'a> {
                 if t == 0 {
                     if let Some(g) = ctx.platform_gates().iter().find(|g| g.stop == Some(GateStop::Waits)) {
                         let all: Vec<usize> = (0..ctx.nodes.len()).collect();
-                        let why = Why { node: None, start: None, outcome: "waits", code: g.code, reason: g.reason() };
+                        let why =
+                            Why { node: None, start: None, outcome: "waits", code: g.code, reason: g.message.clone() };
                         self.stop("control-plane", Some("cluster-version-operator".to_owned()), t, why, &all);
                         return None;
                     }
@@ -857,7 +858,7 @@ pub fn build(ctx: &Cluster<'_>, timings: Timings) -> Outcome {
             start: None,
             outcome: "fails",
             code: g.code,
-            reason: format!("{}{more}; the upgrade does not start", g.reason()),
+            reason: format!("{}{more}; the upgrade does not start", g.message),
         };
         b.stop("preconditions", None, 0, why, &all);
         b.out.plan.complete = false;

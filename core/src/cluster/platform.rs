@@ -123,34 +123,27 @@ fn openshift<'a>(c: &Cluster<'a>, from: &Version, out: &mut Vec<Gate<'a>>) {
     });
     // What explains the ClusterVersion's own Upgradeable=False (it sums the operators' conditions, the
     // admin acks and an update in progress): each cause is reported once, on the object that causes it.
-    let (mut by_update, mut by_acks) = (false, false);
     let pools_degraded = pools(c, minor, out);
     let incompatible = minor && csvs(c, to, out);
-    if let Some((o, cv)) = cv {
+    let (by_update, by_acks) = cv.map_or((false, false), |(o, cv)| {
         update_edges(c, o, cv, out);
         requested(o, cv, to, out);
-        by_update = in_progress(o, cv, from, to, minor, out);
-        by_acks = admin_acks(c, cv, from, minor, out);
-    }
-    let mut by_operators = false;
+        (in_progress(o, cv, from, to, minor, out), admin_acks(c, cv, from, minor, out))
+    });
+    let mut by_operators = pools_degraded || incompatible;
+    // The operators' own Upgradeable=False reasons: the CVO passes one cause's reason through to the
+    // ClusterVersion and writes MultipleReasons for several (pkg/cvo/upgradeable.go).
+    let mut operator_reasons: Vec<&str> = Vec::new();
     for o in objects(c) {
         if let Body::ClusterOperator(co) = &o.body {
             by_operators |= operator(o, co, minor, pools_degraded, incompatible, out);
+            if let Some(u) = condition(&co.conditions, "Upgradeable").filter(|u| u.status == "False") {
+                operator_reasons.push(u.reason.as_str());
+            }
         }
     }
-    by_operators |= pools_degraded || incompatible;
     if let Some((o, cv)) = cv {
         let up = condition(&cv.conditions, "Upgradeable");
-        // The CVO passes one cause's own reason through (an operator's, say) and writes MultipleReasons for
-        // several (pkg/cvo/upgradeable.go).
-        let operator_reasons: Vec<&str> = objects(c)
-            .filter_map(|o| match &o.body {
-                Body::ClusterOperator(co) => {
-                    condition(&co.conditions, "Upgradeable").filter(|u| u.status == "False").map(|u| u.reason.as_str())
-                }
-                _ => None,
-            })
-            .collect();
         let explained = match up.map(|u| u.reason.as_str()) {
             Some(
                 "AdminAckRequired"

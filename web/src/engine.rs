@@ -36,15 +36,15 @@ pub fn options_for(json: &str, ingested: Option<&Ingested>) -> Result<UpgradeOpt
     let node = parse_json("options", json).map_err(|e| e.to_string())?;
     let mut o = UpgradeOptions::from_node(&node).map_err(|e| kube_preflight::Error::Options(e).to_string())?;
     if o.to.trim().is_empty() {
-        let gke = o.profile == kube_preflight::Profile::GkeBaremetal;
-        let given = o.from.as_deref().and_then(|f| Version::parse_for(f, gke).ok());
-        let from = given.or_else(|| ingested.and_then(|i| current(i, o.profile)).map(|c| c.version));
         // A target only there to check the other options: one every profile reads (GKE on Bare Metal takes
         // its own product versions, 1.10 and later).
         const STAND_IN: &str = "1.28";
         // The target the platform already states (an OpenShift update asked for, a GKE on Bare Metal
         // upgrade under way) comes first.
-        let stated = ingested.and_then(|i| kube_preflight::current::stated_target(i, o.profile));
+        let stated = ingested.and_then(|i| current::stated_target(i, o.profile));
+        let gke = o.profile == kube_preflight::Profile::GkeBaremetal;
+        let given = o.from.as_deref().and_then(|f| Version::parse_for(f, gke).ok());
+        let from = given.or_else(|| ingested.and_then(|i| current(i, o.profile)).map(|c| c.version));
         o.to = match (stated, from, ingested) {
             (Some(t), _, _) => t,
             (None, Some(f), _) => Version::minor_of(f.minor + 1, &f).to_string(),
@@ -407,6 +407,9 @@ impl Reader for Held {
 
 #[cfg(test)]
 mod tests {
+    use super::*;
+    use crate::demo::{demo_inputs, demo_specs, DEMO_FILES, DEMO_TARGET};
+    use kube_preflight::{check, Input};
 
     /// Before anything is read the options are checked with a stand-in target, which every profile must
     /// read: GKE on Bare Metal takes its own product versions, and refuses those older than 1.10.
@@ -417,10 +420,6 @@ mod tests {
             assert!(o.is_ok(), "{p}: {o:?}");
         }
     }
-
-    use super::*;
-    use crate::demo::{demo_inputs, demo_specs, DEMO_FILES, DEMO_TARGET};
-    use kube_preflight::{check, Input};
 
     const PASTED: &str = "kind: Pod\nmetadata: [\n";
 

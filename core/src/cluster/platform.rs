@@ -528,8 +528,8 @@ fn not_upgradeable<'a>(o: &'a Object, up: &Condition, consequence: &str) -> Gate
     .data("reason", up.reason.clone())
 }
 
-/// MachineConfigPools that are Degraded (or count degraded machines): the MCO reports Upgradeable=False
-/// (`DegradedPool`, machine-config-operator `pkg/operator/status.go`), which refuses a minor update; within a
+/// MachineConfigPools that are Degraded or BuildInterrupted: the MCO reports Upgradeable=False (`DegradedPool`,
+/// `InterruptedBuild`, machine-config-operator `pkg/operator/status.go`), which refuses a minor update; within a
 /// minor, the pool's degraded nodes are not updated until fixed.
 fn pools<'a>(c: &Cluster<'a>, minor: bool, out: &mut Vec<Gate<'a>>) -> bool {
     let mut any = false;

@@ -14,9 +14,10 @@ pub const INFO: RuleInfo = RuleInfo {
 /// What the rule checks, why it matters for an upgrade, an example, how to fix, references (Markdown):
 /// apart from [`INFO`], so that what lists the rules links no docs.
 pub const DOCS: &str = r#"## What it checks
-Under `--profile openshift`: every `MachineConfigPool` with `Degraded=True` or a `degradedMachineCount`
-above 0. For a minor update it is a blocker (the MCO reports `Upgradeable=False`, reason `DegradedPool`);
-within a minor, a warning: the pool's degraded nodes are not updated until fixed.
+Under `--profile openshift`: every `MachineConfigPool` with `Degraded=True` (which a degraded machine
+sets, through `NodeDegraded`; the finding gives `degradedMachineCount`) or `BuildInterrupted=True`. For a
+minor update it is a blocker (the MCO reports `Upgradeable=False`, reason `DegradedPool` or
+`InterruptedBuild`); within a minor, a warning: the pool's degraded nodes are not updated until fixed.
 
 ## Why it matters for an upgrade
 The machine-config operator refuses to let the cluster move to the next minor while a pool is degraded

@@ -149,8 +149,10 @@ fn build_report(
         .rke
         .as_ref()
         .filter(|r| !r.problems.is_empty() && matches!(options.profile, Profile::Rke | Profile::RkeLegacy));
-    let (mut plan, downtime, workload_outcomes) = if cluster.path.is_empty() || cluster.nodes.is_empty() {
-        (report::Plan::default(), report::Downtime::default(), None)
+    let (mut plan, downtime, workload_outcomes, pending, windows) = if cluster.path.is_empty()
+        || cluster.nodes.is_empty()
+    {
+        (report::Plan::default(), report::Downtime::default(), None, Vec::new(), Vec::new())
     } else if let Some(rke) = rke_refused {
         let mut pending: Vec<String> = cluster.nodes.iter().map(|n| n.name().to_owned()).collect();
         pending.sort();
@@ -171,6 +173,8 @@ fn build_report(
             report::Plan { complete: false, stops: vec![stop], ..report::Plan::default() },
             report::Downtime::default(),
             None,
+            Vec::new(),
+            Vec::new(),
         )
     } else {
         let outcome = plan::build(&cluster, timings);
@@ -181,9 +185,9 @@ fn build_report(
         {
             downtime.components.extend(plan::downtime::rke_addon_rows(rke));
         }
-        (outcome.plan, downtime, Some(workloads))
+        (outcome.plan, downtime, Some(workloads), outcome.placed.pending, outcome.windows)
     };
-    let ctx = Context::new(cluster, workload_outcomes);
+    let ctx = Context::new(cluster, workload_outcomes, pending, windows);
     plan.timings = timings.to_map();
     mark("plan");
     let mut findings = Vec::new();

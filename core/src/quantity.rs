@@ -44,7 +44,13 @@ pub fn parse_quantity(raw: &str) -> Option<f64> {
 
 /// CPU in millicores, rounded up as the API server does.
 pub fn cpu_millis(raw: &str) -> Option<i64> {
-    parse_quantity(raw).map(|v| (v * 1000.0).ceil().min(i64::MAX as f64) as i64)
+    parse_quantity(raw).map(|v| {
+        // `9m` is 9.000000000000002 in floating point: a whole number of millicores stays one.
+        let m = v * 1000.0;
+        let whole = m.round();
+        let m = if (m - whole).abs() < 1e-6 { whole } else { m.ceil() };
+        m.min(i64::MAX as f64) as i64
+    })
 }
 
 /// Memory in bytes, rounded up.

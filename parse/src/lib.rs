@@ -62,7 +62,9 @@ pub(crate) fn unread<F: PathFrame>(stack: &[F]) -> bool {
         _ if is_seq(2) && key_at(3) == Some("managedFields") && key_at(4) == Some("metadata") => {
             object_root(n.saturating_sub(4))
         }
-        "name" | "resources" => false,
+        // A container's resources, host ports and (for init containers) restart policy: what the scheduler
+        // reads of it.
+        "name" | "resources" | "ports" | "restartPolicy" => false,
         // A container's image: the kube-apiserver mirror pod's tag is the API server's version.
         "image" if key_at(3) == Some("containers") => false,
         _ => {

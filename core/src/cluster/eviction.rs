@@ -248,7 +248,8 @@ impl<'a> Cluster<'a> {
     pub fn pdb_blocked_pods(&self) -> &BTreeSet<(&'a str, &'a str)> {
         self.pdb_blocked.get_or_init(|| {
             let mut blocked = BTreeSet::new();
-            for (p, info, _) in self.running_pods() {
+            // A drain never evicts DaemonSet and mirror pods: no budget over them holds a drain back.
+            for (p, info, _) in self.running_pods().filter(|(p, _, _)| !is_mirror(p) && !self.is_daemon_pod(p)) {
                 if matches!(self.eviction(p, info), Eviction::HeldBack(_) | Eviction::MoreThanOneBudget(_)) {
                     let ns = p.r.namespace.as_deref().unwrap_or("default");
                     blocked.insert((ns, p.r.name.as_str()));

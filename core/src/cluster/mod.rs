@@ -18,6 +18,7 @@
 pub mod drain;
 pub mod eviction;
 pub mod nodes;
+pub mod placement;
 pub mod platform;
 pub mod scheduling;
 pub mod upgrade;

@@ -170,6 +170,13 @@ const TOPOLOGY_LABELS: [(&str, &str); 4] = [
 /// with no topology label passes; a value may list zones joined by `__`) and its required node affinity
 /// (VolumeBinding, CheckNodeAffinity).
 pub fn volume_reachable(pv: &Object, affinity: Option<&[NodeSelectorTerm]>, node: &Object) -> bool {
+    let (affinity_ok, zones_ok) = volume_reachable_parts(pv, affinity, node);
+    affinity_ok && zones_ok
+}
+
+/// [`volume_reachable`] in the scheduler's two filters: the volume's node affinity (VolumeBinding) and its
+/// zone and region labels (VolumeZone).
+pub fn volume_reachable_parts(pv: &Object, affinity: Option<&[NodeSelectorTerm]>, node: &Object) -> (bool, bool) {
     let node_has_topology = TOPOLOGY_LABELS.iter().any(|(k, _)| node.labels.contains_key(k));
     let zones_ok = !node_has_topology
         || TOPOLOGY_LABELS.iter().all(|(key, ga)| match pv.labels.get(key) {
@@ -179,7 +186,7 @@ pub fn volume_reachable(pv: &Object, affinity: Option<&[NodeSelectorTerm]>, node
                 have.is_some_and(|v| want.split("__").any(|w| w == v.as_str()))
             }
         });
-    zones_ok && affinity.is_none_or(|terms| terms.iter().any(|t| term_matches(t, node)))
+    (affinity.is_none_or(|terms| terms.iter().any(|t| term_matches(t, node))), zones_ok)
 }
 
 /// Does a PersistentVolume limit the nodes that can reach it (a node affinity, a zone or region label)?

@@ -126,7 +126,7 @@ pub struct Requirement {
 }
 
 /// A `metav1.LabelSelector`.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Hash)]
 pub struct LabelSelector {
     pub match_labels: StringMap,
     pub match_expressions: Vec<Requirement>,
@@ -259,12 +259,70 @@ pub struct Volume {
     pub claim: Option<String>,
 }
 
-/// Requests or allocatable capacity.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+/// Requests or allocatable capacity. A node's allocatable CPU, memory or ephemeral storage its status does
+/// not give is [`UNKNOWN`] (never the reason a pod does not fit).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
 pub struct Resources {
     pub cpu_millis: i64,
     pub memory_bytes: i64,
     pub pods: i64,
+    /// `ephemeral-storage`.
+    pub ephemeral_bytes: i64,
+}
+
+/// An allocatable amount a node's status does not state.
+pub const UNKNOWN: i64 = i64::MAX;
+
+/// What a pod needs of a node beyond CPU, memory and storage, and where it may not go next to other pods:
+/// rare, so boxed apart from [`PodSpec`] (most pods carry none of it).
+#[derive(Debug, Clone, Default, PartialEq, Eq, Hash)]
+pub struct PodNeeds {
+    /// Extended resources and huge pages requested (`nvidia.com/gpu`, `hugepages-2Mi`), by name, summed as
+    /// the scheduler sums requests.
+    pub extended: Vec<(String, i64)>,
+    /// `hostPort`s of its containers.
+    pub host_ports: Vec<HostPort>,
+    /// `podAffinity.requiredDuringSchedulingIgnoredDuringExecution`.
+    pub affinity: Vec<PodAffinityTerm>,
+    /// `podAntiAffinity.requiredDuringSchedulingIgnoredDuringExecution`.
+    pub anti_affinity: Vec<PodAffinityTerm>,
+    /// `topologySpreadConstraints` with `whenUnsatisfiable: DoNotSchedule` (the others only score).
+    pub spread: Vec<SpreadConstraint>,
+}
+
+/// A host port a container binds (`ports[].hostPort`), with its protocol (TCP when absent) and host IP
+/// (`0.0.0.0`, every address, when absent).
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct HostPort {
+    pub port: i64,
+    pub protocol: String,
+    pub ip: String,
+}
+
+/// A required pod (anti-)affinity term.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct PodAffinityTerm {
+    pub selector: LabelSelector,
+    /// `namespaces`; with neither these nor a namespace selector, the pod's own namespace.
+    pub namespaces: Vec<String>,
+    /// `namespaceSelector` (`{}`: every namespace).
+    pub namespace_selector: Option<LabelSelector>,
+    pub topology_key: String,
+}
+
+/// A `DoNotSchedule` topology spread constraint.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct SpreadConstraint {
+    pub max_skew: i64,
+    pub topology_key: String,
+    pub selector: LabelSelector,
+    /// The pod's own labels under these keys join the selector (`matchLabelKeys`).
+    pub match_label_keys: Vec<String>,
+    pub min_domains: Option<i64>,
+    /// `nodeAffinityPolicy: Ignore` (the default, Honor, counts only nodes the pod's node affinity fits).
+    pub ignore_node_affinity: bool,
+    /// `nodeTaintsPolicy: Honor` (the default, Ignore, counts nodes whatever their taints).
+    pub honor_taints: bool,
 }
 
 /// The fields of a pod spec the checks read (pods and workload templates alike).
@@ -284,6 +342,8 @@ pub struct PodSpec {
     pub termination_grace_seconds: Option<i64>,
     /// `priorityClassName`, when it is one of the two system-critical classes kOps validation reads.
     pub critical: Critical,
+    /// Extended resources, host ports, pod (anti-)affinity, topology spread: `None` for most pods.
+    pub needs: Option<Box<PodNeeds>>,
 }
 
 /// The system-critical priority classes (`priorityClassName`).
@@ -297,23 +357,200 @@ pub enum Critical {
     Node,
 }
 
+/// Is a resource name an extended resource or huge pages (what NodeResourcesFit checks by name)?
+pub fn extended_resource(name: &str) -> bool {
+    !matches!(name, "cpu" | "memory" | "ephemeral-storage" | "pods" | "storage") && !name.starts_with("requests.")
+}
+
+/// An extended resource's amount: huge pages in bytes, the others as whole units (the API takes only
+/// integers for them).
+fn extended_amount(name: &str, raw: &str) -> Option<i64> {
+    if name.starts_with("hugepages-") {
+        bytes(raw)
+    } else {
+        crate::quantity::parse_quantity(raw).map(|v| v.ceil().min(i64::MAX as f64) as i64)
+    }
+}
+
+/// One container's requests: `resources.requests`, and where a request is absent its limit (the API
+/// server defaults requests to limits).
+fn container_requests(c: &Node) -> (Resources, Vec<(String, i64)>) {
+    let req = c.at(&["resources", "requests"]);
+    let lim = c.at(&["resources", "limits"]);
+    let get = |k: &str| req.get(k).as_str().or_else(|| lim.get(k).as_str());
+    let r = Resources {
+        cpu_millis: get("cpu").and_then(cpu_millis).unwrap_or(0),
+        memory_bytes: get("memory").and_then(bytes).unwrap_or(0),
+        pods: 0,
+        ephemeral_bytes: get("ephemeral-storage").and_then(bytes).unwrap_or(0),
+    };
+    let mut ext: Vec<(String, i64)> = Vec::new();
+    for part in [req, lim] {
+        for (k, v) in part.as_map() {
+            if extended_resource(k) && !ext.iter().any(|(n, _)| n == k.as_str()) {
+                if let Some(a) = v.as_str().and_then(|raw| extended_amount(k, raw)) {
+                    ext.push((k.as_str().to_owned(), a));
+                }
+            }
+        }
+    }
+    (r, ext)
+}
+
+/// Requests as one vector of named amounts, for the arithmetic of [`pod_requests`].
+type Amounts = Vec<(String, i64)>;
+
+fn to_amounts(r: Resources, ext: Amounts) -> Amounts {
+    let mut v = vec![
+        ("cpu".to_owned(), r.cpu_millis),
+        ("memory".to_owned(), r.memory_bytes),
+        ("ephemeral-storage".to_owned(), r.ephemeral_bytes),
+    ];
+    v.extend(ext);
+    v
+}
+
+fn add_amounts(to: &mut Amounts, from: &Amounts) {
+    for (k, v) in from {
+        match to.iter_mut().find(|(n, _)| n == k) {
+            Some(slot) => slot.1 = slot.1.saturating_add(*v),
+            None => to.push((k.clone(), *v)),
+        }
+    }
+}
+
+fn max_amounts(to: &mut Amounts, from: &Amounts) {
+    for (k, v) in from {
+        match to.iter_mut().find(|(n, _)| n == k) {
+            Some(slot) => slot.1 = slot.1.max(*v),
+            None => to.push((k.clone(), *v)),
+        }
+    }
+}
+
+/// A pod's requests as the scheduler computes them (k8s.io/component-helpers/resource, `PodRequests`):
+/// the containers summed; each init container's request plus the native sidecars (init containers with
+/// `restartPolicy: Always`) started before it; sidecars also add to the containers' sum; the larger of the
+/// two; then `spec.overhead`. Returns CPU, memory and ephemeral storage, and the extended resources.
+pub fn pod_requests(spec: &Node) -> (Resources, Amounts) {
+    let mut sum: Amounts = to_amounts(Resources::default(), Vec::new());
+    for c in spec.get("containers").as_seq() {
+        let (r, e) = container_requests(c);
+        add_amounts(&mut sum, &to_amounts(r, e));
+    }
+    let mut sidecars: Amounts = Vec::new();
+    let mut init_max: Amounts = Vec::new();
+    for c in spec.get("initContainers").as_seq() {
+        let (r, e) = container_requests(c);
+        let own = to_amounts(r, e);
+        let effective = if c.get("restartPolicy").as_str() == Some("Always") {
+            add_amounts(&mut sum, &own);
+            add_amounts(&mut sidecars, &own);
+            sidecars.clone()
+        } else {
+            let mut v = own;
+            add_amounts(&mut v, &sidecars);
+            v
+        };
+        max_amounts(&mut init_max, &effective);
+    }
+    max_amounts(&mut sum, &init_max);
+    let overhead = spec.get("overhead");
+    if overhead.is_map() {
+        let (r, e) = container_requests_of(overhead);
+        add_amounts(&mut sum, &to_amounts(r, e));
+    }
+    let get = |k: &str| sum.iter().find(|(n, _)| n == k).map_or(0, |(_, v)| *v);
+    let r = Resources {
+        cpu_millis: get("cpu"),
+        memory_bytes: get("memory"),
+        pods: 1,
+        ephemeral_bytes: get("ephemeral-storage"),
+    };
+    let ext: Amounts = sum.into_iter().filter(|(k, v)| extended_resource(k) && *v > 0).collect();
+    (r, ext)
+}
+
+/// A resource list (`overhead`) read as requests.
+fn container_requests_of(list: &Node) -> (Resources, Amounts) {
+    let get = |k: &str| list.get(k).as_str();
+    let r = Resources {
+        cpu_millis: get("cpu").and_then(cpu_millis).unwrap_or(0),
+        memory_bytes: get("memory").and_then(bytes).unwrap_or(0),
+        pods: 0,
+        ephemeral_bytes: get("ephemeral-storage").and_then(bytes).unwrap_or(0),
+    };
+    let ext = list
+        .as_map()
+        .iter()
+        .filter(|(k, _)| extended_resource(k))
+        .filter_map(|(k, v)| Some((k.as_str().to_owned(), extended_amount(k, v.as_str()?)?)))
+        .collect();
+    (r, ext)
+}
+
+fn affinity_terms(n: &Node, strings: &mut Interner) -> Vec<PodAffinityTerm> {
+    n.as_seq()
+        .iter()
+        .map(|t| PodAffinityTerm {
+            selector: LabelSelector::from_node_in(t.get("labelSelector"), strings),
+            namespaces: t.get("namespaces").as_seq().iter().filter_map(|v| v.as_string()).collect(),
+            namespace_selector: t
+                .get("namespaceSelector")
+                .is_map()
+                .then(|| LabelSelector::from_node_in(t.get("namespaceSelector"), strings)),
+            topology_key: t.get("topologyKey").as_str().unwrap_or_default().to_owned(),
+        })
+        .collect()
+}
+
+/// What a pod needs beyond CPU, memory and storage ([`PodNeeds`]); `None` when nothing.
+fn pod_needs(spec: &Node, extended: Amounts, strings: &mut Interner) -> Option<Box<PodNeeds>> {
+    // The containers' host ports, and the native sidecars' (init containers that keep running).
+    let sidecars =
+        spec.get("initContainers").as_seq().iter().filter(|c| c.get("restartPolicy").as_str() == Some("Always"));
+    let host_ports: Vec<HostPort> = spec
+        .get("containers")
+        .as_seq()
+        .iter()
+        .chain(sidecars)
+        .flat_map(|c| c.get("ports").as_seq().iter())
+        .filter_map(|p| {
+            let port = p.get("hostPort").as_i64().filter(|v| *v > 0)?;
+            Some(HostPort {
+                port,
+                protocol: p.get("protocol").as_str().filter(|s| !s.is_empty()).unwrap_or("TCP").to_owned(),
+                ip: p.get("hostIP").as_str().filter(|s| !s.is_empty()).unwrap_or("0.0.0.0").to_owned(),
+            })
+        })
+        .collect();
+    let aff = spec.get("affinity");
+    let required = ["requiredDuringSchedulingIgnoredDuringExecution"];
+    let affinity = affinity_terms(aff.get("podAffinity").at(&required), strings);
+    let anti_affinity = affinity_terms(aff.get("podAntiAffinity").at(&required), strings);
+    let spread: Vec<SpreadConstraint> = spec
+        .get("topologySpreadConstraints")
+        .as_seq()
+        .iter()
+        .filter(|c| c.get("whenUnsatisfiable").as_str() == Some("DoNotSchedule"))
+        .map(|c| SpreadConstraint {
+            max_skew: c.get("maxSkew").as_i64().unwrap_or(1),
+            topology_key: c.get("topologyKey").as_str().unwrap_or_default().to_owned(),
+            selector: LabelSelector::from_node_in(c.get("labelSelector"), strings),
+            match_label_keys: c.get("matchLabelKeys").as_seq().iter().filter_map(|v| v.as_string()).collect(),
+            min_domains: c.get("minDomains").as_i64(),
+            ignore_node_affinity: c.get("nodeAffinityPolicy").as_str() == Some("Ignore"),
+            honor_taints: c.get("nodeTaintsPolicy").as_str() == Some("Honor"),
+        })
+        .collect();
+    let needs = PodNeeds { extended, host_ports, affinity, anti_affinity, spread };
+    (needs != PodNeeds::default()).then(|| Box::new(needs))
+}
+
 impl PodSpec {
     fn from_node_in(spec: &Node, strings: &mut Interner) -> PodSpec {
-        let mut requests = Resources::default();
-        for c in spec.get("containers").as_seq() {
-            let r = c.at(&["resources", "requests"]);
-            requests.cpu_millis =
-                requests.cpu_millis.saturating_add(r.get("cpu").as_str().and_then(cpu_millis).unwrap_or(0));
-            requests.memory_bytes =
-                requests.memory_bytes.saturating_add(r.get("memory").as_str().and_then(bytes).unwrap_or(0));
-        }
-        // Init containers run before the others: the pod needs the larger of the two.
-        for c in spec.get("initContainers").as_seq() {
-            let r = c.at(&["resources", "requests"]);
-            requests.cpu_millis = requests.cpu_millis.max(r.get("cpu").as_str().and_then(cpu_millis).unwrap_or(0));
-            requests.memory_bytes = requests.memory_bytes.max(r.get("memory").as_str().and_then(bytes).unwrap_or(0));
-        }
-        requests.pods = 1;
+        let (requests, extended) = pod_requests(spec);
+        let needs = pod_needs(spec, extended, strings);
         let required_affinity =
             node_selector(spec.at(&["affinity", "nodeAffinity", "requiredDuringSchedulingIgnoredDuringExecution"]));
         PodSpec {
@@ -339,6 +576,7 @@ impl PodSpec {
                 })
                 .collect(),
             requests,
+            needs,
             volumes: spec
                 .get("volumes")
                 .as_seq()
@@ -382,6 +620,8 @@ pub struct NodeInfo {
     pub kubelet_version: Option<String>,
     pub kube_proxy_version: Option<String>,
     pub allocatable: Resources,
+    /// Allocatable extended resources and huge pages (`nvidia.com/gpu`, `hugepages-2Mi`), by name.
+    pub allocatable_extended: Vec<(String, i64)>,
     pub creation_timestamp: Option<String>,
     /// `spec.providerID` (`aws:///eu-west-1a/i-0abc...`): tells the cloud, which some defaults depend on.
     pub provider_id: Option<String>,
@@ -627,11 +867,20 @@ impl Object {
                 allocatable: {
                     let a = status.get("allocatable");
                     Resources {
-                        cpu_millis: a.get("cpu").as_str().and_then(cpu_millis).unwrap_or(0),
-                        memory_bytes: a.get("memory").as_str().and_then(bytes).unwrap_or(0),
+                        cpu_millis: a.get("cpu").as_str().and_then(cpu_millis).unwrap_or(UNKNOWN),
+                        memory_bytes: a.get("memory").as_str().and_then(bytes).unwrap_or(UNKNOWN),
                         pods: a.get("pods").as_i64().unwrap_or(110),
+                        ephemeral_bytes: a.get("ephemeral-storage").as_str().and_then(bytes).unwrap_or(UNKNOWN),
                     }
                 },
+                allocatable_extended: status
+                    .get("allocatable")
+                    .as_map()
+                    .iter()
+                    .map(|(k, v)| (k.as_str(), v))
+                    .filter(|(k, _)| extended_resource(k))
+                    .filter_map(|(k, v)| Some((k.to_owned(), extended_amount(k, v.as_str()?)?)))
+                    .collect(),
                 creation_timestamp: meta.get("creationTimestamp").as_string(),
                 provider_id: spec.get("providerID").as_string(),
             })),
@@ -1021,7 +1270,10 @@ mod tests {
         assert!(o.node_roles().control_plane);
         assert_eq!(n.ready, Some(true));
         assert_eq!(n.kubelet_version.as_deref(), Some("v1.28.4"));
-        assert_eq!(n.allocatable, Resources { cpu_millis: 4000, memory_bytes: 16 << 30, pods: 110 });
+        assert_eq!(
+            n.allocatable,
+            Resources { cpu_millis: 4000, memory_bytes: 16 << 30, pods: 110, ephemeral_bytes: UNKNOWN }
+        );
         assert_eq!(n.taints[0].effect, "NoSchedule");
     }
 

@@ -7,7 +7,6 @@
 use std::collections::BTreeMap;
 
 use super::{NodeWindow, Outcome, Timings};
-use crate::cluster::drain::DrainEnd;
 use crate::cluster::nodes::etcd_members;
 use crate::cluster::{Cluster, WorkloadKey};
 use crate::model::{PodInfo, VolumeKind};
@@ -124,6 +123,7 @@ pub fn rke_addon_rows(cfg: &crate::model::distro::RkeConfig) -> Vec<ComponentDow
 }
 
 pub fn compute(ctx: &Cluster<'_>, outcome: &Outcome, t: &Timings) -> (Downtime, Vec<WorkloadOutcome>) {
+    let placed = &outcome.placed;
     // The distribution's tool refuses to start (`cluster::platform`): nothing is touched, nothing is down.
     if outcome.plan.stops.iter().any(|s| s.phase == "preconditions") {
         return (Downtime::default(), Vec::new());
@@ -204,8 +204,6 @@ pub fn compute(ctx: &Cluster<'_>, outcome: &Outcome, t: &Timings) -> (Downtime, 
             v.push(w);
         }
     }
-    // Pods whose budget holds them back: a drain that never completes leaves them running.
-    let held = ctx.pdb_blocked_pods();
     let plan_end = outcome.plan.total_seconds;
     // The hops (as windows name them) whose kubelet restarts every container when upgraded in place, and
     // the source that says so ([`crate::cluster::upgrade::restarts_containers`]): found once, not per pod.
@@ -230,37 +228,67 @@ pub fn compute(ctx: &Cluster<'_>, outcome: &Outcome, t: &Timings) -> (Downtime, 
             Some((_, p0, _)) => ctx.eligible_nodes(&p0.spec),
             None => std::rc::Rc::from([]),
         };
+        // A replica that is not Ready in the snapshot serves nothing: down from the start (and a workload
+        // with no Ready replica is down before the upgrade begins: not the upgrade's downtime).
+        if !pods.iter().any(|(_, p, _)| p.ready != Some(false)) {
+            continue;
+        }
         for (r, (pod_obj, pod, node_name)) in pods.iter().enumerate() {
             let mut down = Vec::new();
-            if let Some(ni) = ctx.node_index(node_name) {
+            if pod.ready == Some(false) {
+                down.push((0, OPEN));
+            }
+            let home = ctx.node_index(node_name);
+            if home.is_some() {
                 nodes.push((*node_name).to_owned());
+            }
+            // Every eviction of the pod, from its node or from one it landed on earlier, as the placement
+            // replay saw it.
+            for (k, m) in placed.moves_of(pod_obj).iter().enumerate() {
+                if k > 0 && Some(m.from) != home {
+                    if let Some(n) = ctx.nodes.get(m.from) {
+                        reasons.insert(
+                            format!(
+                                "{} lands on {}, drained later in the plan, and is evicted again",
+                                pod_obj.r.name,
+                                n.name()
+                            ),
+                            (),
+                        );
+                    }
+                }
+                let w = windows_of
+                    .get(m.from)
+                    .and_then(|ws| ws.iter().find(|w| w.drained && w.start <= m.evicted && m.evicted <= w.end));
+                let back_of_node = w.and_then(|w| (w.stuck.is_none()).then_some(w.end));
+                match stuck_reason(pod, m.from, &fit, &ctx.pod_eligible(pod_obj, &pod.spec, &fit)) {
+                    Some(why) => {
+                        // It comes back only with its node (never, when the node's drain never ends).
+                        let len = back_of_node.map_or(OPEN, |e| (e + t.pod_start).saturating_sub(m.evicted));
+                        evictions.push((m.evicted, len, r));
+                        reasons.insert(format!("{} cannot move: {why}", pod_obj.r.name), ());
+                    }
+                    None => {
+                        let len = m.placed.map_or(OPEN, |p| (p + t.pod_start).saturating_sub(m.evicted));
+                        if m.placed != Some(m.evicted) {
+                            reasons.insert(
+                                format!(
+                                    "{} stays Pending: no node that is up has room for it (capacity/insufficient-headroom)",
+                                    pod_obj.r.name
+                                ),
+                                (),
+                            );
+                        }
+                        evictions.push((m.evicted, len, r));
+                    }
+                }
+            }
+            if let Some(ni) = home {
                 for w in windows_of.get(ni).map_or(&[][..], Vec::as_slice) {
-                    if w.drained && w.stuck.is_some() {
-                        // A drain that never completes: one that failed at once evicted nothing; one that
-                        // waits on a budget evicted every pod but the held ones, which keep running. A pod
-                        // that cannot move stays down until someone intervenes.
-                        let ns = pod_obj.r.namespace.as_deref().unwrap_or("default");
-                        if w.stuck == Some(DrainEnd::FailsAtOnce) || held.contains(&(ns, pod_obj.r.name.as_str())) {
-                            continue;
-                        }
-                        let evicted = w.start + t.cordon;
-                        match stuck_reason(pod, ni, &fit, &ctx.pod_eligible(pod_obj, &pod.spec, &fit)) {
-                            Some(why) => {
-                                evictions.push((evicted, OPEN, r));
-                                reasons.insert(format!("{} cannot move: {why}", pod_obj.r.name), ());
-                            }
-                            None => evictions.push((evicted, t.pod_start, r)),
-                        }
-                    } else if w.drained {
-                        let evicted = w.start + w.blocked_until.unwrap_or(t.cordon);
-                        match stuck_reason(pod, ni, &fit, &ctx.pod_eligible(pod_obj, &pod.spec, &fit)) {
-                            Some(why) => {
-                                evictions.push((evicted, w.end + t.pod_start - evicted, r));
-                                reasons.insert(format!("{} cannot move: {why}", pod_obj.r.name), ());
-                            }
-                            None => evictions.push((evicted, t.pod_start, r)),
-                        }
-                    } else if let Some(source) = restart_hop(&w.hop) {
+                    if w.drained {
+                        continue;
+                    }
+                    if let Some(source) = restart_hop(&w.hop) {
                         // Upgraded in place across a container-hash change: the new kubelet restarts
                         // every container on its node as it comes up.
                         let up = w.end;
@@ -296,9 +324,14 @@ pub fn compute(ctx: &Cluster<'_>, outcome: &Outcome, t: &Timings) -> (Downtime, 
                     s = active.iter().copied().min().unwrap_or(s);
                 }
             }
-            active.push(s.saturating_add(len));
+            // The plan's drains end by its end: an eviction the budget pushes past it (a pod evicted again
+            // from the node it landed on, late in the plan) is counted up to the plan's end.
+            let s = s.min(plan_end);
+            let e =
+                if len >= OPEN / 2 { s.saturating_add(len) } else { s.saturating_add(len).min(plan_end + t.pod_start) };
+            active.push(e);
             if let Some(d) = replicas.get_mut(r) {
-                d.push((s, s.saturating_add(len)));
+                d.push((s, e));
             }
         }
         let mut windows = all_down(&replicas);
@@ -311,8 +344,15 @@ pub fn compute(ctx: &Cluster<'_>, outcome: &Outcome, t: &Timings) -> (Downtime, 
         nodes.sort();
         nodes.dedup();
         let same_window = replicas.len() >= 2 && seconds > 0;
+        let not_ready = pods.iter().filter(|(_, p, _)| p.ready == Some(false)).count();
         let mut reason = if replicas.len() == 1 {
             format!("a single replica, on {}", nodes.join(", "))
+        } else if same_window && not_ready > 0 {
+            format!(
+                "{not_ready} of its {} replicas are not Ready in the snapshot and serve nothing; the others are on {}",
+                replicas.len(),
+                nodes.join(", ")
+            )
         } else if same_window {
             format!("all {} replicas are on nodes out at the same time ({})", replicas.len(), nodes.join(", "))
         } else {

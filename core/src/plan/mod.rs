@@ -7,6 +7,7 @@
 //! [`Timings`]. The same simulation feeds the expected downtime ([`downtime`]).
 
 pub mod downtime;
+pub mod placement;
 pub mod timings;
 
 use std::collections::BTreeSet;
@@ -54,6 +55,8 @@ pub struct NodeWindow {
 pub struct Outcome {
     pub plan: Plan,
     pub windows: Vec<NodeWindow>,
+    /// The windows replayed through the placement model: where evicted pods land, which stay Pending.
+    pub placed: placement::Placed,
 }
 
 /// How nodes of a phase are scheduled.
@@ -889,6 +892,7 @@ pub fn build(ctx: &Cluster<'_>, timings: Timings) -> Outcome {
     }
     b.out.plan.total_seconds = t;
     b.out.plan.complete = complete;
+    b.out.placed = placement::replay(ctx, &b.out.windows, &b.out.plan.phases, &b.t);
     b.out
 }
 

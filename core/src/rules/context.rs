@@ -5,6 +5,8 @@ use std::ops::Deref;
 
 use crate::cluster::Cluster;
 use crate::plan::downtime::WorkloadOutcome;
+use crate::plan::placement::Pending;
+use crate::plan::NodeWindow;
 
 pub use crate::cluster::{NodeView, WorkloadKey};
 pub use crate::model::display_ref;
@@ -14,11 +16,20 @@ pub struct Context<'a> {
     cluster: Cluster<'a>,
     /// Each workload's outcome in the plan's simulation (`None` when there is no plan).
     pub workload_outcomes: Option<Vec<WorkloadOutcome>>,
+    /// The pods the plan's drains leave Pending, window by window (the placement replay), with the
+    /// windows they refer to.
+    pub pending: Vec<Pending>,
+    pub windows: Vec<NodeWindow>,
 }
 
 impl<'a> Context<'a> {
-    pub fn new(cluster: Cluster<'a>, workload_outcomes: Option<Vec<WorkloadOutcome>>) -> Self {
-        Context { cluster, workload_outcomes }
+    pub fn new(
+        cluster: Cluster<'a>,
+        workload_outcomes: Option<Vec<WorkloadOutcome>>,
+        pending: Vec<Pending>,
+        windows: Vec<NodeWindow>,
+    ) -> Self {
+        Context { cluster, workload_outcomes, pending, windows }
     }
 
     /// The pools the profile budgets over.

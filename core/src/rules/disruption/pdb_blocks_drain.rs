@@ -1,6 +1,7 @@
 //! `disruption/pdb-blocks-drain`: a PodDisruptionBudget allows no disruption.
 
 use crate::cluster::eviction::Eviction;
+use crate::cluster::is_mirror;
 use crate::model::Body;
 use crate::options::Profile;
 use crate::report::{Finding, Severity};
@@ -79,8 +80,17 @@ pub fn check(ctx: &Context<'_>, out: &mut Vec<Finding>) {
         }
         // With the pods in the snapshot, report only a budget that really holds one back: unhealthy pods
         // under AlwaysAllow go, Pending and finished pods are deleted without a budget check.
-        let held_pods: Vec<_> =
-            covered.iter().filter(|(p, i, _)| ctx.eviction(p, i) == Eviction::HeldBack(o)).collect();
+        // A drain never evicts DaemonSet and mirror pods (kubectl's drain filters skip them before any
+        // eviction): a budget over them alone holds no drain back.
+        let held_pods: Vec<_> = covered
+            .iter()
+            .filter(|(p, _, _)| !is_mirror(p) && !ctx.is_daemon_pod(p))
+            .filter(|(p, i, _)| ctx.eviction(p, i) == Eviction::HeldBack(o))
+            .collect();
+        let evictable = covered.iter().any(|(p, _, _)| !is_mirror(p) && !ctx.is_daemon_pod(p));
+        if !covered.is_empty() && !evictable {
+            continue;
+        }
         let held = held_pods.len();
         // The nodes whose drain it holds (their pods' nodes), for the plan's node-by-node view.
         let mut nodes: Vec<String> =

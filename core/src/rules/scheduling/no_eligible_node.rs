@@ -51,6 +51,10 @@ pub fn check(ctx: &Context<'_>, out: &mut Vec<Finding>) {
         let stuck: Vec<String> = pods
             .iter()
             .filter(|(o, p, node)| {
+                // A pod already being deleted is not moved: its controller has replaced it.
+                if p.terminating {
+                    return false;
+                }
                 let fit = ctx.pod_eligible(o, &p.spec, &fit);
                 !fit.iter().any(|i| ctx.nodes.get(*i).is_some_and(|n| n.name() != *node))
             })

@@ -1,0 +1,714 @@
+//! Where an evicted pod lands: kube-scheduler's filters, over the nodes that are up at one moment of the
+//! plan, against what the pods already there request.
+//!
+//! One model for the plan, the downtime and the rules ([`Placement`]): every running pod starts on its node;
+//! the plan marks nodes out and back and evicts pods, and each evicted pod is placed where the scheduler's
+//! filters let it go (`pkg/scheduler/framework/plugins`), in the scheduler's order, a node failing at its
+//! first failing filter:
+//!
+//! 1. NodeUnschedulable (a cordoned node, and every node out for the upgrade: drained nodes are cordoned);
+//! 2. TaintToleration (`NoSchedule`/`NoExecute`; a node not Ready carries `node.kubernetes.io/not-ready`);
+//! 3. NodeAffinity (`nodeSelector` and required node affinity, with the labels the upgrade leaves);
+//! 4. NodePorts (host ports, by protocol and host IP);
+//! 5. NodeResourcesFit (CPU, memory, ephemeral storage, extended resources, the pod count; every
+//!    insufficient resource is a reason of its own);
+//! 6. VolumeBinding and VolumeZone (the node affinity and zone of the pod's bound volumes);
+//! 7. PodTopologySpread (`DoNotSchedule` constraints);
+//! 8. InterPodAffinity (existing pods' required anti-affinity, the pod's own required anti-affinity and
+//!    affinity).
+//!
+//! Among the nodes that pass, the choice is deterministic: the node with the most room left, by the
+//! scheduler's least-allocated score (the free share of CPU and memory, requests counted as the scheduler
+//! scores them: 100m CPU and 200 MiB for a container that requests none), the first such node in the
+//! snapshot on a tie. The real scheduler adds other scores and breaks ties at random; which node takes a
+//! pod may differ, whether some node can is what this model answers.
+//!
+//! Cost: pods of one placement (selector, affinity, tolerations) share one candidate set, kept ordered by
+//! score; a pod walks its set from the best node and usually stops at the first. A pod that fits nowhere
+//! costs a pass over the nodes (its reasons); pods of one shape that failed in a moment are not tried again
+//! until a node comes back.
+
+use std::cmp::Reverse;
+use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::rc::Rc;
+
+use super::scheduling::{selector_matches, untolerated_taints, volume_reachable_parts};
+use super::{is_mirror, Cluster};
+use crate::model::{HostPort, LabelSelector, Object, PodAffinityTerm, PodInfo, Resources, Taint, UNKNOWN};
+use crate::parse::StringMap;
+
+/// What the scheduler counts for a container with no CPU request when it scores (`DefaultMilliCPURequest`).
+const SCORE_CPU_DEFAULT: i64 = 100;
+/// ... and with no memory request (`DefaultMemoryRequest`, 200 MiB).
+const SCORE_MEMORY_DEFAULT: i64 = 200 << 20;
+
+/// A node as the scheduler sees it at a moment: what its pods request, its host ports, whether it is out.
+#[derive(Debug, Clone, Default)]
+struct NodeState {
+    used: Resources,
+    used_extended: Vec<(String, i64)>,
+    /// CPU and memory as scored (zero requests counted at the scheduler's defaults).
+    scored: (i64, i64),
+    ports: Vec<HostPort>,
+    /// The pods on it now (positions in `pods`).
+    pods: Vec<u32>,
+    /// Out for the upgrade (cordoned, draining, upgrading or replaced).
+    out: bool,
+    /// Its key in the candidate sets while it is in them.
+    key: Option<Reverse<i64>>,
+}
+
+/// A running pod of the snapshot, and where it is now.
+#[derive(Debug, Clone, Copy)]
+pub struct PodSlot<'a> {
+    pub obj: &'a Object,
+    pub info: &'a PodInfo,
+    /// The node it runs on now; `None` while it is Pending.
+    pub node: Option<usize>,
+    /// The node it ran on in the snapshot.
+    pub home: Option<usize>,
+}
+
+/// Why a pod fits nowhere, as the scheduler words it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Unschedulable {
+    /// `0/12 nodes are available: 3 Insufficient cpu, 9 node(s) had untolerated taint {gpu: true}.`
+    pub message: String,
+    /// Each reason and how many nodes gave it.
+    pub reasons: BTreeMap<String, usize>,
+}
+
+/// Nodes of one placement, best first.
+struct CandidateSet {
+    nodes: Rc<[usize]>,
+    order: BTreeSet<(Reverse<i64>, usize)>,
+}
+
+/// The placement model: nodes, pods and where each pod is, through the moments of a plan.
+pub struct Placement<'c, 'a> {
+    ctx: &'c Cluster<'a>,
+    nodes: Vec<NodeState>,
+    pub pods: Vec<PodSlot<'a>>,
+    /// Pods by namespace (positions in `pods`), for affinity and spread counts.
+    by_namespace: HashMap<&'a str, Vec<u32>>,
+    /// Pods with required anti-affinity terms (the existing pods' side of InterPodAffinity).
+    anti: Vec<u32>,
+    sets: Vec<CandidateSet>,
+    /// The candidate sets each node is in.
+    node_sets: Vec<Vec<u32>>,
+    /// Shapes of pod that fit nowhere since the last node came back, with why.
+    failed: HashMap<Shape, Unschedulable>,
+    /// Surge nodes (kOps `maxSurge`), after the snapshot's: the node each one copies (labels, taints,
+    /// allocatable).
+    surge: Vec<usize>,
+}
+
+/// What decides where a pod without pod-level constraints may go: its candidate set and its requests.
+#[derive(PartialEq, Eq, Hash, Clone)]
+struct Shape {
+    set: usize,
+    requests: Resources,
+    extended: Vec<(String, i64)>,
+}
+
+fn scored(r: &Resources) -> (i64, i64) {
+    (
+        if r.cpu_millis == 0 { SCORE_CPU_DEFAULT } else { r.cpu_millis },
+        if r.memory_bytes == 0 { SCORE_MEMORY_DEFAULT } else { r.memory_bytes },
+    )
+}
+
+/// The least-allocated share left, in thousandths per resource (CPU and memory, weight 1 each).
+fn share_left(alloc: i64, used: i64) -> i64 {
+    if alloc == UNKNOWN || alloc <= 0 {
+        return if alloc == UNKNOWN { 1000 } else { 0 };
+    }
+    let free = alloc.saturating_sub(used).max(0);
+    i64::try_from(i128::from(free) * 1000 / i128::from(alloc)).unwrap_or(0)
+}
+
+fn amount(list: &[(String, i64)], name: &str) -> i64 {
+    list.iter().find(|(n, _)| n == name).map_or(0, |(_, v)| *v)
+}
+
+fn add_to(list: &mut Vec<(String, i64)>, name: &str, v: i64) {
+    match list.iter_mut().find(|(n, _)| n == name) {
+        Some(slot) => slot.1 = slot.1.saturating_add(v),
+        None => list.push((name.to_owned(), v)),
+    }
+}
+
+/// Do two host ports collide (same port and protocol; same IP, or either on every address)?
+fn ports_conflict(a: &HostPort, b: &HostPort) -> bool {
+    a.port == b.port && a.protocol == b.protocol && (a.ip == b.ip || a.ip == "0.0.0.0" || b.ip == "0.0.0.0")
+}
+
+fn untolerated_message(t: &Taint) -> String {
+    format!("node(s) had untolerated taint {{{}: {}}}", t.key, t.value)
+}
+
+impl<'c, 'a> Placement<'c, 'a> {
+    /// Every running pod on its node, as in the snapshot; no node out.
+    pub fn new(ctx: &'c Cluster<'a>) -> Self {
+        let mut p = Placement {
+            ctx,
+            nodes: vec![NodeState::default(); ctx.nodes.len()],
+            pods: Vec::new(),
+            by_namespace: HashMap::new(),
+            anti: Vec::new(),
+            sets: Vec::new(),
+            node_sets: vec![Vec::new(); ctx.nodes.len()],
+            failed: HashMap::new(),
+            surge: Vec::new(),
+        };
+        for (obj, info, node) in ctx.running_pods() {
+            let Ok(id) = u32::try_from(p.pods.len()) else { break };
+            let home = ctx.node_index(node);
+            p.pods.push(PodSlot { obj, info, node: None, home });
+            p.by_namespace.entry(obj.r.namespace.as_deref().unwrap_or("default")).or_default().push(id);
+            if info.spec.needs.as_ref().is_some_and(|n| !n.anti_affinity.is_empty()) {
+                p.anti.push(id);
+            }
+            if let Some(n) = home {
+                p.put(id, n);
+            }
+        }
+        // Nodes without pods have a score too.
+        for n in 0..p.nodes.len() {
+            p.list(n);
+        }
+        p
+    }
+
+    /// The position of a pod object in `pods`.
+    pub fn pod_ids(&self) -> HashMap<*const Object, u32> {
+        self.pods
+            .iter()
+            .enumerate()
+            .filter_map(|(i, s)| Some((s.obj as *const Object, u32::try_from(i).ok()?)))
+            .collect()
+    }
+
+    /// The snapshot node a node of the model is (itself, or the node a surge node copies).
+    fn view(&self, n: usize) -> usize {
+        match n.checked_sub(self.ctx.nodes.len()) {
+            Some(k) => self.surge.get(k).copied().unwrap_or(n),
+            None => n,
+        }
+    }
+
+    /// A surge node like `template` joins, empty (kOps creates it before the drains of its group).
+    pub fn add_surge(&mut self, template: usize) {
+        let n = self.nodes.len();
+        self.surge.push(template);
+        self.nodes.push(NodeState::default());
+        let sets = self.node_sets.get(template).cloned().unwrap_or_default();
+        self.node_sets.push(sets);
+        self.list(n);
+        self.failed.clear();
+    }
+
+    fn slot(&self, id: u32) -> Option<&PodSlot<'a>> {
+        self.pods.get(id as usize)
+    }
+
+    fn key_of(&self, n: usize) -> Reverse<i64> {
+        let (Some(st), Some(v)) = (self.nodes.get(n), self.ctx.nodes.get(self.view(n))) else { return Reverse(0) };
+        let a = v.info.allocatable;
+        Reverse(share_left(a.cpu_millis, st.scored.0) + share_left(a.memory_bytes, st.scored.1))
+    }
+
+    /// Take node `n` out of its candidate sets (before its usage changes, or while it is out).
+    fn unlist(&mut self, n: usize) {
+        let Some(key) = self.nodes.get_mut(n).and_then(|s| s.key.take()) else { return };
+        for s in self.node_sets.get(n).cloned().unwrap_or_default() {
+            if let Some(set) = self.sets.get_mut(s as usize) {
+                set.order.remove(&(key, n));
+            }
+        }
+    }
+
+    /// Put node `n` back in its candidate sets with its current score, unless it is out.
+    fn list(&mut self, n: usize) {
+        if self.nodes.get(n).is_none_or(|s| s.out || s.key.is_some()) {
+            return;
+        }
+        let key = self.key_of(n);
+        for s in self.node_sets.get(n).cloned().unwrap_or_default() {
+            if let Some(set) = self.sets.get_mut(s as usize) {
+                set.order.insert((key, n));
+            }
+        }
+        if let Some(st) = self.nodes.get_mut(n) {
+            st.key = Some(key);
+        }
+    }
+
+    /// Place pod `id` on node `n` (its requests, ports and count join the node's).
+    fn put(&mut self, id: u32, n: usize) {
+        let Some(slot) = self.pods.get(id as usize).copied() else { return };
+        self.unlist(n);
+        if let Some(st) = self.nodes.get_mut(n) {
+            let r = slot.info.spec.requests;
+            st.used.cpu_millis = st.used.cpu_millis.saturating_add(r.cpu_millis);
+            st.used.memory_bytes = st.used.memory_bytes.saturating_add(r.memory_bytes);
+            st.used.ephemeral_bytes = st.used.ephemeral_bytes.saturating_add(r.ephemeral_bytes);
+            st.used.pods = st.used.pods.saturating_add(1);
+            let (c, m) = scored(&r);
+            st.scored = (st.scored.0.saturating_add(c), st.scored.1.saturating_add(m));
+            if let Some(needs) = &slot.info.spec.needs {
+                for (k, v) in &needs.extended {
+                    add_to(&mut st.used_extended, k, *v);
+                }
+                st.ports.extend(needs.host_ports.iter().cloned());
+            }
+            st.pods.push(id);
+        }
+        if let Some(s) = self.pods.get_mut(id as usize) {
+            s.node = Some(n);
+        }
+        self.list(n);
+    }
+
+    /// Take pod `id` off its node.
+    fn take(&mut self, id: u32) {
+        let Some(slot) = self.pods.get(id as usize).copied() else { return };
+        let Some(n) = slot.node else { return };
+        self.unlist(n);
+        if let Some(st) = self.nodes.get_mut(n) {
+            let r = slot.info.spec.requests;
+            st.used.cpu_millis = st.used.cpu_millis.saturating_sub(r.cpu_millis);
+            st.used.memory_bytes = st.used.memory_bytes.saturating_sub(r.memory_bytes);
+            st.used.ephemeral_bytes = st.used.ephemeral_bytes.saturating_sub(r.ephemeral_bytes);
+            st.used.pods = st.used.pods.saturating_sub(1);
+            let (c, m) = scored(&r);
+            st.scored = (st.scored.0.saturating_sub(c), st.scored.1.saturating_sub(m));
+            if let Some(needs) = &slot.info.spec.needs {
+                for (k, v) in &needs.extended {
+                    add_to(&mut st.used_extended, k, v.saturating_neg());
+                }
+                for hp in &needs.host_ports {
+                    if let Some(i) = st.ports.iter().position(|p| p == hp) {
+                        st.ports.swap_remove(i);
+                    }
+                }
+            }
+            if let Some(i) = st.pods.iter().position(|p| *p == id) {
+                st.pods.swap_remove(i);
+            }
+        }
+        if let Some(s) = self.pods.get_mut(id as usize) {
+            s.node = None;
+        }
+        self.list(n);
+    }
+
+    /// Mark node `n` out for the upgrade, or back.
+    pub fn set_out(&mut self, n: usize, out: bool) {
+        if out {
+            self.unlist(n);
+        }
+        if let Some(st) = self.nodes.get_mut(n) {
+            st.out = out;
+        }
+        if !out {
+            self.list(n);
+            // Capacity came back: shapes that fit nowhere may fit now.
+            self.failed.clear();
+        }
+    }
+
+    pub fn is_out(&self, n: usize) -> bool {
+        self.nodes.get(n).is_some_and(|s| s.out)
+    }
+
+    /// The pods on node `n` now that its drain evicts (DaemonSet and mirror pods stay), less those `keep`
+    /// holds; they are taken off the node and returned.
+    pub fn evict(&mut self, n: usize, keep: impl Fn(&Object) -> bool) -> Vec<u32> {
+        let ids: Vec<u32> = self.nodes.get(n).map(|s| s.pods.clone()).unwrap_or_default();
+        let mut out: Vec<u32> = ids
+            .into_iter()
+            .filter(|id| {
+                self.slot(*id).is_some_and(|s| !is_mirror(s.obj) && !self.ctx.is_daemon_pod(s.obj) && !keep(s.obj))
+            })
+            .collect();
+        out.sort_unstable();
+        for id in &out {
+            self.take(*id);
+        }
+        out
+    }
+
+    /// The candidate set of a pod's placement (selector, affinity, tolerations), made on first use.
+    fn set_of(&mut self, id: u32) -> Option<usize> {
+        let slot = self.slot(id).copied()?;
+        let nodes = self.ctx.eligible_nodes(&slot.info.spec);
+        if let Some(i) = self.sets.iter().position(|s| Rc::ptr_eq(&s.nodes, &nodes)) {
+            return Some(i);
+        }
+        let i = self.sets.len();
+        let index = u32::try_from(i).ok()?;
+        let mut order = BTreeSet::new();
+        let surge: Vec<usize> = (0..self.surge.len())
+            .filter(|k| self.surge.get(*k).is_some_and(|t| nodes.contains(t)))
+            .map(|k| self.ctx.nodes.len() + k)
+            .collect();
+        for n in nodes.iter().copied().chain(surge) {
+            if let Some(list) = self.node_sets.get_mut(n) {
+                list.push(index);
+            }
+            if let Some(key) = self.nodes.get(n).and_then(|s| s.key) {
+                order.insert((key, n));
+            }
+        }
+        self.sets.push(CandidateSet { nodes, order });
+        Some(i)
+    }
+
+    /// Place an evicted or Pending pod: on the best node that passes every filter, or not at all, with why.
+    pub fn place(&mut self, id: u32) -> Result<usize, Unschedulable> {
+        let Some(slot) = self.slot(id).copied() else {
+            return Err(Unschedulable { message: String::new(), reasons: BTreeMap::new() });
+        };
+        let set = self.set_of(id).unwrap_or(usize::MAX);
+        let spec = &slot.info.spec;
+        let simple = spec
+            .needs
+            .as_ref()
+            .is_none_or(|n| n.affinity.is_empty() && n.anti_affinity.is_empty() && n.spread.is_empty());
+        let vols = self.ctx.pod_volumes(slot.obj, spec);
+        let shape = (simple && vols.is_empty() && self.anti.is_empty()).then(|| Shape {
+            set,
+            requests: spec.requests,
+            extended: spec.needs.as_ref().map(|n| n.extended.clone()).unwrap_or_default(),
+        });
+        if let Some(why) = shape.as_ref().and_then(|s| self.failed.get(s)) {
+            return Err(why.clone());
+        }
+        let domains = self.pod_constraints(id);
+        let found = self
+            .sets
+            .get(set)
+            .and_then(|s| s.order.iter().map(|(_, n)| *n).find(|n| self.passes_dynamic(id, *n, &domains).is_ok()));
+        match found {
+            Some(n) => {
+                self.put(id, n);
+                Ok(n)
+            }
+            None => {
+                let why = self.why(id, &domains);
+                if let Some(s) = shape {
+                    self.failed.insert(s, why.clone());
+                }
+                Err(why)
+            }
+        }
+    }
+
+    /// Every node's first failing filter for this pod, as the scheduler's FitError words it.
+    fn why(&self, id: u32, domains: &Constraints) -> Unschedulable {
+        let mut reasons: BTreeMap<String, usize> = BTreeMap::new();
+        for n in 0..self.nodes.len() {
+            let rs = match self.passes_static(id, n) {
+                Err(r) => vec![r],
+                Ok(()) => match self.passes_dynamic(id, n, domains) {
+                    Err(rs) => rs,
+                    Ok(()) => Vec::new(),
+                },
+            };
+            for r in rs {
+                *reasons.entry(r).or_default() += 1;
+            }
+        }
+        let mut parts: Vec<String> = reasons.iter().map(|(r, c)| format!("{c} {r}")).collect();
+        parts.sort();
+        Unschedulable { message: format!("0/{} nodes are available: {}.", self.nodes.len(), parts.join(", ")), reasons }
+    }
+
+    /// NodeUnschedulable, TaintToleration, NodeAffinity: the filters that do not depend on other pods.
+    fn passes_static(&self, id: u32, n: usize) -> Result<(), String> {
+        let (Some(slot), Some(v), Some(st)) = (self.slot(id), self.ctx.nodes.get(self.view(n)), self.nodes.get(n))
+        else {
+            return Err("node(s) were unschedulable".to_owned());
+        };
+        let spec = &slot.info.spec;
+        let tolerates = |key: &str| {
+            let t = Taint { key: key.to_owned(), value: String::new(), effect: "NoSchedule".to_owned() };
+            spec.tolerations.iter().any(|tol| tol.tolerates(&t))
+        };
+        if st.out || (v.info.unschedulable && !tolerates("node.kubernetes.io/unschedulable")) {
+            return Err("node(s) were unschedulable".to_owned());
+        }
+        if let Some(t) = untolerated_taints(spec, v.info).first() {
+            return Err(untolerated_message(t));
+        }
+        if !v.ready() {
+            let key =
+                if v.info.unreachable { "node.kubernetes.io/unreachable" } else { "node.kubernetes.io/not-ready" };
+            if !tolerates(key) {
+                return Err(format!("node(s) had untolerated taint {{{key}: }}"));
+            }
+        }
+        let after = self.ctx.nodes_after();
+        if !after.get(self.view(n)).is_some_and(|a| selector_matches(spec, a)) {
+            return Err("node(s) didn't match Pod's node affinity/selector".to_owned());
+        }
+        Ok(())
+    }
+
+    /// NodePorts, NodeResourcesFit, the volumes, PodTopologySpread, InterPodAffinity.
+    fn passes_dynamic(&self, id: u32, n: usize, c: &Constraints) -> Result<(), Vec<String>> {
+        let (Some(slot), Some(v), Some(st)) = (self.slot(id), self.ctx.nodes.get(self.view(n)), self.nodes.get(n))
+        else {
+            return Err(Vec::new());
+        };
+        let spec = &slot.info.spec;
+        let one = |s: &str| Err(vec![s.to_owned()]);
+        if let Some(needs) = &spec.needs {
+            if needs.host_ports.iter().any(|hp| st.ports.iter().any(|p| ports_conflict(hp, p))) {
+                return one("node(s) didn't have free ports for the requested pod ports");
+            }
+        }
+        // NodeResourcesFit (fit.go, fitsRequest): the pod count, then each requested resource.
+        let a = v.info.allocatable;
+        let r = spec.requests;
+        let mut short = Vec::new();
+        if st.used.pods.saturating_add(1) > a.pods {
+            short.push("Too many pods".to_owned());
+        }
+        let over = |want: i64, alloc: i64, used: i64| want > 0 && alloc != UNKNOWN && want > alloc.saturating_sub(used);
+        if over(r.cpu_millis, a.cpu_millis, st.used.cpu_millis) {
+            short.push("Insufficient cpu".to_owned());
+        }
+        if over(r.memory_bytes, a.memory_bytes, st.used.memory_bytes) {
+            short.push("Insufficient memory".to_owned());
+        }
+        if over(r.ephemeral_bytes, a.ephemeral_bytes, st.used.ephemeral_bytes) {
+            short.push("Insufficient ephemeral-storage".to_owned());
+        }
+        if let Some(needs) = &spec.needs {
+            for (k, want) in &needs.extended {
+                let alloc = amount(&v.info.allocatable_extended, k);
+                if over(*want, alloc, amount(&st.used_extended, k)) {
+                    short.push(format!("Insufficient {k}"));
+                }
+            }
+        }
+        if !short.is_empty() {
+            return Err(short);
+        }
+        if let Some(after) = self.ctx.nodes_after().get(self.view(n)) {
+            for (pv, info, _) in self.ctx.pod_volumes(slot.obj, spec) {
+                let (affinity_ok, zone_ok) = volume_reachable_parts(pv, info.affinity.as_deref(), after);
+                if !affinity_ok {
+                    return one("node(s) had volume node affinity conflict");
+                }
+                if !zone_ok {
+                    return one("node(s) had no available volume zone");
+                }
+            }
+            // PodTopologySpread.
+            for s in &c.spread {
+                let Some(value) = after.labels.get(s.key.as_str()) else {
+                    return one("node(s) didn't match pod topology spread constraints (missing required label)");
+                };
+                let here = s.counts.get(value.as_str()).copied().unwrap_or(0);
+                if here + i64::from(s.self_match) - s.min > s.max_skew {
+                    return one("node(s) didn't match pod topology spread constraints");
+                }
+            }
+            // InterPodAffinity (filtering.go, Filter): the pod's affinity (every term's topology key on the
+            // node), its anti-affinity, then the existing pods' anti-affinity.
+            for (key, values, free) in &c.affinity {
+                let ok = after.labels.get(key.as_str()).is_some_and(|x| *free || values.contains(x.as_str()));
+                if !ok {
+                    return one("node(s) didn't match pod affinity rules");
+                }
+            }
+            let in_domain = |set: &BTreeSet<(String, String)>| {
+                set.iter().any(|(k, val)| after.labels.get(k.as_str()).is_some_and(|x| x.as_str() == val))
+            };
+            if in_domain(&c.anti) {
+                return one("node(s) didn't match pod anti-affinity rules");
+            }
+            if in_domain(&c.existing_anti) {
+                return one("node(s) didn't satisfy existing pods anti-affinity rules");
+            }
+        }
+        Ok(())
+    }
+
+    /// Does an affinity term cover a pod in namespace `ns` with these labels (the term's own pod in `own`)?
+    fn term_covers(&self, term: &PodAffinityTerm, own: &str, ns: &str, labels: &StringMap) -> bool {
+        let ns_ok = match &term.namespace_selector {
+            Some(sel) if sel.is_empty() => true,
+            Some(sel) => {
+                term.namespaces.iter().any(|n| n == ns)
+                    || self.ctx.lookup("Namespace", "", ns).is_some_and(|o| sel.matches(&o.labels))
+            }
+            None if term.namespaces.is_empty() => ns == own,
+            None => term.namespaces.iter().any(|n| n == ns),
+        };
+        ns_ok && term.selector.matches(labels)
+    }
+
+    /// The pods a term can cover, by namespace (every namespace for a namespace selector).
+    fn term_pods(&self, term: &PodAffinityTerm, own: &str) -> Vec<u32> {
+        let all = term.namespace_selector.is_some();
+        let mut ids: Vec<u32> = if all {
+            self.by_namespace.values().flatten().copied().collect()
+        } else if term.namespaces.is_empty() {
+            self.by_namespace.get(own).cloned().unwrap_or_default()
+        } else {
+            term.namespaces.iter().filter_map(|n| self.by_namespace.get(n.as_str())).flatten().copied().collect()
+        };
+        ids.sort_unstable();
+        ids
+    }
+
+    fn node_label(&self, n: usize, key: &str) -> Option<String> {
+        self.ctx.nodes_after().get(self.view(n))?.labels.get(key).map(|v| v.as_str().to_owned())
+    }
+
+    /// The domains a pod's spread, affinity and anti-affinity allow or forbid, counted once per placement.
+    fn pod_constraints(&self, id: u32) -> Constraints {
+        let mut c = Constraints::default();
+        let Some(slot) = self.slot(id).copied() else { return c };
+        let ns = slot.obj.r.namespace.as_deref().unwrap_or("default");
+        let labels = &slot.obj.labels;
+        // Existing pods' required anti-affinity that covers this pod: their nodes' domains are closed.
+        for other in &self.anti {
+            let Some(o) = self.slot(*other) else { continue };
+            let (Some(n), Some(needs)) = (o.node, &o.info.spec.needs) else { continue };
+            let own = o.obj.r.namespace.as_deref().unwrap_or("default");
+            for term in &needs.anti_affinity {
+                if self.term_covers(term, own, ns, labels) {
+                    if let Some(v) = self.node_label(n, &term.topology_key) {
+                        c.existing_anti.insert((term.topology_key.clone(), v));
+                    }
+                }
+            }
+        }
+        let Some(needs) = &slot.info.spec.needs else { return c };
+        let placed = |ids: Vec<u32>| -> Vec<(u32, usize)> {
+            ids.into_iter()
+                .filter(|i| *i != id)
+                .filter_map(|i| Some((i, self.slot(i)?.node?)))
+                .filter(|(i, _)| self.slot(*i).is_some_and(|s| !s.info.terminating))
+                .collect()
+        };
+        for term in &needs.anti_affinity {
+            for (i, n) in placed(self.term_pods(term, ns)) {
+                let Some(o) = self.slot(i) else { continue };
+                let o_ns = o.obj.r.namespace.as_deref().unwrap_or("default");
+                if self.term_covers(term, ns, o_ns, &o.obj.labels) {
+                    if let Some(v) = self.node_label(n, &term.topology_key) {
+                        c.anti.insert((term.topology_key.clone(), v));
+                    }
+                }
+            }
+        }
+        // Required affinity: the pods that match every term (one pod must satisfy them all,
+        // satisfyPodAffinity), and the domains they are in, per term.
+        if !needs.affinity.is_empty() {
+            let mut candidates: Vec<u32> = needs.affinity.iter().flat_map(|t| self.term_pods(t, ns)).collect();
+            candidates.sort_unstable();
+            candidates.dedup();
+            let matching: Vec<(u32, usize)> = placed(candidates)
+                .into_iter()
+                .filter(|(i, _)| {
+                    self.slot(*i).is_some_and(|o| {
+                        let o_ns = o.obj.r.namespace.as_deref().unwrap_or("default");
+                        needs.affinity.iter().all(|term| self.term_covers(term, ns, o_ns, &o.obj.labels))
+                    })
+                })
+                .collect();
+            // The first pod of a group that selects itself may go anywhere.
+            let free = matching.is_empty() && needs.affinity.iter().all(|term| self.term_covers(term, ns, ns, labels));
+            for term in &needs.affinity {
+                let values: BTreeSet<String> =
+                    matching.iter().filter_map(|(_, n)| self.node_label(*n, &term.topology_key)).collect();
+                c.affinity.push((term.topology_key.clone(), values, free));
+            }
+        }
+        let after = self.ctx.nodes_after();
+        for s in &needs.spread {
+            let mut sel: LabelSelector = s.selector.clone();
+            for k in &s.match_label_keys {
+                if let Some(v) = labels.get(k.as_str()) {
+                    sel.match_labels.insert(k.as_str(), v.clone());
+                }
+            }
+            // A cordoned node, or one out for the upgrade, carries node.kubernetes.io/unschedulable:NoSchedule.
+            let cordoned = |n: usize| {
+                let off = self.nodes.get(n).is_some_and(|st| st.out)
+                    || self.ctx.nodes.get(self.view(n)).is_some_and(|v| v.info.unschedulable);
+                let t = Taint {
+                    key: "node.kubernetes.io/unschedulable".to_owned(),
+                    value: String::new(),
+                    effect: "NoSchedule".to_owned(),
+                };
+                off && !slot.info.spec.tolerations.iter().any(|tol| tol.tolerates(&t))
+            };
+            // The nodes counted: those with every constraint's key, the pod's node affinity honoured unless
+            // the policy ignores it, taints only when the policy honours them.
+            let counted = |n: usize| {
+                let (Some(a), Some(v)) = (after.get(self.view(n)), self.ctx.nodes.get(self.view(n))) else {
+                    return false;
+                };
+                needs.spread.iter().all(|x| a.labels.contains_key(x.topology_key.as_str()))
+                    && (s.ignore_node_affinity || selector_matches(&slot.info.spec, a))
+                    && (!s.honor_taints || (untolerated_taints(&slot.info.spec, v.info).is_empty() && !cordoned(n)))
+            };
+            let mut counts: BTreeMap<String, i64> = BTreeMap::new();
+            for n in (0..self.nodes.len()).filter(|n| counted(*n)) {
+                if let Some(v) = self.node_label(n, &s.topology_key) {
+                    counts.entry(v).or_default();
+                }
+            }
+            for i in self.by_namespace.get(ns).map_or(&[][..], Vec::as_slice) {
+                let Some(o) = self.slot(*i) else { continue };
+                let Some(n) = o.node else { continue };
+                if *i == id || o.info.terminating || !counted(n) || !sel.matches(&o.obj.labels) {
+                    continue;
+                }
+                if let Some(v) = self.node_label(n, &s.topology_key) {
+                    *counts.entry(v).or_default() += 1;
+                }
+            }
+            let mut min = counts.values().copied().min().unwrap_or(0);
+            if s.min_domains.is_some_and(|m| (counts.len() as i64) < m) {
+                min = 0;
+            }
+            c.spread.push(SpreadCount {
+                key: s.topology_key.clone(),
+                counts,
+                min,
+                max_skew: s.max_skew,
+                self_match: sel.matches(labels),
+            });
+        }
+        c
+    }
+}
+
+/// A pod's pod-level constraints, resolved against where the other pods are at the moment.
+#[derive(Default)]
+struct Constraints {
+    /// (topology key, value) domains where an existing pod's anti-affinity forbids this pod.
+    existing_anti: BTreeSet<(String, String)>,
+    /// Domains where the pod's own anti-affinity finds a matching pod.
+    anti: BTreeSet<(String, String)>,
+    /// Per required affinity term: its key, the values with a matching pod, and whether it is free (no
+    /// matching pod anywhere, the pod matching itself).
+    affinity: Vec<(String, BTreeSet<String>, bool)>,
+    spread: Vec<SpreadCount>,
+}
+
+struct SpreadCount {
+    key: String,
+    counts: BTreeMap<String, i64>,
+    min: i64,
+    max_skew: i64,
+    self_match: bool,
+}

@@ -177,7 +177,11 @@ fn build_report(
             Vec::new(),
         )
     } else {
-        let outcome = plan::build(&cluster, timings);
+        let mut outcome = plan::build(&cluster, timings);
+        mark("simulate");
+        // Where every evicted pod lands, window by window: the capacity rule and the downtime read it.
+        outcome.placed = plan::placement::replay(&cluster, &outcome.windows, &outcome.plan.phases, &timings);
+        mark("placement");
         let (mut downtime, workloads) = plan::downtime::compute(&cluster, &outcome, &timings);
         // RKE's add-ons roll by their own update strategies, once the worker plane is through.
         if let (Some(rke), Profile::Rke | Profile::RkeLegacy, true) =

@@ -17,11 +17,14 @@
 //! 8. InterPodAffinity (existing pods' required anti-affinity, the pod's own required anti-affinity and
 //!    affinity).
 //!
-//! Among the nodes that pass, the choice is deterministic: the node with the most room left, by the
-//! scheduler's least-allocated score (the free share of CPU and memory, requests counted as the scheduler
-//! scores them: 100m CPU and 200 MiB for a container that requests none), the first such node in the
-//! snapshot on a tie. The real scheduler adds other scores and breaks ties at random; which node takes a
-//! pod may differ, whether some node can is what this model answers.
+//! Among the nodes that pass, the choice is deterministic: of the [`SPREAD_CANDIDATES`] nodes with the most
+//! room left (the scheduler's least-allocated score: the free share of CPU and memory, requests counted as
+//! the scheduler scores them, 100m CPU and 200 MiB for a container that requests none; the first in the
+//! snapshot on a tie), the one with the fewest pods of the same controller (the scheduler's default
+//! spreading, PodTopologySpread's system defaults with `ScheduleAnyway`, which keeps a ReplicaSet's
+//! replicas apart). The real scheduler adds other scores, scores a sample of nodes in large clusters and
+//! breaks ties at random; which node takes a pod may differ, whether some node can is what this model
+//! answers.
 //!
 //! Cost: pods of one placement (selector, affinity, tolerations) share one candidate set, kept ordered by
 //! score; a pod walks its set from the best node and usually stops at the first. A pod that fits nowhere
@@ -36,6 +39,9 @@ use super::scheduling::{selector_matches, untolerated_taints, volume_reachable_p
 use super::{is_mirror, Cluster};
 use crate::model::{HostPort, LabelSelector, Object, PodAffinityTerm, PodInfo, Resources, Taint, UNKNOWN};
 use crate::parse::StringMap;
+
+/// How many of the best-scored nodes that pass are weighed for spreading a controller's replicas.
+pub const SPREAD_CANDIDATES: usize = 16;
 
 /// What the scheduler counts for a container with no CPU request when it scores (`DefaultMilliCPURequest`).
 const SCORE_CPU_DEFAULT: i64 = 100;
@@ -89,6 +95,8 @@ pub struct Placement<'c, 'a> {
     ctx: &'c Cluster<'a>,
     nodes: Vec<NodeState>,
     pub pods: Vec<PodSlot<'a>>,
+    /// Each pod's controller (an index into the controllers seen; `u32::MAX` for none), for spreading.
+    owner: Vec<u32>,
     /// Pods by namespace (positions in `pods`), for affinity and spread counts.
     by_namespace: HashMap<&'a str, Vec<u32>>,
     /// Pods with required anti-affinity terms (the existing pods' side of InterPodAffinity).
@@ -154,6 +162,7 @@ impl<'c, 'a> Placement<'c, 'a> {
             ctx,
             nodes: vec![NodeState::default(); ctx.nodes.len()],
             pods: Vec::new(),
+            owner: Vec::new(),
             by_namespace: HashMap::new(),
             anti: Vec::new(),
             sets: Vec::new(),
@@ -161,10 +170,17 @@ impl<'c, 'a> Placement<'c, 'a> {
             failed: HashMap::new(),
             surge: Vec::new(),
         };
+        let mut controllers: HashMap<(&str, &str, &str), u32> = HashMap::new();
         for (obj, info, node) in ctx.running_pods() {
             let Ok(id) = u32::try_from(p.pods.len()) else { break };
             let home = ctx.node_index(node);
             p.pods.push(PodSlot { obj, info, node: None, home });
+            let owner = obj.owners.iter().find(|o| o.controller).map_or(u32::MAX, |o| {
+                let next = u32::try_from(controllers.len()).unwrap_or(u32::MAX);
+                let ns = obj.r.namespace.as_deref().unwrap_or("default");
+                *controllers.entry((ns, o.kind.as_str(), o.name.as_str())).or_insert(next)
+            });
+            p.owner.push(owner);
             p.by_namespace.entry(obj.r.namespace.as_deref().unwrap_or("default")).or_default().push(id);
             if info.spec.needs.as_ref().is_some_and(|n| !n.anti_affinity.is_empty()) {
                 p.anti.push(id);
@@ -386,10 +402,19 @@ impl<'c, 'a> Placement<'c, 'a> {
             return Err(why.clone());
         }
         let domains = self.pod_constraints(id);
-        let found = self
-            .sets
-            .get(set)
-            .and_then(|s| s.order.iter().map(|(_, n)| *n).find(|n| self.passes_dynamic(id, *n, &domains).is_ok()));
+        let owner = self.owner.get(id as usize).copied().unwrap_or(u32::MAX);
+        let found = self.sets.get(set).and_then(|s| {
+            let mut passing = s.order.iter().map(|(_, n)| *n).filter(|n| self.passes_dynamic(id, *n, &domains).is_ok());
+            if owner == u32::MAX {
+                return passing.next();
+            }
+            // The fewest replicas of its controller among the best-scored nodes (min_by_key keeps the first).
+            passing.take(SPREAD_CANDIDATES).min_by_key(|n| {
+                self.nodes
+                    .get(*n)
+                    .map_or(0, |st| st.pods.iter().filter(|q| self.owner.get(**q as usize) == Some(&owner)).count())
+            })
+        });
         match found {
             Some(n) => {
                 self.put(id, n);
@@ -711,4 +736,172 @@ struct SpreadCount {
     min: i64,
     max_skew: i64,
     self_match: bool,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::Source;
+    use crate::options::UpgradeOptions;
+    use crate::parse::parse_json;
+    use crate::version::Version;
+
+    /// A small deterministic generator (no dependency): xorshift.
+    struct Rng(u64);
+    impl Rng {
+        fn next(&mut self) -> u64 {
+            self.0 ^= self.0 << 13;
+            self.0 ^= self.0 >> 7;
+            self.0 ^= self.0 << 17;
+            self.0
+        }
+        fn below(&mut self, n: u64) -> u64 {
+            self.next() % n.max(1)
+        }
+    }
+
+    fn object(json: &str) -> Object {
+        let d = parse_json("t", json).unwrap();
+        Object::from_node(&d, Source { file: "t".into(), line: None, via: None })
+    }
+
+    /// A random cluster: nodes of several sizes, zones, a tainted GPU node or two, cordoned and not-Ready
+    /// ones; pods with requests, selectors, tolerations, host ports, anti-affinity and spread.
+    fn cluster(r: &mut Rng) -> Vec<Object> {
+        let mut out = Vec::new();
+        let nodes = 2 + r.below(7) as usize;
+        for i in 0..nodes {
+            let zone = ["a", "b", "c"][r.below(3) as usize];
+            let gpu = r.below(5) == 0;
+            let taints = if gpu { r#"[{"key":"gpu","value":"true","effect":"NoSchedule"}]"# } else { "[]" };
+            let ready = if r.below(10) == 0 { "False" } else { "True" };
+            let cordoned = r.below(10) == 0;
+            out.push(object(&format!(
+                r#"{{"apiVersion":"v1","kind":"Node","metadata":{{"name":"n{i}","labels":{{"kubernetes.io/hostname":"n{i}","topology.kubernetes.io/zone":"{zone}"}}}},
+                "spec":{{"taints":{taints},"unschedulable":{cordoned}}},
+                "status":{{"conditions":[{{"type":"Ready","status":"{ready}"}}],"allocatable":{{"cpu":"{}m","memory":"{}Mi","pods":"{}","nvidia.com/gpu":"{}"}}}}}}"#,
+                500 + r.below(4000),
+                256 + r.below(8192),
+                1 + r.below(8),
+                if gpu { 2 } else { 0 }
+            )));
+        }
+        let pods = r.below(40) as usize;
+        for p in 0..pods {
+            let node = r.below(nodes as u64);
+            let app = ["web", "db", "cache"][r.below(3) as usize];
+            let selector = if r.below(4) == 0 {
+                format!(
+                    r#""nodeSelector":{{"topology.kubernetes.io/zone":"{}"}},"#,
+                    ["a", "b", "c"][r.below(3) as usize]
+                )
+            } else {
+                String::new()
+            };
+            let tolerations =
+                if r.below(3) == 0 { r#""tolerations":[{"key":"gpu","operator":"Exists"}],"# } else { "" };
+            let ports = if r.below(5) == 0 {
+                format!(r#","ports":[{{"containerPort":80,"hostPort":{}}}]"#, 8000 + r.below(3))
+            } else {
+                String::new()
+            };
+            let gpu = if r.below(6) == 0 { r#","nvidia.com/gpu":"1""# } else { "" };
+            let affinity = match r.below(6) {
+                0 => format!(
+                    r#""affinity":{{"podAntiAffinity":{{"requiredDuringSchedulingIgnoredDuringExecution":[{{"labelSelector":{{"matchLabels":{{"app":"{app}"}}}},"topologyKey":"kubernetes.io/hostname"}}]}}}},"#
+                ),
+                1 => format!(
+                    r#""topologySpreadConstraints":[{{"maxSkew":1,"topologyKey":"topology.kubernetes.io/zone","whenUnsatisfiable":"DoNotSchedule","labelSelector":{{"matchLabels":{{"app":"{app}"}}}}}}],"#
+                ),
+                _ => String::new(),
+            };
+            out.push(object(&format!(
+                r#"{{"apiVersion":"v1","kind":"Pod","metadata":{{"name":"p{p}","namespace":"ns","labels":{{"app":"{app}"}},"ownerReferences":[{{"apiVersion":"apps/v1","kind":"ReplicaSet","name":"rs-{app}","controller":true}}]}},
+                "spec":{{"nodeName":"n{node}",{selector}{tolerations}{affinity}"containers":[{{"name":"c","resources":{{"requests":{{"cpu":"{}m","memory":"{}Mi"{gpu}}}}}{ports}}}]}},
+                "status":{{"phase":"Running","conditions":[{{"type":"Ready","status":"True"}}]}}}}"#,
+                r.below(1500),
+                r.below(2048)
+            )));
+        }
+        out
+    }
+
+    /// Over random clusters and random moments (nodes out and back, drains): a pod is never placed on a node
+    /// that is out or that a filter rejects, and what a placement adds never takes a node past its
+    /// allocatable (for the resources the pod requests, and its pod count).
+    #[test]
+    fn no_placement_breaks_a_filter_or_a_node_s_allocatable() {
+        let options = UpgradeOptions::new("1.29.2");
+        for seed in 1..=300u64 {
+            let mut r = Rng(seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1);
+            let objects = cluster(&mut r);
+            let c = Cluster::new(&objects, &options, Version::parse("1.29.2").unwrap(), None, Vec::new());
+            let mut p = Placement::new(&c);
+            let n = c.nodes.len();
+            let mut waiting: Vec<u32> = Vec::new();
+            for _ in 0..20 {
+                let node = r.below(n as u64) as usize;
+                match r.below(3) {
+                    0 => {
+                        p.set_out(node, false);
+                        waiting.retain(|id| p.place(*id).is_err());
+                    }
+                    1 => p.set_out(node, true),
+                    _ => {
+                        p.set_out(node, true);
+                        for id in p.evict(node, |_| false) {
+                            match p.place(id) {
+                                Ok(to) => {
+                                    assert!(!p.nodes[to].out, "seed {seed}: placed on {to}, which is out");
+                                    // Every filter accepts the node, judged without the pod on it.
+                                    p.take(id);
+                                    let cons = p.pod_constraints(id);
+                                    assert!(p.passes_static(id, to).is_ok(), "seed {seed}: a filter rejects {to}");
+                                    assert!(
+                                        p.passes_dynamic(id, to, &cons).is_ok(),
+                                        "seed {seed}: a filter rejects {to}"
+                                    );
+                                    p.put(id, to);
+                                    let (slot, st, v) = (p.pods[id as usize], &p.nodes[to], &c.nodes[p.view(to)]);
+                                    let a = v.info.allocatable;
+                                    let q = slot.info.spec.requests;
+                                    assert!(st.used.pods <= a.pods, "seed {seed}: pods past allocatable");
+                                    assert!(
+                                        q.cpu_millis == 0 || st.used.cpu_millis <= a.cpu_millis,
+                                        "seed {seed}: cpu"
+                                    );
+                                    assert!(
+                                        q.memory_bytes == 0 || st.used.memory_bytes <= a.memory_bytes,
+                                        "seed {seed}: memory"
+                                    );
+                                }
+                                Err(why) => {
+                                    assert!(why
+                                        .message
+                                        .starts_with(&format!("0/{} nodes are available: ", p.nodes.len())));
+                                    // Every node gives a reason (NodeResourcesFit one per resource short).
+                                    assert!(
+                                        why.reasons.values().sum::<usize>() >= p.nodes.len(),
+                                        "seed {seed}: {}",
+                                        why.message
+                                    );
+                                    // And no node passes every filter.
+                                    let cons = p.pod_constraints(id);
+                                    for m in 0..p.nodes.len() {
+                                        let fits =
+                                            p.passes_static(id, m).is_ok() && p.passes_dynamic(id, m, &cons).is_ok();
+                                        assert!(
+                                            !fits,
+                                            "seed {seed}: pod {id} Pending, yet node {m} passes every filter"
+                                        );
+                                    }
+                                    waiting.push(id);
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
 }

@@ -55,7 +55,8 @@ pub struct NodeWindow {
 pub struct Outcome {
     pub plan: Plan,
     pub windows: Vec<NodeWindow>,
-    /// The windows replayed through the placement model: where evicted pods land, which stay Pending.
+    /// The windows replayed through the placement model ([`placement::replay`], which the pipeline runs
+    /// after [`build`]): where evicted pods land, which stay Pending.
     pub placed: placement::Placed,
 }
 
@@ -892,7 +893,6 @@ pub fn build(ctx: &Cluster<'_>, timings: Timings) -> Outcome {
     }
     b.out.plan.total_seconds = t;
     b.out.plan.complete = complete;
-    b.out.placed = placement::replay(ctx, &b.out.windows, &b.out.plan.phases, &b.t);
     b.out
 }
 

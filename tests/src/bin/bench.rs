@@ -64,7 +64,9 @@ fn stages(file: &Path, opts: &UpgradeOptions) -> Stages {
         out.push((
             match stage {
                 "index" => "index the cluster",
-                "plan" => "plan and downtime",
+                "simulate" => "plan: the simulation",
+                "placement" => "plan: placement (scheduler replay)",
+                "plan" => "downtime",
                 "rules" => "rules",
                 _ => "assemble the report",
             },
@@ -93,7 +95,9 @@ fn wasm_stages(root: &Path, pkg: &Path, file: &Path) -> Stages {
     for row in v["stages"].as_array().into_iter().flatten() {
         let name = match row[0].as_str() {
             Some("index") => "wasm: index the cluster",
-            Some("plan") => "wasm: plan and downtime",
+            Some("simulate") => "wasm: plan: the simulation",
+            Some("placement") => "wasm: plan: placement (scheduler replay)",
+            Some("plan") => "wasm: downtime",
             Some("rules") => "wasm: rules",
             Some("report") => "wasm: assemble the report",
             _ => "wasm: render JSON",

@@ -99,8 +99,10 @@ pub struct Placement<'c, 'a> {
     owner: Vec<u32>,
     /// Pods by namespace (positions in `pods`), for affinity and spread counts.
     by_namespace: HashMap<&'a str, Vec<u32>>,
-    /// Pods with required anti-affinity terms (the existing pods' side of InterPodAffinity).
-    anti: Vec<u32>,
+    /// Pods with required anti-affinity terms (the existing pods' side of InterPodAffinity), by the
+    /// namespace their terms cover: their own (terms naming no namespace), or any (`""`: terms naming
+    /// namespaces or a namespace selector).
+    anti: HashMap<&'a str, Vec<u32>>,
     sets: Vec<CandidateSet>,
     /// The candidate sets each node is in.
     node_sets: Vec<Vec<u32>>,
@@ -164,7 +166,7 @@ impl<'c, 'a> Placement<'c, 'a> {
             pods: Vec::new(),
             owner: Vec::new(),
             by_namespace: HashMap::new(),
-            anti: Vec::new(),
+            anti: HashMap::new(),
             sets: Vec::new(),
             node_sets: vec![Vec::new(); ctx.nodes.len()],
             failed: HashMap::new(),
@@ -183,7 +185,11 @@ impl<'c, 'a> Placement<'c, 'a> {
             p.owner.push(owner);
             p.by_namespace.entry(obj.r.namespace.as_deref().unwrap_or("default")).or_default().push(id);
             if info.spec.needs.as_ref().is_some_and(|n| !n.anti_affinity.is_empty()) {
-                p.anti.push(id);
+                let wide = info.spec.needs.as_ref().is_some_and(|n| {
+                    n.anti_affinity.iter().any(|t| !t.namespaces.is_empty() || t.namespace_selector.is_some())
+                });
+                let ns = if wide { "" } else { obj.r.namespace.as_deref().unwrap_or("default") };
+                p.anti.entry(ns).or_default().push(id);
             }
             if let Some(n) = home {
                 p.put(id, n);
@@ -393,7 +399,7 @@ impl<'c, 'a> Placement<'c, 'a> {
             .as_ref()
             .is_none_or(|n| n.affinity.is_empty() && n.anti_affinity.is_empty() && n.spread.is_empty());
         let vols = self.ctx.pod_volumes(slot.obj, spec);
-        let shape = (simple && vols.is_empty() && self.anti.is_empty()).then(|| Shape {
+        let shape = (simple && vols.is_empty() && !self.anti_covers(slot.obj)).then(|| Shape {
             set,
             requests: spec.requests,
             extended: spec.needs.as_ref().map(|n| n.extended.clone()).unwrap_or_default(),
@@ -563,6 +569,11 @@ impl<'c, 'a> Placement<'c, 'a> {
         Ok(())
     }
 
+    /// May an existing pod's anti-affinity cover this pod (a pod of its namespace, or one with wide terms)?
+    fn anti_covers(&self, pod: &Object) -> bool {
+        self.anti.contains_key(pod.r.namespace.as_deref().unwrap_or("default")) || self.anti.contains_key("")
+    }
+
     /// Does an affinity term cover a pod in namespace `ns` with these labels (the term's own pod in `own`)?
     fn term_covers(&self, term: &PodAffinityTerm, own: &str, ns: &str, labels: &StringMap) -> bool {
         let ns_ok = match &term.namespace_selector {
@@ -602,7 +613,9 @@ impl<'c, 'a> Placement<'c, 'a> {
         let ns = slot.obj.r.namespace.as_deref().unwrap_or("default");
         let labels = &slot.obj.labels;
         // Existing pods' required anti-affinity that covers this pod: their nodes' domains are closed.
-        for other in &self.anti {
+        let ns_anti = self.anti.get(ns).map_or(&[][..], Vec::as_slice);
+        let wide_anti = self.anti.get("").map_or(&[][..], Vec::as_slice);
+        for other in ns_anti.iter().chain(wide_anti) {
             let Some(o) = self.slot(*other) else { continue };
             let (Some(n), Some(needs)) = (o.node, &o.info.spec.needs) else { continue };
             let own = o.obj.r.namespace.as_deref().unwrap_or("default");

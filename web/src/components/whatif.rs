@@ -46,7 +46,18 @@ pub fn WhatIf() -> Html {
         let best = pareto(&c.points);
         let mut pts = c.points.clone();
         pts.sort_by_key(|p| p.concurrency);
-        let line: String = pts.iter().map(|p| format!("{:.1},{:.1}", x(p.total_seconds), y(p.downtime_seconds))).collect::<Vec<_>>().join(" ");
+        // Where each point is drawn: two concurrencies with the same time and nearly the same downtime would
+        // sit on each other, and the one drawn last would take every click; a later one moves up until it is
+        // clear (its label and title keep the exact values).
+        let mut at: Vec<(f64, f64)> = Vec::new();
+        for p in &pts {
+            let (px, mut py) = (x(p.total_seconds), y(p.downtime_seconds));
+            while at.iter().any(|(qx, qy)| (qx - px).hypot(qy - py) < 11.0) {
+                py -= 11.0;
+            }
+            at.push((px, py));
+        }
+        let line: String = at.iter().map(|(px, py)| format!("{px:.1},{py:.1}")).collect::<Vec<_>>().join(" ");
         html! {
             <svg viewBox={format!("0 0 {w} {h}")} width="100%" role="group" id="curve"
                 aria-label={format!("Upgrade time against workload downtime for 1 to {} workers at once", c.size)}>
@@ -64,16 +75,16 @@ pub fn WhatIf() -> Html {
                     <text x={(l - 8.0).to_string()} y={format!("{:.1}", y(d) + 4.0)} text-anchor="end">{ duration(d) }</text></g>
                 }) }
                 <polyline class="curve-line" points={line} />
-                { for pts.iter().map(|p| {
+                { for pts.iter().zip(at.iter().copied()).map(|(p, (px, py))| {
                     let label = format!("{} at once: {} upgrade, {} downtime over {} workload(s){}", p.concurrency, duration(p.total_seconds), duration(p.downtime_seconds), p.workloads_down,
                         if best.contains(&p.concurrency) { " (no other is both shorter and with less downtime)" } else { "" });
                     html! { <g>
                         <circle class={classes!("point", best.contains(&p.concurrency).then_some("best"), (p.concurrency == current).then_some("current"))}
-                            cx={format!("{:.1}", x(p.total_seconds))} cy={format!("{:.1}", y(p.downtime_seconds))} r="5" tabindex="0" role="button"
+                            cx={format!("{px:.1}")} cy={format!("{py:.1}")} r="5" tabindex="0" role="button"
                             data-concurrency={p.concurrency.to_string()} aria-label={label.clone()} onclick={pick(p.concurrency)} onkeydown={pick_key(p.concurrency)}>
                             <title>{ label }</title>
                         </circle>
-                        <text class="point-label" x={format!("{:.1}", x(p.total_seconds) + 7.0)} y={format!("{:.1}", y(p.downtime_seconds) - 7.0)} aria-hidden="true">{ p.concurrency }</text>
+                        <text class="point-label" x={format!("{:.1}", px + 7.0)} y={format!("{:.1}", py - 7.0)} aria-hidden="true">{ p.concurrency }</text>
                     </g> }
                 }) }
             </svg>

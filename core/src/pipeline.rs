@@ -57,8 +57,10 @@ pub fn report_for(ingested: &ingest::Ingested, options: &UpgradeOptions) -> Resu
 }
 
 /// The stages of a check after reading, in order: `mark` is called with each one's name as it ends (the
-/// bench times them; the core itself reads no clock).
-pub const STAGES: [&str; 4] = ["index", "plan", "rules", "report"];
+/// bench times them; the core itself reads no clock). `simulate` (the plan) and `placement` (its windows
+/// replayed through the scheduler's filters) are marked only when there is a plan; `plan` ends the
+/// downtime and what follows it.
+pub const STAGES: [&str; 6] = ["index", "simulate", "placement", "plan", "rules", "report"];
 
 /// [`report_for`], calling `mark` at the end of each of [`STAGES`].
 pub fn report_for_staged(

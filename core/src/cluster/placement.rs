@@ -31,6 +31,7 @@
 //! costs a pass over the nodes (its reasons); pods of one shape that failed in a moment are not tried again
 //! until a node comes back.
 
+use std::borrow::Cow;
 use std::cmp::Reverse;
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::rc::Rc;
@@ -39,6 +40,9 @@ use super::scheduling::{selector_matches, untolerated_taints, volume_reachable_p
 use super::{is_mirror, Cluster};
 use crate::model::{HostPort, LabelSelector, Object, PodAffinityTerm, PodInfo, Resources, Taint, UNKNOWN};
 use crate::parse::StringMap;
+
+/// How many failed requests are kept to skip the walk for larger ones.
+const DOMINATED: usize = 64;
 
 /// How many of the best-scored nodes that pass are weighed for spreading a controller's replicas.
 pub const SPREAD_CANDIDATES: usize = 16;
@@ -88,6 +92,9 @@ pub struct Unschedulable {
 struct CandidateSet {
     nodes: Rc<[usize]>,
     order: BTreeSet<(Reverse<i64>, usize)>,
+    /// Each node's static reason (NodeUnschedulable for a cordoned node, TaintToleration, NodeAffinity)
+    /// for the pods of this placement, being out aside: made the first time one of them fits nowhere.
+    statics: Option<Vec<Option<String>>>,
 }
 
 /// The placement model: nodes, pods and where each pod is, through the moments of a plan.
@@ -108,6 +115,9 @@ pub struct Placement<'c, 'a> {
     node_sets: Vec<Vec<u32>>,
     /// Shapes of pod that fit nowhere since the last node came back, with why.
     failed: HashMap<Shape, Unschedulable>,
+    /// Candidate sets and requests that fit nowhere since the last node came back: a pod of the set asking
+    /// as much or more fits nowhere either (at most [`DOMINATED`] kept).
+    dominated: Vec<(usize, Resources)>,
     /// Surge nodes (kOps `maxSurge`), after the snapshot's: the node each one copies (labels, taints,
     /// allocatable).
     surge: Vec<usize>,
@@ -153,6 +163,12 @@ fn ports_conflict(a: &HostPort, b: &HostPort) -> bool {
     a.port == b.port && a.protocol == b.protocol && (a.ip == b.ip || a.ip == "0.0.0.0" || b.ip == "0.0.0.0")
 }
 
+/// A filter's one reason: handed on, and the node fails.
+fn one(reason: &mut dyn FnMut(Cow<'static, str>), why: &'static str) -> bool {
+    reason(Cow::Borrowed(why));
+    false
+}
+
 fn untolerated_message(t: &Taint) -> String {
     format!("node(s) had untolerated taint {{{}: {}}}", t.key, t.value)
 }
@@ -170,6 +186,7 @@ impl<'c, 'a> Placement<'c, 'a> {
             sets: Vec::new(),
             node_sets: vec![Vec::new(); ctx.nodes.len()],
             failed: HashMap::new(),
+            dominated: Vec::new(),
             surge: Vec::new(),
         };
         let mut controllers: HashMap<(&str, &str, &str), u32> = HashMap::new();
@@ -228,6 +245,7 @@ impl<'c, 'a> Placement<'c, 'a> {
         self.node_sets.push(sets);
         self.list(n);
         self.failed.clear();
+        self.dominated.clear();
     }
 
     fn slot(&self, id: u32) -> Option<&PodSlot<'a>> {
@@ -243,8 +261,8 @@ impl<'c, 'a> Placement<'c, 'a> {
     /// Take node `n` out of its candidate sets (before its usage changes, or while it is out).
     fn unlist(&mut self, n: usize) {
         let Some(key) = self.nodes.get_mut(n).and_then(|s| s.key.take()) else { return };
-        for s in self.node_sets.get(n).cloned().unwrap_or_default() {
-            if let Some(set) = self.sets.get_mut(s as usize) {
+        for s in self.node_sets.get(n).map_or(&[][..], Vec::as_slice) {
+            if let Some(set) = self.sets.get_mut(*s as usize) {
                 set.order.remove(&(key, n));
             }
         }
@@ -256,8 +274,8 @@ impl<'c, 'a> Placement<'c, 'a> {
             return;
         }
         let key = self.key_of(n);
-        for s in self.node_sets.get(n).cloned().unwrap_or_default() {
-            if let Some(set) = self.sets.get_mut(s as usize) {
+        for s in self.node_sets.get(n).map_or(&[][..], Vec::as_slice) {
+            if let Some(set) = self.sets.get_mut(*s as usize) {
                 set.order.insert((key, n));
             }
         }
@@ -337,6 +355,7 @@ impl<'c, 'a> Placement<'c, 'a> {
             self.list(n);
             // Capacity came back: shapes that fit nowhere may fit now.
             self.failed.clear();
+            self.dominated.clear();
         }
     }
 
@@ -383,7 +402,7 @@ impl<'c, 'a> Placement<'c, 'a> {
                 order.insert((key, n));
             }
         }
-        self.sets.push(CandidateSet { nodes, order });
+        self.sets.push(CandidateSet { nodes, order, statics: None });
         Some(i)
     }
 
@@ -409,8 +428,17 @@ impl<'c, 'a> Placement<'c, 'a> {
         }
         let domains = self.pod_constraints(id);
         let owner = self.owner.get(id as usize).copied().unwrap_or(u32::MAX);
-        let found = self.sets.get(set).and_then(|s| {
-            let mut passing = s.order.iter().map(|(_, n)| *n).filter(|n| self.passes_dynamic(id, *n, &domains).is_ok());
+        let r = spec.requests;
+        let plain = shape.as_ref().is_some_and(|s| s.extended.is_empty());
+        let dominated = plain
+            && self.dominated.iter().any(|(s, f)| {
+                *s == set
+                    && f.cpu_millis <= r.cpu_millis
+                    && f.memory_bytes <= r.memory_bytes
+                    && f.ephemeral_bytes <= r.ephemeral_bytes
+            });
+        let found = self.sets.get(set).filter(|_| !dominated).and_then(|s| {
+            let mut passing = s.order.iter().map(|(_, n)| *n).filter(|n| self.dynamic(id, *n, &domains, &mut |_| {}));
             if owner == u32::MAX {
                 return passing.next();
             }
@@ -427,7 +455,11 @@ impl<'c, 'a> Placement<'c, 'a> {
                 Ok(n)
             }
             None => {
-                let why = self.why(id, &domains);
+                self.ensure_statics(set, id);
+                let why = self.why(id, set, &domains);
+                if plain && !dominated && self.dominated.len() < DOMINATED {
+                    self.dominated.push((set, r));
+                }
                 if let Some(s) = shape {
                     self.failed.insert(s, why.clone());
                 }
@@ -436,30 +468,57 @@ impl<'c, 'a> Placement<'c, 'a> {
         }
     }
 
+    /// The static reasons of a candidate set's pods, node by node (once per set).
+    fn ensure_statics(&mut self, set: usize, id: u32) {
+        if self.sets.get(set).is_none_or(|s| s.statics.is_some()) {
+            return;
+        }
+        let statics: Vec<Option<String>> = (0..self.ctx.nodes.len()).map(|n| self.static_reason(id, n).err()).collect();
+        if let Some(s) = self.sets.get_mut(set) {
+            s.statics = Some(statics);
+        }
+    }
+
     /// Every node's first failing filter for this pod, as the scheduler's FitError words it.
-    fn why(&self, id: u32, domains: &Constraints) -> Unschedulable {
-        let mut reasons: BTreeMap<String, usize> = BTreeMap::new();
+    fn why(&self, id: u32, set: usize, domains: &Constraints<'a>) -> Unschedulable {
+        let mut counts: BTreeMap<Cow<'_, str>, usize> = BTreeMap::new();
+        let statics = self.sets.get(set).and_then(|s| s.statics.as_deref());
         for n in 0..self.nodes.len() {
-            let rs = match self.passes_static(id, n) {
-                Err(r) => vec![r],
-                Ok(()) => match self.passes_dynamic(id, n, domains) {
-                    Err(rs) => rs,
-                    Ok(()) => Vec::new(),
+            if self.nodes.get(n).is_some_and(|st| st.out) {
+                *counts.entry(Cow::Borrowed("node(s) were unschedulable")).or_default() += 1;
+                continue;
+            }
+            match statics.and_then(|v| v.get(self.view(n))) {
+                Some(Some(r)) => *counts.entry(Cow::Borrowed(r.as_str())).or_default() += 1,
+                Some(None) => {
+                    self.dynamic(id, n, domains, &mut |r| *counts.entry(r).or_default() += 1);
+                }
+                None => match self.static_reason(id, n) {
+                    Err(r) => *counts.entry(Cow::Owned(r)).or_default() += 1,
+                    Ok(()) => {
+                        self.dynamic(id, n, domains, &mut |r| *counts.entry(r).or_default() += 1);
+                    }
                 },
-            };
-            for r in rs {
-                *reasons.entry(r).or_default() += 1;
             }
         }
+        let reasons: BTreeMap<String, usize> = counts.into_iter().map(|(r, c)| (r.into_owned(), c)).collect();
         let mut parts: Vec<String> = reasons.iter().map(|(r, c)| format!("{c} {r}")).collect();
         parts.sort();
         Unschedulable { message: format!("0/{} nodes are available: {}.", self.nodes.len(), parts.join(", ")), reasons }
     }
 
     /// NodeUnschedulable, TaintToleration, NodeAffinity: the filters that do not depend on other pods.
+    #[cfg(test)]
     fn passes_static(&self, id: u32, n: usize) -> Result<(), String> {
-        let (Some(slot), Some(v), Some(st)) = (self.slot(id), self.ctx.nodes.get(self.view(n)), self.nodes.get(n))
-        else {
+        if self.nodes.get(n).is_none_or(|st| st.out) {
+            return Err("node(s) were unschedulable".to_owned());
+        }
+        self.static_reason(id, n)
+    }
+
+    /// [`Placement::passes_static`], being out for the upgrade aside.
+    fn static_reason(&self, id: u32, n: usize) -> Result<(), String> {
+        let (Some(slot), Some(v)) = (self.slot(id), self.ctx.nodes.get(self.view(n))) else {
             return Err("node(s) were unschedulable".to_owned());
         };
         let spec = &slot.info.spec;
@@ -467,7 +526,7 @@ impl<'c, 'a> Placement<'c, 'a> {
             let t = Taint { key: key.to_owned(), value: String::new(), effect: "NoSchedule".to_owned() };
             spec.tolerations.iter().any(|tol| tol.tolerates(&t))
         };
-        if st.out || (v.info.unschedulable && !tolerates("node.kubernetes.io/unschedulable")) {
+        if v.info.unschedulable && !tolerates("node.kubernetes.io/unschedulable") {
             return Err("node(s) were unschedulable".to_owned());
         }
         if let Some(t) = untolerated_taints(spec, v.info).first() {
@@ -488,64 +547,82 @@ impl<'c, 'a> Placement<'c, 'a> {
     }
 
     /// NodePorts, NodeResourcesFit, the volumes, PodTopologySpread, InterPodAffinity.
-    fn passes_dynamic(&self, id: u32, n: usize, c: &Constraints) -> Result<(), Vec<String>> {
+    #[cfg(test)]
+    fn passes_dynamic(&self, id: u32, n: usize, c: &Constraints<'a>) -> Result<(), Vec<String>> {
+        let mut out = Vec::new();
+        if self.dynamic(id, n, c, &mut |r| out.push(r.into_owned())) {
+            Ok(())
+        } else {
+            Err(out)
+        }
+    }
+
+    /// Does node `n` pass the filters that depend on the pods already placed? Each reason it fails on is
+    /// handed to `reason` (NodeResourcesFit gives one per resource short; the others one).
+    fn dynamic(&self, id: u32, n: usize, c: &Constraints<'a>, reason: &mut dyn FnMut(Cow<'static, str>)) -> bool {
         let (Some(slot), Some(v), Some(st)) = (self.slot(id), self.ctx.nodes.get(self.view(n)), self.nodes.get(n))
         else {
-            return Err(Vec::new());
+            return false;
         };
         let spec = &slot.info.spec;
-        let one = |s: &str| Err(vec![s.to_owned()]);
         if let Some(needs) = &spec.needs {
             if needs.host_ports.iter().any(|hp| st.ports.iter().any(|p| ports_conflict(hp, p))) {
-                return one("node(s) didn't have free ports for the requested pod ports");
+                return one(reason, "node(s) didn't have free ports for the requested pod ports");
             }
         }
         // NodeResourcesFit (fit.go, fitsRequest): the pod count, then each requested resource.
         let a = v.info.allocatable;
         let r = spec.requests;
-        let mut short = Vec::new();
+        let mut short = false;
+        let mut lack = |r: Cow<'static, str>| {
+            short = true;
+            reason(r);
+        };
         if st.used.pods.saturating_add(1) > a.pods {
-            short.push("Too many pods".to_owned());
+            lack(Cow::Borrowed("Too many pods"));
         }
         let over = |want: i64, alloc: i64, used: i64| want > 0 && alloc != UNKNOWN && want > alloc.saturating_sub(used);
         if over(r.cpu_millis, a.cpu_millis, st.used.cpu_millis) {
-            short.push("Insufficient cpu".to_owned());
+            lack(Cow::Borrowed("Insufficient cpu"));
         }
         if over(r.memory_bytes, a.memory_bytes, st.used.memory_bytes) {
-            short.push("Insufficient memory".to_owned());
+            lack(Cow::Borrowed("Insufficient memory"));
         }
         if over(r.ephemeral_bytes, a.ephemeral_bytes, st.used.ephemeral_bytes) {
-            short.push("Insufficient ephemeral-storage".to_owned());
+            lack(Cow::Borrowed("Insufficient ephemeral-storage"));
         }
         if let Some(needs) = &spec.needs {
             for (k, want) in &needs.extended {
                 let alloc = amount(&v.info.allocatable_extended, k);
                 if over(*want, alloc, amount(&st.used_extended, k)) {
-                    short.push(format!("Insufficient {k}"));
+                    lack(Cow::Owned(format!("Insufficient {k}")));
                 }
             }
         }
-        if !short.is_empty() {
-            return Err(short);
+        if short {
+            return false;
         }
         if let Some(after) = self.ctx.nodes_after().get(self.view(n)) {
-            for (pv, info, _) in self.ctx.pod_volumes(slot.obj, spec) {
+            for (pv, info) in &c.volumes {
                 let (affinity_ok, zone_ok) = volume_reachable_parts(pv, info.affinity.as_deref(), after);
                 if !affinity_ok {
-                    return one("node(s) had volume node affinity conflict");
+                    return one(reason, "node(s) had volume node affinity conflict");
                 }
                 if !zone_ok {
-                    return one("node(s) had no available volume zone");
+                    return one(reason, "node(s) had no available volume zone");
                 }
             }
             // PodTopologySpread.
             for s in &c.spread {
                 let Some(value) = after.labels.get(s.key.as_str()) else {
-                    return one("node(s) didn't match pod topology spread constraints (missing required label)");
+                    return one(
+                        reason,
+                        "node(s) didn't match pod topology spread constraints (missing required label)",
+                    );
                 };
                 let here = s.counts.get(value.as_str()).copied().unwrap_or(0);
                 if here + i64::from(s.self_match) - s.min > s.max_skew {
-                    return one("node(s) didn't match pod topology spread constraints");
+                    return one(reason, "node(s) didn't match pod topology spread constraints");
                 }
             }
             // InterPodAffinity (filtering.go, Filter): the pod's affinity (every term's topology key on the
@@ -553,20 +630,20 @@ impl<'c, 'a> Placement<'c, 'a> {
             for (key, values, free) in &c.affinity {
                 let ok = after.labels.get(key.as_str()).is_some_and(|x| *free || values.contains(x.as_str()));
                 if !ok {
-                    return one("node(s) didn't match pod affinity rules");
+                    return one(reason, "node(s) didn't match pod affinity rules");
                 }
             }
             let in_domain = |set: &BTreeSet<(String, String)>| {
                 set.iter().any(|(k, val)| after.labels.get(k.as_str()).is_some_and(|x| x.as_str() == val))
             };
             if in_domain(&c.anti) {
-                return one("node(s) didn't match pod anti-affinity rules");
+                return one(reason, "node(s) didn't match pod anti-affinity rules");
             }
             if in_domain(&c.existing_anti) {
-                return one("node(s) didn't satisfy existing pods anti-affinity rules");
+                return one(reason, "node(s) didn't satisfy existing pods anti-affinity rules");
             }
         }
-        Ok(())
+        true
     }
 
     /// May an existing pod's anti-affinity cover this pod (a pod of its namespace, or one with wide terms)?
@@ -607,9 +684,10 @@ impl<'c, 'a> Placement<'c, 'a> {
     }
 
     /// The domains a pod's spread, affinity and anti-affinity allow or forbid, counted once per placement.
-    fn pod_constraints(&self, id: u32) -> Constraints {
+    fn pod_constraints(&self, id: u32) -> Constraints<'a> {
         let mut c = Constraints::default();
         let Some(slot) = self.slot(id).copied() else { return c };
+        c.volumes = self.ctx.pod_volumes(slot.obj, &slot.info.spec).into_iter().map(|(o, pv, _)| (o, pv)).collect();
         let ns = slot.obj.r.namespace.as_deref().unwrap_or("default");
         let labels = &slot.obj.labels;
         // Existing pods' required anti-affinity that covers this pod: their nodes' domains are closed.
@@ -730,9 +808,11 @@ impl<'c, 'a> Placement<'c, 'a> {
     }
 }
 
-/// A pod's pod-level constraints, resolved against where the other pods are at the moment.
+/// A pod's pod-level constraints, resolved against where the other pods are at the moment, and the volumes
+/// its claims are bound to.
 #[derive(Default)]
-struct Constraints {
+struct Constraints<'a> {
+    volumes: Vec<(&'a Object, &'a crate::model::PvInfo)>,
     /// (topology key, value) domains where an existing pod's anti-affinity forbids this pod.
     existing_anti: BTreeSet<(String, String)>,
     /// Domains where the pod's own anti-affinity finds a matching pod.

@@ -22,8 +22,9 @@ NodeAffinity and `nodeSelector`, NodePorts (host ports), NodeResourcesFit (CPU, 
 extended resources such as `nvidia.com/gpu`, and the pod count `status.allocatable.pods`, against what the
 pods already there request; a pod's requests computed as the scheduler does: init containers, native
 sidecars, `spec.overhead`), the volumes' node affinity and zone, PodTopologySpread (`DoNotSchedule`) and
-required inter-pod (anti-)affinity. Among the nodes that pass, the one with the most room left (the
-least-allocated score) takes the pod. A pod that fits nowhere stays Pending until a node comes back; the
+required inter-pod (anti-)affinity. Among the nodes that pass, one of those with the most room left (the
+least-allocated score) with the fewest replicas of the pod's controller takes it (the scheduler's default
+spreading). A pod that fits nowhere stays Pending until a node comes back; the
 finding names the window (hop, phase, the nodes out), each pod left Pending and why, as the scheduler words
 it (`0/6 nodes are available: 1 Insufficient cpu, ...`). Pods that no other node fits at all, whatever is
 out, are `scheduling/no-eligible-node`'s.

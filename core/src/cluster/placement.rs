@@ -44,6 +44,9 @@ use crate::parse::StringMap;
 /// How many failed requests are kept to skip the walk for larger ones.
 const DOMINATED: usize = 64;
 
+/// How many failed shapes are kept, with why, until a node comes back.
+const FAILED: usize = 256;
+
 /// How many of the best-scored nodes that pass are weighed for spreading a controller's replicas.
 pub const SPREAD_CANDIDATES: usize = 16;
 
@@ -84,8 +87,8 @@ pub struct PodSlot<'a> {
 pub struct Unschedulable {
     /// `0/12 nodes are available: 3 Insufficient cpu, 9 node(s) had untolerated taint {gpu: true}.`
     pub message: String,
-    /// Each reason and how many nodes gave it.
-    pub reasons: BTreeMap<String, usize>,
+    /// Each reason and how many nodes gave it, by reason.
+    pub reasons: Vec<(String, usize)>,
 }
 
 /// Nodes of one placement, best first.
@@ -114,7 +117,7 @@ pub struct Placement<'c, 'a> {
     /// The candidate sets each node is in.
     node_sets: Vec<Vec<u32>>,
     /// Shapes of pod that fit nowhere since the last node came back, with why.
-    failed: HashMap<Shape, Unschedulable>,
+    failed: Vec<(Shape, Unschedulable)>,
     /// Candidate sets and requests that fit nowhere since the last node came back: a pod of the set asking
     /// as much or more fits nowhere either (at most [`DOMINATED`] kept).
     dominated: Vec<(usize, Resources)>,
@@ -163,6 +166,14 @@ fn ports_conflict(a: &HostPort, b: &HostPort) -> bool {
     a.port == b.port && a.protocol == b.protocol && (a.ip == b.ip || a.ip == "0.0.0.0" || b.ip == "0.0.0.0")
 }
 
+/// One more node with this reason.
+fn bump<'s>(counts: &mut Vec<(Cow<'s, str>, usize)>, r: Cow<'s, str>) {
+    match counts.iter_mut().find(|(k, _)| *k == r) {
+        Some(slot) => slot.1 += 1,
+        None => counts.push((r, 1)),
+    }
+}
+
 /// A filter's one reason: handed on, and the node fails.
 fn one(reason: &mut dyn FnMut(Cow<'static, str>), why: &'static str) -> bool {
     reason(Cow::Borrowed(why));
@@ -185,7 +196,7 @@ impl<'c, 'a> Placement<'c, 'a> {
             anti: HashMap::new(),
             sets: Vec::new(),
             node_sets: vec![Vec::new(); ctx.nodes.len()],
-            failed: HashMap::new(),
+            failed: Vec::new(),
             dominated: Vec::new(),
             surge: Vec::new(),
         };
@@ -217,15 +228,6 @@ impl<'c, 'a> Placement<'c, 'a> {
             p.list(n);
         }
         p
-    }
-
-    /// The position of a pod object in `pods`.
-    pub fn pod_ids(&self) -> HashMap<*const Object, u32> {
-        self.pods
-            .iter()
-            .enumerate()
-            .filter_map(|(i, s)| Some((s.obj as *const Object, u32::try_from(i).ok()?)))
-            .collect()
     }
 
     /// The snapshot node a node of the model is (itself, or the node a surge node copies).
@@ -409,7 +411,7 @@ impl<'c, 'a> Placement<'c, 'a> {
     /// Place an evicted or Pending pod: on the best node that passes every filter, or not at all, with why.
     pub fn place(&mut self, id: u32) -> Result<usize, Unschedulable> {
         let Some(slot) = self.slot(id).copied() else {
-            return Err(Unschedulable { message: String::new(), reasons: BTreeMap::new() });
+            return Err(Unschedulable { message: String::new(), reasons: Vec::new() });
         };
         let set = self.set_of(id).unwrap_or(usize::MAX);
         let spec = &slot.info.spec;
@@ -424,7 +426,7 @@ impl<'c, 'a> Placement<'c, 'a> {
             requests: spec.requests,
             extended: spec.needs.as_ref().map(|n| n.extended.clone()).unwrap_or_default(),
         });
-        if let Some(why) = shape.as_ref().and_then(|s| self.failed.get(s)) {
+        if let Some((_, why)) = shape.as_ref().and_then(|s| self.failed.iter().find(|(f, _)| f == s)) {
             return Err(why.clone());
         }
         let domains = self.pod_constraints(id);
@@ -461,8 +463,8 @@ impl<'c, 'a> Placement<'c, 'a> {
                 if plain && !dominated && self.dominated.len() < DOMINATED {
                     self.dominated.push((set, r));
                 }
-                if let Some(s) = shape {
-                    self.failed.insert(s, why.clone());
+                if let Some(s) = shape.filter(|_| self.failed.len() < FAILED) {
+                    self.failed.push((s, why.clone()));
                 }
                 Err(why)
             }
@@ -482,27 +484,28 @@ impl<'c, 'a> Placement<'c, 'a> {
 
     /// Every node's first failing filter for this pod, as the scheduler's FitError words it.
     fn why(&self, id: u32, set: usize, domains: &Constraints<'a>) -> Unschedulable {
-        let mut counts: BTreeMap<Cow<'_, str>, usize> = BTreeMap::new();
+        let mut counts: Vec<(Cow<'_, str>, usize)> = Vec::new();
         let statics = self.sets.get(set).and_then(|s| s.statics.as_deref());
         for n in 0..self.nodes.len() {
             if self.nodes.get(n).is_some_and(|st| st.out) {
-                *counts.entry(Cow::Borrowed("node(s) were unschedulable")).or_default() += 1;
+                bump(&mut counts, Cow::Borrowed("node(s) were unschedulable"));
                 continue;
             }
             match statics.and_then(|v| v.get(self.view(n))) {
-                Some(Some(r)) => *counts.entry(Cow::Borrowed(r.as_str())).or_default() += 1,
+                Some(Some(r)) => bump(&mut counts, Cow::Borrowed(r.as_str())),
                 Some(None) => {
-                    self.dynamic(id, n, domains, &mut |r| *counts.entry(r).or_default() += 1);
+                    self.dynamic(id, n, domains, &mut |r| bump(&mut counts, r));
                 }
                 None => match self.static_reason(id, n) {
-                    Err(r) => *counts.entry(Cow::Owned(r)).or_default() += 1,
+                    Err(r) => bump(&mut counts, Cow::Owned(r)),
                     Ok(()) => {
-                        self.dynamic(id, n, domains, &mut |r| *counts.entry(r).or_default() += 1);
+                        self.dynamic(id, n, domains, &mut |r| bump(&mut counts, r));
                     }
                 },
             }
         }
-        let reasons: BTreeMap<String, usize> = counts.into_iter().map(|(r, c)| (r.into_owned(), c)).collect();
+        let mut reasons: Vec<(String, usize)> = counts.into_iter().map(|(r, c)| (r.into_owned(), c)).collect();
+        reasons.sort();
         let mut parts: Vec<String> = reasons.iter().map(|(r, c)| format!("{c} {r}")).collect();
         parts.sort();
         Unschedulable { message: format!("0/{} nodes are available: {}.", self.nodes.len(), parts.join(", ")), reasons }
@@ -629,12 +632,13 @@ impl<'c, 'a> Placement<'c, 'a> {
             // InterPodAffinity (filtering.go, Filter): the pod's affinity (every term's topology key on the
             // node), its anti-affinity, then the existing pods' anti-affinity.
             for (key, values, free) in &c.affinity {
-                let ok = after.labels.get(key.as_str()).is_some_and(|x| *free || values.contains(x.as_str()));
+                let ok =
+                    after.labels.get(key.as_str()).is_some_and(|x| *free || values.iter().any(|v| v == x.as_str()));
                 if !ok {
                     return one(reason, "node(s) didn't match pod affinity rules");
                 }
             }
-            let in_domain = |set: &BTreeSet<(String, String)>| {
+            let in_domain = |set: &[(String, String)]| {
                 set.iter().any(|(k, val)| after.labels.get(k.as_str()).is_some_and(|x| x.as_str() == val))
             };
             if in_domain(&c.anti) {
@@ -701,7 +705,7 @@ impl<'c, 'a> Placement<'c, 'a> {
             for term in &needs.anti_affinity {
                 if self.term_covers(term, own, ns, labels) {
                     if let Some(v) = self.node_label(n, &term.topology_key) {
-                        c.existing_anti.insert((term.topology_key.clone(), v));
+                        c.existing_anti.push((term.topology_key.clone(), v));
                     }
                 }
             }
@@ -720,7 +724,7 @@ impl<'c, 'a> Placement<'c, 'a> {
                 let o_ns = o.obj.r.namespace.as_deref().unwrap_or("default");
                 if self.term_covers(term, ns, o_ns, &o.obj.labels) {
                     if let Some(v) = self.node_label(n, &term.topology_key) {
-                        c.anti.insert((term.topology_key.clone(), v));
+                        c.anti.push((term.topology_key.clone(), v));
                     }
                 }
             }
@@ -743,7 +747,7 @@ impl<'c, 'a> Placement<'c, 'a> {
             // The first pod of a group that selects itself may go anywhere.
             let free = matching.is_empty() && needs.affinity.iter().all(|term| self.term_covers(term, ns, ns, labels));
             for term in &needs.affinity {
-                let values: BTreeSet<String> =
+                let values: Vec<String> =
                     matching.iter().filter_map(|(_, n)| self.node_label(*n, &term.topology_key)).collect();
                 c.affinity.push((term.topology_key.clone(), values, free));
             }
@@ -815,12 +819,12 @@ impl<'c, 'a> Placement<'c, 'a> {
 struct Constraints<'a> {
     volumes: Vec<(&'a Object, &'a crate::model::PvInfo)>,
     /// (topology key, value) domains where an existing pod's anti-affinity forbids this pod.
-    existing_anti: BTreeSet<(String, String)>,
+    existing_anti: Vec<(String, String)>,
     /// Domains where the pod's own anti-affinity finds a matching pod.
-    anti: BTreeSet<(String, String)>,
+    anti: Vec<(String, String)>,
     /// Per required affinity term: its key, the values with a matching pod, and whether it is free (no
     /// matching pod anywhere, the pod matching itself).
-    affinity: Vec<(String, BTreeSet<String>, bool)>,
+    affinity: Vec<(String, Vec<String>, bool)>,
     spread: Vec<SpreadCount>,
 }
 
@@ -976,7 +980,7 @@ mod tests {
                                         .starts_with(&format!("0/{} nodes are available: ", p.nodes.len())));
                                     // Every node gives a reason (NodeResourcesFit one per resource short).
                                     assert!(
-                                        why.reasons.values().sum::<usize>() >= p.nodes.len(),
+                                        why.reasons.iter().map(|(_, c)| c).sum::<usize>() >= p.nodes.len(),
                                         "seed {seed}: {}",
                                         why.message
                                     );

@@ -94,7 +94,7 @@ pub fn replay(ctx: &Cluster<'_>, windows: &[NodeWindow], phases: &[crate::report
     events.sort_unstable();
     let mut sim = Placement::new(ctx);
     let mut waiting: Vec<(u32, usize)> = Vec::new();
-    let mut moves: HashMap<u32, Vec<Move>> = HashMap::new();
+    let mut moves: Vec<Vec<Move>> = vec![Vec::new(); sim.pods.len()];
     for (at, e) in events {
         match e {
             Event::Out(n) => sim.set_out(n, true),
@@ -103,7 +103,7 @@ pub fn replay(ctx: &Cluster<'_>, windows: &[NodeWindow], phases: &[crate::report
                 sim.set_out(n, false);
                 waiting.retain(|(id, _)| match sim.place(*id) {
                     Ok(_) => {
-                        if let Some(m) = moves.get_mut(id).and_then(|v| v.last_mut()) {
+                        if let Some(m) = moves.get_mut(*id as usize).and_then(|v| v.last_mut()) {
                             m.placed = Some(at);
                         }
                         false
@@ -124,11 +124,9 @@ pub fn replay(ctx: &Cluster<'_>, windows: &[NodeWindow], phases: &[crate::report
                         continue;
                     }
                     let result = sim.place(id);
-                    moves.entry(id).or_default().push(Move {
-                        from: w.node,
-                        evicted: at,
-                        placed: result.is_ok().then_some(at),
-                    });
+                    if let Some(v) = moves.get_mut(id as usize) {
+                        v.push(Move { from: w.node, evicted: at, placed: result.is_ok().then_some(at) });
+                    }
                     if let Err(why) = result {
                         waiting.push((id, k));
                         if let Some(slot) = sim.pods.get(id as usize) {
@@ -149,10 +147,8 @@ pub fn replay(ctx: &Cluster<'_>, windows: &[NodeWindow], phases: &[crate::report
             }
         }
     }
-    for (id, v) in moves {
-        if let Some(slot) = sim.pods.get(id as usize) {
-            placed.moves.insert(slot.obj as *const Object as usize, v);
-        }
+    for (slot, v) in sim.pods.iter().zip(moves).filter(|(_, v)| !v.is_empty()) {
+        placed.moves.insert(slot.obj as *const Object as usize, v);
     }
     placed
 }

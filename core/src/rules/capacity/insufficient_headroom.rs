@@ -61,7 +61,11 @@ pub fn check(ctx: &Context<'_>, out: &mut Vec<Finding>) {
         let pending: Vec<serde_json::Value> = p
             .pods
             .iter()
-            .map(|(pod, why)| serde_json::json!({ "pod": pod, "why": why.message, "reasons": why.reasons }))
+            .map(|(pod, why)| {
+                let reasons: serde_json::Map<String, serde_json::Value> =
+                    why.reasons.iter().map(|(r, c)| (r.clone(), serde_json::Value::from(*c))).collect();
+                serde_json::json!({ "pod": pod, "why": why.message, "reasons": reasons })
+            })
             .collect();
         out.push(
             Finding::new(

@@ -288,22 +288,8 @@ impl<'c, 'a> Placement<'c, 'a> {
 
     /// Place pod `id` on node `n` (its requests, ports and count join the node's).
     fn put(&mut self, id: u32, n: usize) {
-        let Some(slot) = self.pods.get(id as usize).copied() else { return };
-        self.unlist(n);
+        self.account(id, n, true);
         if let Some(st) = self.nodes.get_mut(n) {
-            let r = slot.info.spec.requests;
-            st.used.cpu_millis = st.used.cpu_millis.saturating_add(r.cpu_millis);
-            st.used.memory_bytes = st.used.memory_bytes.saturating_add(r.memory_bytes);
-            st.used.ephemeral_bytes = st.used.ephemeral_bytes.saturating_add(r.ephemeral_bytes);
-            st.used.pods = st.used.pods.saturating_add(1);
-            let (c, m) = scored(&r);
-            st.scored = (st.scored.0.saturating_add(c), st.scored.1.saturating_add(m));
-            if let Some(needs) = &slot.info.spec.needs {
-                for (k, v) in &needs.extended {
-                    add_to(&mut st.used_extended, k, *v);
-                }
-                st.ports.extend(needs.host_ports.iter().cloned());
-            }
             st.pods.push(id);
         }
         if let Some(s) = self.pods.get_mut(id as usize) {
@@ -314,27 +300,9 @@ impl<'c, 'a> Placement<'c, 'a> {
 
     /// Take pod `id` off its node.
     fn take(&mut self, id: u32) {
-        let Some(slot) = self.pods.get(id as usize).copied() else { return };
-        let Some(n) = slot.node else { return };
-        self.unlist(n);
+        let Some(n) = self.pods.get(id as usize).and_then(|s| s.node) else { return };
+        self.account(id, n, false);
         if let Some(st) = self.nodes.get_mut(n) {
-            let r = slot.info.spec.requests;
-            st.used.cpu_millis = st.used.cpu_millis.saturating_sub(r.cpu_millis);
-            st.used.memory_bytes = st.used.memory_bytes.saturating_sub(r.memory_bytes);
-            st.used.ephemeral_bytes = st.used.ephemeral_bytes.saturating_sub(r.ephemeral_bytes);
-            st.used.pods = st.used.pods.saturating_sub(1);
-            let (c, m) = scored(&r);
-            st.scored = (st.scored.0.saturating_sub(c), st.scored.1.saturating_sub(m));
-            if let Some(needs) = &slot.info.spec.needs {
-                for (k, v) in &needs.extended {
-                    add_to(&mut st.used_extended, k, v.saturating_neg());
-                }
-                for hp in &needs.host_ports {
-                    if let Some(i) = st.ports.iter().position(|p| p == hp) {
-                        st.ports.swap_remove(i);
-                    }
-                }
-            }
             if let Some(i) = st.pods.iter().position(|p| *p == id) {
                 st.pods.swap_remove(i);
             }
@@ -343,6 +311,33 @@ impl<'c, 'a> Placement<'c, 'a> {
             s.node = None;
         }
         self.list(n);
+    }
+
+    /// Add pod `id`'s requests, extended resources and host ports to node `n`'s, or take them away; the
+    /// node leaves its candidate sets first (its score changes), and the caller lists it again.
+    fn account(&mut self, id: u32, n: usize, add: bool) {
+        let Some(slot) = self.pods.get(id as usize).copied() else { return };
+        self.unlist(n);
+        let Some(st) = self.nodes.get_mut(n) else { return };
+        let step = |v: i64, d: i64| if add { v.saturating_add(d) } else { v.saturating_sub(d) };
+        let r = slot.info.spec.requests;
+        st.used.cpu_millis = step(st.used.cpu_millis, r.cpu_millis);
+        st.used.memory_bytes = step(st.used.memory_bytes, r.memory_bytes);
+        st.used.ephemeral_bytes = step(st.used.ephemeral_bytes, r.ephemeral_bytes);
+        st.used.pods = step(st.used.pods, 1);
+        let (c, m) = scored(&r);
+        st.scored = (step(st.scored.0, c), step(st.scored.1, m));
+        let Some(needs) = &slot.info.spec.needs else { return };
+        for (k, v) in &needs.extended {
+            add_to(&mut st.used_extended, k, if add { *v } else { v.saturating_neg() });
+        }
+        for hp in &needs.host_ports {
+            if add {
+                st.ports.push(hp.clone());
+            } else if let Some(i) = st.ports.iter().position(|p| p == hp) {
+                st.ports.swap_remove(i);
+            }
+        }
     }
 
     /// Mark node `n` out for the upgrade, or back.

@@ -356,6 +356,27 @@ impl<'c, 'a> Placement<'c, 'a> {
         }
     }
 
+    /// The CPU (millicores) and memory (bytes) free on the workers that are up, Ready and schedulable now
+    /// (allocatable less what their pods request; a node whose status gives no figure adds nothing): the
+    /// sum the capacity finding reports beside the pods left Pending.
+    pub fn free_now(&self) -> (i64, i64) {
+        let mut free = (0i64, 0i64);
+        for (n, st) in self.nodes.iter().enumerate() {
+            let Some(v) = self.ctx.nodes.get(self.view(n)) else { continue };
+            if st.out || !v.ready() || v.info.unschedulable || !v.is_worker() || v.is_control_plane() {
+                continue;
+            }
+            let a = v.info.allocatable;
+            if a.cpu_millis != UNKNOWN {
+                free.0 = free.0.saturating_add(a.cpu_millis.saturating_sub(st.used.cpu_millis).max(0));
+            }
+            if a.memory_bytes != UNKNOWN {
+                free.1 = free.1.saturating_add(a.memory_bytes.saturating_sub(st.used.memory_bytes).max(0));
+            }
+        }
+        free
+    }
+
     pub fn is_out(&self, n: usize) -> bool {
         self.nodes.get(n).is_some_and(|s| s.out)
     }

@@ -24,6 +24,10 @@ pub struct Pending {
     /// `namespace/name` and why, for each pod left Pending that some other node could take were it up or
     /// emptier (a pod no other node fits at all is `scheduling/no-eligible-node`'s).
     pub pods: Vec<(String, Unschedulable)>,
+    /// What those pods request (CPU millicores, memory bytes), and what the nodes up at that moment have
+    /// free in all ([`Placement::free_now`]).
+    pub needed: (i64, i64),
+    pub free: (i64, i64),
 }
 
 /// One eviction of a pod: from which node, when, and when it was placed again (`None`: never, within
@@ -118,6 +122,7 @@ pub fn replay(ctx: &Cluster<'_>, windows: &[NodeWindow], phases: &[crate::report
                     stuck && held.contains(&(o.r.namespace.as_deref().unwrap_or("default"), o.r.name.as_str()))
                 });
                 let mut left = Vec::new();
+                let mut needed = (0i64, 0i64);
                 for id in evicted {
                     // A pod already being deleted goes with its node's drain; its controller has replaced it.
                     if sim.pods.get(id as usize).is_some_and(|s| s.info.terminating) {
@@ -135,6 +140,9 @@ pub fn replay(ctx: &Cluster<'_>, windows: &[NodeWindow], phases: &[crate::report
                             if fit.iter().any(|n| Some(*n) != slot.home) {
                                 let ns = slot.obj.r.namespace.as_deref().unwrap_or("default");
                                 left.push((format!("{ns}/{}", slot.obj.r.name), why));
+                                let r = spec.requests;
+                                needed =
+                                    (needed.0.saturating_add(r.cpu_millis), needed.1.saturating_add(r.memory_bytes));
                             }
                         }
                     }
@@ -142,7 +150,8 @@ pub fn replay(ctx: &Cluster<'_>, windows: &[NodeWindow], phases: &[crate::report
                 if !left.is_empty() {
                     left.sort_by(|a, b| a.0.cmp(&b.0));
                     let nodes_out = (0..ctx.nodes.len()).filter(|n| sim.is_out(*n)).collect();
-                    placed.pending.push(Pending { window: k, at, nodes_out, pods: left });
+                    let free = sim.free_now();
+                    placed.pending.push(Pending { window: k, at, nodes_out, pods: left, needed, free });
                 }
             }
         }

@@ -52,9 +52,11 @@ for the upgrade, free the host port, relax the spread or anti-affinity, or right
 "#;
 
 pub fn check(ctx: &Context<'_>, out: &mut Vec<Finding>) {
+    let pools = ctx.pools();
     for p in &ctx.pending {
         let Some(w) = ctx.windows.get(p.window) else { continue };
         let Some(node) = ctx.nodes.get(w.node) else { continue };
+        let pool = pools.iter().find(|q| q.nodes.contains(&w.node)).map_or_else(String::new, |q| q.name.clone());
         let mut out_names: Vec<&str> = p.nodes_out.iter().filter_map(|i| ctx.nodes.get(*i)).map(|n| n.name()).collect();
         out_names.sort_unstable();
         let shown: Vec<String> = p.pods.iter().map(|(pod, why)| format!("{pod} ({})", why.message)).collect();
@@ -82,6 +84,13 @@ pub fn check(ctx: &Context<'_>, out: &mut Vec<Finding>) {
                 "Lower the pool's concurrency, surge nodes before draining, add a node for the upgrade, or relax what the pods need (requests, host ports, spread, anti-affinity).",
             )
             .object(node.obj)
+            // The figures the finding carried before the placement model (kept for whoever reads them): the
+            // drained node's pool, what the Pending pods request, what the nodes up have free in all.
+            .data("pool", pool.clone())
+            .data("neededCpuMillis", p.needed.0)
+            .data("neededMemoryBytes", p.needed.1)
+            .data("freeCpuMillis", p.free.0)
+            .data("freeMemoryBytes", p.free.1)
             .data("hop", w.hop.clone())
             .data("phase", w.phase)
             .data("atSeconds", p.at)

@@ -38,7 +38,7 @@ use std::rc::Rc;
 
 use super::scheduling::{selector_matches, untolerated_taints, volume_reachable_parts};
 use super::{is_mirror, Cluster};
-use crate::model::{HostPort, LabelSelector, Object, PodAffinityTerm, PodInfo, Resources, Taint, UNKNOWN};
+use crate::model::{HostPort, LabelSelector, Object, PodAffinityTerm, PodInfo, PodSpec, Resources, Taint, UNKNOWN};
 use crate::parse::StringMap;
 
 /// How many failed requests are kept to skip the walk for larger ones.
@@ -127,7 +127,7 @@ pub struct Placement<'c, 'a> {
 }
 
 /// What decides where a pod without pod-level constraints may go: its candidate set and its requests.
-#[derive(PartialEq, Eq, Hash, Clone)]
+#[derive(PartialEq, Eq, Clone)]
 struct Shape {
     set: usize,
     requests: Resources,
@@ -164,6 +164,13 @@ fn add_to(list: &mut Vec<(String, i64)>, name: &str, v: i64) {
 /// Do two host ports collide (same port and protocol; same IP, or either on every address)?
 fn ports_conflict(a: &HostPort, b: &HostPort) -> bool {
     a.port == b.port && a.protocol == b.protocol && (a.ip == b.ip || a.ip == "0.0.0.0" || b.ip == "0.0.0.0")
+}
+
+/// Does the pod tolerate the `NoSchedule` taint with this key and no value (the taints the node
+/// controllers put on a cordoned, not-Ready or unreachable node)?
+fn tolerates_no_schedule(spec: &PodSpec, key: &str) -> bool {
+    let t = Taint { key: key.to_owned(), value: String::new(), effect: "NoSchedule".to_owned() };
+    spec.tolerations.iter().any(|tol| tol.tolerates(&t))
 }
 
 /// One more node with this reason.
@@ -542,10 +549,7 @@ impl<'c, 'a> Placement<'c, 'a> {
             return Err("node(s) were unschedulable".to_owned());
         };
         let spec = &slot.info.spec;
-        let tolerates = |key: &str| {
-            let t = Taint { key: key.to_owned(), value: String::new(), effect: "NoSchedule".to_owned() };
-            spec.tolerations.iter().any(|tol| tol.tolerates(&t))
-        };
+        let tolerates = |key: &str| tolerates_no_schedule(spec, key);
         if v.info.unschedulable && !tolerates("node.kubernetes.io/unschedulable") {
             return Err("node(s) were unschedulable".to_owned());
         }
@@ -780,12 +784,7 @@ impl<'c, 'a> Placement<'c, 'a> {
             let cordoned = |n: usize| {
                 let off = self.nodes.get(n).is_some_and(|st| st.out)
                     || self.ctx.nodes.get(self.view(n)).is_some_and(|v| v.info.unschedulable);
-                let t = Taint {
-                    key: "node.kubernetes.io/unschedulable".to_owned(),
-                    value: String::new(),
-                    effect: "NoSchedule".to_owned(),
-                };
-                off && !slot.info.spec.tolerations.iter().any(|tol| tol.tolerates(&t))
+                off && !tolerates_no_schedule(&slot.info.spec, "node.kubernetes.io/unschedulable")
             };
             // The nodes counted: those with every constraint's key, the pod's node affinity honoured unless
             // the policy ignores it, taints only when the policy honours them.

@@ -126,7 +126,7 @@ pub struct Requirement {
 }
 
 /// A `metav1.LabelSelector`.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct LabelSelector {
     pub match_labels: StringMap,
     pub match_expressions: Vec<Requirement>,
@@ -261,7 +261,7 @@ pub struct Volume {
 
 /// Requests or allocatable capacity. A node's allocatable CPU, memory or ephemeral storage its status does
 /// not give is [`UNKNOWN`] (never the reason a pod does not fit).
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct Resources {
     pub cpu_millis: i64,
     pub memory_bytes: i64,
@@ -275,7 +275,7 @@ pub const UNKNOWN: i64 = i64::MAX;
 
 /// What a pod needs of a node beyond CPU, memory and storage, and where it may not go next to other pods:
 /// rare, so boxed apart from [`PodSpec`] (most pods carry none of it).
-#[derive(Debug, Clone, Default, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct PodNeeds {
     /// Extended resources and huge pages requested (`nvidia.com/gpu`, `hugepages-2Mi`), by name, summed as
     /// the scheduler sums requests.
@@ -292,7 +292,7 @@ pub struct PodNeeds {
 
 /// A host port a container binds (`ports[].hostPort`), with its protocol (TCP when absent) and host IP
 /// (`0.0.0.0`, every address, when absent).
-#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct HostPort {
     pub port: i64,
     pub protocol: String,
@@ -300,7 +300,7 @@ pub struct HostPort {
 }
 
 /// A required pod (anti-)affinity term.
-#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct PodAffinityTerm {
     pub selector: LabelSelector,
     /// `namespaces`; with neither these nor a namespace selector, the pod's own namespace.
@@ -311,7 +311,7 @@ pub struct PodAffinityTerm {
 }
 
 /// A `DoNotSchedule` topology spread constraint.
-#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct SpreadConstraint {
     pub max_skew: i64,
     pub topology_key: String,
@@ -374,18 +374,22 @@ fn extended_amount(name: &str, raw: &str) -> Option<i64> {
 
 /// One container's requests: `resources.requests`, and where a request is absent its limit (the API
 /// server defaults requests to limits).
-fn container_requests(c: &Node) -> (Resources, Vec<(String, i64)>) {
-    let req = c.at(&["resources", "requests"]);
-    let lim = c.at(&["resources", "limits"]);
-    let get = |k: &str| req.get(k).as_str().or_else(|| lim.get(k).as_str());
+fn container_requests(c: &Node) -> (Resources, Amounts) {
+    resource_list(c.at(&["resources", "requests"]), Some(c.at(&["resources", "limits"])))
+}
+
+/// A resource list read as requests: each amount from `list`, or where it has none from `fallback` (a
+/// container's limits; none for a plain list such as `spec.overhead`).
+fn resource_list(list: &Node, fallback: Option<&Node>) -> (Resources, Amounts) {
+    let get = |k: &str| list.get(k).as_str().or_else(|| fallback.and_then(|f| f.get(k).as_str()));
     let r = Resources {
         cpu_millis: get("cpu").and_then(cpu_millis).unwrap_or(0),
         memory_bytes: get("memory").and_then(bytes).unwrap_or(0),
         pods: 0,
         ephemeral_bytes: get("ephemeral-storage").and_then(bytes).unwrap_or(0),
     };
-    let mut ext: Vec<(String, i64)> = Vec::new();
-    for part in [req, lim] {
+    let mut ext: Amounts = Vec::new();
+    for part in std::iter::once(list).chain(fallback) {
         for (k, v) in part.as_map() {
             if extended_resource(k) && !ext.iter().any(|(n, _)| n == k.as_str()) {
                 if let Some(a) = v.as_str().and_then(|raw| extended_amount(k, raw)) {
@@ -457,7 +461,7 @@ pub fn pod_requests(spec: &Node) -> (Resources, Amounts) {
     max_amounts(&mut sum, &init_max);
     let overhead = spec.get("overhead");
     if overhead.is_map() {
-        let (r, e) = container_requests_of(overhead);
+        let (r, e) = resource_list(overhead, None);
         add_amounts(&mut sum, &to_amounts(r, e));
     }
     let get = |k: &str| sum.iter().find(|(n, _)| n == k).map_or(0, |(_, v)| *v);
@@ -468,24 +472,6 @@ pub fn pod_requests(spec: &Node) -> (Resources, Amounts) {
         ephemeral_bytes: get("ephemeral-storage"),
     };
     let ext: Amounts = sum.into_iter().filter(|(k, v)| extended_resource(k) && *v > 0).collect();
-    (r, ext)
-}
-
-/// A resource list (`overhead`) read as requests.
-fn container_requests_of(list: &Node) -> (Resources, Amounts) {
-    let get = |k: &str| list.get(k).as_str();
-    let r = Resources {
-        cpu_millis: get("cpu").and_then(cpu_millis).unwrap_or(0),
-        memory_bytes: get("memory").and_then(bytes).unwrap_or(0),
-        pods: 0,
-        ephemeral_bytes: get("ephemeral-storage").and_then(bytes).unwrap_or(0),
-    };
-    let ext = list
-        .as_map()
-        .iter()
-        .filter(|(k, _)| extended_resource(k))
-        .filter_map(|(k, v)| Some((k.as_str().to_owned(), extended_amount(k, v.as_str()?)?)))
-        .collect();
     (r, ext)
 }
 

@@ -65,7 +65,8 @@ enum Event {
     Evict(usize),
 }
 
-/// Replay the windows. `held` says which pods a budget holds back on a drain that never completes.
+/// Replay the windows, with the plan's phases (where kOps surges its groups). A drain that never completes
+/// leaves the pods a budget holds back (`Cluster::pdb_blocked_pods`) on its node.
 pub fn replay(ctx: &Cluster<'_>, windows: &[NodeWindow], phases: &[crate::report::Phase], t: &Timings) -> Placed {
     let mut placed = Placed::default();
     if windows.iter().all(|w| !w.drained) {
@@ -97,7 +98,8 @@ pub fn replay(ctx: &Cluster<'_>, windows: &[NodeWindow], phases: &[crate::report
     }
     events.sort_unstable();
     let mut sim = Placement::new(ctx);
-    let mut waiting: Vec<(u32, usize)> = Vec::new();
+    // Pods Pending, oldest first.
+    let mut waiting: Vec<u32> = Vec::new();
     let mut moves: Vec<Vec<Move>> = vec![Vec::new(); sim.pods.len()];
     for (at, e) in events {
         match e {
@@ -105,7 +107,7 @@ pub fn replay(ctx: &Cluster<'_>, windows: &[NodeWindow], phases: &[crate::report
             Event::Surge(template) => sim.add_surge(template),
             Event::Back(n) => {
                 sim.set_out(n, false);
-                waiting.retain(|(id, _)| match sim.place(*id) {
+                waiting.retain(|id| match sim.place(*id) {
                     Ok(_) => {
                         if let Some(m) = moves.get_mut(*id as usize).and_then(|v| v.last_mut()) {
                             m.placed = Some(at);
@@ -133,7 +135,7 @@ pub fn replay(ctx: &Cluster<'_>, windows: &[NodeWindow], phases: &[crate::report
                         v.push(Move { from: w.node, evicted: at, placed: result.is_ok().then_some(at) });
                     }
                     if let Err(why) = result {
-                        waiting.push((id, k));
+                        waiting.push(id);
                         if let Some(slot) = sim.pods.get(id as usize) {
                             let spec = &slot.info.spec;
                             let fit = ctx.pod_eligible(slot.obj, spec, &ctx.eligible_nodes(spec));

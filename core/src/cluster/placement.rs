@@ -27,9 +27,15 @@
 //! answers.
 //!
 //! Cost: pods of one placement (selector, affinity, tolerations) share one candidate set, kept ordered by
-//! score; a pod walks its set from the best node and usually stops at the first. A pod that fits nowhere
-//! costs a pass over the nodes (its reasons); pods of one shape that failed in a moment are not tried again
-//! until a node comes back.
+//! score; a pod walks its set from the best node and usually stops at the first. In a full cluster, where
+//! few nodes have room, the walk stops after [`WALK`] nodes and asks the set's [`Room`] tree (the most of
+//! each resource free under each subtree) for the nodes with room for the pod's requests, then checks and
+//! orders those: the nodes the whole walk would find, without visiting the others. A pod that fits nowhere
+//! is known from the set's [`Tally`] when one resource is short on every node in it, and its reasons are
+//! counted from the tally (the static reasons counted once per set, the free amounts kept sorted) rather
+//! than by a pass over the nodes, unless it has pod-level constraints, ports, volumes or extended
+//! resources. Requests of a set that failed in a moment, and larger ones, are not tried again until a node
+//! comes back.
 
 use std::borrow::Cow;
 use std::cmp::Reverse;
@@ -98,6 +104,149 @@ struct CandidateSet {
     /// Each node's static reason (NodeUnschedulable for a cordoned node, TaintToleration, NodeAffinity)
     /// for the pods of this placement, being out aside: made the first time one of them fits nowhere.
     statics: Option<Vec<Option<String>>>,
+    /// What the reasons of a pod of this placement that fits nowhere are counted from, made with `statics`.
+    tally: Option<Tally>,
+    /// Where the pods of this placement have room, made when a walk finds too few nodes that pass.
+    room: Option<Room>,
+}
+
+/// A candidate set's counts for the scheduler's FitError without a pass over the nodes: the static
+/// reasons over every node of the model, the nodes that pass them though not in the set, and the free
+/// amounts of the set's nodes that are in it now.
+struct Tally {
+    /// Each static reason and how many nodes of the model give it (out or not).
+    statics: Vec<(String, usize)>,
+    /// How many nodes of the model there were when `statics` was counted (a surge node adds one).
+    model_nodes: usize,
+    /// Nodes that pass the static filters yet are not in the set (a tolerated not-ready node).
+    loose: Vec<usize>,
+    /// The free pod slots, CPU, memory and ephemeral storage of the set's nodes that are in it now.
+    free: [Ranked; 4],
+}
+
+/// How many nodes of a candidate set a pod's walk visits before it asks the set's [`Room`] tree (two in
+/// the unit tests, so that their small clusters take both ways).
+#[cfg(not(test))]
+const WALK: usize = 48;
+#[cfg(test)]
+const WALK: usize = 2;
+
+/// How many candidate sets get a [`Room`] tree (the others walk every node).
+const ROOMS: usize = 64;
+
+/// The free amounts (as in [`Tally`]) of a candidate set's nodes, in a tree of maxima over the nodes'
+/// positions (a node out holds `i64::MIN`): the nodes with room for a request are found by descending
+/// only where some node may have it.
+struct Room {
+    /// The set's nodes, ascending (model indices).
+    members: Vec<usize>,
+    /// Leaves start here.
+    leaves: usize,
+    max: Vec<[i64; 4]>,
+}
+
+impl Room {
+    fn new(members: Vec<usize>) -> Self {
+        let leaves = members.len().next_power_of_two();
+        Room { members, leaves, max: vec![[i64::MIN; 4]; 2 * leaves] }
+    }
+
+    fn set(&mut self, n: usize, v: [i64; 4]) {
+        let Ok(i) = self.members.binary_search(&n) else { return };
+        let mut k = self.leaves + i;
+        if let Some(slot) = self.max.get_mut(k) {
+            *slot = v;
+        }
+        while k > 1 {
+            k /= 2;
+            let (Some(a), Some(b)) = (self.max.get(2 * k), self.max.get(2 * k + 1)) else { return };
+            let m = [a[0].max(b[0]), a[1].max(b[1]), a[2].max(b[2]), a[3].max(b[3])];
+            if let Some(slot) = self.max.get_mut(k) {
+                *slot = m;
+            }
+        }
+    }
+
+    /// The nodes with at least `want` of each resource asked (a resource asked as zero always fits).
+    fn with_room(&self, want: [i64; 4]) -> Vec<usize> {
+        let fits = |v: &[i64; 4]| v.iter().zip(want).all(|(f, w)| w <= 0 || *f >= w);
+        let mut out = Vec::new();
+        let mut stack = vec![1usize];
+        while let Some(k) = stack.pop() {
+            if !self.max.get(k).is_some_and(fits) {
+                continue;
+            }
+            if k >= self.leaves {
+                out.extend(self.members.get(k - self.leaves));
+            } else {
+                stack.push(2 * k + 1);
+                stack.push(2 * k);
+            }
+        }
+        out
+    }
+}
+
+/// How many values of a [`Ranked`] block are kept before it is split.
+const BLOCK: usize = 64;
+
+/// A multiset of amounts kept sorted in blocks of at most `2 * BLOCK`: how many are below a bound costs a
+/// step per block and a binary search, adding or removing one a binary search and a shift within a block.
+#[derive(Default)]
+struct Ranked {
+    blocks: Vec<Vec<i64>>,
+}
+
+impl Ranked {
+    /// The first block whose largest value is at least `v` (blocks are never empty).
+    fn block_of(&self, v: i64) -> usize {
+        self.blocks.partition_point(|b| b.last().is_some_and(|l| *l < v))
+    }
+
+    fn insert(&mut self, v: i64) {
+        let b = self.block_of(v).min(self.blocks.len().saturating_sub(1));
+        match self.blocks.get_mut(b) {
+            None => self.blocks.push(vec![v]),
+            Some(block) => {
+                let i = block.partition_point(|x| *x < v);
+                block.insert(i, v);
+                if block.len() > 2 * BLOCK {
+                    let rest = block.split_off(BLOCK);
+                    self.blocks.insert(b + 1, rest);
+                }
+            }
+        }
+    }
+
+    fn remove(&mut self, v: i64) {
+        let b = self.block_of(v);
+        let Some(block) = self.blocks.get_mut(b) else { return };
+        if let Ok(i) = block.binary_search(&v) {
+            block.remove(i);
+            if block.is_empty() {
+                self.blocks.remove(b);
+            }
+        }
+    }
+
+    /// How many values are below `v`.
+    fn below(&self, v: i64) -> usize {
+        let b = self.block_of(v);
+        let whole: usize = self.blocks.iter().take(b).map(Vec::len).sum();
+        whole + self.blocks.get(b).map_or(0, |block| block.partition_point(|x| *x < v))
+    }
+
+    fn len(&self) -> usize {
+        self.blocks.iter().map(Vec::len).sum()
+    }
+}
+
+/// The NodeResourcesFit reasons a [`Tally`] counts, in its `free` order, with what the pod asks of each.
+const TALLIED: [&str; 4] =
+    ["Too many pods", "Insufficient cpu", "Insufficient memory", "Insufficient ephemeral-storage"];
+
+fn wants(r: &Resources) -> [i64; 4] {
+    [1, r.cpu_millis, r.memory_bytes, r.ephemeral_bytes]
 }
 
 /// The placement model: nodes, pods and where each pod is, through the moments of a plan.
@@ -116,7 +265,7 @@ pub struct Placement<'c, 'a> {
     sets: Vec<CandidateSet>,
     /// The candidate sets each node is in.
     node_sets: Vec<Vec<u32>>,
-    /// Shapes of pod that fit nowhere since the last node came back, with why.
+    /// Shapes of pod with extended resources that fit nowhere since the last node came back, with why.
     failed: Vec<(Shape, Unschedulable)>,
     /// Candidate sets and requests that fit nowhere since the last node came back: a pod of the set asking
     /// as much or more fits nowhere either (at most [`DOMINATED`] kept).
@@ -124,6 +273,10 @@ pub struct Placement<'c, 'a> {
     /// Surge nodes (kOps `maxSurge`), after the snapshot's: the node each one copies (labels, taints,
     /// allocatable).
     surge: Vec<usize>,
+    /// The nodes out now.
+    outs: BTreeSet<usize>,
+    /// How many candidate sets have a [`Room`] tree.
+    rooms: usize,
 }
 
 /// What decides where a pod without pod-level constraints may go: its candidate set and its requests.
@@ -175,9 +328,17 @@ fn tolerates_no_schedule(spec: &PodSpec, key: &str) -> bool {
 
 /// One more node with this reason.
 fn bump<'s>(counts: &mut Vec<(Cow<'s, str>, usize)>, r: Cow<'s, str>) {
-    match counts.iter_mut().find(|(k, _)| *k == r) {
-        Some(slot) => slot.1 += 1,
-        None => counts.push((r, 1)),
+    bump_by(counts, r, 1);
+}
+
+/// `k` more nodes with this reason.
+fn bump_by<'s>(counts: &mut Vec<(Cow<'s, str>, usize)>, r: Cow<'s, str>, k: usize) {
+    if k == 0 {
+        return;
+    }
+    match counts.iter_mut().find(|(x, _)| *x == r) {
+        Some(slot) => slot.1 += k,
+        None => counts.push((r, k)),
     }
 }
 
@@ -206,6 +367,8 @@ impl<'c, 'a> Placement<'c, 'a> {
             failed: Vec::new(),
             dominated: Vec::new(),
             surge: Vec::new(),
+            outs: BTreeSet::new(),
+            rooms: 0,
         };
         let mut controllers: HashMap<(&str, &str, &str), u32> = HashMap::new();
         for (obj, info, node) in ctx.running_pods() {
@@ -251,6 +414,12 @@ impl<'c, 'a> Placement<'c, 'a> {
         self.surge.push(template);
         self.nodes.push(NodeState::default());
         let sets = self.node_sets.get(template).cloned().unwrap_or_default();
+        // Its sets' room trees have no place for it: made again when next asked.
+        for s in &sets {
+            if self.sets.get_mut(*s as usize).and_then(|s| s.room.take()).is_some() {
+                self.rooms -= 1;
+            }
+        }
         self.node_sets.push(sets);
         self.list(n);
         self.failed.clear();
@@ -267,12 +436,35 @@ impl<'c, 'a> Placement<'c, 'a> {
         Reverse(share_left(a.cpu_millis, st.scored.0) + share_left(a.memory_bytes, st.scored.1))
     }
 
+    /// What node `n` has free now: pod slots, CPU, memory, ephemeral storage (`UNKNOWN` where its status
+    /// gives no figure: never short).
+    fn frees(&self, n: usize) -> [i64; 4] {
+        let (Some(st), Some(v)) = (self.nodes.get(n), self.ctx.nodes.get(self.view(n))) else { return [0; 4] };
+        let a = v.info.allocatable;
+        let left = |alloc: i64, used: i64| if alloc == UNKNOWN { UNKNOWN } else { alloc.saturating_sub(used) };
+        [
+            left(a.pods, st.used.pods),
+            left(a.cpu_millis, st.used.cpu_millis),
+            left(a.memory_bytes, st.used.memory_bytes),
+            left(a.ephemeral_bytes, st.used.ephemeral_bytes),
+        ]
+    }
+
     /// Take node `n` out of its candidate sets (before its usage changes, or while it is out).
     fn unlist(&mut self, n: usize) {
         let Some(key) = self.nodes.get_mut(n).and_then(|s| s.key.take()) else { return };
+        let frees = self.frees(n);
         for s in self.node_sets.get(n).map_or(&[][..], Vec::as_slice) {
             if let Some(set) = self.sets.get_mut(*s as usize) {
                 set.order.remove(&(key, n));
+                if let Some(t) = &mut set.tally {
+                    for (r, v) in t.free.iter_mut().zip(frees) {
+                        r.remove(v);
+                    }
+                }
+                if let Some(room) = &mut set.room {
+                    room.set(n, [i64::MIN; 4]);
+                }
             }
         }
     }
@@ -283,9 +475,18 @@ impl<'c, 'a> Placement<'c, 'a> {
             return;
         }
         let key = self.key_of(n);
+        let frees = self.frees(n);
         for s in self.node_sets.get(n).map_or(&[][..], Vec::as_slice) {
             if let Some(set) = self.sets.get_mut(*s as usize) {
                 set.order.insert((key, n));
+                if let Some(t) = &mut set.tally {
+                    for (r, v) in t.free.iter_mut().zip(frees) {
+                        r.insert(v);
+                    }
+                }
+                if let Some(room) = &mut set.room {
+                    room.set(n, frees);
+                }
             }
         }
         if let Some(st) = self.nodes.get_mut(n) {
@@ -354,6 +555,11 @@ impl<'c, 'a> Placement<'c, 'a> {
         }
         if let Some(st) = self.nodes.get_mut(n) {
             st.out = out;
+        }
+        if out {
+            self.outs.insert(n);
+        } else {
+            self.outs.remove(&n);
         }
         if !out {
             self.list(n);
@@ -427,7 +633,7 @@ impl<'c, 'a> Placement<'c, 'a> {
                 order.insert((key, n));
             }
         }
-        self.sets.push(CandidateSet { nodes, order, statics: None });
+        self.sets.push(CandidateSet { nodes, order, statics: None, tally: None, room: None });
         Some(i)
     }
 
@@ -449,13 +655,16 @@ impl<'c, 'a> Placement<'c, 'a> {
             requests: spec.requests,
             extended: spec.needs.as_ref().map(|n| n.extended.clone()).unwrap_or_default(),
         });
-        if let Some((_, why)) = shape.as_ref().and_then(|s| self.failed.iter().find(|(f, _)| f == s)) {
+        // Plain (no extended resources either): its failure is known from the dominated requests and its
+        // reasons from the set's tally; a shape with extended resources keeps its failure, with why.
+        let plain = shape.as_ref().is_some_and(|s| s.extended.is_empty());
+        let kept = shape.as_ref().filter(|_| !plain);
+        if let Some((_, why)) = kept.and_then(|s| self.failed.iter().find(|(f, _)| f == s)) {
             return Err(why.clone());
         }
         let domains = self.pod_constraints(id);
         let owner = self.owner.get(id as usize).copied().unwrap_or(u32::MAX);
         let r = spec.requests;
-        let plain = shape.as_ref().is_some_and(|s| s.extended.is_empty());
         let dominated = plain
             && self.dominated.iter().any(|(s, f)| {
                 *s == set
@@ -463,18 +672,17 @@ impl<'c, 'a> Placement<'c, 'a> {
                     && f.memory_bytes <= r.memory_bytes
                     && f.ephemeral_bytes <= r.ephemeral_bytes
             });
-        let found = self.sets.get(set).filter(|_| !dominated).and_then(|s| {
-            let mut passing = s.order.iter().map(|(_, n)| *n).filter(|n| self.dynamic(id, *n, &domains, &mut |_| {}));
-            if owner == u32::MAX {
-                return passing.next();
-            }
+        let found = if dominated || self.hopeless(set, &r) {
+            None
+        } else {
+            let k = if owner == u32::MAX { 1 } else { SPREAD_CANDIDATES };
             // The fewest replicas of its controller among the best-scored nodes (min_by_key keeps the first).
-            passing.take(SPREAD_CANDIDATES).min_by_key(|n| {
-                self.nodes
-                    .get(*n)
-                    .map_or(0, |st| st.pods.iter().filter(|q| self.owner.get(**q as usize) == Some(&owner)).count())
+            self.passing(id, set, &domains, k).into_iter().min_by_key(|n| {
+                self.nodes.get(*n).map_or(0, |st| {
+                    st.pods.iter().filter(|q| owner != u32::MAX && self.owner.get(**q as usize) == Some(&owner)).count()
+                })
             })
-        });
+        };
         match found {
             Some(n) => {
                 self.put(id, n);
@@ -482,11 +690,11 @@ impl<'c, 'a> Placement<'c, 'a> {
             }
             None => {
                 self.ensure_statics(set, id);
-                let why = self.why(id, set, &domains);
+                let why = self.why(id, set, &domains, plain);
                 if plain && !dominated && self.dominated.len() < DOMINATED {
                     self.dominated.push((set, r));
                 }
-                if let Some(s) = shape.filter(|_| self.failed.len() < FAILED) {
+                if let Some(s) = shape.filter(|_| !plain && self.failed.len() < FAILED) {
                     self.failed.push((s, why.clone()));
                 }
                 Err(why)
@@ -494,21 +702,148 @@ impl<'c, 'a> Placement<'c, 'a> {
         }
     }
 
-    /// The static reasons of a candidate set's pods, node by node (once per set).
+    /// The static reasons of a candidate set's pods, node by node (once per set), and its [`Tally`] (its
+    /// static counts again when a surge node has joined since).
     fn ensure_statics(&mut self, set: usize, id: u32) {
-        if self.sets.get(set).is_none_or(|s| s.statics.is_some()) {
+        if self.sets.get(set).is_some_and(|s| s.statics.is_none()) {
+            let statics: Vec<Option<String>> =
+                (0..self.ctx.nodes.len()).map(|n| self.static_reason(id, n).err()).collect();
+            if let Some(s) = self.sets.get_mut(set) {
+                s.statics = Some(statics);
+            }
+        }
+        let Some(s) = self.sets.get(set) else { return };
+        if s.tally.as_ref().is_some_and(|t| t.model_nodes == self.nodes.len()) {
             return;
         }
-        let statics: Vec<Option<String>> = (0..self.ctx.nodes.len()).map(|n| self.static_reason(id, n).err()).collect();
-        if let Some(s) = self.sets.get_mut(set) {
-            s.statics = Some(statics);
+        let statics = s.statics.as_deref().unwrap_or(&[]);
+        let mut counts: Vec<(Cow<'_, str>, usize)> = Vec::new();
+        let mut loose = Vec::new();
+        let index = u32::try_from(set).unwrap_or(u32::MAX);
+        for n in 0..self.nodes.len() {
+            match statics.get(self.view(n)) {
+                Some(Some(r)) => bump(&mut counts, Cow::Borrowed(r.as_str())),
+                Some(None) if !self.node_sets.get(n).is_some_and(|l| l.contains(&index)) => loose.push(n),
+                _ => {}
+            }
+        }
+        let counts: Vec<(String, usize)> = counts.into_iter().map(|(r, c)| (r.into_owned(), c)).collect();
+        let listed: Vec<[i64; 4]> = s.order.iter().map(|(_, n)| self.frees(*n)).collect();
+        let model_nodes = self.nodes.len();
+        let Some(s) = self.sets.get_mut(set) else { return };
+        match &mut s.tally {
+            Some(t) => {
+                t.statics = counts;
+                t.loose = loose;
+                t.model_nodes = model_nodes;
+            }
+            None => {
+                let mut free: [Ranked; 4] = Default::default();
+                for frees in listed {
+                    for (r, v) in free.iter_mut().zip(frees) {
+                        r.insert(v);
+                    }
+                }
+                s.tally = Some(Tally { statics: counts, model_nodes, loose, free });
+            }
         }
     }
 
-    /// Every node's first failing filter for this pod, as the scheduler's FitError words it.
-    fn why(&self, id: u32, set: usize, domains: &Constraints<'a>) -> Unschedulable {
+    /// The first `k` nodes of the set, best-scored first, that pass every filter for pod `id`: a walk in
+    /// score order, and past [`WALK`] nodes visited (a full cluster, where few have room), the nodes with
+    /// room for its requests from the set's [`Room`] tree, each checked and ordered by score, the same nodes
+    /// the whole walk would give.
+    fn passing(&mut self, id: u32, set: usize, domains: &Constraints<'a>, k: usize) -> Vec<usize> {
+        let mut out = Vec::new();
+        let Some(s) = self.sets.get(set) else { return out };
+        let may_ask = s.room.is_some() || self.rooms < ROOMS;
+        for (visited, (_, n)) in s.order.iter().enumerate() {
+            if visited == WALK && may_ask {
+                out.clear();
+                break;
+            }
+            if self.dynamic(id, *n, domains, &mut |_| {}) {
+                out.push(*n);
+                if out.len() == k {
+                    return out;
+                }
+            }
+        }
+        if !may_ask || s.order.len() <= WALK {
+            return out;
+        }
+        self.ensure_room(set);
+        let want = self.slot(id).map_or([1, 0, 0, 0], |slot| wants(&slot.info.spec.requests));
+        let Some(room) = self.sets.get(set).and_then(|s| s.room.as_ref()) else { return out };
+        let mut found: Vec<(Reverse<i64>, usize)> = room
+            .with_room(want)
+            .into_iter()
+            .filter(|n| self.dynamic(id, *n, domains, &mut |_| {}))
+            .filter_map(|n| Some((self.nodes.get(n)?.key?, n)))
+            .collect();
+        found.sort_unstable();
+        found.truncate(k);
+        found.into_iter().map(|(_, n)| n).collect()
+    }
+
+    /// The set's [`Room`] tree, made on first use (and again once a surge node has joined the set).
+    fn ensure_room(&mut self, set: usize) {
+        if self.sets.get(set).is_none_or(|s| s.room.is_some()) {
+            return;
+        }
+        let index = u32::try_from(set).unwrap_or(u32::MAX);
+        let Some(s) = self.sets.get(set) else { return };
+        let surge = (self.ctx.nodes.len()..self.nodes.len())
+            .filter(|n| self.node_sets.get(*n).is_some_and(|l| l.contains(&index)));
+        let mut room = Room::new(s.nodes.iter().copied().chain(surge).collect());
+        for (_, n) in &s.order {
+            room.set(*n, self.frees(*n));
+        }
+        self.rooms += 1;
+        if let Some(s) = self.sets.get_mut(set) {
+            s.room = Some(room);
+        }
+    }
+
+    /// No node of the set that is in it now has room for these requests: short of one resource on each.
+    fn hopeless(&self, set: usize, r: &Resources) -> bool {
+        let Some(t) = self.sets.get(set).and_then(|s| s.tally.as_ref()) else { return false };
+        let listed = t.free.first().map_or(0, Ranked::len);
+        listed == 0 || t.free.iter().zip(wants(r)).any(|(f, w)| w > 0 && f.below(w) == listed)
+    }
+
+    /// Every node's first failing filter for this pod, as the scheduler's FitError words it. For a pod
+    /// whose fit is its requests alone (`plain`: no extended resources, ports, pod affinity, spread or
+    /// volumes), counted from the set's [`Tally`] (the nodes out, the static counts less theirs, the free
+    /// amounts below the pod's requests) instead of a pass over the nodes.
+    fn why(&self, id: u32, set: usize, domains: &Constraints<'a>, plain: bool) -> Unschedulable {
         let mut counts: Vec<(Cow<'_, str>, usize)> = Vec::new();
         let statics = self.sets.get(set).and_then(|s| s.statics.as_deref());
+        let tally = self.sets.get(set).and_then(|s| s.tally.as_ref()).filter(|t| t.model_nodes == self.nodes.len());
+        if let (true, Some(t), Some(statics), Some(slot)) = (plain, tally, statics, self.slot(id)) {
+            let mut left: Vec<(Cow<'_, str>, usize)> =
+                t.statics.iter().map(|(r, c)| (Cow::Borrowed(r.as_str()), *c)).collect();
+            for n in &self.outs {
+                if let Some(Some(r)) = statics.get(self.view(*n)) {
+                    if let Some(slot) = left.iter_mut().find(|(x, _)| x == r) {
+                        slot.1 = slot.1.saturating_sub(1);
+                    }
+                }
+            }
+            for (r, c) in left {
+                bump_by(&mut counts, r, c);
+            }
+            bump_by(&mut counts, Cow::Borrowed("node(s) were unschedulable"), self.outs.len());
+            for n in t.loose.iter().filter(|n| !self.outs.contains(n)) {
+                self.dynamic(id, *n, domains, &mut |r| bump(&mut counts, r));
+            }
+            for ((free, want), reason) in t.free.iter().zip(wants(&slot.info.spec.requests)).zip(TALLIED) {
+                if want > 0 {
+                    bump_by(&mut counts, Cow::Borrowed(reason), free.below(want));
+                }
+            }
+            return Self::fit_error(self.nodes.len(), counts);
+        }
         for n in 0..self.nodes.len() {
             if self.nodes.get(n).is_some_and(|st| st.out) {
                 bump(&mut counts, Cow::Borrowed("node(s) were unschedulable"));
@@ -527,11 +862,16 @@ impl<'c, 'a> Placement<'c, 'a> {
                 },
             }
         }
+        Self::fit_error(self.nodes.len(), counts)
+    }
+
+    /// The FitError of these counts over `nodes` nodes.
+    fn fit_error(nodes: usize, counts: Vec<(Cow<'_, str>, usize)>) -> Unschedulable {
         let mut reasons: Vec<(String, usize)> = counts.into_iter().map(|(r, c)| (r.into_owned(), c)).collect();
         reasons.sort();
         let mut parts: Vec<String> = reasons.iter().map(|(r, c)| format!("{c} {r}")).collect();
         parts.sort();
-        Unschedulable { message: format!("0/{} nodes are available: {}.", self.nodes.len(), parts.join(", ")), reasons }
+        Unschedulable { message: format!("0/{nodes} nodes are available: {}.", parts.join(", ")), reasons }
     }
 
     /// NodeUnschedulable, TaintToleration, NodeAffinity: the filters that do not depend on other pods.
@@ -970,6 +1310,17 @@ mod tests {
                                     // Every filter accepts the node, judged without the pod on it.
                                     p.take(id);
                                     let cons = p.pod_constraints(id);
+                                    // The nodes weighed are those of a walk over the whole set.
+                                    let set = p.set_of(id).unwrap();
+                                    let walked: Vec<usize> = p.sets[set]
+                                        .order
+                                        .iter()
+                                        .map(|(_, m)| *m)
+                                        .filter(|m| p.dynamic(id, *m, &cons, &mut |_| {}))
+                                        .take(SPREAD_CANDIDATES)
+                                        .collect();
+                                    assert_eq!(p.passing(id, set, &cons, SPREAD_CANDIDATES), walked, "seed {seed}");
+                                    assert!(walked.contains(&to), "seed {seed}");
                                     assert!(p.passes_static(id, to).is_ok(), "seed {seed}: a filter rejects {to}");
                                     assert!(
                                         p.passes_dynamic(id, to, &cons).is_ok(),
@@ -990,6 +1341,10 @@ mod tests {
                                     );
                                 }
                                 Err(why) => {
+                                    // The reasons counted from the tally are those of a pass over the nodes.
+                                    let set = p.set_of(id).unwrap();
+                                    let cons = p.pod_constraints(id);
+                                    assert_eq!(why, p.why(id, set, &cons, false), "seed {seed}: pod {id}");
                                     assert!(why
                                         .message
                                         .starts_with(&format!("0/{} nodes are available: ", p.nodes.len())));

@@ -36,6 +36,7 @@ pub mod quantity;
 pub mod render;
 pub mod report;
 pub mod rules;
+pub mod runtimes;
 pub mod session;
 pub mod units;
 pub mod version;

@@ -151,10 +151,10 @@ fn build_report(
         .rke
         .as_ref()
         .filter(|r| !r.problems.is_empty() && matches!(options.profile, Profile::Rke | Profile::RkeLegacy));
-    let (mut plan, downtime, workload_outcomes, pending, windows) = if cluster.path.is_empty()
+    let (mut plan, downtime, workload_outcomes, placed, windows) = if cluster.path.is_empty()
         || cluster.nodes.is_empty()
     {
-        (report::Plan::default(), report::Downtime::default(), None, Vec::new(), Vec::new())
+        (report::Plan::default(), report::Downtime::default(), None, plan::placement::Placed::default(), Vec::new())
     } else if let Some(rke) = rke_refused {
         let mut pending: Vec<String> = cluster.nodes.iter().map(|n| n.name().to_owned()).collect();
         pending.sort();
@@ -175,7 +175,7 @@ fn build_report(
             report::Plan { complete: false, stops: vec![stop], ..report::Plan::default() },
             report::Downtime::default(),
             None,
-            Vec::new(),
+            plan::placement::Placed::default(),
             Vec::new(),
         )
     } else {
@@ -191,9 +191,9 @@ fn build_report(
         {
             downtime.components.extend(plan::downtime::rke_addon_rows(rke));
         }
-        (outcome.plan, downtime, Some(workloads), outcome.placed.pending, outcome.windows)
+        (outcome.plan, downtime, Some(workloads), outcome.placed, outcome.windows)
     };
-    let ctx = Context::new(cluster, workload_outcomes, pending, windows);
+    let ctx = Context::new(cluster, workload_outcomes, placed, windows);
     plan.timings = timings.to_map();
     mark("plan");
     let mut findings = Vec::new();

@@ -15,7 +15,7 @@ use std::path::{Path, PathBuf};
 /// Bottom to top. A module may use the modules of the layers below its own, and no other.
 const LAYERS: &[(&str, &[&str])] = &[
     ("units and parsing", &["units", "parse", "quantity", "version"]),
-    ("the typed model, the API table and the options", &["apis", "model", "options"]),
+    ("the typed model, the API and runtime tables and the options", &["apis", "model", "options", "runtimes"]),
     ("the report's plain data, Helm records, errors", &["report", "helm", "error"]),
     ("ingestion", &["ingest"]),
     ("the current version as the platform states it", &["current"]),

@@ -11,10 +11,12 @@
 //! | which workload owns this pod? | [`workloads`] |
 //! | what will a node's labels be after the upgrade? | [`upgrade`] |
 //! | does the distribution's own tooling refuse or hold the upgrade (OpenShift, bmctl)? | [`platform`] |
+//! | which fail-closed admission webhooks cover the pods a drain re-creates, and who serves them? | [`admission`] |
 //!
 //! Built on `model`, `options` and `version`; used by `budget`, `plan`, `rules`. Nothing here knows of
 //! plans, findings or rendering.
 
+pub mod admission;
 pub mod drain;
 pub mod eviction;
 pub mod nodes;
@@ -79,6 +81,8 @@ pub struct Cluster<'a> {
     recorded: std::cell::RefCell<Recorded>,
     /// The distribution's own gates (`platform_gates`).
     gates: OnceCell<Vec<platform::Gate<'a>>>,
+    /// The admission webhooks that cover pod creation (`pod_webhooks`).
+    admission: admission::Admission<'a>,
 }
 
 /// A recorded manifest's `kind` and `apiVersion`.
@@ -131,6 +135,7 @@ impl<'a> Cluster<'a> {
             index,
             node_index,
             pdb_blocked: OnceCell::new(),
+            admission: admission::Admission::default(),
             pv_by_claim: OnceCell::new(),
             has_daemonsets: OnceCell::new(),
             by_controller: OnceCell::new(),

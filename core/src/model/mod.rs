@@ -5,6 +5,7 @@
 
 use serde::Serialize;
 
+pub mod admission;
 pub mod distro;
 
 use crate::parse::Node;
@@ -611,6 +612,11 @@ pub struct NodeInfo {
     pub creation_timestamp: Option<String>,
     /// `spec.providerID` (`aws:///eu-west-1a/i-0abc...`): tells the cloud, which some defaults depend on.
     pub provider_id: Option<String>,
+    /// `status.nodeInfo.containerRuntimeVersion` (`containerd://1.7.13`, `docker://20.10.24`).
+    pub container_runtime: Option<String>,
+    /// `status.nodeInfo.osImage` and `kernelVersion`.
+    pub os_image: Option<String>,
+    pub kernel_version: Option<String>,
 }
 
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -684,6 +690,11 @@ pub enum Body {
     /// A ConfigMap whose data a check reads (OpenShift's admin gates and acks, kubeadm's
     /// `kubeadm-config`): its `data`. Other ConfigMaps keep none.
     ConfigData(Box<StringMap>),
+    Webhooks(Box<admission::WebhookConfig>),
+    EndpointSlice(Box<admission::EndpointSliceInfo>),
+    Service(Box<admission::ServiceInfo>),
+    ApiService(Box<admission::ApiServiceInfo>),
+    Crd(Box<admission::CrdInfo>),
     Other,
 }
 
@@ -869,6 +880,9 @@ impl Object {
                     .collect(),
                 creation_timestamp: meta.get("creationTimestamp").as_string(),
                 provider_id: spec.get("providerID").as_string(),
+                container_runtime: status.at(&["nodeInfo", "containerRuntimeVersion"]).as_string(),
+                os_image: status.at(&["nodeInfo", "osImage"]).as_string(),
+                kernel_version: status.at(&["nodeInfo", "kernelVersion"]).as_string(),
             })),
             ("Pod", "v1" | "") => Body::Pod(Box::new(PodInfo {
                 spec: PodSpec::from_node_in(spec, strings),
@@ -911,6 +925,23 @@ impl Object {
                 )) =>
             {
                 Body::ConfigData(Box::new(n.get("data").string_map_in(strings)))
+            }
+            ("ValidatingWebhookConfiguration" | "MutatingWebhookConfiguration", v)
+                if v.starts_with("admissionregistration.k8s.io/") =>
+            {
+                Body::Webhooks(Box::new(admission::WebhookConfig::from_node(n, v)))
+            }
+            ("EndpointSlice", v) if v.starts_with("discovery.k8s.io/") => Body::EndpointSlice(Box::new(
+                admission::EndpointSliceInfo::from_node(n, meta.get("namespace").as_str().unwrap_or("default")),
+            )),
+            ("Service", "v1" | "") => Body::Service(Box::new(admission::ServiceInfo {
+                selector: spec.get("selector").is_map().then(|| spec.get("selector").string_map_in(strings)),
+            })),
+            ("APIService", v) if v.starts_with("apiregistration.k8s.io/") => {
+                Body::ApiService(Box::new(admission::ApiServiceInfo::from_node(n)))
+            }
+            ("CustomResourceDefinition", v) if v.starts_with("apiextensions.k8s.io/") => {
+                Body::Crd(Box::new(admission::CrdInfo::from_node(n)))
             }
             ("PersistentVolume", "v1" | "") => Body::Pv(Box::new(PvInfo {
                 node_bound: !spec.get("local").is_null() || !spec.get("hostPath").is_null(),

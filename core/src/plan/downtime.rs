@@ -233,6 +233,9 @@ pub fn compute(ctx: &Cluster<'_>, outcome: &Outcome, t: &Timings) -> (Downtime, 
         if !pods.iter().any(|(_, p, _)| p.ready != Some(false)) {
             continue;
         }
+        // A replacement an admission webhook refused: the replicas are down together for that, not for
+        // their nodes being out together.
+        let mut refused = false;
         for (r, (pod_obj, pod, node_name)) in pods.iter().enumerate() {
             let mut down = Vec::new();
             if pod.ready == Some(false) {
@@ -270,7 +273,21 @@ pub fn compute(ctx: &Cluster<'_>, outcome: &Outcome, t: &Timings) -> (Downtime, 
                     }
                     None => {
                         let len = m.placed.map_or(OPEN, |p| (p + t.pod_start).saturating_sub(m.evicted));
-                        if m.placed != Some(m.evicted) {
+                        if let Some(h) = m.refused.and_then(|k| ctx.pod_webhooks().get(k)) {
+                            refused = true;
+                            let code = if h.backends.is_empty() {
+                                "admission/webhook-unavailable"
+                            } else {
+                                "admission/webhook-down-in-window"
+                            };
+                            reasons.insert(
+                                format!(
+                                    "{}'s replacement is refused by the webhook {} while it has no backend ({code})",
+                                    pod_obj.r.name, h.webhook.name
+                                ),
+                                (),
+                            );
+                        } else if m.placed != Some(m.evicted) {
                             reasons.insert(
                                 format!(
                                     "{} stays Pending: no node that is up has room for it (capacity/insufficient-headroom)",
@@ -343,7 +360,7 @@ pub fn compute(ctx: &Cluster<'_>, outcome: &Outcome, t: &Timings) -> (Downtime, 
         let seconds: u64 = windows.iter().map(|(s, e)| e - s).sum();
         nodes.sort();
         nodes.dedup();
-        let same_window = replicas.len() >= 2 && seconds > 0;
+        let same_window = replicas.len() >= 2 && seconds > 0 && !refused;
         let not_ready = pods.iter().filter(|(_, p, _)| p.ready == Some(false)).count();
         let mut reason = if replicas.len() == 1 {
             format!("a single replica, on {}", nodes.join(", "))
@@ -355,6 +372,8 @@ pub fn compute(ctx: &Cluster<'_>, outcome: &Outcome, t: &Timings) -> (Downtime, 
             )
         } else if same_window {
             format!("all {} replicas are on nodes out at the same time ({})", replicas.len(), nodes.join(", "))
+        } else if refused && seconds > 0 {
+            format!("all {} replicas are down at the same time (on {})", replicas.len(), nodes.join(", "))
         } else {
             String::new()
         };
@@ -369,7 +388,7 @@ pub fn compute(ctx: &Cluster<'_>, outcome: &Outcome, t: &Timings) -> (Downtime, 
             reason.push_str(&format!("; first down at {}", duration(*at)));
         }
         if open {
-            reason.push_str("; the plan stops with it down: down until someone intervenes");
+            reason.push_str("; still down when the plan ends: down until someone intervenes");
         }
         let replicas = replicas.len();
         results.push(WorkloadOutcome {

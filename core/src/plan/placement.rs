@@ -1,12 +1,16 @@
 //! The plan's windows replayed through the placement model ([`crate::cluster::placement`]): nodes go out
 //! and come back as the plan says, each drain evicts the pods on its node at that moment (those that
 //! landed there earlier included), every evicted pod is placed as the scheduler would place it, and pods
-//! that fit nowhere stay Pending until a node comes back. The capacity rule and the downtime read the
-//! result, so the report tells one story.
+//! that fit nowhere stay Pending until a node comes back. A pod whose re-creation a fail-closed admission
+//! webhook covers while none of the webhook's backends runs ([`crate::cluster::admission`]) is refused
+//! instead, until a backend runs again: a webhook whose only backends are refused with it never comes
+//! back. The capacity rule, the admission rules and the downtime read the result, so the report tells one
+//! story.
 
 use std::collections::HashMap;
 
 use super::{NodeWindow, Timings};
+use crate::cluster::admission::Covers;
 use crate::cluster::drain::DrainEnd;
 use crate::cluster::placement::{Placement, Unschedulable};
 use crate::cluster::Cluster;
@@ -37,12 +41,37 @@ pub struct Move {
     pub from: usize,
     pub evicted: u64,
     pub placed: Option<u64>,
+    /// The webhook (a position in `Cluster::pod_webhooks`) that refused its re-creation, if one did.
+    pub refused: Option<usize>,
+}
+
+/// A pod's re-creation that a fail-closed webhook refused, because none of its backends ran then.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Refusal {
+    /// The webhook (a position in `Cluster::pod_webhooks`).
+    pub webhook: usize,
+    /// The drain that evicted the pod (a position in `Outcome::windows`), and when.
+    pub window: usize,
+    pub at: u64,
+    /// `namespace/name` of the pod whose replacement is refused.
+    pub pod: String,
+    /// When a backend ran again and the pod was created (for `may`: when a backend ran again); `None`:
+    /// never, within the plan.
+    pub until: Option<u64>,
+    /// The pod is one of the webhook's own backends.
+    pub own: bool,
+    /// The webhook may leave the pod alone (its `matchConditions`, a Namespace that was not read): said
+    /// as "may", and the pod is placed as if it were not refused.
+    pub may: bool,
 }
 
 /// What the replay found.
 #[derive(Debug, Clone, Default)]
 pub struct Placed {
     pub pending: Vec<Pending>,
+    /// Re-creations refused by admission webhooks for longer than the moment of their eviction, in the
+    /// order they happened.
+    pub refused: Vec<Refusal>,
     /// Every eviction, by the pod object's address (the objects outlive the report's making).
     moves: HashMap<usize, Vec<Move>>,
 }
@@ -98,6 +127,7 @@ pub fn replay(ctx: &Cluster<'_>, windows: &[NodeWindow], phases: &[crate::report
     }
     events.sort_unstable();
     let mut sim = Placement::new(ctx);
+    let mut hooks = Hooks::new(ctx, &sim);
     // Pods Pending, oldest first.
     let mut waiting: Vec<u32> = Vec::new();
     let mut moves: Vec<Vec<Move>> = vec![Vec::new(); sim.pods.len()];
@@ -107,15 +137,7 @@ pub fn replay(ctx: &Cluster<'_>, windows: &[NodeWindow], phases: &[crate::report
             Event::Surge(template) => sim.add_surge(template),
             Event::Back(n) => {
                 sim.set_out(n, false);
-                waiting.retain(|id| match sim.place(*id) {
-                    Ok(_) => {
-                        if let Some(m) = moves.get_mut(*id as usize).and_then(|v| v.last_mut()) {
-                            m.placed = Some(at);
-                        }
-                        false
-                    }
-                    Err(_) => true,
-                });
+                retry(&mut sim, &mut hooks, &mut waiting, &mut moves, at);
             }
             Event::Evict(k) => {
                 let Some(w) = windows.get(k) else { continue };
@@ -125,14 +147,22 @@ pub fn replay(ctx: &Cluster<'_>, windows: &[NodeWindow], phases: &[crate::report
                 });
                 let mut left = Vec::new();
                 let mut needed = (0i64, 0i64);
+                let was_up = hooks.up_now(&sim);
                 for id in evicted {
                     // A pod already being deleted goes with its node's drain; its controller has replaced it.
                     if sim.pods.get(id as usize).is_some_and(|s| s.info.terminating) {
                         continue;
                     }
+                    if let Some(hook) = hooks.refuse(ctx, &sim, id, k, at) {
+                        if let Some(v) = moves.get_mut(id as usize) {
+                            v.push(Move { from: w.node, evicted: at, placed: None, refused: Some(hook) });
+                        }
+                        waiting.push(id);
+                        continue;
+                    }
                     let result = sim.place(id);
                     if let Some(v) = moves.get_mut(id as usize) {
-                        v.push(Move { from: w.node, evicted: at, placed: result.is_ok().then_some(at) });
+                        v.push(Move { from: w.node, evicted: at, placed: result.is_ok().then_some(at), refused: None });
                     }
                     if let Err(why) = result {
                         waiting.push(id);
@@ -149,6 +179,11 @@ pub fn replay(ctx: &Cluster<'_>, windows: &[NodeWindow], phases: &[crate::report
                         }
                     }
                 }
+                // A backend placed again lets the pods refused meanwhile be created.
+                if hooks.up_now(&sim) != was_up {
+                    retry(&mut sim, &mut hooks, &mut waiting, &mut moves, at);
+                }
+                hooks.close(&sim, at);
                 if !left.is_empty() {
                     left.sort_by(|a, b| a.0.cmp(&b.0));
                     let nodes_out = (0..ctx.nodes.len()).filter(|n| sim.is_out(*n)).collect();
@@ -161,5 +196,166 @@ pub fn replay(ctx: &Cluster<'_>, windows: &[NodeWindow], phases: &[crate::report
     for (slot, v) in sim.pods.iter().zip(moves).filter(|(_, v)| !v.is_empty()) {
         placed.moves.insert(slot.obj as *const Object as usize, v);
     }
+    // A refusal that ended the moment it began (a backend evicted with the pod and placed again at once)
+    // refused nothing that a controller's retry does not create.
+    placed.refused = hooks.refusals.into_iter().map(|(_, r)| r).filter(|r| r.until != Some(r.at)).collect();
     placed
+}
+
+/// Place the pods waiting (oldest first) that no webhook refuses now, until nothing changes: a webhook's
+/// backend placed lets the pods it refused be created at the same moment.
+fn retry(sim: &mut Placement<'_, '_>, hooks: &mut Hooks, waiting: &mut Vec<u32>, moves: &mut [Vec<Move>], at: u64) {
+    loop {
+        let before = hooks.up_now(sim);
+        waiting.retain(|id| {
+            if hooks.refuses_now(sim, *id) {
+                return true;
+            }
+            match sim.place(*id) {
+                Ok(_) => {
+                    if let Some(m) = moves.get_mut(*id as usize).and_then(|v| v.last_mut()) {
+                        m.placed = Some(at);
+                    }
+                    false
+                }
+                Err(_) => true,
+            }
+        });
+        if hooks.up_now(sim) == before {
+            break;
+        }
+    }
+    hooks.close(sim, at);
+}
+
+/// The fail-closed webhooks that cover pod creation, their backends as positions in the model, and the
+/// refusals so far.
+struct Hooks {
+    /// Per webhook: its backend pods (positions in the model), the nodes of backends whose pod was not
+    /// read, and whether some backend runs where the plan never goes.
+    served: Vec<(Vec<u32>, Vec<usize>, bool)>,
+    /// Per pod (position in the model), the webhooks covering its creation, made on first use.
+    covering: HashMap<u32, Vec<(usize, Covers)>>,
+    /// Each refusal, with the position of the pod it refused.
+    refusals: Vec<(u32, Refusal)>,
+    /// Pods a webhook may refuse, while that lasts: placed, yet not serving a webhook when asking whether
+    /// one that may refuse has a backend (so a webhook that may refuse its own backends may never come back).
+    maybe_gone: std::collections::BTreeSet<u32>,
+}
+
+impl Hooks {
+    fn new(ctx: &Cluster<'_>, sim: &Placement<'_, '_>) -> Hooks {
+        let ids: HashMap<usize, u32> = sim
+            .pods
+            .iter()
+            .enumerate()
+            .filter_map(|(i, s)| Some((s.obj as *const Object as usize, u32::try_from(i).ok()?)))
+            .collect();
+        let served = ctx
+            .pod_webhooks()
+            .iter()
+            .map(|h| {
+                let pods: Vec<u32> =
+                    h.backends.pods.iter().filter_map(|o| ids.get(&(*o as *const Object as usize)).copied()).collect();
+                let nodes: Vec<usize> = h.backends.nodes.iter().filter_map(|n| ctx.node_index(n)).collect();
+                // A ready endpoint whose pod is not running in the model, or whose node was not read, is
+                // somewhere the plan does not touch.
+                let elsewhere = h.backends.elsewhere > 0
+                    || pods.len() < h.backends.pods.len()
+                    || nodes.len() < h.backends.nodes.len();
+                (pods, nodes, elsewhere)
+            })
+            .collect();
+        Hooks { served, covering: HashMap::new(), refusals: Vec::new(), maybe_gone: Default::default() }
+    }
+
+    /// Does webhook `k` have a backend running now? `doubt`: not counting the pods a webhook may refuse.
+    fn up(&self, sim: &Placement<'_, '_>, k: usize, doubt: bool) -> bool {
+        self.served.get(k).is_some_and(|(pods, nodes, elsewhere)| {
+            *elsewhere
+                || pods.iter().any(|id| {
+                    sim.pods.get(*id as usize).is_some_and(|s| s.node.is_some())
+                        && !(doubt && self.maybe_gone.contains(id))
+                })
+                || nodes.iter().any(|n| !sim.is_out(*n))
+        })
+    }
+
+    fn up_now(&self, sim: &Placement<'_, '_>) -> Vec<bool> {
+        (0..self.served.len()).map(|k| self.up(sim, k, false)).collect()
+    }
+
+    fn covering(&mut self, ctx: &Cluster<'_>, sim: &Placement<'_, '_>, id: u32) -> Vec<(usize, Covers)> {
+        if self.served.is_empty() {
+            return Vec::new();
+        }
+        self.covering
+            .entry(id)
+            .or_insert_with(|| {
+                let Some(slot) = sim.pods.get(id as usize) else { return Vec::new() };
+                let ns = slot.obj.r.namespace.as_deref().unwrap_or("default");
+                ctx.pod_webhooks()
+                    .iter()
+                    .enumerate()
+                    .map(|(k, h)| (k, ctx.webhook_covers_pod(h.webhook, ns, &slot.obj.labels)))
+                    .filter(|(_, c)| *c != Covers::No)
+                    .collect()
+            })
+            .clone()
+    }
+
+    /// Is pod `id`'s re-creation refused now (a webhook sure to cover it has no backend running)? The
+    /// first webhook that refuses it; each that refuses it, or may, is recorded.
+    fn refuse(&mut self, ctx: &Cluster<'_>, sim: &Placement<'_, '_>, id: u32, window: usize, at: u64) -> Option<usize> {
+        let mut refused = None;
+        for (k, covers) in self.covering(ctx, sim, id) {
+            let may = covers == Covers::May;
+            if self.up(sim, k, may) {
+                continue;
+            }
+            let Some(slot) = sim.pods.get(id as usize) else { continue };
+            let ns = slot.obj.r.namespace.as_deref().unwrap_or("default");
+            let own = self.served.get(k).is_some_and(|(pods, _, _)| pods.contains(&id));
+            if !may && refused.is_none() {
+                refused = Some(k);
+            }
+            if may {
+                self.maybe_gone.insert(id);
+            }
+            let pod = format!("{ns}/{}", slot.obj.r.name);
+            self.refusals.push((id, Refusal { webhook: k, window, at, pod, until: None, own, may }));
+        }
+        refused
+    }
+
+    /// Is pod `id` still refused (a webhook sure to cover it has no backend running)?
+    fn refuses_now(&self, sim: &Placement<'_, '_>, id: u32) -> bool {
+        self.covering.get(&id).is_some_and(|v| v.iter().any(|(k, c)| *c == Covers::Yes && !self.up(sim, *k, false)))
+    }
+
+    /// Close the refusals that ended: the pod is placed (or, for `may`, the webhook has a backend again).
+    fn close(&mut self, sim: &Placement<'_, '_>, at: u64) {
+        loop {
+            let doubtful: Vec<bool> = (0..self.served.len()).map(|k| self.up(sim, k, true)).collect();
+            let mut changed = false;
+            for (id, r) in self.refusals.iter_mut().filter(|(_, r)| r.until.is_none()) {
+                let ended = if r.may {
+                    doubtful.get(r.webhook).copied().unwrap_or(true)
+                } else {
+                    sim.pods.get(*id as usize).is_some_and(|s| s.node.is_some())
+                };
+                if ended {
+                    r.until = Some(at);
+                    changed |= r.may;
+                }
+            }
+            // A pod no longer maybe refused may serve a webhook again.
+            let open: std::collections::BTreeSet<u32> =
+                self.refusals.iter().filter(|(_, r)| r.may && r.until.is_none()).map(|(id, _)| *id).collect();
+            self.maybe_gone.retain(|id| open.contains(id));
+            if !changed {
+                break;
+            }
+        }
+    }
 }

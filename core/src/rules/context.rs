@@ -5,7 +5,7 @@ use std::ops::Deref;
 
 use crate::cluster::Cluster;
 use crate::plan::downtime::WorkloadOutcome;
-use crate::plan::placement::Pending;
+use crate::plan::placement::{Pending, Placed, Refusal};
 use crate::plan::NodeWindow;
 
 pub use crate::cluster::{NodeView, WorkloadKey};
@@ -19,6 +19,8 @@ pub struct Context<'a> {
     /// The pods the plan's drains leave Pending, window by window (the placement replay), with the
     /// windows they refer to.
     pub pending: Vec<Pending>,
+    /// The pods' re-creations fail-closed admission webhooks refused in the same replay.
+    pub refused: Vec<Refusal>,
     pub windows: Vec<NodeWindow>,
 }
 
@@ -26,10 +28,10 @@ impl<'a> Context<'a> {
     pub fn new(
         cluster: Cluster<'a>,
         workload_outcomes: Option<Vec<WorkloadOutcome>>,
-        pending: Vec<Pending>,
+        placed: Placed,
         windows: Vec<NodeWindow>,
     ) -> Self {
-        Context { cluster, workload_outcomes, pending, windows }
+        Context { cluster, workload_outcomes, pending: placed.pending, refused: placed.refused, windows }
     }
 
     /// The pools the profile budgets over.

@@ -4,12 +4,14 @@
 //! severity, title), a `pub const DOCS: &str` (its Markdown docs) and a
 //! `pub fn check(&Context, &mut Vec<Finding>)`.
 
+pub mod admission;
 pub mod api;
 pub mod budget;
 pub mod capacity;
 pub mod context;
 pub mod disruption;
 pub mod input;
+pub mod node;
 pub mod platform;
 pub mod scheduling;
 pub mod skew;
@@ -46,6 +48,11 @@ macro_rules! registry {
 }
 
 registry![
+    admission::webhook_down_in_window,
+    admission::webhook_unavailable,
+    api::apiservice_unavailable,
+    api::crd_conversion_unavailable,
+    api::crd_stored_version_unserved,
     api::deprecated,
     api::removed,
     budget::etcd_member_unavailable,
@@ -64,6 +71,8 @@ registry![
     disruption::unmanaged_pod,
     input::duplicate_object,
     input::unreadable_value,
+    node::cgroup_v1,
+    node::container_runtime_unsupported,
     platform::admin_ack_required,
     platform::operator_degraded,
     platform::operator_incompatible,

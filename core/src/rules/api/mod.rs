@@ -6,6 +6,9 @@
 //! `metadata.managedFields[].apiVersion`, and in Helm 3 release records (decoded at ingestion). Each is
 //! checked against the table in `apis.rs`.
 
+pub mod apiservice_unavailable;
+pub mod crd_conversion_unavailable;
+pub mod crd_stored_version_unserved;
 pub mod deprecated;
 pub mod removed;
 

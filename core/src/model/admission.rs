@@ -1,0 +1,224 @@
+//! The API machinery the upgrade goes through: admission webhooks (`ValidatingWebhookConfiguration`,
+//! `MutatingWebhookConfiguration`), the Services and EndpointSlices behind them, aggregated `APIService`s
+//! and `CustomResourceDefinition`s (their versions and conversion webhook), as the API server reads them.
+
+use super::distro::{conditions, Condition};
+use super::LabelSelector;
+use crate::parse::{Node, StringMap};
+
+/// A Service a webhook, a conversion or an APIService calls (`clientConfig.service`, `spec.service`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ServiceRef {
+    pub namespace: String,
+    pub name: String,
+}
+
+impl ServiceRef {
+    fn from_node(n: &Node) -> Option<ServiceRef> {
+        Some(ServiceRef {
+            namespace: n.get("namespace").as_str().unwrap_or("default").to_owned(),
+            name: n.get("name").as_str()?.to_owned(),
+        })
+    }
+}
+
+/// One rule of a webhook (`rules[]`: `RuleWithOperations`).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct AdmissionRule {
+    pub operations: Vec<String>,
+    pub api_groups: Vec<String>,
+    pub api_versions: Vec<String>,
+    pub resources: Vec<String>,
+    /// `Cluster`, `Namespaced` or `*` (the default).
+    pub scope: String,
+}
+
+/// One webhook of a configuration.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Webhook {
+    pub name: String,
+    /// `failurePolicy: Fail` (the default of `admissionregistration.k8s.io/v1`; `v1beta1` defaulted to
+    /// `Ignore`): a call that fails refuses the request.
+    pub fails_closed: bool,
+    /// The Service it calls; `None` for a URL (outside the cluster: not judged).
+    pub service: Option<ServiceRef>,
+    pub rules: Vec<AdmissionRule>,
+    /// Absent or `{}`: every namespace.
+    pub namespace_selector: LabelSelector,
+    /// Absent or `{}`: every object.
+    pub object_selector: LabelSelector,
+    /// `matchConditions` (CEL): how many; they cannot be judged offline.
+    pub match_conditions: usize,
+}
+
+/// A `ValidatingWebhookConfiguration` or `MutatingWebhookConfiguration`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct WebhookConfig {
+    pub webhooks: Vec<Webhook>,
+}
+
+fn strings(n: &Node) -> Vec<String> {
+    n.as_seq().iter().filter_map(|v| v.as_str().map(str::to_owned)).collect()
+}
+
+impl WebhookConfig {
+    pub fn from_node(n: &Node, api_version: &str) -> WebhookConfig {
+        let default_fail = !api_version.ends_with("/v1beta1");
+        let webhooks = n
+            .get("webhooks")
+            .as_seq()
+            .iter()
+            .map(|w| {
+                let policy = w.get("failurePolicy").as_str();
+                Webhook {
+                    name: w.get("name").as_str().unwrap_or_default().to_owned(),
+                    fails_closed: policy.map_or(default_fail, |p| p == "Fail"),
+                    service: ServiceRef::from_node(w.at(&["clientConfig", "service"])),
+                    rules: w
+                        .get("rules")
+                        .as_seq()
+                        .iter()
+                        .map(|r| AdmissionRule {
+                            operations: strings(r.get("operations")),
+                            api_groups: strings(r.get("apiGroups")),
+                            api_versions: strings(r.get("apiVersions")),
+                            resources: strings(r.get("resources")),
+                            scope: r.get("scope").as_str().unwrap_or("*").to_owned(),
+                        })
+                        .collect(),
+                    namespace_selector: LabelSelector::from_node(w.get("namespaceSelector")),
+                    object_selector: LabelSelector::from_node(w.get("objectSelector")),
+                    match_conditions: w.get("matchConditions").as_seq().len(),
+                }
+            })
+            .collect();
+        WebhookConfig { webhooks }
+    }
+}
+
+/// One endpoint of an EndpointSlice.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Endpoint {
+    /// `conditions.ready`; absent reads as ready ("consumers should interpret this unknown state as
+    /// ready").
+    pub ready: bool,
+    pub node: Option<String>,
+    /// `targetRef` when it names a Pod: its namespace and name.
+    pub pod: Option<(String, String)>,
+}
+
+/// An `EndpointSlice`: the Service it belongs to (`kubernetes.io/service-name`) and its endpoints.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct EndpointSliceInfo {
+    pub service: Option<String>,
+    pub endpoints: Vec<Endpoint>,
+}
+
+impl EndpointSliceInfo {
+    pub fn from_node(n: &Node, namespace: &str) -> EndpointSliceInfo {
+        EndpointSliceInfo {
+            service: n.at(&["metadata", "labels", "kubernetes.io/service-name"]).as_string(),
+            endpoints: n
+                .get("endpoints")
+                .as_seq()
+                .iter()
+                .map(|e| {
+                    let t = e.get("targetRef");
+                    Endpoint {
+                        ready: e.at(&["conditions", "ready"]).as_bool_yaml11().unwrap_or(true),
+                        node: e.get("nodeName").as_string(),
+                        pod: (t.get("kind").as_str() == Some("Pod"))
+                            .then(|| t.get("name").as_string())
+                            .flatten()
+                            .map(|name| (t.get("namespace").as_str().unwrap_or(namespace).to_owned(), name)),
+                    }
+                })
+                .collect(),
+        }
+    }
+}
+
+/// A `Service`: its pod selector (`None` for a Service without one, whose endpoints are managed by hand).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ServiceInfo {
+    pub selector: Option<StringMap>,
+}
+
+/// An `APIService`: the Service it proxies to (`None`: served by the API server itself) and its
+/// `Available` condition.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ApiServiceInfo {
+    pub service: Option<ServiceRef>,
+    pub available: Option<Condition>,
+}
+
+impl ApiServiceInfo {
+    pub fn from_node(n: &Node) -> ApiServiceInfo {
+        let conds = conditions(n.get("status"));
+        ApiServiceInfo {
+            service: ServiceRef::from_node(n.at(&["spec", "service"])),
+            available: conds.into_iter().find(|c| c.kind == "Available"),
+        }
+    }
+}
+
+/// One version of a CRD.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CrdVersion {
+    pub name: String,
+    pub served: bool,
+    pub storage: bool,
+}
+
+/// A `CustomResourceDefinition`: its versions, the versions its objects were stored at, its conversion
+/// webhook.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CrdInfo {
+    pub group: String,
+    pub plural: String,
+    pub versions: Vec<CrdVersion>,
+    /// `status.storedVersions`; `None` when the object has no status (a manifest).
+    pub stored_versions: Option<Vec<String>>,
+    /// `spec.conversion.strategy: Webhook`: the Service it calls (`None` for none, or a URL).
+    pub conversion_service: Option<ServiceRef>,
+    pub conversion_webhook: bool,
+}
+
+impl CrdInfo {
+    pub fn from_node(n: &Node) -> CrdInfo {
+        let spec = n.get("spec");
+        let conversion = spec.get("conversion");
+        let webhook = conversion.get("strategy").as_str() == Some("Webhook");
+        // v1 puts the client config under `webhook`, v1beta1 under `conversion` itself.
+        let client = if conversion.get("webhook").is_null() {
+            conversion.get("webhookClientConfig")
+        } else {
+            conversion.at(&["webhook", "clientConfig"])
+        };
+        let mut versions: Vec<CrdVersion> = spec
+            .get("versions")
+            .as_seq()
+            .iter()
+            .map(|v| CrdVersion {
+                name: v.get("name").as_str().unwrap_or_default().to_owned(),
+                served: v.get("served").as_bool_yaml11().unwrap_or(true),
+                storage: v.get("storage").as_bool_yaml11().unwrap_or(false),
+            })
+            .collect();
+        // v1beta1's single `spec.version`.
+        if versions.is_empty() {
+            if let Some(v) = spec.get("version").as_str() {
+                versions.push(CrdVersion { name: v.to_owned(), served: true, storage: true });
+            }
+        }
+        let status = n.get("status");
+        CrdInfo {
+            group: spec.get("group").as_str().unwrap_or_default().to_owned(),
+            plural: spec.at(&["names", "plural"]).as_str().unwrap_or_default().to_owned(),
+            versions,
+            stored_versions: (!status.get("storedVersions").is_null()).then(|| strings(status.get("storedVersions"))),
+            conversion_service: webhook.then(|| ServiceRef::from_node(client.get("service"))).flatten(),
+            conversion_webhook: webhook,
+        }
+    }
+}

@@ -1,0 +1,102 @@
+//! `admission/webhook-unavailable`: a fail-closed webhook covering pod creation has no ready endpoint now.
+
+use std::collections::BTreeSet;
+
+use super::describe;
+use crate::report::{Finding, Severity};
+use crate::rules::context::name_list;
+use crate::rules::{Context, RuleInfo};
+
+pub const INFO: RuleInfo = RuleInfo {
+    code: "admission/webhook-unavailable",
+    severity: Severity::Blocker,
+    title: "A fail-closed admission webhook that covers pod creation has no ready endpoint",
+    needs_from: false,
+};
+
+/// What the rule checks, why it matters for an upgrade, an example, how to fix, references (Markdown):
+/// apart from [`INFO`], so that what lists the rules links no docs.
+pub const DOCS: &str = r#"## What it checks
+Every webhook of a `ValidatingWebhookConfiguration` or `MutatingWebhookConfiguration` with
+`failurePolicy: Fail` (the default of `admissionregistration.k8s.io/v1`) that calls a Service in the
+cluster and whose rules cover the creation of pods (`CREATE` on `pods`, `pods/*`, `*` or `*/*` in the core
+group, version `v1` or `*`, scope `*` or `Namespaced`), when no ready endpoint stands behind that Service
+now: its EndpointSlices (`kubernetes.io/service-name`) hold no endpoint whose `conditions.ready` is true or
+absent, or, when no EndpointSlice was read at all, no Ready running pod matches the Service's selector.
+A webhook whose Service, EndpointSlices and pods were not read is not judged (the report's coverage says
+so); a URL webhook (outside the cluster) is not judged.
+
+A blocker when the plan's drains evict pods whose re-creation it covers (the replay refuses them, and the
+downtime counts them as gone); a warning when it covers no pod the plan moves, or covers them only maybe
+(its `matchConditions`, or a namespace selector on labels of a Namespace that was not read).
+
+## Why it matters for an upgrade
+The API server calls the webhook for every pod a controller creates in its scope. With no endpoint, the call
+fails ("no endpoints available for service") and `failurePolicy: Fail` refuses the pod: every replacement a
+drain asks for is refused, the workloads shrink node by node, and PodDisruptionBudgets then stall the next
+drains. If the webhook's own pods are in its scope, they cannot come back either.
+
+## Example
+`ValidatingWebhookConfiguration/policy-guard`, webhook `pods.policy.example.com` (service
+`policy/guard`) has an EndpointSlice with one endpoint, `ready: false`: blocker, naming the pods the plan's
+drains evict that it would refuse.
+
+## How to fix
+Bring the webhook's backend up (`kubectl -n <ns> get endpointslices -l kubernetes.io/service-name=<svc>`),
+or set `failurePolicy: Ignore`, or narrow its scope (a `namespaceSelector` that excludes `kube-system` and
+its own namespace, an `objectSelector`), or delete a webhook configuration left behind by an uninstalled
+tool.
+
+## References
+- Dynamic admission control, failure policy and matching requests: <https://kubernetes.io/docs/reference/access-authn-authz/extensible-admission-controllers/>
+- kubernetes `staging/src/k8s.io/apiserver/pkg/admission/plugin/webhook/predicates/rules/rules.go` (and its `rules_test.go`), `.../predicates/namespace/matcher.go`
+- EndpointSlice conditions: <https://kubernetes.io/docs/concepts/services-networking/endpoint-slices/#conditions>
+"#;
+
+pub fn check(ctx: &Context<'_>, out: &mut Vec<Finding>) {
+    for (k, h) in ctx.pod_webhooks().iter().enumerate() {
+        if !h.backends.is_empty() {
+            continue;
+        }
+        let refused: BTreeSet<&str> =
+            ctx.refused.iter().filter(|r| r.webhook == k && !r.may).map(|r| r.pod.as_str()).collect();
+        let may: BTreeSet<&str> =
+            ctx.refused.iter().filter(|r| r.webhook == k && r.may).map(|r| r.pod.as_str()).collect();
+        let refused: Vec<String> = refused.into_iter().map(str::to_owned).collect();
+        let may: Vec<String> = may.into_iter().map(str::to_owned).collect();
+        let (severity, effect) = if !refused.is_empty() {
+            (
+                Severity::Blocker,
+                format!(
+                    "the plan's drains evict {} pod(s) whose re-creation it refuses, and they never come back: {}",
+                    refused.len(),
+                    name_list(&refused, 5)
+                ),
+            )
+        } else if !may.is_empty() {
+            (
+                Severity::Warning,
+                format!(
+                    "it may refuse the re-creation of {} pod(s) the plan's drains evict (its matchConditions or namespace labels decide): {}",
+                    may.len(),
+                    name_list(&may, 5)
+                ),
+            )
+        } else {
+            (Severity::Warning, "it refuses every pod created in its scope now".to_owned())
+        };
+        out.push(
+            Finding::new(
+                &INFO,
+                format!("{} has no ready endpoint: {effect}", describe(h)),
+                "Bring its backend up, set failurePolicy: Ignore, narrow its namespaceSelector or objectSelector, or delete the configuration if its tool is gone.",
+            )
+            .severity(severity)
+            .object(h.config)
+            .data("webhook", h.webhook.name.clone())
+            .data("service", format!("{}/{}", h.service.namespace, h.service.name))
+            .data("refused", refused)
+            .data("mayRefuse", may),
+        );
+    }
+}

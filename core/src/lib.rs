@@ -19,6 +19,7 @@
 
 pub mod apis;
 pub mod budget;
+pub mod coverage;
 pub mod cluster;
 pub mod current;
 pub mod detect;

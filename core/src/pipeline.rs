@@ -255,6 +255,7 @@ fn build_report(
         plan,
         downtime,
         not_run,
+        coverage: crate::coverage::coverage(&ingested.inventory.by_kind, options.profile, &resolved.to),
     };
     mark("report");
     report

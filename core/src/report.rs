@@ -418,6 +418,9 @@ pub struct Report {
     pub downtime: Downtime,
     /// Checks that could not run on this input, with the reason (an addition to the contract's fields).
     pub not_run: Vec<NotRun>,
+    /// What each family of checks read, and what it could not check (an addition to the contract's
+    /// fields).
+    pub coverage: crate::coverage::Coverage,
 }
 
 impl Report {

@@ -16,6 +16,7 @@ use std::path::{Path, PathBuf};
 const LAYERS: &[(&str, &[&str])] = &[
     ("units and parsing", &["units", "parse", "quantity", "version"]),
     ("the typed model, the API and runtime tables and the options", &["apis", "model", "options", "runtimes"]),
+    ("what each family of checks reads", &["coverage"]),
     ("the report's plain data, Helm records, errors", &["report", "helm", "error"]),
     ("ingestion", &["ingest"]),
     ("the current version as the platform states it", &["current"]),

@@ -271,6 +271,27 @@ export interface NotRun {
   reason: string;
 }
 
+/** One family of checks, the kinds it reads and how many of each were read (an addition). */
+export interface CoverageFamily {
+  family: string;
+  /** Rule codes it covers; a category ends in `/` (`admission/`). */
+  codes: string[];
+  kinds: { kind: string; read: number }[];
+  /** Every group of kinds it needs had at least one object read. */
+  checked: boolean;
+  /** `no ValidatingWebhookConfiguration or MutatingWebhookConfiguration was read`, when not checked. */
+  notChecked?: string;
+}
+
+/** What the report could see (an addition): unknown is never a pass. */
+export interface Coverage {
+  /** The newest Kubernetes minor the API and runtime tables were reviewed through (`1.35`). */
+  reviewedThrough: string;
+  /** The target is past `reviewedThrough`: removals and requirements announced later are not known. */
+  beyondReview: boolean;
+  families: CoverageFamily[];
+}
+
 export interface Report {
   schemaVersion: 1;
   tool: { name: "kube-preflight"; version: string };
@@ -282,6 +303,8 @@ export interface Report {
   downtime: Downtime;
   /** Checks that could not run on this input, and why. */
   notRun: NotRun[];
+  /** What each family of checks read, and what it could not check. */
+  coverage: Coverage;
 }
 
 export interface RuleInfo {

@@ -18,6 +18,24 @@ pub struct ReportView {
     pub plan: PlanV,
     pub downtime: DowntimeV,
     pub not_run: Vec<NotRunV>,
+    pub coverage: CoverageV,
+}
+
+/// `coverage`: what each family of checks read.
+#[derive(Debug, Clone, PartialEq, Default, Deserialize)]
+#[serde(rename_all = "camelCase", default)]
+pub struct CoverageV {
+    pub reviewed_through: String,
+    pub beyond_review: bool,
+    pub families: Vec<FamilyV>,
+}
+
+#[derive(Debug, Clone, PartialEq, Default, Deserialize)]
+#[serde(rename_all = "camelCase", default)]
+pub struct FamilyV {
+    pub family: String,
+    pub checked: bool,
+    pub not_checked: Option<String>,
 }
 
 #[derive(Debug, Clone, PartialEq, Default, Deserialize)]

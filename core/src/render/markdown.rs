@@ -122,6 +122,15 @@ fn render_with(r: &Report, shown: usize, cap: Option<usize>, list_suppressed: bo
         sm.info,
         super::suppressed_count(&sm.suppressed).map(|c| format!(" · {c}")).unwrap_or_default()
     );
+    if sm.verdict != crate::report::NOTHING_CHECKED {
+        let not = r.coverage.not_checked();
+        if !not.is_empty() {
+            let _ = writeln!(s, "> **Not checked**: {}.\n", md(&not.join("; ")));
+        }
+        if let Some(b) = r.coverage.beyond(&r.upgrade.to) {
+            let _ = writeln!(s, "> **Note**: {}.\n", md(&b));
+        }
+    }
     if let Some(d) = r.inventory.detected_profile.as_ref().filter(|d| !d.matches) {
         match d.profile {
             Some(p) => {

@@ -180,6 +180,16 @@ pub fn render_text(r: &Report, opts: &RenderOptions) -> String {
         s.push('\n');
     }
     let sm = &r.summary;
+    // What the verdict does not cover, right above it (nothing, when nothing was read: the verdict says
+    // so).
+    if sm.verdict != crate::report::NOTHING_CHECKED {
+        for n in r.coverage.not_checked() {
+            let _ = writeln!(s, "{} {}", p.wrap("33", "NOT CHECKED"), t(&n));
+        }
+        if let Some(b) = r.coverage.beyond(&r.upgrade.to) {
+            let _ = writeln!(s, "{} {}", p.wrap("33", "NOTE"), t(&b));
+        }
+    }
     let verdict = if sm.verdict == "blocked" {
         p.wrap("1;31", "BLOCKED")
     } else if sm.verdict == crate::report::NOTHING_CHECKED {

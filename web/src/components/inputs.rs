@@ -222,7 +222,7 @@ pub fn InputsBar() -> Html {
             }
             <details class="how-to" id="how-to">
                 <summary>{ "How do I get a snapshot?" }</summary>
-                <p>{ "Run the first two and your distribution's where kubectl reaches the cluster, then pick or drop the files (they stay here):" }</p>
+                <p>{ "Run the first four and your distribution's where kubectl reaches the cluster, then pick or drop the files (they stay here):" }</p>
                 <pre id="kubectl-command" tabindex="0">{ KUBECTL_SNAPSHOT }</pre>
                 <p>{ "Add your manifests (a folder of YAML) to check them against the target too. On EKS, GKE or AKS the control plane is not listed: set Current to its version." }</p>
             </details>
@@ -238,10 +238,14 @@ pub fn InputsBar() -> Html {
 }
 
 /// The snapshot the checks read: nodes, pods (the kube-apiserver static pods among them) and what owns
-/// them, budgets and volumes, every namespace; the API server's version; and each distribution's own state
+/// them, budgets and volumes, every namespace; the API server's version; the API machinery a drain goes
+/// through (admission webhooks, the Services and EndpointSlices behind them, APIServices, CRDs,
+/// Namespaces' labels); and each distribution's own state
 /// (README, "What you give it").
 pub const KUBECTL_SNAPSHOT: &str = "kubectl get nodes,pods,deployments,statefulsets,daemonsets,replicasets,jobs,cronjobs,poddisruptionbudgets,persistentvolumes,persistentvolumeclaims -A -o yaml > cluster.yaml
 kubectl version -o json > version.json
+kubectl get validatingwebhookconfigurations,mutatingwebhookconfigurations,apiservices,crds,namespaces -o yaml > api.yaml
+kubectl get services,endpointslices -A -o yaml > endpoints.yaml
 kubectl get cm -n kube-system kubeadm-config -o yaml > kubeadm.yaml
 oc get clusterversion,clusteroperators,machineconfigpools -o yaml > openshift.yaml
 oc get cm -n openshift-config-managed admin-gates -o yaml > gates.yaml

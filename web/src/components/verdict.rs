@@ -20,11 +20,13 @@ fn focus_button(id: &'static str, label: &'static str) -> Html {
 fn stands_on(r: &ReportView) -> Html {
     let inv = &r.inventory;
     let not_run = &r.not_run;
+    let unchecked: Vec<_> = r.coverage.families.iter().filter(|f| !f.checked).collect();
     html! {
         <div class="stands-on" id="stands-on">
             <p>{ format!("Read {} object(s) from {} input(s)", inv.objects, inv.files) }
                 if !inv.skipped.is_empty() { { format!(" · {} left out", inv.skipped.len()) } }
                 if !not_run.is_empty() { { format!(" · {} check(s) not run", not_run.len()) } }
+                if inv.objects > 0 && !unchecked.is_empty() { { format!(" · {} family(ies) not checked", unchecked.len()) } }
             </p>
             if !inv.skipped.is_empty() {
                 <ul class="left-out" id="left-out" aria-label="Inputs left out">
@@ -35,6 +37,21 @@ fn stands_on(r: &ReportView) -> Html {
                 <ul class="not-run" id="not-run" aria-label="Checks not run">
                     { for not_run.iter().map(|n| html! { <li><code>{ n.code.clone() }</code>{ ": " }{ n.reason.clone() }</li> }) }
                 </ul>
+            }
+            if inv.objects > 0 && !unchecked.is_empty() {
+                <details class="not-checked" id="not-checked">
+                    <summary>{ format!("Not checked: {}", unchecked.iter().map(|f| f.family.as_str()).collect::<Vec<_>>().join(", ")) }</summary>
+                    <ul aria-label="Not checked, and why">
+                        { for unchecked.iter().map(|f| html! {
+                            <li><strong>{ f.family.clone() }</strong>{ ": " }{ f.not_checked.clone().unwrap_or_default() }</li>
+                        }) }
+                    </ul>
+                </details>
+            }
+            if inv.objects > 0 && r.coverage.beyond_review {
+                <p class="beyond-review" id="beyond-review" role="note">
+                    { format!("The target {} is past {}, the newest release the API and runtime tables were reviewed through: removals and requirements announced after it are not known.", r.upgrade.to, r.coverage.reviewed_through) }
+                </p>
             }
         </div>
     }

@@ -59,6 +59,7 @@ const COMMON: &[Spec] = &[
         &[&["ValidatingWebhookConfiguration", "MutatingWebhookConfiguration"], &["EndpointSlice", "Service"]],
     ),
     ("aggregated APIs", &["api/apiservice-unavailable"], &[&["APIService"]]),
+    ("Helm charts", &["helm/", "api/"], &[&[HELM_RELEASE]]),
     (
         "custom resources",
         &["api/crd-conversion-unavailable", "api/crd-stored-version-unserved"],
@@ -79,22 +80,20 @@ fn platform(profile: Profile) -> &'static [Spec] {
     }
 }
 
-/// What each family read, from the inventory's count by kind.
-pub fn coverage(by_kind: &BTreeMap<String, usize>, profile: Profile, to: &Version) -> Coverage {
+/// What Helm records as a deployed release (`sh.helm.release.v1.*` Secrets or ConfigMaps).
+pub const HELM_RELEASE: &str = "Helm release record";
+
+/// What each family read, from the inventory's count by kind and of Helm releases.
+pub fn coverage(by_kind: &BTreeMap<String, usize>, helm_releases: usize, profile: Profile, to: &Version) -> Coverage {
+    let count = |k: &str| if k == HELM_RELEASE { helm_releases } else { by_kind.get(k).copied().unwrap_or(0) };
     let families = COMMON
         .iter()
         .chain(platform(profile))
         .map(|(family, codes, groups)| {
-            let kinds: Vec<KindRead> = groups
-                .iter()
-                .flat_map(|g| g.iter())
-                .map(|k| KindRead { kind: k, read: by_kind.get(*k).copied().unwrap_or(0) })
-                .collect();
-            let missing: Vec<String> = groups
-                .iter()
-                .filter(|g| g.iter().all(|k| by_kind.get(*k).copied().unwrap_or(0) == 0))
-                .map(|g| g.join(" or "))
-                .collect();
+            let kinds: Vec<KindRead> =
+                groups.iter().flat_map(|g| g.iter()).map(|k| KindRead { kind: k, read: count(k) }).collect();
+            let missing: Vec<String> =
+                groups.iter().filter(|g| g.iter().all(|k| count(k) == 0)).map(|g| g.join(" or ")).collect();
             Family {
                 family,
                 codes: codes.to_vec(),
@@ -114,10 +113,7 @@ pub fn coverage(by_kind: &BTreeMap<String, usize>, profile: Profile, to: &Versio
 impl Coverage {
     /// `admission webhooks: no ValidatingWebhookConfiguration or ... was read`, one per family not checked.
     pub fn not_checked(&self) -> Vec<String> {
-        self.families
-            .iter()
-            .filter_map(|f| f.not_checked.as_ref().map(|why| format!("{}: {why}", f.family)))
-            .collect()
+        self.families.iter().filter_map(|f| f.not_checked.as_ref().map(|why| format!("{}: {why}", f.family))).collect()
     }
 
     /// The sentence said when the target is past the tables' review, if it is.
@@ -141,7 +137,7 @@ mod tests {
         by_kind.insert("Node".to_owned(), 3);
         by_kind.insert("Pod".to_owned(), 10);
         by_kind.insert("ValidatingWebhookConfiguration".to_owned(), 1);
-        let c = coverage(&by_kind, Profile::Kubeadm, &Version::parse("1.29.2").unwrap());
+        let c = coverage(&by_kind, 0, Profile::Kubeadm, &Version::parse("1.29.2").unwrap());
         let not: Vec<String> = c.not_checked();
         assert_eq!(
             not,
@@ -149,10 +145,11 @@ mod tests {
                 "budgets: no PodDisruptionBudget was read",
                 "admission webhooks: no EndpointSlice or Service was read",
                 "aggregated APIs: no APIService was read",
+                "Helm charts: no Helm release record was read",
                 "custom resources: no CustomResourceDefinition was read",
             ]
         );
         assert!(!c.beyond_review);
-        assert!(coverage(&by_kind, Profile::Kubeadm, &Version::parse("1.36.0").unwrap()).beyond_review);
+        assert!(coverage(&by_kind, 1, Profile::Kubeadm, &Version::parse("1.36.0").unwrap()).beyond_review);
     }
 }

@@ -20,6 +20,9 @@ pub struct Release {
     pub namespace: String,
     pub revision: i64,
     pub chart: String,
+    /// The chart's `kubeVersion` (`chart.metadata.kubeVersion`): the Kubernetes versions Helm installs and
+    /// upgrades it on.
+    pub kube_version: Option<String>,
     pub status: String,
     /// The manifest's documents.
     pub documents: Vec<Node>,
@@ -155,14 +158,278 @@ pub fn decode(doc: &Node, budget: &mut usize) -> Result<Option<Release>, String>
         namespace: rel.get("namespace").as_str().unwrap_or_default().to_owned(),
         revision: rel.get("version").as_i64().unwrap_or(0),
         chart: format!("{}-{}", meta.get("name").as_str().unwrap_or("?"), meta.get("version").as_str().unwrap_or("?")),
+        kube_version: meta.get("kubeVersion").as_str().map(str::trim).filter(|s| !s.is_empty()).map(str::to_owned),
         status,
         documents,
     }))
 }
 
+/// A version as Masterminds/semver reads it (Helm's `chartutil.IsCompatibleRange`): numbers, and the
+/// prerelease identifiers (empty for a release).
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct SemVer {
+    nums: [u64; 3],
+    pre: Vec<String>,
+}
+
+impl SemVer {
+    fn cmp(&self, o: &SemVer) -> std::cmp::Ordering {
+        use std::cmp::Ordering;
+        match self.nums.cmp(&o.nums) {
+            Ordering::Equal => {}
+            other => return other,
+        }
+        // A release ranks above any prerelease of the same numbers; prereleases compare by identifier
+        // (numeric ones numerically and below alphanumeric ones), a shorter list first when one is a prefix.
+        match (self.pre.is_empty(), o.pre.is_empty()) {
+            (true, true) => return Ordering::Equal,
+            (true, false) => return Ordering::Greater,
+            (false, true) => return Ordering::Less,
+            (false, false) => {}
+        }
+        for (a, b) in self.pre.iter().zip(&o.pre) {
+            let c = match (a.parse::<u64>(), b.parse::<u64>()) {
+                (Ok(x), Ok(y)) => x.cmp(&y),
+                (Ok(_), Err(_)) => Ordering::Less,
+                (Err(_), Ok(_)) => Ordering::Greater,
+                (Err(_), Err(_)) => a.cmp(b),
+            };
+            if c != Ordering::Equal {
+                return c;
+            }
+        }
+        self.pre.len().cmp(&o.pre.len())
+    }
+}
+
+/// One constraint: its operator, its version (wildcards and missing parts as 0), and which parts were
+/// wildcards or missing.
+struct Constraint {
+    op: String,
+    con: SemVer,
+    /// The major was a wildcard or missing (`*`), the minor (`1`, `1.x`), the patch (`1.2`, `1.2.x`).
+    dirty: bool,
+    minor_dirty: bool,
+    patch_dirty: bool,
+}
+
+const OPS: [&str; 12] = ["", "=", "!=", ">", "<", ">=", "=>", "<=", "=<", "~", "~>", "^"];
+
+fn is_x(s: &str) -> bool {
+    matches!(s, "x" | "X" | "*")
+}
+
+/// `1.21.0-0`, `v1.2`, `1.x`, `*` as a constraint's version.
+fn constraint_version(raw: &str) -> Result<(SemVer, bool, bool, bool), String> {
+    let bad = || format!("{raw:?} is not a version");
+    let s = raw.strip_prefix('v').unwrap_or(raw);
+    let s = s.split_once('+').map_or(s, |(v, _)| v);
+    let (core, pre) = match s.split_once('-') {
+        Some((c, p)) if !p.is_empty() => (c, p.split('.').map(str::to_owned).collect::<Vec<_>>()),
+        Some(_) => return Err(bad()),
+        None => (s, Vec::new()),
+    };
+    let parts: Vec<&str> = core.split('.').collect();
+    if parts.is_empty() || parts.len() > 3 || parts.iter().any(|p| p.is_empty()) {
+        return Err(bad());
+    }
+    let num = |p: &str| if is_x(p) { Ok(0) } else { p.parse::<u64>().map_err(|_| bad()) };
+    let major = parts.first().copied().unwrap_or("x");
+    let minor = parts.get(1).copied();
+    let patch = parts.get(2).copied();
+    let (dirty, minor_dirty, patch_dirty, nums) = if is_x(major) {
+        (true, false, false, [0, 0, 0])
+    } else if minor.is_none_or(is_x) {
+        (true, true, false, [num(major)?, 0, 0])
+    } else if patch.is_none_or(is_x) {
+        (true, false, true, [num(major)?, num(minor.unwrap_or("0"))?, 0])
+    } else {
+        (false, false, false, [num(major)?, num(minor.unwrap_or("0"))?, num(patch.unwrap_or("0"))?])
+    };
+    Ok((SemVer { nums, pre }, dirty, minor_dirty, patch_dirty))
+}
+
+/// The constraints of one `||` alternative, read as Masterminds/semver's `NewConstraint` reads them:
+/// `A - B` as `>= A <= B`, constraints apart by spaces or commas, each an operator and a version.
+fn alternative(raw: &str) -> Result<Vec<Constraint>, String> {
+    let mut tokens: Vec<&str> = raw.split(|c: char| c.is_whitespace() || c == ',').filter(|t| !t.is_empty()).collect();
+    let mut out = Vec::new();
+    // A hyphen range: `1.2 - 1.4.5`.
+    let mut i = 0;
+    let mut pieces: Vec<String> = Vec::new();
+    while i < tokens.len() {
+        if tokens.get(i + 1) == Some(&"-") {
+            if let (Some(a), Some(b)) = (tokens.get(i), tokens.get(i + 2)) {
+                pieces.push(format!(">={a}"));
+                pieces.push(format!("<={b}"));
+                i += 3;
+                continue;
+            }
+        }
+        if let Some(t) = tokens.get(i) {
+            pieces.push((*t).to_owned());
+        }
+        i += 1;
+    }
+    tokens.clear();
+    // An operator written apart from its version (`>= 1.21`) joins it.
+    let mut joined: Vec<String> = Vec::new();
+    let mut pending_op: Option<String> = None;
+    for p in pieces {
+        if OPS.contains(&p.as_str()) && !p.is_empty() {
+            pending_op = Some(p);
+            continue;
+        }
+        joined.push(format!("{}{p}", pending_op.take().unwrap_or_default()));
+    }
+    if let Some(op) = pending_op {
+        return Err(format!("{op:?} has no version"));
+    }
+    for t in joined {
+        let split = t.find(|c: char| !matches!(c, '=' | '!' | '<' | '>' | '~' | '^')).unwrap_or(t.len());
+        let (op, ver) = t.split_at(split);
+        if !OPS.contains(&op) {
+            return Err(format!("{op:?} is not an operator"));
+        }
+        let (con, dirty, minor_dirty, patch_dirty) = constraint_version(ver)?;
+        out.push(Constraint { op: op.to_owned(), con, dirty, minor_dirty, patch_dirty });
+    }
+    if out.is_empty() {
+        // An empty alternative is `*`.
+        out.push(Constraint {
+            op: String::new(),
+            con: SemVer { nums: [0, 0, 0], pre: Vec::new() },
+            dirty: true,
+            minor_dirty: false,
+            patch_dirty: false,
+        });
+    }
+    Ok(out)
+}
+
+fn tilde(v: &SemVer, c: &Constraint) -> bool {
+    if v.cmp(&c.con).is_lt() {
+        return false;
+    }
+    if c.con.nums == [0, 0, 0] && !c.minor_dirty && !c.patch_dirty {
+        return true;
+    }
+    v.nums[0] == c.con.nums[0] && (v.nums[1] == c.con.nums[1] || c.minor_dirty)
+}
+
+/// Does one constraint hold for a release version `v` (no prerelease: Kubernetes as Helm is told of it)?
+fn holds(v: &SemVer, c: &Constraint) -> bool {
+    let [vmaj, vmin, vpat] = v.nums;
+    let [cmaj, cmin, cpat] = c.con.nums;
+    match c.op.as_str() {
+        "" | "=" => {
+            if c.dirty {
+                tilde(v, c)
+            } else {
+                v.cmp(&c.con).is_eq()
+            }
+        }
+        "!=" => {
+            if c.dirty {
+                if cmaj != vmaj {
+                    return true;
+                }
+                if c.minor_dirty {
+                    return false;
+                }
+                if cmin != vmin {
+                    return true;
+                }
+                if c.patch_dirty {
+                    return !c.con.pre.is_empty();
+                }
+                return cpat != vpat || !c.con.pre.is_empty();
+            }
+            !v.cmp(&c.con).is_eq()
+        }
+        ">" => {
+            if !c.dirty {
+                return v.cmp(&c.con).is_gt();
+            }
+            if vmaj != cmaj {
+                return vmaj > cmaj;
+            }
+            if c.minor_dirty {
+                return false;
+            }
+            if c.patch_dirty {
+                return vmin > cmin;
+            }
+            v.cmp(&c.con).is_gt()
+        }
+        "<" => v.cmp(&c.con).is_lt(),
+        ">=" | "=>" => v.cmp(&c.con).is_ge(),
+        "<=" | "=<" => {
+            if !c.dirty {
+                return v.cmp(&c.con).is_le();
+            }
+            !(vmaj > cmaj || (vmaj == cmaj && vmin > cmin && !c.minor_dirty))
+        }
+        "~" | "~>" => tilde(v, c),
+        "^" => {
+            if v.cmp(&c.con).is_lt() {
+                return false;
+            }
+            if cmaj > 0 || c.minor_dirty {
+                return vmaj == cmaj;
+            }
+            if vmaj > 0 {
+                return false;
+            }
+            if cmin > 0 || c.patch_dirty {
+                return vmin == cmin;
+            }
+            vpat == cpat
+        }
+        _ => false,
+    }
+}
+
+/// Does a chart's `kubeVersion` allow Kubernetes `1.minor.patch`, as Helm checks it before it installs or
+/// upgrades the chart (`chartutil.IsCompatibleRange`, Masterminds/semver v3 constraints)? `Err` when Helm
+/// cannot read the constraint (it then refuses the chart too).
+pub fn kube_version_allows(constraint: &str, minor: u32, patch: u32) -> Result<bool, String> {
+    let v = SemVer { nums: [1, u64::from(minor), u64::from(patch)], pre: Vec::new() };
+    let mut any = false;
+    for alt in constraint.split("||") {
+        let cs = alternative(alt)?;
+        any |= cs.iter().all(|c| holds(&v, c));
+    }
+    Ok(any)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Cases from Masterminds/semver's `constraints_test.go` (`TestConstraintsCheck`), on release versions.
+    #[test]
+    fn kube_version_ranges_read_as_helm_reads_them() {
+        let ok = |c: &str, minor: u32, patch: u32| kube_version_allows(c, minor, patch).unwrap();
+        // The range charts write so that vendor builds (`v1.29.2-eks-...`) pass: `-0`.
+        assert!(ok(">=1.21.0-0 <1.29.0-0", 28, 9));
+        assert!(!ok(">=1.21.0-0 <1.29.0-0", 29, 0));
+        assert!(ok(">= 1.19.0-0", 29, 2));
+        assert!(ok("~1.28.0", 28, 5) && !ok("~1.28.0", 29, 0));
+        assert!(ok("^1.20", 33, 1));
+        assert!(ok("1.x", 29, 2) && ok("*", 29, 2) && ok("", 29, 2));
+        assert!(ok("1.28.x", 28, 3) && !ok("1.28.x", 29, 0));
+        assert!(ok(">1.28", 29, 0) && !ok(">1.28", 28, 9));
+        assert!(ok("<=1.28", 28, 9) && !ok("<=1.28", 29, 0));
+        assert!(ok("<=1.28.x", 28, 12));
+        assert!(ok("1.26 - 1.28", 28, 9) && !ok("1.26 - 1.28", 29, 0));
+        assert!(ok(">=1.30 || <1.25", 24, 3) && !ok(">=1.30 || <1.25", 27, 0));
+        assert!(ok(">=1.20, <1.30", 29, 2));
+        assert!(ok("!=1.29.1", 29, 2) && !ok("!=1.29.1", 29, 1) && !ok("!=1.29.x", 29, 5));
+        assert!(ok("=1.29.2", 29, 2) && !ok("1.29.2", 29, 3));
+        assert!(kube_version_allows(">= one", 29, 0).is_err());
+        assert!(kube_version_allows("?1.2", 29, 0).is_err());
+    }
 
     #[test]
     fn base64_round_trips() {

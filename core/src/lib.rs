@@ -19,8 +19,8 @@
 
 pub mod apis;
 pub mod budget;
-pub mod coverage;
 pub mod cluster;
+pub mod coverage;
 pub mod current;
 pub mod detect;
 pub mod error;

@@ -193,7 +193,7 @@ fn build_report(
         }
         (outcome.plan, downtime, Some(workloads), outcome.placed, outcome.windows)
     };
-    let ctx = Context::new(cluster, workload_outcomes, placed, windows);
+    let ctx = Context::new(cluster, workload_outcomes, placed, windows, ingested.inventory.helm_releases.clone());
     plan.timings = timings.to_map();
     mark("plan");
     let mut findings = Vec::new();
@@ -255,7 +255,12 @@ fn build_report(
         plan,
         downtime,
         not_run,
-        coverage: crate::coverage::coverage(&ingested.inventory.by_kind, options.profile, &resolved.to),
+        coverage: crate::coverage::coverage(
+            &ingested.inventory.by_kind,
+            ingested.inventory.helm_releases.len(),
+            options.profile,
+            &resolved.to,
+        ),
     };
     mark("report");
     report

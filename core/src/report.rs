@@ -176,6 +176,9 @@ pub struct HelmRelease {
     pub file: String,
     /// Objects in its manifest (counted in `objects` and `byKind` too).
     pub objects: usize,
+    /// The chart's `kubeVersion`, when it declares one (an addition).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub kube_version: Option<String>,
 }
 
 #[derive(Debug, Clone, Default, PartialEq, Serialize)]

@@ -138,6 +138,8 @@ export interface HelmRelease {
   file: string;
   /** Objects in its manifest (counted in `objects` and `byKind` too). */
   objects: number;
+  /** The chart's `kubeVersion`, when it declares one (an addition). */
+  kubeVersion?: string;
 }
 
 /** A distribution config file that is not a Kubernetes object (an RKE `cluster.yml`), read as options. */

@@ -641,6 +641,7 @@ fn add_helm_release(file: &str, doc: &Node, source: &Source, out: &mut Ingested)
                 record,
                 file: file.to_owned(),
                 objects: count,
+                kube_version: rel.kube_version,
             });
         }
         Ok(None) => {}

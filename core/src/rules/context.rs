@@ -22,6 +22,8 @@ pub struct Context<'a> {
     /// The pods' re-creations fail-closed admission webhooks refused in the same replay.
     pub refused: Vec<Refusal>,
     pub windows: Vec<NodeWindow>,
+    /// The deployed Helm releases read (their charts' `kubeVersion` among what they say).
+    pub helm_releases: Vec<crate::report::HelmRelease>,
 }
 
 impl<'a> Context<'a> {
@@ -30,8 +32,9 @@ impl<'a> Context<'a> {
         workload_outcomes: Option<Vec<WorkloadOutcome>>,
         placed: Placed,
         windows: Vec<NodeWindow>,
+        helm_releases: Vec<crate::report::HelmRelease>,
     ) -> Self {
-        Context { cluster, workload_outcomes, pending: placed.pending, refused: placed.refused, windows }
+        Context { cluster, workload_outcomes, pending: placed.pending, refused: placed.refused, windows, helm_releases }
     }
 
     /// The pools the profile budgets over.

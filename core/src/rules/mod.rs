@@ -10,6 +10,7 @@ pub mod budget;
 pub mod capacity;
 pub mod context;
 pub mod disruption;
+pub mod helm;
 pub mod input;
 pub mod node;
 pub mod platform;
@@ -69,6 +70,7 @@ registry![
     disruption::replicas_in_one_window,
     disruption::single_replica,
     disruption::unmanaged_pod,
+    helm::kube_version_refused,
     input::duplicate_object,
     input::unreadable_value,
     node::cgroup_v1,

@@ -22,7 +22,10 @@ test('require() and import give the same API', async () => {
 test('check() returns a report in the contract shape', () => {
   const { check } = require(pkg);
   const report = check([{ name: 'nodes.yaml', content: nodes }], { to: '1.30.1' });
-  assert.deepEqual(Object.keys(report), ['schemaVersion', 'tool', 'upgrade', 'inventory', 'summary', 'findings', 'plan', 'downtime', 'notRun']);
+  assert.deepEqual(Object.keys(report), ['schemaVersion', 'tool', 'upgrade', 'inventory', 'summary', 'findings', 'plan', 'downtime', 'notRun', 'coverage']);
+  // What it could not see: families of checks and the kinds each read (an addition).
+  assert.equal(report.coverage.reviewedThrough, '1.35');
+  assert.ok(report.coverage.families.some((f) => f.family === 'nodes' && f.checked));
   assert.equal(report.schemaVersion, 1);
   assert.deepEqual(report.tool.name, 'kube-preflight');
   assert.deepEqual(report.upgrade, {

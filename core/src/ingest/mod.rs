@@ -451,7 +451,13 @@ impl Ingested {
                 if o.source.via == Some(Via::HelmRelease) {
                     continue;
                 }
-                let key = (o.r.kind.as_str(), o.r.namespace.as_deref(), o.r.name.as_str());
+                // One identity however a copy was written: kind, the namespace as the API server stores it
+                // (`default` for a namespaced manifest written without one), name.
+                let key = (
+                    o.r.kind.as_str(),
+                    crate::model::namespace_as_stored(&o.r.kind, o.r.namespace.as_deref()),
+                    o.r.name.as_str(),
+                );
                 let l = by_key.get(&key).copied().unwrap_or(j);
                 if let Some(u) = o.uid.as_ref() {
                     match by_uid.get(u).and_then(|k| self.objects.get(*k).map(|other| (*k, other))) {

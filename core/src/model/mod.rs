@@ -68,6 +68,56 @@ pub struct ObjectRef {
 }
 
 /// A reference for messages: `Kind namespace/name` or `Kind name`.
+/// Kinds the API server keeps outside namespaces (`kubectl api-resources --namespaced=false`, the
+/// built-in ones and the distributions' that kube-preflight reads): a namespace written on one is ignored.
+pub const CLUSTER_SCOPED: &[&str] = &[
+    "APIService",
+    "CertificateSigningRequest",
+    "ClusterOperator",
+    "ClusterRole",
+    "ClusterRoleBinding",
+    "ClusterVersion",
+    "ComponentStatus",
+    "CSIDriver",
+    "CSINode",
+    "CustomResourceDefinition",
+    "DeviceClass",
+    "FlowSchema",
+    "IngressClass",
+    "IPAddress",
+    "MachineConfig",
+    "MachineConfigPool",
+    "MutatingAdmissionPolicy",
+    "MutatingAdmissionPolicyBinding",
+    "MutatingWebhookConfiguration",
+    "Namespace",
+    "Node",
+    "PersistentVolume",
+    "PodSecurityPolicy",
+    "PriorityClass",
+    "PriorityLevelConfiguration",
+    "ResourceSlice",
+    "RuntimeClass",
+    "ServiceCIDR",
+    "StorageClass",
+    "StorageVersion",
+    "ValidatingAdmissionPolicy",
+    "ValidatingAdmissionPolicyBinding",
+    "ValidatingWebhookConfiguration",
+    "VolumeAttachment",
+];
+
+/// The namespace an object is in as the API server would have it: none for a cluster-scoped kind (a
+/// namespace written on one is ignored), `default` for a namespaced one written without (`kubectl apply`
+/// in the default context): the one identity every copy of an object is known by.
+pub fn namespace_as_stored<'o>(kind: &str, namespace: Option<&'o str>) -> Option<&'o str> {
+    if CLUSTER_SCOPED.contains(&kind) {
+        None
+    } else {
+        Some(namespace.unwrap_or("default"))
+    }
+}
+
 pub fn display_ref(r: &ObjectRef) -> String {
     match &r.namespace {
         Some(ns) => format!("{} {ns}/{}", r.kind, r.name),

@@ -193,7 +193,7 @@ impl Session {
             let head = &cur.pending[..];
             let bom_pending = !head.is_empty() && head.len() < BOM.len() && BOM.starts_with(head);
             if !bom_pending {
-                cur.json = json_file(head.strip_prefix(BOM).unwrap_or(head));
+                cur.json = json_file(&cur.file.name, head.strip_prefix(BOM).unwrap_or(head));
             }
         }
         if cur.json == Some(true) {

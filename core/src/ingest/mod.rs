@@ -250,11 +250,13 @@ pub fn read_yaml_into(
 /// A byte-order mark: not part of the text, dropped from the start of a file (positions count after it).
 pub const BOM: &[u8] = b"\xef\xbb\xbf";
 
-/// Does this file (its byte-order mark dropped) read as JSON? Decided on its first byte that is not blank;
-/// `None` while there is none yet.
-pub fn json_file(bytes: &[u8]) -> Option<bool> {
+/// Does this file (its byte-order mark dropped) read as JSON? A file named `*.json` does, whatever it
+/// starts with (JSON has no comments: a `//` line is an input error at its place, never a YAML document
+/// that swallows what follows); another on its first byte that is not blank. `None` while there is none yet.
+pub fn json_file(name: &str, bytes: &[u8]) -> Option<bool> {
     let first = bytes.iter().find(|b| !b.is_ascii_whitespace())?;
-    Some(crate::parse::looks_like_json(&String::from_utf8_lossy(&[*first])))
+    let named = name.len() >= 5 && name.get(name.len() - 5..).is_some_and(|ext| ext.eq_ignore_ascii_case(".json"));
+    Some(named || crate::parse::looks_like_json(&String::from_utf8_lossy(&[*first])))
 }
 
 /// What the inventory held before a file's objects were added: the point to go back to.
@@ -564,7 +566,7 @@ pub fn ingest(inputs: &[Input]) -> Result<Ingested, ParseError> {
         }
         let mut f = out.begin_file(&input.name);
         let bytes = input.content.strip_prefix(BOM).unwrap_or(&input.content);
-        let read = if json_file(bytes) == Some(true) {
+        let read = if json_file(&input.name, bytes) == Some(true) {
             // In parts, as `Session` reads it: the reader's buffer stays small (and in cache) however large
             // the file.
             let mut j = JsonFile::new(&out, &f);
@@ -848,6 +850,27 @@ pub(crate) mod tests {
         assert_eq!(e.file, "bad.yaml");
         let e = ingest(&[Input::new("bin.yaml", b"kind: Pod\nname: \xff\n".to_vec())]).unwrap_err();
         assert_eq!((e.line, e.col), (Some(2), Some(7)));
+    }
+
+    /// JSON has no comments: a `.json` file whose comment line would make the YAML reader swallow the
+    /// object after it (an `extensions/v1beta1` Ingress passing unseen) is an input error at the comment,
+    /// as kubectl refuses it; in a Session too.
+    #[test]
+    fn a_json_file_is_read_as_json_whatever_it_starts_with() {
+        let text = "// the ingress\n{\"apiVersion\": \"extensions/v1beta1\", \"kind\": \"Ingress\", \"metadata\": {\"name\": \"web\"}}\n";
+        for name in ["ingress.json", "INGRESS.JSON"] {
+            let e = ingest(&[Input::new(name, text)]).unwrap_err();
+            assert_eq!((e.file.as_str(), e.line, e.col), (name, Some(1), Some(1)), "{e:?}");
+        }
+        let mut s = crate::session::Session::new(crate::options::UpgradeOptions::new("1.29.2")).unwrap();
+        let r = s.push("ingress.json", text.as_bytes()).and_then(|()| s.end_input());
+        assert!(r.is_err(), "{r:?}");
+        // Blank, or the same object without the comment: read as before.
+        assert_eq!(ingest(&[Input::new("empty.json", "  \n")]).unwrap().objects.len(), 0);
+        assert_eq!(
+            ingest(&[Input::new("ok.json", text.trim_start_matches("// the ingress\n"))]).unwrap().objects.len(),
+            1
+        );
     }
 
     /// The objects of a YAML text with every field built (Keep::All): what reading only the read fields

@@ -81,7 +81,7 @@ impl KopsGroup {
         KopsGroup {
             role,
             rolling: RollingUpdate::from_node(spec.get("rollingUpdate")),
-            min_size: spec.get("minSize").as_i64().unwrap_or(1),
+            min_size: super::int(spec.get("minSize")).unwrap_or(1),
         }
     }
 }
@@ -123,7 +123,7 @@ impl Mcp {
             max_unavailable: spec.get("maxUnavailable").as_str().and_then(IntOrPercent::parse),
             max_unavailable_refused: mco_int_or_percent(spec.get("maxUnavailable")).err(),
             paused: spec.get("paused").as_bool().unwrap_or(false),
-            degraded_machines: n.at(&["status", "degradedMachineCount"]).as_i64().unwrap_or(0),
+            degraded_machines: super::int(n.at(&["status", "degradedMachineCount"])).unwrap_or(0),
             conditions: conditions(n.get("status")),
         }
     }
@@ -144,8 +144,8 @@ impl GkePool {
     pub fn from_node(n: &Node) -> GkePool {
         let p = n.at(&["spec", "upgradeStrategy", "parallelUpgrade"]);
         GkePool {
-            concurrent_nodes: p.get("concurrentNodes").as_i64(),
-            minimum_available: p.get("minimumAvailableNodes").as_i64(),
+            concurrent_nodes: super::int(p.get("concurrentNodes")),
+            minimum_available: super::int(p.get("minimumAvailableNodes")),
             spec_version: text(n.at(&["spec", "anthosBareMetalVersion"])),
             status_version: text(n.at(&["status", "anthosBareMetalVersion"])),
         }

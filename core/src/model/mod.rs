@@ -250,6 +250,26 @@ pub fn int_or_percent(n: &Node) -> Option<IntOrPercent> {
     n.as_str().and_then(IntOrPercent::parse)
 }
 
+/// An integer field as the component that acts on it reads its YAML (kubectl and the API server's
+/// clients through go-yaml v2, YAML 1.1): a plain `0x258` is 600, `011` is 9, `1_000` a thousand; anything
+/// else as [`Node::as_i64`] reads it (`3.0`). JSON numbers are plain decimals, read alike.
+pub fn int(n: &Node) -> Option<i64> {
+    use crate::parse::{ScalarKind, Value};
+    if let Value::Scalar(raw, ScalarKind::Plain) = &n.value {
+        // Plain decimal first, with no allocation (every pod has a few); `0...` is octal in YAML 1.1.
+        let decimal =
+            !raw.is_empty() && raw.bytes().all(|b| b.is_ascii_digit()) && (raw.len() == 1 || !raw.starts_with('0'));
+        if decimal {
+            if let Ok(v) = raw.parse::<i64>() {
+                return Some(v);
+            }
+        } else if let Some(v) = yaml11_int(raw) {
+            return Some(v);
+        }
+    }
+    n.as_i64()
+}
+
 /// A YAML 1.1 integer (`[-+]?0b[01_]+`, `[-+]?0[0-7_]+`, `[-+]?(0|[1-9][0-9_]*)`, `[-+]?0x[0-9a-fA-F_]+`).
 fn yaml11_int(raw: &str) -> Option<i64> {
     let (neg, body) = match raw.strip_prefix('-') {
@@ -553,7 +573,7 @@ fn pod_needs(spec: &Node, extended: Amounts, strings: &mut Interner) -> Option<B
         .chain(sidecars)
         .flat_map(|c| c.get("ports").as_seq().iter())
         .filter_map(|p| {
-            let port = p.get("hostPort").as_i64().filter(|v| *v > 0)?;
+            let port = int(p.get("hostPort")).filter(|v| *v > 0)?;
             Some(HostPort {
                 port,
                 protocol: p.get("protocol").as_str().filter(|s| !s.is_empty()).unwrap_or("TCP").to_owned(),
@@ -571,11 +591,11 @@ fn pod_needs(spec: &Node, extended: Amounts, strings: &mut Interner) -> Option<B
         .iter()
         .filter(|c| c.get("whenUnsatisfiable").as_str() == Some("DoNotSchedule"))
         .map(|c| SpreadConstraint {
-            max_skew: c.get("maxSkew").as_i64().unwrap_or(1),
+            max_skew: int(c.get("maxSkew")).unwrap_or(1),
             topology_key: c.get("topologyKey").as_str().unwrap_or_default().to_owned(),
             selector: LabelSelector::from_node_in(c.get("labelSelector"), strings),
             match_label_keys: c.get("matchLabelKeys").as_seq().iter().filter_map(|v| v.as_string()).collect(),
-            min_domains: c.get("minDomains").as_i64(),
+            min_domains: int(c.get("minDomains")),
             ignore_node_affinity: c.get("nodeAffinityPolicy").as_str() == Some("Ignore"),
             honor_taints: c.get("nodeTaintsPolicy").as_str() == Some("Honor"),
         })
@@ -596,7 +616,7 @@ impl PodSpec {
                 Some("system-node-critical") => Critical::Node,
                 _ => Critical::No,
             },
-            termination_grace_seconds: spec.get("terminationGracePeriodSeconds").as_i64(),
+            termination_grace_seconds: int(spec.get("terminationGracePeriodSeconds")),
             node_name: spec.get("nodeName").as_str().map(|n| strings.get(n)),
             node_selector: spec.get("nodeSelector").string_map_in(strings),
             required_affinity,
@@ -609,7 +629,7 @@ impl PodSpec {
                     operator: t.get("operator").as_str().unwrap_or("Equal").to_owned(),
                     value: t.get("value").as_str().unwrap_or_default().to_owned(),
                     effect: t.get("effect").as_str().unwrap_or_default().to_owned(),
-                    toleration_seconds: t.get("tolerationSeconds").as_i64(),
+                    toleration_seconds: int(t.get("tolerationSeconds")),
                 })
                 .collect(),
             requests,
@@ -916,7 +936,7 @@ impl Object {
                     Resources {
                         cpu_millis: a.get("cpu").as_str().and_then(cpu_millis).unwrap_or(UNKNOWN),
                         memory_bytes: a.get("memory").as_str().and_then(bytes).unwrap_or(UNKNOWN),
-                        pods: a.get("pods").as_i64().unwrap_or(110),
+                        pods: int(a.get("pods")).unwrap_or(110),
                         ephemeral_bytes: a.get("ephemeral-storage").as_str().and_then(bytes).unwrap_or(UNKNOWN),
                     }
                 },
@@ -1006,7 +1026,7 @@ impl Object {
                 let template =
                     if k == "CronJob" { spec.at(&["jobTemplate", "spec", "template"]) } else { spec.get("template") };
                 Body::Workload(Box::new(WorkloadInfo {
-                    replicas: spec.get("replicas").as_i64(),
+                    replicas: int(spec.get("replicas")),
                     selector: LabelSelector::from_node_in(spec.get("selector"), strings),
                     template_labels: template.at(&["metadata", "labels"]).string_map_in(strings),
                     template: PodSpec::from_node_in(template.get("spec"), strings),
@@ -1018,10 +1038,10 @@ impl Object {
                 max_unavailable: int_or_percent(spec.get("maxUnavailable")),
                 unhealthy_pod_eviction_policy: spec.get("unhealthyPodEvictionPolicy").as_string(),
                 status: status.is_map().then(|| PdbStatus {
-                    current_healthy: status.get("currentHealthy").as_i64(),
-                    desired_healthy: status.get("desiredHealthy").as_i64(),
-                    expected_pods: status.get("expectedPods").as_i64(),
-                    disruptions_allowed: status.get("disruptionsAllowed").as_i64(),
+                    current_healthy: int(status.get("currentHealthy")),
+                    desired_healthy: int(status.get("desiredHealthy")),
+                    expected_pods: int(status.get("expectedPods")),
+                    disruptions_allowed: int(status.get("disruptionsAllowed")),
                 }),
             })),
             _ => Body::Other,
@@ -1328,6 +1348,24 @@ mod tests {
         for raw in ["25%", "ten", "", "0x", "1.5"] {
             assert_eq!(yaml11_int(raw), None, "{raw}");
         }
+    }
+
+    /// The fields read as numbers read YAML 1.1's forms as kubectl does: a grace period of `0x258` is 600
+    /// seconds (it was read as absent, so the API server's 30), `0600` octal; JSON and quoted values as before.
+    #[test]
+    fn number_fields_read_yaml_1_1_integers() {
+        let grace = |v: &str| {
+            let o = obj(&format!("apiVersion: v1\nkind: Pod\nmetadata: {{name: p}}\nspec:\n  terminationGracePeriodSeconds: {v}\n  containers: [{{name: c, image: i}}]\n"));
+            o.pod().and_then(|p| p.spec.termination_grace_seconds)
+        };
+        assert_eq!(grace("0x258"), Some(600));
+        assert_eq!(grace("0600"), Some(384));
+        assert_eq!(grace("1_200"), Some(1200));
+        assert_eq!(grace("600"), Some(600));
+        assert_eq!(grace("0"), Some(0));
+        assert_eq!(grace("\"600\""), Some(600));
+        let o = obj("apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: d}\nspec:\n  replicas: 0x3\n  selector: {matchLabels: {a: b}}\n  template: {metadata: {labels: {a: b}}, spec: {containers: [{name: c, image: i}]}}\n");
+        assert!(matches!(&o.body, Body::Workload(w) if w.replicas == Some(3)));
     }
 
     #[test]

@@ -77,15 +77,20 @@ pub fn base64_decode(input: &[u8]) -> Option<Vec<u8>> {
     Some(out)
 }
 
-/// gunzip (RFC 1952), at most `MAX_RELEASE_BYTES` out and no more than `budget` (what is left of
-/// `MAX_HELM_TOTAL_BYTES`), saying why not: not gzip, or larger than a limit. What is decompressed is taken
-/// from the budget.
+/// gunzip (RFC 1952), every member as Go's `gzip.Reader` reads them (one after another, concatenated), at
+/// most `MAX_RELEASE_BYTES` out and no more than `budget` (what is left of `MAX_HELM_TOTAL_BYTES`), saying
+/// why not: not gzip, or larger than a limit. What is decompressed is taken from the budget.
 fn gunzip_limited(data: &[u8], budget: &mut usize) -> Result<Vec<u8>, String> {
     let junk = || "the release is not valid gzip".to_owned();
-    let body = gzip_body(data).ok_or_else(junk)?;
     let limit = MAX_RELEASE_BYTES.min(*budget);
-    let out = miniz_oxide::inflate::decompress_to_vec_with_limit(body, limit).map_err(|e| {
-        if e.status == miniz_oxide::inflate::TINFLStatus::HasMoreOutput {
+    let mut out = Vec::new();
+    let mut rest = data;
+    loop {
+        let body = gzip_body(rest).ok_or_else(junk)?;
+        let consumed = inflate_raw(body, limit, &mut out).map_err(|too_large| {
+            if !too_large {
+                return junk();
+            }
             *budget = budget.saturating_sub(limit);
             if limit < MAX_RELEASE_BYTES {
                 format!(
@@ -95,12 +100,39 @@ fn gunzip_limited(data: &[u8], budget: &mut usize) -> Result<Vec<u8>, String> {
             } else {
                 format!("the release is larger than {} MiB decompressed (MAX_RELEASE_BYTES)", MAX_RELEASE_BYTES >> 20)
             }
-        } else {
-            junk()
+        })?;
+        // The member's trailer (CRC-32, size; not checked, and a last member may lack it), then another
+        // member or the end.
+        rest = body.get(consumed.saturating_add(8)..).unwrap_or_default();
+        if rest.is_empty() {
+            break;
         }
-    })?;
+    }
     *budget = budget.saturating_sub(out.len());
     Ok(out)
+}
+
+/// Inflate one raw deflate stream onto `out`, at most `limit` bytes in all: the input bytes it took, or
+/// `Err(true)` past the limit, `Err(false)` for a stream that is not deflate or ends early.
+fn inflate_raw(input: &[u8], limit: usize, out: &mut Vec<u8>) -> Result<usize, bool> {
+    use miniz_oxide::inflate::stream::{inflate, InflateState};
+    use miniz_oxide::{DataFormat, MZFlush, MZStatus};
+    let mut state = InflateState::new_boxed(DataFormat::Raw);
+    let mut buf = vec![0u8; 64 << 10];
+    let mut pos = 0;
+    loop {
+        let r = inflate(&mut state, input.get(pos..).unwrap_or_default(), &mut buf, MZFlush::None);
+        pos += r.bytes_consumed;
+        if out.len().saturating_add(r.bytes_written) > limit {
+            return Err(true);
+        }
+        out.extend_from_slice(buf.get(..r.bytes_written).unwrap_or_default());
+        match r.status {
+            Ok(MZStatus::StreamEnd) => return Ok(pos),
+            Ok(_) if r.bytes_consumed > 0 || r.bytes_written > 0 => {}
+            _ => return Err(false),
+        }
+    }
 }
 
 /// The deflate stream inside a gzip member.
@@ -448,6 +480,12 @@ mod tests {
         assert_eq!(budget, MAX_HELM_TOTAL_BYTES - 3);
         assert!(gunzip_limited(b"\x1f\x8b\x08\x00", &mut budget).is_err());
         assert!(gunzip_limited(b"plain", &mut budget).is_err());
+        // Several members, as Go's gzip.Reader reads them (multistream): one text, in order.
+        let two = [gz.clone(), gz.clone()].concat();
+        assert_eq!(gunzip_limited(&two, &mut budget).unwrap(), b"hi\nhi\n");
+        // A member cut short in its data, or junk after one: not gzip (Go's reader errs alike).
+        assert!(gunzip_limited(&gz[..gz.len() - 10], &mut budget).is_err());
+        assert!(gunzip_limited(&[gz.clone(), b"junk".to_vec()].concat(), &mut budget).is_err());
     }
 
     fn b64(bytes: &[u8]) -> String {

@@ -370,6 +370,35 @@ test('an input named as --output is refused, and left as it was', () => {
   fs.rmSync(dir, { recursive: true, force: true });
 });
 
+test('two reports to one file are a usage error; -, /dev/stdout and /dev/stderr write where asked', () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'kp-outs-'));
+  const args = ['check', fixture('cli/nodes-1.28.yaml'), '--to', '1.29.2'];
+  const out = path.join(dir, 'r.out');
+  fs.symlinkSync(out, path.join(dir, 'alias.out'));
+  fs.writeFileSync(out, 'before');
+  for (const extra of [
+    ['--output', `json=${out}`, '--output', `sarif=${out}`],
+    ['--output', out, '--output', `sarif=${path.join(dir, '.', 'r.out')}`],
+    ['--output', `json=${out}`, '--output', `sarif=${path.join(dir, 'alias.out')}`],
+  ]) {
+    const r = cli([...args, ...extra]);
+    assert.equal(r.code, 2, r.stderr);
+    assert.match(r.stderr, /are the same file/);
+    assert.equal(fs.readFileSync(out, 'utf8'), 'before');
+  }
+  for (const where of ['-', '/dev/stdout']) {
+    const r = cli([...args, '--format', 'json', '--output', where]);
+    assert.equal(r.code, 0, r.stderr);
+    assert.equal(JSON.parse(r.stdout).upgrade.to, '1.29.2');
+    assert.ok(!fs.existsSync(path.join(process.cwd(), '-')));
+  }
+  const e = cli([...args, '--format', 'json', '--output', '/dev/stderr']);
+  assert.equal(e.code, 0, e.stderr);
+  assert.equal(e.stdout, '');
+  assert.equal(JSON.parse(e.stderr).upgrade.to, '1.29.2');
+  fs.rmSync(dir, { recursive: true, force: true });
+});
+
 /** A List of `n` Ingresses on a removed API: a report of about 750 bytes per object. */
 function manyFindings(dir, n) {
   const items = Array.from({ length: n }, (_, i) => ({

@@ -120,7 +120,7 @@ function parseArgs(argv) {
     else if (arg === '--format') out.format = value;
     else if (arg === '--output') {
       const m = /^(text|json|markdown|md|sarif|junit)=(.+)$/.exec(value);
-      if (m) out.outputs.push({ format: m[1], path: m[2] === '-' ? undefined : m[2] });
+      if (m) out.outputs.push({ format: m[1], path: outputPath(m[2]) });
       else if (out.output !== undefined) throw new UsageError('--output <file> given twice; for several formats, give --output <format>=<file>');
       else out.output = value;
     }
@@ -418,6 +418,15 @@ function readConfig(p) {
 }
 
 /** The file's identity (device and inode), following symbolic links; `undefined` when it does not exist. */
+/** Names of standard output and standard error for --output, written there rather than opened. */
+const STDOUT_PATHS = ['-', '/dev/stdout', '/dev/fd/1'];
+const STDERR_PATHS = ['/dev/stderr', '/dev/fd/2'];
+
+/** Where an --output path writes: `undefined` for standard output, the path otherwise. */
+function outputPath(p) {
+  return p === undefined || STDOUT_PATHS.includes(p) ? undefined : p;
+}
+
 function identity(p) {
   try {
     const st = fs.statSync(p);
@@ -471,6 +480,14 @@ function writeStdout(text) {
 function writeOut(text, output) {
   if (!output) {
     writeStdout(text);
+    return;
+  }
+  if (STDERR_PATHS.includes(output)) {
+    try {
+      fs.writeSync(2, text);
+    } catch (e) {
+      throw inputError(`--output ${output}: ${describe(e)}`, 'output');
+    }
     return;
   }
   let target = output;
@@ -552,10 +569,18 @@ function main(argv) {
   if (args.paths.length === 0) throw new UsageError('check needs at least one path (or - for stdin)');
   // Where each format goes: --format's report to --output <file> or stdout (unless only
   // --output <format>=... are given, and no --format), then every --output <format>=<file|->.
-  const main = args.outputs.length && !args.format && args.output === undefined ? undefined : { format: args.format || 'text', path: args.output };
+  const main = args.outputs.length && !args.format && args.output === undefined ? undefined : { format: args.format || 'text', path: outputPath(args.output) };
   const targets = [...(main ? [main] : []), ...args.outputs];
   if (targets.filter((t) => t.path === undefined).length > 1) {
     throw new UsageError('only one output can go to stdout');
+  }
+  // Two reports to one file would leave one of them: each output its own file (a link to a file, or its
+  // name written another way, is that file).
+  const sameFile = new Map();
+  for (const t of targets.filter((t) => t.path !== undefined)) {
+    const key = STDERR_PATHS.includes(t.path) ? 'stderr' : identity(t.path) ?? path.resolve(t.path);
+    if (sameFile.has(key)) throw new UsageError(`--output ${sameFile.get(key)} and --output ${t.path} are the same file: give each report its own`);
+    sameFile.set(key, t.path);
   }
   const [first, ...more] = targets;
   const request = {

@@ -1,6 +1,6 @@
 //! What the kubelet of each Kubernetes minor runs on: the container runtimes it dropped and the node setup
 //! it refuses, with their sources (the table `docs/rules.md` shows beside the rules that read it:
-//! `node/container-runtime-unsupported`, `node/cgroup-v1`).
+//! `node/container-runtime-unsupported`, `node/legacy-cgroup`).
 
 /// A container runtime (by `status.nodeInfo.containerRuntimeVersion`'s scheme) that the kubelet stops
 /// supporting.

@@ -109,14 +109,27 @@ export function runInWorker(makeWorker, start, inputs, options, { signal, onProg
       let bytes = 0;
       for (let i = 0; i < described.length; i++) {
         const { name, content } = described[i];
+        let any = false;
         for await (const chunk of chunks(content, `inputs[${i}].content`, stop)) {
           if (settled) return;
           ack = next();
           bytes += chunk.byteLength;
+          any = true;
           worker.post({ type: 'chunk', name, chunk }, [chunk.buffer]);
           const { objects } = await ack;
           onProgress?.({ bytes, objects, input: name });
         }
+        if (settled) return;
+        // An empty input is still an input (listed as empty); then it ends, so that the next input, even
+        // of the same name, is read as another.
+        if (!any) {
+          ack = next();
+          worker.post({ type: 'chunk', name, chunk: new Uint8Array(0) });
+          await ack;
+        }
+        ack = next();
+        worker.post({ type: 'end' });
+        await ack;
       }
       worker.post({ type: 'finish' });
     })().catch((e) => finish(reject, e));

@@ -28,7 +28,7 @@ function guarded(call) {
 }
 
 /**
- * Streaming input: `new Session(options)`, `push(name, chunk)`, `finish()`. A session holds what it has
+ * Streaming input: `new Session(options)`, `push(name, chunk)`, `endInput()`, `finish()`. A session holds what it has
  * read in the module's memory until `finish()` or `free()` (or, once it is garbage collected, through the
  * module's FinalizationRegistry): call `free()` on a session you abandon.
  */
@@ -41,6 +41,12 @@ class Session {
   push(name, chunk) {
     this.usable();
     return guarded(() => this.inner.push(name, chunk));
+  }
+
+  /** End the current input now: the next chunk, whatever its name, begins another input. */
+  endInput() {
+    this.usable();
+    return guarded(() => this.inner.endInput());
   }
 
   /** The report; the session's memory is released, and the session cannot be used again. */

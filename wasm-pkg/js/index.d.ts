@@ -336,6 +336,9 @@ export function check(files: InputFile[], options: UpgradeOptions): Report;
 export class Session {
   constructor(options: UpgradeOptions);
   push(name: string, chunk: string | Uint8Array): void;
+  /** End the current input now: the next chunk, whatever its name, begins another input (two inputs of one
+   * name stay two; an input that had no chunk is listed as empty). */
+  endInput(): void;
   /** The report; releases what the session holds (it cannot be used again). */
   finish(): Report;
   /** Release what the session holds at once (an abandoned session); safe to call twice. */

@@ -16,6 +16,10 @@ export function serve(Session, init, post) {
       } else if (m.type === 'chunk') {
         session.push(m.name, m.chunk);
         post({ type: 'ack', objects: session.progress()[1] });
+      } else if (m.type === 'end') {
+        // One input ends: the next, even of the same name, is another.
+        session.endInput();
+        post({ type: 'ack', objects: session.progress()[1] });
       } else if (m.type === 'finish') {
         post({ type: 'report', report: session.finish() });
       }

@@ -238,6 +238,13 @@ impl CliSession {
         push(session, &name, chunk).map_err(|e| to_js_error(&e))
     }
 
+    /// End the current input now: the next chunk, whatever its name, begins another (two inputs of one
+    /// name stay two).
+    #[wasm_bindgen(js_name = endInput)]
+    pub fn end_input(&mut self) -> Result<(), JsValue> {
+        self.session()?.end_input().map_err(|e| to_js_error(&e))
+    }
+
     /// An input listed without being read, with the reason.
     pub fn skip(&mut self, name: JsValue, reason: JsValue) -> Result<(), JsValue> {
         let name = name.as_string().ok_or_else(|| options_error("name: expected a string"))?;
@@ -342,6 +349,17 @@ impl Session {
             return Err(options_error("chunk: expected a string or a Uint8Array"));
         };
         s.push(&name, &bytes).map_err(|e| to_js_error(&e))
+    }
+
+    /// End the current input now: the next chunk, whatever its name, begins another (two inputs of one
+    /// name stay two).
+    #[wasm_bindgen(js_name = endInput)]
+    pub fn end_input(&mut self) -> Result<(), JsValue> {
+        let s = self.inner.as_mut().ok_or_else(|| options_error("this session is finished"))?;
+        if let Some((prev, _)) = self.carry.take() {
+            s.push(&prev, REPLACEMENT).map_err(|e| to_js_error(&e))?;
+        }
+        s.end_input().map_err(|e| to_js_error(&e))
     }
 
     /// `[bytes, objects]` read so far (`[]` once finished).

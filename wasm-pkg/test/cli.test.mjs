@@ -453,6 +453,17 @@ test('a signal while --output is written leaves no temporary file behind', async
   t.skip('the signal never arrived while the report was being written');
 });
 
+test('--stdin-name beside a file of that name: two inputs, never one', () => {
+  const file = fixture('cli/nodes-1.28.yaml');
+  const input = 'apiVersion: v1\nkind: Pod\nmetadata: {name: a, namespace: x}\nspec: {nodeName: cp-1, containers: [{name: c, image: i}]}\n';
+  const r = cli(['check', file, '-', '--stdin-name', file, '--to', '1.29.2', '--format', 'json'], { input });
+  assert.equal(r.code, 0, r.stderr);
+  const inv = JSON.parse(r.stdout).inventory;
+  assert.equal(inv.files, 2);
+  assert.equal(inv.byKind.Pod, 1);
+  assert.ok(inv.byKind.Node >= 1);
+});
+
 test('--stdin-name names piped input in every format (SARIF locations included)', () => {
   const input = 'apiVersion: extensions/v1beta1\nkind: Ingress\nmetadata: {name: web, namespace: shop}\nspec: {backend: {serviceName: web, servicePort: 80}}\n';
   const r = cli(['check', '-', '--stdin-name', 'deploy/ingress.yaml', '--to', '1.29.2', '--format', 'sarif'], { input });

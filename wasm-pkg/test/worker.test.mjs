@@ -31,6 +31,18 @@ test('the same report as check(), from strings, bytes, ArrayBuffers, Blobs, web 
   assert.equal(new Uint8Array(ab).byteLength, cluster.byteLength);
 });
 
+test('two inputs of one name stay two, and an empty input is listed, as check() reads them', async () => {
+  const one = 'apiVersion: v1\nkind: Pod\nmetadata: {name: a, namespace: x}\nspec: {nodeName: n1, containers: [{name: c, image: i}]}\n';
+  const two = one.replace('name: a,', 'name: b,');
+  const inputs = [{ name: 'pods.yaml', content: one }, { name: 'pods.yaml', content: two }, { name: 'empty.yaml', content: '' }];
+  const expected = check(inputs, options);
+  assert.equal(expected.inventory.byKind.Pod, 2);
+  const report = await checkInWorker(inputs, options);
+  assert.equal(report.inventory.byKind.Pod, 2);
+  assert.equal(report.inventory.files, expected.inventory.files);
+  assert.deepEqual(report.inventory, expected.inventory);
+});
+
 test('progress after each chunk; the event loop stays free meanwhile', async () => {
   // A large input: the demo's pods many times over, in 1 MiB chunks.
   const big = Buffer.concat(Array.from({ length: 40 }, (_, i) => Buffer.from(cluster.toString('utf8').replaceAll('name: ', `name: c${i}-`) + '\n---\n')));

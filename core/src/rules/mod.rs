@@ -73,7 +73,7 @@ registry![
     helm::kube_version_refused,
     input::duplicate_object,
     input::unreadable_value,
-    node::cgroup_v1,
+    node::legacy_cgroup,
     node::container_runtime_unsupported,
     platform::admin_ack_required,
     platform::operator_degraded,

@@ -408,6 +408,9 @@ function streamInput(session, f, progress) {
       if (f.discovered) session.pushFound(name, new Uint8Array(0));
       else session.push(name, new Uint8Array(0));
     }
+    // It ends here: the next input, even of the same name (`--stdin-name x.yaml` beside a file x.yaml), is
+    // another.
+    session.endInput();
   } finally {
     if (fd !== 0) fs.closeSync(fd);
   }

@@ -4,8 +4,8 @@
 //! kubelet against its own Docker (through cri-dockerd from 1.24), OpenShift and GKE on Bare Metal manage
 //! the runtime with the release.
 
-pub mod cgroup_v1;
 pub mod container_runtime_unsupported;
+pub mod legacy_cgroup;
 
 use crate::options::Profile;
 use crate::rules::Context;

@@ -1,4 +1,4 @@
-//! `node/cgroup-v1`: a node's OS image boots with cgroup v1, which the target's kubelet refuses by default.
+//! `node/legacy-cgroup`: a node's OS image boots with cgroup v1, which the target's kubelet refuses by default.
 
 use super::{first_hop_past, judged};
 use crate::report::{Finding, Severity};
@@ -6,7 +6,7 @@ use crate::rules::{Context, RuleInfo};
 use crate::runtimes::{cgroup_v1_image, CGROUP_V1_REFUSED_FROM, CGROUP_V1_SOURCE};
 
 pub const INFO: RuleInfo = RuleInfo {
-    code: "node/cgroup-v1",
+    code: "node/legacy-cgroup",
     severity: Severity::Warning,
     title: "A node's OS boots with cgroup v1, which the target's kubelet refuses by default",
     needs_from: false,

@@ -71,9 +71,66 @@ fn read_files(files: &JsValue) -> Result<Vec<Input>, JsValue> {
     Ok(inputs)
 }
 
+/// How deep and how many values of the options are looked at for values JSON cannot carry.
+const OPTION_DEPTH: usize = 16;
+const OPTION_VALUES: usize = 10_000;
+
+/// A value JSON would drop or change without a word (`NaN`, `Infinity`, a function, a Symbol, a BigInt, a
+/// Map or Set), found in the options: an options error naming the field (`exemptions[2].until`), rather
+/// than the profile's default used in its place.
+fn unrepresentable(v: &JsValue, path: &str, depth: usize, budget: &mut usize) -> Option<JsValue> {
+    *budget = budget.checked_sub(1)?;
+    let bad = |what: &str| {
+        let e = kube_preflight::Error::Options(kube_preflight::OptionsError {
+            field: path.to_owned(),
+            message: format!("{what} is not a value options can hold (JSON has no such value)"),
+        });
+        Some(to_js_error(&e))
+    };
+    if let Some(f) = v.as_f64() {
+        return (!f.is_finite()).then(|| bad(&format!("{f}"))).flatten();
+    }
+    if v.is_function() {
+        return bad("a function");
+    }
+    if v.is_symbol() {
+        return bad("a Symbol");
+    }
+    if v.is_bigint() {
+        return bad("a BigInt");
+    }
+    if v.is_instance_of::<js_sys::Map>() || v.is_instance_of::<js_sys::Set>() {
+        return bad("a Map or Set");
+    }
+    if !v.is_object() || depth >= OPTION_DEPTH {
+        return None;
+    }
+    if let Some(arr) = v.dyn_ref::<Array>() {
+        for (i, x) in arr.iter().enumerate() {
+            if let Some(e) = unrepresentable(&x, &format!("{path}[{i}]"), depth + 1, budget) {
+                return Some(e);
+            }
+        }
+        return None;
+    }
+    let obj: &js_sys::Object = v.unchecked_ref();
+    for key in js_sys::Object::keys(obj).iter() {
+        let Some(k) = key.as_string() else { continue };
+        let x = Reflect::get(v, &key).unwrap_or(JsValue::UNDEFINED);
+        let field = if path.is_empty() { k } else { format!("{path}.{k}") };
+        if let Some(e) = unrepresentable(&x, &field, depth + 1, budget) {
+            return Some(e);
+        }
+    }
+    None
+}
+
 fn stringify(v: &JsValue, what: &str) -> Result<String, JsValue> {
     if v.is_undefined() || v.is_null() {
         return Ok("{}".to_owned());
+    }
+    if let Some(e) = unrepresentable(v, "", 0, &mut { OPTION_VALUES }) {
+        return Err(e);
     }
     // A version given as a number has already lost its trailing zero (`1.30` is the number 1.3): refuse
     // it rather than check against Kubernetes 1.3.

@@ -71,6 +71,17 @@ test('bad options throw with code "options" naming the field', () => {
     assert.throws(() => check([], options), (e) => e.code === 'options' && e.field === field && e.message.includes(field));
   }
   assert.throws(() => check('nope', { to: '1.29' }), (e) => e.code === 'options');
+  // Values JSON cannot carry are refused naming the field, never read as absent (the profile's default).
+  for (const [options, field] of [
+    [{ to: '1.29.2', maxUnavailable: NaN }, 'maxUnavailable'],
+    [{ to: '1.29.2', maxSurge: Infinity }, 'maxSurge'],
+    [{ to: '1.29.2', drain: () => true }, 'drain'],
+    [{ to: '1.29.2', profile: Symbol('kops') }, 'profile'],
+    [{ to: '1.29.2', timings: { cordon: 10n } }, 'timings.cordon'],
+    [{ to: '1.29.2', exemptions: [{ code: 'api/removed', until: -Infinity }] }, 'exemptions[0].until'],
+  ]) {
+    assert.throws(() => check([], options), (e) => e.code === 'options' && e.field === field, `${field}`);
+  }
 });
 
 test('rules() documents every rule', () => {

@@ -177,3 +177,21 @@ fn markdown_fits_a_comment_and_groups_by_severity() {
     assert!(demo_md.contains("\n<details><summary>⚠️ 18 warning(s)</summary>\n"), "{demo_md}");
     assert!(!demo_md.contains("not shown"), "{demo_md}");
 }
+
+/// The limit holds whatever makes the text long, not only findings: 20,000 skipped inputs, and with
+/// `--max-findings`, still within it, saying how many were left out.
+#[test]
+fn markdown_fits_a_comment_whatever_is_long() {
+    let mut inputs = demo();
+    for i in 0..20_000 {
+        inputs.push(Input::new(format!("charts/templates/with-a-long-path-{i:05}.yaml"), "{{ .Values.x }}: 1\n"));
+    }
+    let r = check(&inputs, &UpgradeOptions::new("1.29.2")).unwrap();
+    assert!(r.inventory.skipped.len() >= 20_000);
+    let limit = kube_preflight::render::markdown::COMMENT_LIMIT;
+    for max_findings in [None, Some(5)] {
+        let md = render(&r, Format::Markdown, RenderOptions { max_findings, ..RenderOptions::default() });
+        assert!(md.chars().count() <= limit, "{} characters", md.chars().count());
+        assert!(md.contains("more skipped input(s) not listed"), "{}", &md[md.len().saturating_sub(2000)..]);
+    }
+}

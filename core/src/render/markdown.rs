@@ -43,29 +43,78 @@ pub const COMMENT_LIMIT: usize = 65_536;
 /// says how many of each severity were left out.
 pub fn render_markdown(r: &Report, max_findings: Option<usize>) -> String {
     let open = r.findings.iter().filter(|f| f.suppressed.is_none()).count();
+    let fits = |t: &String| t.chars().count() <= COMMENT_LIMIT;
     if let Some(n) = max_findings {
-        return render_with(r, n.min(open), Some(n), true);
+        let t = render_with(r, n.min(open), Some(n), true, usize::MAX);
+        if fits(&t) {
+            return t;
+        }
+        return shorten_lists(r, n.min(open), Some(n));
     }
-    let all = render_with(r, open, None, true);
-    if all.chars().count() <= COMMENT_LIMIT {
+    let all = render_with(r, open, None, true, usize::MAX);
+    if fits(&all) {
         return all;
     }
     // Suppressed findings are counted but not listed; then the most findings that fit (fewer rows never
     // make the text longer).
-    let without = render_with(r, open, None, false);
-    if without.chars().count() <= COMMENT_LIMIT {
+    let without = render_with(r, open, None, false, usize::MAX);
+    if fits(&without) {
         return without;
     }
     let (mut lo, mut hi) = (0, open);
     while lo < hi {
         let mid = (lo + hi).div_ceil(2);
-        if render_with(r, mid, None, false).chars().count() <= COMMENT_LIMIT {
+        if fits(&render_with(r, mid, None, false, usize::MAX)) {
             lo = mid;
         } else {
             hi = mid - 1;
         }
     }
-    render_with(r, lo, None, false)
+    let t = render_with(r, lo, None, false, usize::MAX);
+    if fits(&t) {
+        return t;
+    }
+    shorten_lists(r, 0, None)
+}
+
+/// Past the limit with no finding listed (a plan of thousands of nodes, thousands of workloads down, tens of
+/// thousands of skipped files): the other lists shortened to the most items that fit, each saying how many
+/// it left out; and, should even that not fit, the text cut at the limit with a last line saying so.
+fn shorten_lists(r: &Report, shown: usize, cap: Option<usize>) -> String {
+    let fits = |t: &String| t.chars().count() <= COMMENT_LIMIT;
+    let (mut lo, mut hi) = (0usize, 1usize << 20);
+    while lo < hi {
+        let mid = (lo + hi).div_ceil(2);
+        if fits(&render_with(r, shown, cap, false, mid)) {
+            lo = mid;
+        } else {
+            hi = mid - 1;
+        }
+    }
+    let t = render_with(r, shown, cap, false, lo);
+    if fits(&t) {
+        return t;
+    }
+    let note = "\n\n_The rest is cut, to stay within GitHub's comment limit: the JSON report has it all._\n";
+    let keep = COMMENT_LIMIT.saturating_sub(note.chars().count());
+    let mut cut: String = t.chars().take(keep).collect();
+    cut.push_str(note);
+    cut
+}
+
+/// At most `items` of a list, then how many were left out.
+fn first_items<'t, T>(all: &'t [T], items: usize) -> (&'t [T], usize) {
+    let n = all.len().min(items);
+    (all.get(..n).unwrap_or_default(), all.len() - n)
+}
+
+fn left_out(s: &mut String, n: usize, what: &str) {
+    if n > 0 {
+        let _ = writeln!(
+            s,
+            "- _{n} more {what} not listed, to stay within GitHub's comment limit: the JSON report lists them all._"
+        );
+    }
 }
 
 fn mark(sev: Severity) -> &'static str {
@@ -96,7 +145,7 @@ fn row(s: &mut String, f: &crate::report::Finding, last: &str) {
 
 const TABLE_HEAD: &str = "| | Rule | Object | Finding | Fix |\n|---|---|---|---|---|\n";
 
-fn render_with(r: &Report, shown: usize, cap: Option<usize>, list_suppressed: bool) -> String {
+fn render_with(r: &Report, shown: usize, cap: Option<usize>, list_suppressed: bool, items: usize) -> String {
     let mut s = String::new();
     let u = &r.upgrade;
     let sm = &r.summary;
@@ -236,14 +285,17 @@ fn render_with(r: &Report, shown: usize, cap: Option<usize>, list_suppressed: bo
                     if st.pending.is_empty() {
                         String::new()
                     } else {
-                        format!("; never upgraded: {}", md(&st.pending.join(", ")))
+                        let (names, more) = first_items(&st.pending, items);
+                        let more = if more > 0 { format!(" and {more} more") } else { String::new() };
+                        format!("; never upgraded: {}{more}", md(&names.join(", ")))
                     }
                 );
             }
             s.push('\n');
         }
         s.push_str("| Hop | Phase | Pool | At once | Nodes | Start | End |\n|---|---|---|---|---|---|---|\n");
-        for p in &r.plan.phases {
+        let (phases, more_phases) = first_items(&r.plan.phases, items);
+        for p in phases {
             let _ = writeln!(
                 s,
                 "| {} | {} | {} | {} | {} | {} | {} |",
@@ -255,6 +307,9 @@ fn render_with(r: &Report, shown: usize, cap: Option<usize>, list_suppressed: bo
                 duration(p.start_seconds),
                 duration(p.end_seconds)
             );
+        }
+        if more_phases > 0 {
+            let _ = writeln!(s, "\n_{more_phases} more phase(s) not listed, to stay within GitHub's comment limit._");
         }
     }
     if !r.downtime.components.is_empty() || !r.downtime.workloads.is_empty() {
@@ -268,7 +323,8 @@ fn render_with(r: &Report, shown: usize, cap: Option<usize>, list_suppressed: bo
                 if c.when.is_empty() { String::new() } else { format!(" ({})", md(&c.when)) }
             );
         }
-        for w in &r.downtime.workloads {
+        let (workloads, more_workloads) = first_items(&r.downtime.workloads, items);
+        for w in workloads {
             let _ = writeln!(
                 s,
                 "- **{} {}/{}**: {} ({})",
@@ -283,16 +339,21 @@ fn render_with(r: &Report, shown: usize, cap: Option<usize>, list_suppressed: bo
                 md(&w.reason)
             );
         }
+        left_out(&mut s, more_workloads, "workload(s) with downtime");
     }
     let inv = &r.inventory;
     if !inv.skipped.is_empty() || !r.not_run.is_empty() {
         s.push_str("\n<details><summary>Skipped inputs and checks that did not run</summary>\n\n");
-        for k in &inv.skipped {
+        let (skipped, more_skipped) = first_items(&inv.skipped, items);
+        for k in skipped {
             let _ = writeln!(s, "- skipped {}: {}", md(&k.file), md(&k.reason));
         }
-        for n in &r.not_run {
+        left_out(&mut s, more_skipped, "skipped input(s)");
+        let (not_run, more_not_run) = first_items(&r.not_run, items);
+        for n in not_run {
             let _ = writeln!(s, "- not run `{}`: {}", n.code, md(&n.reason));
         }
+        left_out(&mut s, more_not_run, "check(s) not run");
         s.push_str("\n</details>\n");
     }
     let _ = writeln!(

@@ -103,7 +103,7 @@ fn shorten_lists(r: &Report, shown: usize, cap: Option<usize>) -> String {
 }
 
 /// At most `items` of a list, then how many were left out.
-fn first_items<'t, T>(all: &'t [T], items: usize) -> (&'t [T], usize) {
+fn first_items<T>(all: &[T], items: usize) -> (&[T], usize) {
     let n = all.len().min(items);
     (all.get(..n).unwrap_or_default(), all.len() - n)
 }

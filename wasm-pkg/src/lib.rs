@@ -42,6 +42,20 @@ fn to_js_error(e: &Error) -> JsValue {
     }
 }
 
+/// A `Uint8Array` (a Node `Buffer` among them), from this realm or another (an iframe's, a `vm` context's):
+/// `instanceof` sees only this realm's, so `ArrayBuffer.isView` and the view's own tag decide.
+fn bytes_view(v: &JsValue) -> Option<&Uint8Array> {
+    if let Some(u) = v.dyn_ref::<Uint8Array>() {
+        return Some(u);
+    }
+    // A real typed array or DataView (whatever its realm), whose tag says which.
+    if !js_sys::ArrayBuffer::is_view(v) {
+        return None;
+    }
+    let tag = Reflect::get(v, &js_sys::Symbol::to_string_tag()).ok()?.as_string()?;
+    (tag == "Uint8Array").then(|| v.unchecked_ref::<Uint8Array>())
+}
+
 fn options_error(message: &str) -> JsValue {
     js_error("options", message, None, None, None)
 }
@@ -58,7 +72,7 @@ fn read_files(files: &JsValue) -> Result<Vec<Input>, JsValue> {
         let content = Reflect::get(&f, &JsValue::from_str("content")).unwrap_or(JsValue::UNDEFINED);
         let bytes = if let Some(s) = content.as_string() {
             s.into_bytes()
-        } else if let Some(u) = content.dyn_ref::<Uint8Array>() {
+        } else if let Some(u) = bytes_view(&content) {
             u.to_vec()
         } else {
             return Err(options_error(&format!("files[{i}].content: expected a string or a Uint8Array")));
@@ -288,7 +302,7 @@ impl CliSession {
         push: fn(&mut kube_preflight::Session, &str, &[u8]) -> Result<(), Error>,
     ) -> Result<(), JsValue> {
         let name = name.as_string().ok_or_else(|| options_error("name: expected a string"))?;
-        let u = chunk.dyn_ref::<Uint8Array>().ok_or_else(|| options_error("chunk: expected a Uint8Array"))?;
+        let u = bytes_view(chunk).ok_or_else(|| options_error("chunk: expected a Uint8Array"))?;
         copy_chunk(u, &mut self.chunk);
         let CliSession { inner, chunk } = self;
         let (session, _) = inner.as_mut().ok_or_else(|| options_error("this session is finished"))?;
@@ -398,7 +412,7 @@ impl Session {
                 self.carry = units.pop().map(|h| (name.clone(), h));
             }
             String::from_utf16_lossy(&units).into_bytes()
-        } else if let Some(u) = chunk.dyn_ref::<Uint8Array>() {
+        } else if let Some(u) = bytes_view(&chunk) {
             let mut b = if carried.is_some() { REPLACEMENT.to_vec() } else { Vec::new() };
             b.extend(u.to_vec());
             b

@@ -157,3 +157,19 @@ test('options accept exemptions and a previous report as the baseline; today def
   assert.throws(() => check(files, { to: '1.30.1', exemptions: [{ rule: 'budget/single' }] }), (e) => e.code === 'options' && /exemptions\[0\]\.rule/.test(e.message));
   assert.throws(() => check(files, { to: '1.30.1', baseline: { schemaVersion: 1 } }), (e) => e.code === 'options' && /baseline/.test(e.message));
 });
+
+test('byte views from another realm (a vm context, an iframe) are read as this realm\'s', () => {
+  const { check, Session } = require(pkg);
+  const vm = require('node:vm');
+  const text = 'apiVersion: v1\nkind: Node\nmetadata: {name: n1}\nstatus: {nodeInfo: {kubeletVersion: v1.28.4}}\n';
+  const foreign = vm.runInNewContext('(s) => new Uint8Array([...s].map((c) => c.charCodeAt(0)))')(text);
+  assert.ok(!(foreign instanceof Uint8Array));
+  const here = check([{ name: 'n.yaml', content: text }], { to: '1.29.2' });
+  assert.deepEqual(check([{ name: 'n.yaml', content: foreign }], { to: '1.29.2' }), here);
+  const s = new Session({ to: '1.29.2' });
+  s.push('n.yaml', foreign);
+  assert.deepEqual(s.finish(), here);
+  // A DataView, or an object that only says it is one, is not bytes.
+  assert.throws(() => check([{ name: 'n.yaml', content: new DataView(new ArrayBuffer(2)) }], { to: '1.29.2' }), (e) => e.code === 'options');
+  assert.throws(() => check([{ name: 'n.yaml', content: { [Symbol.toStringTag]: 'Uint8Array' } }], { to: '1.29.2' }), (e) => e.code === 'options');
+});

@@ -60,16 +60,42 @@ fn options_error(message: &str) -> JsValue {
     js_error("options", message, None, None, None)
 }
 
+/// The caller's values are read only through calls that catch what they throw (`Reflect`, `JSON`; typeof
+/// checks; `Array.isArray` and `ArrayBuffer.isView`, which run no trap of a Proxy): an exception thrown by a
+/// getter or a Proxy of the caller's is an error of the call, never one unwinding through WebAssembly,
+/// which would leave the module's stack pointer behind until the instance traps.
+fn caught_error(what: &str, e: &JsValue) -> JsValue {
+    let why = e
+        .dyn_ref::<js_sys::Error>()
+        .map(|x| String::from(x.message()))
+        .or_else(|| e.as_string())
+        .unwrap_or_else(|| "an exception".to_owned());
+    options_error(&format!("{what}: reading it threw: {why}"))
+}
+
+/// `v[key]`, what a getter or Proxy throws being an options error naming `what`.
+fn get(v: &JsValue, key: &JsValue, what: &str) -> Result<JsValue, JsValue> {
+    Reflect::get(v, key).map_err(|e| caught_error(what, &e))
+}
+
 /// `files`: `Array<{ name, content: string | Uint8Array }>`.
 fn read_files(files: &JsValue) -> Result<Vec<Input>, JsValue> {
-    let arr: &Array = files.dyn_ref().ok_or_else(|| options_error("files: expected an array of { name, content }"))?;
-    let mut inputs = Vec::with_capacity(arr.length() as usize);
-    for (i, f) in arr.iter().enumerate() {
-        let name = Reflect::get(&f, &JsValue::from_str("name"))
-            .ok()
-            .and_then(|n| n.as_string())
+    if !Array::is_array(files) {
+        return Err(options_error("files: expected an array of { name, content }"));
+    }
+    let len = get(files, &JsValue::from_str("length"), "files.length")?.as_f64().unwrap_or(0.0);
+    let len = if len.is_finite() && len > 0.0 { len.min(f64::from(u32::MAX)) as u32 } else { 0 };
+    let mut inputs = Vec::new();
+    for i in 0..len {
+        let f = get(files, &JsValue::from(i), &format!("files[{i}]"))?;
+        let i = i as usize;
+        if !f.is_object() {
+            return Err(options_error(&format!("files[{i}]: expected {{ name, content }}")));
+        }
+        let name = get(&f, &JsValue::from_str("name"), &format!("files[{i}].name"))?
+            .as_string()
             .ok_or_else(|| options_error(&format!("files[{i}].name: expected a string")))?;
-        let content = Reflect::get(&f, &JsValue::from_str("content")).unwrap_or(JsValue::UNDEFINED);
+        let content = get(&f, &JsValue::from_str("content"), &format!("files[{i}].content"))?;
         let bytes = if let Some(s) = content.as_string() {
             s.into_bytes()
         } else if let Some(u) = bytes_view(&content) {
@@ -78,8 +104,8 @@ fn read_files(files: &JsValue) -> Result<Vec<Input>, JsValue> {
             return Err(options_error(&format!("files[{i}].content: expected a string or a Uint8Array")));
         };
         let discovered =
-            Reflect::get(&f, &JsValue::from_str("discovered")).ok().and_then(|d| d.as_bool()).unwrap_or(false);
-        let passed_over = Reflect::get(&f, &JsValue::from_str("skipped")).ok().and_then(|r| r.as_string());
+            get(&f, &JsValue::from_str("discovered"), &format!("files[{i}].discovered"))?.as_bool().unwrap_or(false);
+        let passed_over = get(&f, &JsValue::from_str("skipped"), &format!("files[{i}].skipped"))?.as_string();
         inputs.push(Input { name, content: bytes, discovered, passed_over });
     }
     Ok(inputs)
@@ -113,25 +139,36 @@ fn unrepresentable(v: &JsValue, path: &str, depth: usize, budget: &mut usize) ->
     if v.is_bigint() {
         return bad("a BigInt");
     }
-    if v.is_instance_of::<js_sys::Map>() || v.is_instance_of::<js_sys::Set>() {
-        return bad("a Map or Set");
-    }
     if !v.is_object() || depth >= OPTION_DEPTH {
         return None;
     }
-    if let Some(arr) = v.dyn_ref::<Array>() {
-        for (i, x) in arr.iter().enumerate() {
-            if let Some(e) = unrepresentable(&x, &format!("{path}[{i}]"), depth + 1, budget) {
-                return Some(e);
-            }
-        }
-        return None;
+    let here = if path.is_empty() { "options" } else { path };
+    let tag = match get(v, &js_sys::Symbol::to_string_tag(), here) {
+        Ok(t) => t.as_string(),
+        Err(e) => return Some(e),
+    };
+    if matches!(tag.as_deref(), Some("Map" | "Set")) {
+        return bad("a Map or Set");
     }
-    let obj: &js_sys::Object = v.unchecked_ref();
-    for key in js_sys::Object::keys(obj).iter() {
+    let keys = match Reflect::own_keys(v) {
+        Ok(k) => k,
+        Err(e) => return Some(caught_error(here, &e)),
+    };
+    let array = Array::is_array(v);
+    for key in keys.iter() {
         let Some(k) = key.as_string() else { continue };
-        let x = Reflect::get(v, &key).unwrap_or(JsValue::UNDEFINED);
-        let field = if path.is_empty() { k } else { format!("{path}.{k}") };
+        if array && k == "length" {
+            continue;
+        }
+        let x = match get(v, &key, here) {
+            Ok(x) => x,
+            Err(e) => return Some(e),
+        };
+        let field = match (array, path.is_empty()) {
+            (true, _) => format!("{path}[{k}]"),
+            (false, true) => k,
+            (false, false) => format!("{path}.{k}"),
+        };
         if let Some(e) = unrepresentable(&x, &field, depth + 1, budget) {
             return Some(e);
         }

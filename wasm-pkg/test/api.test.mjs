@@ -173,3 +173,26 @@ test('byte views from another realm (a vm context, an iframe) are read as this r
   assert.throws(() => check([{ name: 'n.yaml', content: new DataView(new ArrayBuffer(2)) }], { to: '1.29.2' }), (e) => e.code === 'options');
   assert.throws(() => check([{ name: 'n.yaml', content: { [Symbol.toStringTag]: 'Uint8Array' } }], { to: '1.29.2' }), (e) => e.code === 'options');
 });
+
+test('no number of exceptions thrown by the caller\'s own getters and Proxies breaks the module', () => {
+  const { check, Session } = require(pkg);
+  const text = 'apiVersion: v1\nkind: Node\nmetadata: {name: n1}\nstatus: {nodeInfo: {kubeletVersion: v1.28.4}}\n';
+  const good = check([{ name: 'n.yaml', content: text }], { to: '1.29.2' });
+  const s = new Session({ to: '1.29.2' });
+  s.push('n.yaml', text);
+  const boom = () => { throw new Error('boom'); };
+  const throwing = [
+    () => check(new Proxy([], { get: boom }), { to: '1.29.2' }),
+    () => check([{ name: 'a.yaml', get content() { return boom(); } }], { to: '1.29.2' }),
+    () => check([new Proxy({}, { get: boom })], { to: '1.29.2' }),
+    () => check([], new Proxy({ to: '1.29.2' }, { ownKeys: boom })),
+    () => check([], { to: '1.29.2', get maxSurge() { return boom(); } }),
+    () => new Session(new Proxy({}, { get: boom })),
+  ];
+  for (let k = 0; k < 2000; k++) {
+    assert.throws(throwing[k % throwing.length], (e) => e.code === 'options' && /boom/.test(e.message));
+  }
+  // The module and an open session still work.
+  assert.deepEqual(check([{ name: 'n.yaml', content: text }], { to: '1.29.2' }), good);
+  assert.deepEqual(s.finish(), good);
+});

@@ -101,6 +101,11 @@ export class Session extends wasm.Session {
     loadedOrThrow();
     super(options);
   }
+
+  /** `[bytes, objects]` read so far, a plain array as declared (`[]` once finished). */
+  progress() {
+    return Array.from(super.progress());
+  }
 }
 
 export function rules() {

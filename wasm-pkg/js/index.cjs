@@ -59,10 +59,11 @@ class Session {
     }
   }
 
-  /** `[bytes, objects]` read so far. */
+  /** `[bytes, objects]` read so far, a plain array (`[]` once finished or freed). */
   progress() {
+    if (this.inner === undefined) return [];
     this.usable();
-    return guarded(() => this.inner.progress());
+    return Array.from(guarded(() => this.inner.progress()));
   }
 
   /** Release what the session holds at once. Safe to call more than once; the session cannot be used after. */

@@ -196,3 +196,16 @@ test('no number of exceptions thrown by the caller\'s own getters and Proxies br
   assert.deepEqual(check([{ name: 'n.yaml', content: text }], { to: '1.29.2' }), good);
   assert.deepEqual(s.finish(), good);
 });
+
+test('progress() is a plain array as declared, [] once finished or freed', () => {
+  const { Session } = require(pkg);
+  const s = new Session({ to: '1.29.2' });
+  s.push('n.yaml', 'apiVersion: v1\nkind: Node\nmetadata: {name: n1}\n');
+  const p = s.progress();
+  assert.ok(Array.isArray(p) && p.length === 2 && p.every((x) => typeof x === 'number'), `${p}`);
+  s.finish();
+  assert.deepEqual(s.progress(), []);
+  const t = new Session({ to: '1.29.2' });
+  t.free();
+  assert.deepEqual(t.progress(), []);
+});

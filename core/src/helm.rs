@@ -251,8 +251,8 @@ fn is_x(s: &str) -> bool {
     matches!(s, "x" | "X" | "*")
 }
 
-/// `1.21.0-0`, `v1.2`, `1.x`, `*` as a constraint's version.
-fn constraint_version(raw: &str) -> Result<(SemVer, bool, bool, bool), String> {
+/// A constraint of operator `op` (one of [`OPS`]) on `1.21.0-0`, `v1.2`, `1.x`, `*`.
+fn constraint(op: &str, raw: &str) -> Result<Constraint, String> {
     let bad = || format!("{raw:?} is not a version");
     let s = raw.strip_prefix('v').unwrap_or(raw);
     let s = s.split_once('+').map_or(s, |(v, _)| v);
@@ -278,14 +278,13 @@ fn constraint_version(raw: &str) -> Result<(SemVer, bool, bool, bool), String> {
     } else {
         (false, false, false, [num(major)?, num(minor.unwrap_or("0"))?, num(patch.unwrap_or("0"))?])
     };
-    Ok((SemVer { nums, pre }, dirty, minor_dirty, patch_dirty))
+    Ok(Constraint { op: op.to_owned(), con: SemVer { nums, pre }, dirty, minor_dirty, patch_dirty })
 }
 
 /// The constraints of one `||` alternative, read as Masterminds/semver's `NewConstraint` reads them:
 /// `A - B` as `>= A <= B`, constraints apart by spaces or commas, each an operator and a version.
 fn alternative(raw: &str) -> Result<Vec<Constraint>, String> {
-    let mut tokens: Vec<&str> = raw.split(|c: char| c.is_whitespace() || c == ',').filter(|t| !t.is_empty()).collect();
-    let mut out = Vec::new();
+    let tokens: Vec<&str> = raw.split(|c: char| c.is_whitespace() || c == ',').filter(|t| !t.is_empty()).collect();
     // A hyphen range: `1.2 - 1.4.5`.
     let mut i = 0;
     let mut pieces: Vec<String> = Vec::new();
@@ -303,7 +302,6 @@ fn alternative(raw: &str) -> Result<Vec<Constraint>, String> {
         }
         i += 1;
     }
-    tokens.clear();
     // An operator written apart from its version (`>= 1.21`) joins it.
     let mut joined: Vec<String> = Vec::new();
     let mut pending_op: Option<String> = None;
@@ -317,26 +315,21 @@ fn alternative(raw: &str) -> Result<Vec<Constraint>, String> {
     if let Some(op) = pending_op {
         return Err(format!("{op:?} has no version"));
     }
-    for t in joined {
-        let split = t.find(|c: char| !matches!(c, '=' | '!' | '<' | '>' | '~' | '^')).unwrap_or(t.len());
-        let (op, ver) = t.split_at(split);
-        if !OPS.contains(&op) {
-            return Err(format!("{op:?} is not an operator"));
-        }
-        let (con, dirty, minor_dirty, patch_dirty) = constraint_version(ver)?;
-        out.push(Constraint { op: op.to_owned(), con, dirty, minor_dirty, patch_dirty });
-    }
-    if out.is_empty() {
+    if joined.is_empty() {
         // An empty alternative is `*`.
-        out.push(Constraint {
-            op: String::new(),
-            con: SemVer { nums: [0, 0, 0], pre: Vec::new() },
-            dirty: true,
-            minor_dirty: false,
-            patch_dirty: false,
-        });
+        return Ok(vec![constraint("", "*")?]);
     }
-    Ok(out)
+    joined
+        .iter()
+        .map(|t| {
+            let split = t.find(|c: char| !matches!(c, '=' | '!' | '<' | '>' | '~' | '^')).unwrap_or(t.len());
+            let (op, ver) = t.split_at(split);
+            if !OPS.contains(&op) {
+                return Err(format!("{op:?} is not an operator"));
+            }
+            constraint(op, ver)
+        })
+        .collect()
 }
 
 fn tilde(v: &SemVer, c: &Constraint) -> bool {

@@ -45,15 +45,18 @@ fn to_js_error(e: &Error) -> JsValue {
 /// A `Uint8Array` (a Node `Buffer` among them), from this realm or another (an iframe's, a `vm` context's):
 /// `instanceof` sees only this realm's, so `ArrayBuffer.isView` and the view's own tag decide.
 fn bytes_view(v: &JsValue) -> Option<&Uint8Array> {
-    if let Some(u) = v.dyn_ref::<Uint8Array>() {
-        return Some(u);
-    }
-    // A real typed array or DataView (whatever its realm), whose tag says which.
+    // A real typed array or DataView (whatever its realm; `instanceof` would run a Proxy's trap), whose tag
+    // says which.
     if !js_sys::ArrayBuffer::is_view(v) {
         return None;
     }
     let tag = Reflect::get(v, &js_sys::Symbol::to_string_tag()).ok()?.as_string()?;
     (tag == "Uint8Array").then(|| v.unchecked_ref::<Uint8Array>())
+}
+
+/// An options error naming the field, as the core's own.
+fn field_error(field: &str, message: String) -> JsValue {
+    to_js_error(&Error::Options(kube_preflight::OptionsError { field: field.to_owned(), message }))
 }
 
 fn options_error(message: &str) -> JsValue {
@@ -121,11 +124,7 @@ const OPTION_VALUES: usize = 10_000;
 fn unrepresentable(v: &JsValue, path: &str, depth: usize, budget: &mut usize) -> Option<JsValue> {
     *budget = budget.checked_sub(1)?;
     let bad = |what: &str| {
-        let e = kube_preflight::Error::Options(kube_preflight::OptionsError {
-            field: path.to_owned(),
-            message: format!("{what} is not a value options can hold (JSON has no such value)"),
-        });
-        Some(to_js_error(&e))
+        Some(field_error(path, format!("{what} is not a value options can hold (JSON has no such value)")))
     };
     if let Some(f) = v.as_f64() {
         return (!f.is_finite()).then(|| bad(&format!("{f}"))).flatten();
@@ -187,13 +186,12 @@ fn stringify(v: &JsValue, what: &str) -> Result<String, JsValue> {
     // it rather than check against Kubernetes 1.3.
     for field in ["to", "from"] {
         if let Some(n) = Reflect::get(v, &JsValue::from_str(field)).ok().and_then(|x| x.as_f64()) {
-            let e = kube_preflight::Error::Options(kube_preflight::OptionsError {
-                field: field.to_owned(),
-                message: format!(
+            return Err(field_error(
+                field,
+                format!(
                     "{n} is a number: give the version as a string (\"1.30\" as a number is 1.3, its trailing zero lost)"
                 ),
-            });
-            return Err(to_js_error(&e));
+            ));
         }
     }
     JSON::stringify(v)

@@ -13,7 +13,7 @@
 
 use std::cell::OnceCell;
 
-use crate::model::admission::{AdmissionRule, ServiceRef, Webhook};
+use crate::model::admission::{AdmissionRule, EndpointSliceInfo, ServiceRef, Webhook};
 use crate::model::{Body, LabelSelector, Object};
 use crate::parse::StringMap;
 
@@ -56,10 +56,27 @@ pub struct PodWebhook<'a> {
     pub backends: Backends<'a>,
 }
 
-/// The webhooks [`Cluster::pod_webhooks`] finds, made once.
+/// The webhooks [`Cluster::pod_webhooks`] finds and the EndpointSlices read, each made once.
 #[derive(Default)]
 pub struct Admission<'a> {
     pod_webhooks: OnceCell<Vec<PodWebhook<'a>>>,
+    slices: OnceCell<Vec<(&'a Object, &'a EndpointSliceInfo)>>,
+}
+
+/// The rule that reports a webhook with no ready endpoint in the snapshot.
+pub const WEBHOOK_UNAVAILABLE: &str = "admission/webhook-unavailable";
+/// The rule that reports a webhook whose backends are all out in a window of the plan.
+pub const WEBHOOK_DOWN_IN_WINDOW: &str = "admission/webhook-down-in-window";
+
+impl PodWebhook<'_> {
+    /// The rule that reports its refusals: no ready endpoint now, or none in a window of the plan.
+    pub fn code(&self) -> &'static str {
+        if self.backends.is_empty() {
+            WEBHOOK_UNAVAILABLE
+        } else {
+            WEBHOOK_DOWN_IN_WINDOW
+        }
+    }
 }
 
 /// The resource key of a rule: `pods`, `pods/*`, `*` or `*/*` cover a pod's creation.
@@ -79,7 +96,7 @@ pub fn rule_covers_pod_create(r: &AdmissionRule) -> bool {
 }
 
 /// An absent or empty selector matches everything (the API server defaults both selectors to `{}`).
-fn selector_matches(sel: &LabelSelector, labels: &StringMap) -> bool {
+fn selects(sel: &LabelSelector, labels: &StringMap) -> bool {
     sel.is_empty() || sel.matches(labels)
 }
 
@@ -89,7 +106,7 @@ const NAMESPACE_NAME_LABEL: &str = "kubernetes.io/metadata.name";
 impl<'a> Cluster<'a> {
     /// Does a webhook cover the creation of a pod with these labels in namespace `ns`?
     pub fn webhook_covers_pod(&self, w: &Webhook, ns: &str, labels: &StringMap) -> Covers {
-        if !w.rules.iter().any(rule_covers_pod_create) || !selector_matches(&w.object_selector, labels) {
+        if !w.rules.iter().any(rule_covers_pod_create) || !selects(&w.object_selector, labels) {
             return Covers::No;
         }
         let mut sure = w.match_conditions == 0;
@@ -117,19 +134,29 @@ impl<'a> Cluster<'a> {
         }
     }
 
-    /// Does the snapshot hold EndpointSlices at all (so that a Service with none has no endpoints)?
-    fn has_endpoint_slices(&self) -> bool {
-        self.live_objects().any(|o| matches!(o.body, Body::EndpointSlice(_)))
+    /// Every EndpointSlice read (live), once.
+    fn endpoint_slices(&self) -> &[(&'a Object, &'a EndpointSliceInfo)] {
+        self.admission.slices.get_or_init(|| {
+            self.live_objects()
+                .filter_map(|o| match &o.body {
+                    Body::EndpointSlice(s) => Some((o, &**s)),
+                    _ => None,
+                })
+                .collect()
+        })
     }
 
     /// The ready backends of a Service now: from its EndpointSlices when the snapshot has EndpointSlices,
     /// else the Ready running pods its selector picks; `None` when neither was read.
     pub fn service_backends(&self, svc: &ServiceRef) -> Option<Backends<'a>> {
         let mut b = Backends::default();
-        if self.has_endpoint_slices() {
-            for o in self.live_objects().filter(|o| o.r.namespace.as_deref().unwrap_or("default") == svc.namespace) {
-                let Body::EndpointSlice(s) = &o.body else { continue };
-                if s.service.as_deref() != Some(svc.name.as_str()) {
+        // A snapshot with EndpointSlices: a Service with none has no endpoints.
+        let slices = self.endpoint_slices();
+        if !slices.is_empty() {
+            for (o, s) in slices {
+                if o.r.namespace.as_deref().unwrap_or("default") != svc.namespace
+                    || s.service.as_deref() != Some(svc.name.as_str())
+                {
                     continue;
                 }
                 for e in s.endpoints.iter().filter(|e| e.ready) {
@@ -151,7 +178,7 @@ impl<'a> Cluster<'a> {
             if o.r.namespace.as_deref().unwrap_or("default") == svc.namespace
                 && p.ready == Some(true)
                 && !p.terminating
-                && selector.iter().all(|(k, v)| o.labels.get(k) == Some(v))
+                && selector.matches(&o.labels)
             {
                 b.pods.push(o);
             }

@@ -124,6 +124,44 @@ struct Tally {
     free: [Ranked; 4],
 }
 
+impl CandidateSet {
+    /// Node `n` joins the set's order, its tally and its room tree, with its score and free amounts.
+    fn join(&mut self, key: Reverse<i64>, n: usize, frees: [i64; 4]) {
+        self.order.insert((key, n));
+        if let Some(t) = &mut self.tally {
+            t.add(frees);
+        }
+        if let Some(room) = &mut self.room {
+            room.set(n, frees);
+        }
+    }
+
+    /// Node `n` leaves them (its free amounts as they were when it joined).
+    fn leave(&mut self, key: Reverse<i64>, n: usize, frees: [i64; 4]) {
+        self.order.remove(&(key, n));
+        if let Some(t) = &mut self.tally {
+            t.take(frees);
+        }
+        if let Some(room) = &mut self.room {
+            room.set(n, [i64::MIN; 4]);
+        }
+    }
+}
+
+impl Tally {
+    fn add(&mut self, frees: [i64; 4]) {
+        for (r, v) in self.free.iter_mut().zip(frees) {
+            r.insert(v);
+        }
+    }
+
+    fn take(&mut self, frees: [i64; 4]) {
+        for (r, v) in self.free.iter_mut().zip(frees) {
+            r.remove(v);
+        }
+    }
+}
+
 /// How many nodes of a candidate set a pod's walk visits before it asks the set's [`Room`] tree (two in
 /// the unit tests, so that their small clusters take both ways).
 #[cfg(not(test))]
@@ -456,15 +494,7 @@ impl<'c, 'a> Placement<'c, 'a> {
         let frees = self.frees(n);
         for s in self.node_sets.get(n).map_or(&[][..], Vec::as_slice) {
             if let Some(set) = self.sets.get_mut(*s as usize) {
-                set.order.remove(&(key, n));
-                if let Some(t) = &mut set.tally {
-                    for (r, v) in t.free.iter_mut().zip(frees) {
-                        r.remove(v);
-                    }
-                }
-                if let Some(room) = &mut set.room {
-                    room.set(n, [i64::MIN; 4]);
-                }
+                set.leave(key, n, frees);
             }
         }
     }
@@ -478,15 +508,7 @@ impl<'c, 'a> Placement<'c, 'a> {
         let frees = self.frees(n);
         for s in self.node_sets.get(n).map_or(&[][..], Vec::as_slice) {
             if let Some(set) = self.sets.get_mut(*s as usize) {
-                set.order.insert((key, n));
-                if let Some(t) = &mut set.tally {
-                    for (r, v) in t.free.iter_mut().zip(frees) {
-                        r.insert(v);
-                    }
-                }
-                if let Some(room) = &mut set.room {
-                    room.set(n, frees);
-                }
+                set.join(key, n, frees);
             }
         }
         if let Some(st) = self.nodes.get_mut(n) {
@@ -738,13 +760,11 @@ impl<'c, 'a> Placement<'c, 'a> {
                 t.model_nodes = model_nodes;
             }
             None => {
-                let mut free: [Ranked; 4] = Default::default();
+                let mut t = Tally { statics: counts, model_nodes, loose, free: Default::default() };
                 for frees in listed {
-                    for (r, v) in free.iter_mut().zip(frees) {
-                        r.insert(v);
-                    }
+                    t.add(frees);
                 }
-                s.tally = Some(Tally { statics: counts, model_nodes, loose, free });
+                s.tally = Some(t);
             }
         }
     }

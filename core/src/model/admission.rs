@@ -3,8 +3,8 @@
 //! and `CustomResourceDefinition`s (their versions and conversion webhook), as the API server reads them.
 
 use super::distro::{conditions, Condition};
-use super::LabelSelector;
-use crate::parse::{Node, StringMap};
+use super::{strings_of, LabelSelector};
+use crate::parse::Node;
 
 /// A Service a webhook, a conversion or an APIService calls (`clientConfig.service`, `spec.service`).
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -57,10 +57,6 @@ pub struct WebhookConfig {
     pub webhooks: Vec<Webhook>,
 }
 
-fn strings(n: &Node) -> Vec<String> {
-    n.as_seq().iter().filter_map(|v| v.as_str().map(str::to_owned)).collect()
-}
-
 impl WebhookConfig {
     pub fn from_node(n: &Node, api_version: &str) -> WebhookConfig {
         let default_fail = !api_version.ends_with("/v1beta1");
@@ -79,10 +75,10 @@ impl WebhookConfig {
                         .as_seq()
                         .iter()
                         .map(|r| AdmissionRule {
-                            operations: strings(r.get("operations")),
-                            api_groups: strings(r.get("apiGroups")),
-                            api_versions: strings(r.get("apiVersions")),
-                            resources: strings(r.get("resources")),
+                            operations: strings_of(r.get("operations")),
+                            api_groups: strings_of(r.get("apiGroups")),
+                            api_versions: strings_of(r.get("apiVersions")),
+                            resources: strings_of(r.get("resources")),
                             scope: r.get("scope").as_str().unwrap_or("*").to_owned(),
                         })
                         .collect(),
@@ -138,10 +134,11 @@ impl EndpointSliceInfo {
     }
 }
 
-/// A `Service`: its pod selector (`None` for a Service without one, whose endpoints are managed by hand).
+/// A `Service`: its pod selector (`spec.selector`, labels only; `None` for a Service without one, whose
+/// endpoints are managed by hand).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ServiceInfo {
-    pub selector: Option<StringMap>,
+    pub selector: Option<LabelSelector>,
 }
 
 /// An `APIService`: the Service it proxies to (`None`: served by the API server itself) and its
@@ -216,7 +213,8 @@ impl CrdInfo {
             group: spec.get("group").as_str().unwrap_or_default().to_owned(),
             plural: spec.at(&["names", "plural"]).as_str().unwrap_or_default().to_owned(),
             versions,
-            stored_versions: (!status.get("storedVersions").is_null()).then(|| strings(status.get("storedVersions"))),
+            stored_versions: (!status.get("storedVersions").is_null())
+                .then(|| strings_of(status.get("storedVersions"))),
             conversion_service: webhook.then(|| ServiceRef::from_node(client.get("service"))).flatten(),
             conversion_webhook: webhook,
         }

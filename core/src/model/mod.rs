@@ -295,13 +295,18 @@ fn yaml11_int(raw: &str) -> Option<i64> {
     Some(if neg { -v } else { v })
 }
 
+/// A list of strings (its items that are not strings left out).
+pub(crate) fn strings_of(n: &Node) -> Vec<String> {
+    n.as_seq().iter().filter_map(|v| v.as_str().map(str::to_owned)).collect()
+}
+
 fn requirements(n: &Node) -> Vec<Requirement> {
     n.as_seq()
         .iter()
         .map(|e| Requirement {
             key: e.get("key").as_str().unwrap_or_default().to_owned(),
             operator: e.get("operator").as_str().unwrap_or_default().to_owned(),
-            values: e.get("values").as_seq().iter().filter_map(|v| v.as_str().map(str::to_owned)).collect(),
+            values: strings_of(e.get("values")),
         })
         .collect()
 }
@@ -1005,7 +1010,11 @@ impl Object {
                 admission::EndpointSliceInfo::from_node(n, meta.get("namespace").as_str().unwrap_or("default")),
             )),
             ("Service", "v1" | "") => Body::Service(Box::new(admission::ServiceInfo {
-                selector: spec.get("selector").is_map().then(|| spec.get("selector").string_map_in(strings)),
+                selector: spec.get("selector").is_map().then(|| LabelSelector {
+                    match_labels: spec.get("selector").string_map_in(strings),
+                    match_expressions: Vec::new(),
+                    present: true,
+                }),
             })),
             ("APIService", v) if v.starts_with("apiregistration.k8s.io/") => {
                 Body::ApiService(Box::new(admission::ApiServiceInfo::from_node(n)))

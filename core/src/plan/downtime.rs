@@ -275,15 +275,12 @@ pub fn compute(ctx: &Cluster<'_>, outcome: &Outcome, t: &Timings) -> (Downtime, 
                         let len = m.placed.map_or(OPEN, |p| (p + t.pod_start).saturating_sub(m.evicted));
                         if let Some(h) = m.refused.and_then(|k| ctx.pod_webhooks().get(k)) {
                             refused = true;
-                            let code = if h.backends.is_empty() {
-                                "admission/webhook-unavailable"
-                            } else {
-                                "admission/webhook-down-in-window"
-                            };
                             reasons.insert(
                                 format!(
-                                    "{}'s replacement is refused by the webhook {} while it has no backend ({code})",
-                                    pod_obj.r.name, h.webhook.name
+                                    "{}'s replacement is refused by the webhook {} while it has no backend ({})",
+                                    pod_obj.r.name,
+                                    h.webhook.name,
+                                    h.code()
                                 ),
                                 (),
                             );

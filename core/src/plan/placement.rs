@@ -137,7 +137,8 @@ pub fn replay(ctx: &Cluster<'_>, windows: &[NodeWindow], phases: &[crate::report
             Event::Surge(template) => sim.add_surge(template),
             Event::Back(n) => {
                 sim.set_out(n, false);
-                retry(&mut sim, &mut hooks, &mut waiting, &mut moves, at);
+                retry(&mut sim, &hooks, &mut waiting, &mut moves, at);
+                hooks.close(&sim, at);
             }
             Event::Evict(k) => {
                 let Some(w) = windows.get(k) else { continue };
@@ -181,7 +182,7 @@ pub fn replay(ctx: &Cluster<'_>, windows: &[NodeWindow], phases: &[crate::report
                 }
                 // A backend placed again lets the pods refused meanwhile be created.
                 if hooks.up_now(&sim) != was_up {
-                    retry(&mut sim, &mut hooks, &mut waiting, &mut moves, at);
+                    retry(&mut sim, &hooks, &mut waiting, &mut moves, at);
                 }
                 hooks.close(&sim, at);
                 if !left.is_empty() {
@@ -204,7 +205,7 @@ pub fn replay(ctx: &Cluster<'_>, windows: &[NodeWindow], phases: &[crate::report
 
 /// Place the pods waiting (oldest first) that no webhook refuses now, until nothing changes: a webhook's
 /// backend placed lets the pods it refused be created at the same moment.
-fn retry(sim: &mut Placement<'_, '_>, hooks: &mut Hooks, waiting: &mut Vec<u32>, moves: &mut [Vec<Move>], at: u64) {
+fn retry(sim: &mut Placement<'_, '_>, hooks: &Hooks, waiting: &mut Vec<u32>, moves: &mut [Vec<Move>], at: u64) {
     loop {
         let before = hooks.up_now(sim);
         waiting.retain(|id| {
@@ -225,7 +226,6 @@ fn retry(sim: &mut Placement<'_, '_>, hooks: &mut Hooks, waiting: &mut Vec<u32>,
             break;
         }
     }
-    hooks.close(sim, at);
 }
 
 /// The fail-closed webhooks that cover pod creation, their backends as positions in the model, and the
@@ -335,6 +335,9 @@ impl Hooks {
 
     /// Close the refusals that ended: the pod is placed (or, for `may`, the webhook has a backend again).
     fn close(&mut self, sim: &Placement<'_, '_>, at: u64) {
+        if self.refusals.is_empty() {
+            return;
+        }
         loop {
             let doubtful: Vec<bool> = (0..self.served.len()).map(|k| self.up(sim, k, true)).collect();
             let mut changed = false;

@@ -10,7 +10,7 @@ use crate::rules::{Context, RuleInfo};
 use crate::units::duration;
 
 pub const INFO: RuleInfo = RuleInfo {
-    code: "admission/webhook-down-in-window",
+    code: crate::cluster::admission::WEBHOOK_DOWN_IN_WINDOW,
     severity: Severity::Blocker,
     title: "A fail-closed admission webhook loses every backend in a window of the plan and refuses the pods re-created then",
     needs_from: false,
@@ -62,7 +62,7 @@ pub fn check(ctx: &Context<'_>, out: &mut Vec<Finding>) {
     // By webhook, then by the window of its first refusal.
     let mut by_hook: BTreeMap<usize, Vec<&crate::plan::placement::Refusal>> = BTreeMap::new();
     for r in &ctx.refused {
-        if hooks.get(r.webhook).is_some_and(|h| !h.backends.is_empty()) {
+        if hooks.get(r.webhook).is_some_and(|h| h.code() == INFO.code) {
             by_hook.entry(r.webhook).or_default().push(r);
         }
     }

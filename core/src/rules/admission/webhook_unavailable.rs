@@ -8,7 +8,7 @@ use crate::rules::context::name_list;
 use crate::rules::{Context, RuleInfo};
 
 pub const INFO: RuleInfo = RuleInfo {
-    code: "admission/webhook-unavailable",
+    code: crate::cluster::admission::WEBHOOK_UNAVAILABLE,
     severity: Severity::Blocker,
     title: "A fail-closed admission webhook that covers pod creation has no ready endpoint",
     needs_from: false,
@@ -55,7 +55,7 @@ tool.
 
 pub fn check(ctx: &Context<'_>, out: &mut Vec<Finding>) {
     for (k, h) in ctx.pod_webhooks().iter().enumerate() {
-        if !h.backends.is_empty() {
+        if h.code() != INFO.code {
             continue;
         }
         let refused: BTreeSet<&str> =

@@ -55,8 +55,13 @@ const COMMON: &[Spec] = &[
     ("budgets", &["disruption/pdb-blocks-drain", "disruption/overlapping-pdbs"], &[&["PodDisruptionBudget"]]),
     (
         "admission webhooks",
-        &["admission/"],
+        &["admission/webhook-"],
         &[&["ValidatingWebhookConfiguration", "MutatingWebhookConfiguration"], &["EndpointSlice", "Service"]],
+    ),
+    (
+        "admission policies",
+        &["admission/policy-misconfigured"],
+        &[&["ValidatingAdmissionPolicy"], &["ValidatingAdmissionPolicyBinding"]],
     ),
     ("aggregated APIs", &["api/apiservice-unavailable"], &[&["APIService"]]),
     ("Helm charts", &["helm/", "api/"], &[&[HELM_RELEASE]]),
@@ -144,6 +149,7 @@ mod tests {
             [
                 "budgets: no PodDisruptionBudget was read",
                 "admission webhooks: no EndpointSlice or Service was read",
+                "admission policies: no ValidatingAdmissionPolicy, no ValidatingAdmissionPolicyBinding was read",
                 "aggregated APIs: no APIService was read",
                 "Helm charts: no Helm release record was read",
                 "custom resources: no CustomResourceDefinition was read",

@@ -383,7 +383,7 @@ pub struct WorkloadDowntime {
     pub windows: Vec<Window>,
     /// The last window does not end: the plan stops with the workload down, and it stays down until
     /// someone intervenes (`seconds` counts only up to the plan's end). An addition; absent when false.
-    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    #[serde(rename = "untilIntervention", skip_serializing_if = "std::ops::Not::not")]
     pub until_intervention: bool,
 }
 

@@ -276,7 +276,7 @@ export interface NotRun {
 /** One family of checks, the kinds it reads and how many of each were read (an addition). */
 export interface CoverageFamily {
   family: string;
-  /** Rule codes it covers; a category ends in `/` (`admission/`). */
+  /** Rule codes it covers; a prefix ends in `/` or `-` (`disruption/`, `admission/webhook-`). */
   codes: string[];
   kinds: { kind: string; read: number }[];
   /** Every group of kinds it needs had at least one object read. */

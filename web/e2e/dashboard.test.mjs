@@ -51,7 +51,7 @@ test('the demo opens with the verdict, worst findings, timeline and downtime on 
   assert.match(await page.textContent('#summary'), /1\.27\.6 → 1\.28 → 1\.29\.2/);
   assert.match(await page.textContent('#summary'), /demo cluster/);
   // What the verdict does not cover is said beside it: the demo has no webhooks, APIServices or CRDs.
-  assert.match(await page.textContent('#not-checked summary'), /^Not checked: admission webhooks, aggregated APIs, Helm charts, custom resources$/);
+  assert.match(await page.textContent('#not-checked summary'), /^Not checked: admission webhooks, admission policies, aggregated APIs, Helm charts, custom resources$/);
   assert.match(await page.textContent('#not-checked'), /admission webhooks: no ValidatingWebhookConfiguration or MutatingWebhookConfiguration, no EndpointSlice or Service was read/);
   for (const sel of ['#verdict', '#total', '#down', '.worst li.finding', '#gantt-mini svg', '#downtime-mini svg']) {
     const box = await page.locator(sel).first().boundingBox();

@@ -193,6 +193,25 @@ impl<'a> Cluster<'a> {
             if !honours {
                 continue;
             }
+            let ns = pod.r.namespace.as_deref().unwrap_or("default");
+            if let Some(h) = self.eviction_webhooks().iter().find(|h| {
+                h.backends.is_empty() && self.webhook_covers_eviction(h.webhook, ns) == super::admission::Covers::Yes
+            }) {
+                // The eviction's admission fails ("no endpoints available"): kubectl's drain stops on any
+                // error other than 429; the MCO retries.
+                let end = if profile == Profile::Openshift { DrainEnd::WaitsForEver } else { DrainEnd::FailsAtOnce };
+                return Some(DrainStall {
+                    pod,
+                    end,
+                    code: super::admission::WEBHOOK_UNAVAILABLE,
+                    reason: format!(
+                        "the eviction of {} is refused: the fail-closed webhook {} covers pods/eviction and has no ready endpoint, {}",
+                        pod.r.name,
+                        h.webhook.name,
+                        if end == DrainEnd::WaitsForEver { "the drain retries for ever" } else { "the drain fails" }
+                    ),
+                });
+            }
             match self.eviction(pod, info) {
                 super::eviction::Eviction::HeldBack(pdb) => {
                     let how = match waits {

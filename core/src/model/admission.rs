@@ -33,6 +33,18 @@ pub struct AdmissionRule {
     pub scope: String,
 }
 
+impl AdmissionRule {
+    fn from_node(r: &Node) -> AdmissionRule {
+        AdmissionRule {
+            operations: strings_of(r.get("operations")),
+            api_groups: strings_of(r.get("apiGroups")),
+            api_versions: strings_of(r.get("apiVersions")),
+            resources: strings_of(r.get("resources")),
+            scope: r.get("scope").as_str().unwrap_or("*").to_owned(),
+        }
+    }
+}
+
 /// One webhook of a configuration.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Webhook {
@@ -70,18 +82,7 @@ impl WebhookConfig {
                     name: w.get("name").as_str().unwrap_or_default().to_owned(),
                     fails_closed: policy.map_or(default_fail, |p| p == "Fail"),
                     service: ServiceRef::from_node(w.at(&["clientConfig", "service"])),
-                    rules: w
-                        .get("rules")
-                        .as_seq()
-                        .iter()
-                        .map(|r| AdmissionRule {
-                            operations: strings_of(r.get("operations")),
-                            api_groups: strings_of(r.get("apiGroups")),
-                            api_versions: strings_of(r.get("apiVersions")),
-                            resources: strings_of(r.get("resources")),
-                            scope: r.get("scope").as_str().unwrap_or("*").to_owned(),
-                        })
-                        .collect(),
+                    rules: w.get("rules").as_seq().iter().map(AdmissionRule::from_node).collect(),
                     namespace_selector: LabelSelector::from_node(w.get("namespaceSelector")),
                     object_selector: LabelSelector::from_node(w.get("objectSelector")),
                     match_conditions: w.get("matchConditions").as_seq().len(),
@@ -173,6 +174,10 @@ pub struct CrdVersion {
 pub struct CrdInfo {
     pub group: String,
     pub plural: String,
+    /// `spec.names.kind`.
+    pub kind: String,
+    /// `spec.scope: Cluster`.
+    pub cluster_scoped: bool,
     pub versions: Vec<CrdVersion>,
     /// `status.storedVersions`; `None` when the object has no status (a manifest).
     pub stored_versions: Option<Vec<String>>,
@@ -212,11 +217,116 @@ impl CrdInfo {
         CrdInfo {
             group: spec.get("group").as_str().unwrap_or_default().to_owned(),
             plural: spec.at(&["names", "plural"]).as_str().unwrap_or_default().to_owned(),
+            kind: spec.at(&["names", "kind"]).as_str().unwrap_or_default().to_owned(),
+            cluster_scoped: spec.get("scope").as_str() == Some("Cluster"),
             versions,
             stored_versions: (!status.get("storedVersions").is_null())
                 .then(|| strings_of(status.get("storedVersions"))),
             conversion_service: webhook.then(|| ServiceRef::from_node(client.get("service"))).flatten(),
             conversion_webhook: webhook,
+        }
+    }
+}
+
+/// What a `ValidatingAdmissionPolicy` or its binding matches (`matchConstraints`, `matchResources`).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct MatchResources {
+    /// `resourceRules`, each with its `resourceNames` (empty: any name).
+    pub rules: Vec<(AdmissionRule, Vec<String>)>,
+    /// `excludeResourceRules`: a request one of them covers is not matched.
+    pub exclude: Vec<(AdmissionRule, Vec<String>)>,
+    pub namespace_selector: LabelSelector,
+    pub object_selector: LabelSelector,
+}
+
+impl MatchResources {
+    fn from_node(n: &Node) -> MatchResources {
+        let rules = |key: &str| {
+            n.get(key)
+                .as_seq()
+                .iter()
+                .map(|r| (AdmissionRule::from_node(r), strings_of(r.get("resourceNames"))))
+                .collect()
+        };
+        MatchResources {
+            rules: rules("resourceRules"),
+            exclude: rules("excludeResourceRules"),
+            namespace_selector: LabelSelector::from_node(n.get("namespaceSelector")),
+            object_selector: LabelSelector::from_node(n.get("objectSelector")),
+        }
+    }
+}
+
+/// A `ValidatingAdmissionPolicy`: CEL run in the API server itself, so nothing is called; what can fail
+/// offline is its configuration (a `paramKind` nothing serves, a binding without its parameter).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct AdmissionPolicy {
+    /// `failurePolicy: Fail`, the default: a policy or binding that is misconfigured refuses the request.
+    pub fails_closed: bool,
+    /// `paramKind`: `(apiVersion, kind)`.
+    pub param_kind: Option<(String, String)>,
+    pub match_constraints: MatchResources,
+    /// `matchConditions` (CEL): how many; they cannot be judged offline.
+    pub match_conditions: usize,
+}
+
+impl AdmissionPolicy {
+    pub fn from_node(n: &Node) -> AdmissionPolicy {
+        let spec = n.get("spec");
+        let pk = spec.get("paramKind");
+        AdmissionPolicy {
+            fails_closed: spec.get("failurePolicy").as_str().is_none_or(|p| p == "Fail"),
+            param_kind: pk
+                .get("kind")
+                .as_str()
+                .map(|k| (pk.get("apiVersion").as_str().unwrap_or_default().to_owned(), k.to_owned())),
+            match_constraints: MatchResources::from_node(spec.get("matchConstraints")),
+            match_conditions: spec.get("matchConditions").as_seq().len(),
+        }
+    }
+}
+
+/// A binding's `paramRef`: where its parameter is.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ParamRef {
+    pub name: Option<String>,
+    pub namespace: Option<String>,
+    /// `selector`; not present when `name` is given.
+    pub selector: LabelSelector,
+    /// `parameterNotFoundAction: Deny`: no parameter found is subject to the policy's `failurePolicy`
+    /// (absent or `Allow`: the binding is skipped, as the API server's `CollectParams` does).
+    pub not_found_denies: bool,
+}
+
+/// A `ValidatingAdmissionPolicyBinding`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PolicyBinding {
+    pub policy: String,
+    pub param_ref: Option<ParamRef>,
+    /// `matchResources`; `None`: the policy's `matchConstraints` alone.
+    pub match_resources: Option<MatchResources>,
+    /// `validationActions` holds `Deny` (absent, as in `v1alpha1` before the field: `Deny`).
+    pub denies: bool,
+}
+
+impl PolicyBinding {
+    pub fn from_node(n: &Node) -> PolicyBinding {
+        let spec = n.get("spec");
+        let p = spec.get("paramRef");
+        let actions = strings_of(spec.get("validationActions"));
+        PolicyBinding {
+            policy: spec.get("policyName").as_str().unwrap_or_default().to_owned(),
+            param_ref: p.is_map().then(|| ParamRef {
+                name: p.get("name").as_str().filter(|s| !s.is_empty()).map(str::to_owned),
+                namespace: p.get("namespace").as_str().filter(|s| !s.is_empty()).map(str::to_owned),
+                selector: LabelSelector::from_node(p.get("selector")),
+                not_found_denies: p.get("parameterNotFoundAction").as_str() == Some("Deny"),
+            }),
+            match_resources: spec
+                .get("matchResources")
+                .is_map()
+                .then(|| MatchResources::from_node(spec.get("matchResources"))),
+            denies: spec.get("validationActions").is_null() || actions.iter().any(|a| a == "Deny"),
         }
     }
 }

@@ -770,6 +770,8 @@ pub enum Body {
     Service(Box<admission::ServiceInfo>),
     ApiService(Box<admission::ApiServiceInfo>),
     Crd(Box<admission::CrdInfo>),
+    AdmissionPolicy(Box<admission::AdmissionPolicy>),
+    PolicyBinding(Box<admission::PolicyBinding>),
     Other,
 }
 
@@ -1005,6 +1007,12 @@ impl Object {
                 if v.starts_with("admissionregistration.k8s.io/") =>
             {
                 Body::Webhooks(Box::new(admission::WebhookConfig::from_node(n, v)))
+            }
+            ("ValidatingAdmissionPolicy", v) if v.starts_with("admissionregistration.k8s.io/") => {
+                Body::AdmissionPolicy(Box::new(admission::AdmissionPolicy::from_node(n)))
+            }
+            ("ValidatingAdmissionPolicyBinding", v) if v.starts_with("admissionregistration.k8s.io/") => {
+                Body::PolicyBinding(Box::new(admission::PolicyBinding::from_node(n)))
             }
             ("EndpointSlice", v) if v.starts_with("discovery.k8s.io/") => Body::EndpointSlice(Box::new(
                 admission::EndpointSliceInfo::from_node(n, meta.get("namespace").as_str().unwrap_or("default")),

@@ -273,14 +273,18 @@ pub fn compute(ctx: &Cluster<'_>, outcome: &Outcome, t: &Timings) -> (Downtime, 
                     }
                     None => {
                         let len = m.placed.map_or(OPEN, |p| (p + t.pod_start).saturating_sub(m.evicted));
-                        if let Some(h) = m.refused.and_then(|k| ctx.pod_webhooks().get(k)) {
+                        if let Some(g) = m.refused.and_then(|k| ctx.pod_gate(k)) {
                             refused = true;
+                            let how = match g {
+                                crate::cluster::admission::PodGate::Webhook(_) => "while it has no backend",
+                                crate::cluster::admission::PodGate::Policy(_) => "whose parameters fail",
+                            };
                             reasons.insert(
                                 format!(
-                                    "{}'s replacement is refused by the webhook {} while it has no backend ({})",
+                                    "{}'s replacement is refused by {} {how} ({})",
                                     pod_obj.r.name,
-                                    h.webhook.name,
-                                    h.code()
+                                    g.name(),
+                                    g.code()
                                 ),
                                 (),
                             );

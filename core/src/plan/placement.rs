@@ -41,14 +41,15 @@ pub struct Move {
     pub from: usize,
     pub evicted: u64,
     pub placed: Option<u64>,
-    /// The webhook (a position in `Cluster::pod_webhooks`) that refused its re-creation, if one did.
+    /// The webhook or policy (a position for `Cluster::pod_gate`) that refused its re-creation, if one did.
     pub refused: Option<usize>,
 }
 
 /// A pod's re-creation that a fail-closed webhook refused, because none of its backends ran then.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Refusal {
-    /// The webhook (a position in `Cluster::pod_webhooks`).
+    /// The webhook or policy binding (a position for `Cluster::pod_gate`: the webhooks, then the
+    /// policies).
     pub webhook: usize,
     /// The drain that evicted the pod (a position in `Outcome::windows`), and when.
     pub window: usize,
@@ -251,7 +252,7 @@ impl Hooks {
             .enumerate()
             .filter_map(|(i, s)| Some((s.obj as *const Object as usize, u32::try_from(i).ok()?)))
             .collect();
-        let served = ctx
+        let mut served: Vec<(Vec<u32>, Vec<usize>, bool)> = ctx
             .pod_webhooks()
             .iter()
             .map(|h| {
@@ -266,6 +267,8 @@ impl Hooks {
                 (pods, nodes, elsewhere)
             })
             .collect();
+        // A failing policy binding has no backend to come back: it refuses for good.
+        served.extend(ctx.pod_policies().iter().map(|_| (Vec::new(), Vec::new(), false)));
         Hooks { served, covering: HashMap::new(), refusals: Vec::new(), maybe_gone: Default::default() }
     }
 
@@ -294,10 +297,8 @@ impl Hooks {
             .or_insert_with(|| {
                 let Some(slot) = sim.pods.get(id as usize) else { return Vec::new() };
                 let ns = slot.obj.r.namespace.as_deref().unwrap_or("default");
-                ctx.pod_webhooks()
-                    .iter()
-                    .enumerate()
-                    .map(|(k, h)| (k, ctx.webhook_covers_pod(h.webhook, ns, &slot.obj.labels)))
+                (0..self.served.len())
+                    .map(|k| (k, ctx.gate_covers_pod(k, ns, &slot.obj.labels)))
                     .filter(|(_, c)| *c != Covers::No)
                     .collect()
             })

@@ -49,6 +49,7 @@ macro_rules! registry {
 }
 
 registry![
+    admission::policy_misconfigured,
     admission::webhook_down_in_window,
     admission::webhook_unavailable,
     api::apiservice_unavailable,

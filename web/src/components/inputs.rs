@@ -244,7 +244,7 @@ pub fn InputsBar() -> Html {
 /// (README, "What you give it").
 pub const KUBECTL_SNAPSHOT: &str = "kubectl get nodes,pods,deployments,statefulsets,daemonsets,replicasets,jobs,cronjobs,poddisruptionbudgets,persistentvolumes,persistentvolumeclaims -A -o yaml > cluster.yaml
 kubectl version -o json > version.json
-kubectl get validatingwebhookconfigurations,mutatingwebhookconfigurations,apiservices,crds,namespaces -o yaml > api.yaml
+kubectl get validatingwebhookconfigurations,mutatingwebhookconfigurations,validatingadmissionpolicies,validatingadmissionpolicybindings,apiservices,crds,namespaces -o yaml > api.yaml
 kubectl get services,endpointslices -A -o yaml > endpoints.yaml
 kubectl get cm -n kube-system kubeadm-config -o yaml > kubeadm.yaml
 oc get clusterversion,clusteroperators,machineconfigpools -o yaml > openshift.yaml

@@ -1,8 +1,10 @@
-//! admission/: fail-closed admission webhooks that refuse the pods the upgrade's drains make the
+//! admission/: fail-closed admission webhooks, and ValidatingAdmissionPolicy bindings whose parameters
+//! fail, that refuse the pods the upgrade's drains make the
 //! controllers re-create. The webhooks and their backends are found in `cluster::admission`; the
 //! refusals in the plan's own replay (`plan::placement::replay`), so that what the findings say is what
 //! the downtime counts.
 
+pub mod policy_misconfigured;
 pub mod webhook_down_in_window;
 pub mod webhook_unavailable;
 

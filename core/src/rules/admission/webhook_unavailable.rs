@@ -26,6 +26,12 @@ absent, or, when no EndpointSlice was read at all, no Ready running pod matches 
 A webhook whose Service, EndpointSlices and pods were not read is not judged (the report's coverage says
 so); a URL webhook (outside the cluster) is not judged.
 
+A webhook whose rules cover the drain's own request, `CREATE` of `pods/eviction` (`pods/eviction`,
+`pods/*`, `*/*`; a bare `*` names no subresource), is judged the same way against the namespaces of the pods
+a drain evicts (its object selector sees the `Eviction`, which has no labels): with no ready endpoint every
+eviction fails, `kubectl drain` stops on the error (only a 429 is retried), and the plan stops on the first
+node whose drain asks for one (the Machine Config Operator retries for ever).
+
 A blocker when the plan's drains evict pods whose re-creation it covers (the replay refuses them, and the
 downtime counts them as gone); a warning when it covers no pod the plan moves, or covers them only maybe
 (its `matchConditions`, or a namespace selector on labels of a Namespace that was not read).
@@ -97,6 +103,46 @@ pub fn check(ctx: &Context<'_>, out: &mut Vec<Finding>) {
             .data("service", format!("{}/{}", h.service.namespace, h.service.name))
             .data("refused", refused)
             .data("mayRefuse", may),
+        );
+    }
+    // The webhooks on a drain's own request: the eviction.
+    for h in ctx.eviction_webhooks().iter().filter(|h| h.backends.is_empty()) {
+        let mut nodes: Vec<String> = Vec::new();
+        if ctx.drain_honours_pdbs() {
+            for (i, n) in ctx.nodes.iter().enumerate() {
+                let covered = ctx.evicted_by_drain(i).iter().any(|(o, _)| {
+                    ctx.webhook_covers_eviction(h.webhook, o.r.namespace.as_deref().unwrap_or("default"))
+                        == crate::cluster::admission::Covers::Yes
+                });
+                if covered {
+                    nodes.push(n.name().to_owned());
+                }
+            }
+        }
+        let (severity, effect) = if nodes.is_empty() {
+            (Severity::Warning, "it refuses every eviction in its scope now".to_owned())
+        } else {
+            let who = ctx.drain_flags().map_or("the drain", |f| f.who);
+            (
+                Severity::Blocker,
+                format!(
+                    "{who} asks for evictions it refuses, so the drain of {} fails on its first one (the plan stops there)",
+                    name_list(&nodes, 5)
+                ),
+            )
+        };
+        out.push(
+            Finding::new(
+                &INFO,
+                format!("{} covers pods/eviction and has no ready endpoint: {effect}", describe(h)),
+                "Bring its backend up, set failurePolicy: Ignore, narrow its namespaceSelector, or delete the configuration if its tool is gone.",
+            )
+            .severity(severity)
+            .object(h.config)
+            .data("webhook", h.webhook.name.clone())
+            .data("service", format!("{}/{}", h.service.namespace, h.service.name))
+            .data("eviction", true)
+            .data("nodes", nodes),
         );
     }
 }

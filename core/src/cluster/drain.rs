@@ -70,9 +70,14 @@ pub struct DrainFlags {
 }
 
 impl DrainFlags {
-    /// Does a failed drain fail the upgrade itself (RKE fails the host), rather than a command you rerun?
-    pub fn failure_stops_upgrade(&self) -> bool {
-        self.who.starts_with("RKE")
+    /// What a drain that refuses a pod does to the upgrade, for messages: RKE fails the host; your own
+    /// `kubectl drain` exits with an error, and the upgrade goes no further until someone acts.
+    pub fn failure(&self) -> &'static str {
+        if self.who.starts_with("RKE") {
+            "the host fails and the upgrade stops"
+        } else {
+            "kubectl drain exits with an error and the upgrade stops there until it is rerun"
+        }
     }
 
     fn always(who: &'static str) -> DrainFlags {
@@ -152,10 +157,10 @@ pub fn unmanaged(pod: &Object) -> bool {
 
 impl<'a> Cluster<'a> {
     /// Why the drain of node `i` never completes (the first pod, in the node's order, it stops on), when
-    /// the distribution's upgrade then stops or waits for ever: a PodDisruptionBudget that holds a pod
-    /// back or more than one budget on a pod (where the drain honours budgets), a pod the drain refuses
-    /// where a failed drain fails the upgrade (RKE). `None` when the drain completes, or when its failure
-    /// is only a command to rerun with a flag (your own `kubectl drain`).
+    /// the distribution's upgrade then stops or waits for ever: a pod the drain refuses without its
+    /// `force` or `delete-emptydir-data` flag (RKE fails the host; your own `kubectl drain` exits with an
+    /// error), an eviction a fail-closed webhook refuses, a PodDisruptionBudget that holds a pod back or more
+    /// than one budget on a pod (where the drain honours budgets). `None` when the drain completes.
     pub fn drain_stall(&self, i: usize) -> Option<DrainStall<'a>> {
         let flags = self.drain_flags()?;
         let honours = self.drain_honours_pdbs();
@@ -165,30 +170,35 @@ impl<'a> Cluster<'a> {
             _ => DrainEnd::FailsAfterTimeout,
         };
         for (pod, info) in self.evicted_by_drain(i) {
-            if flags.failure_stops_upgrade() {
-                if !flags.force && (unmanaged(pod) || self.orphaned_daemon_pod(pod)) {
-                    return Some(DrainStall {
-                        pod,
-                        end: DrainEnd::FailsAtOnce,
-                        code: "disruption/unmanaged-pod",
-                        reason: format!(
-                            "{} refuses {} (no controller, force off): the host fails",
-                            flags.who, pod.r.name
-                        ),
-                    });
-                }
-                let empty_dir = info.spec.volumes.iter().any(|v| v.kind == crate::model::VolumeKind::EmptyDir);
-                if !flags.delete_emptydir_data && empty_dir {
-                    return Some(DrainStall {
-                        pod,
-                        end: DrainEnd::FailsAtOnce,
-                        code: "disruption/local-storage",
-                        reason: format!(
-                            "{} refuses {} (emptyDir, delete_local_data off): the host fails",
-                            flags.who, pod.r.name
-                        ),
-                    });
-                }
+            // kubectl's drain helper lists every pod first and refuses the whole drain before evicting any.
+            if !flags.force && (unmanaged(pod) || self.orphaned_daemon_pod(pod)) {
+                return Some(DrainStall {
+                    pod,
+                    end: DrainEnd::FailsAtOnce,
+                    code: "disruption/unmanaged-pod",
+                    reason: format!(
+                        "{} refuses {} (no controller, without {}): {}",
+                        flags.who,
+                        pod.r.name,
+                        flags.set_force,
+                        flags.failure()
+                    ),
+                });
+            }
+            let empty_dir = info.spec.volumes.iter().any(|v| v.kind == crate::model::VolumeKind::EmptyDir);
+            if !flags.delete_emptydir_data && empty_dir {
+                return Some(DrainStall {
+                    pod,
+                    end: DrainEnd::FailsAtOnce,
+                    code: "disruption/local-storage",
+                    reason: format!(
+                        "{} refuses {} (emptyDir, without {}): {}",
+                        flags.who,
+                        pod.r.name,
+                        flags.set_emptydir,
+                        flags.failure()
+                    ),
+                });
             }
             if !honours {
                 continue;

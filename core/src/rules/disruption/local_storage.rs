@@ -26,7 +26,10 @@ Against the drain's flags (docs/semantics.md, "Drain flags"): kOps and the Machi
 with `DeleteEmptyDirData` on (the data is lost: warning); RKE builds its drain from
 `node_drain_input.delete_local_data` (default false), and kubectl's drain helper then refuses a pod with
 an emptyDir and fails the drain: the host fails and RKE stops (blocker); under kubeadm your own
-`kubectl drain` needs `--delete-emptydir-data` (warning; `drainDeleteLocalData: true` says you use it).
+`kubectl drain` without `--delete-emptydir-data` (kubectl's default, and `drainDeleteLocalData: false`)
+refuses it the same way and exits with an error (blocker: the plan stops on that node, `plan.stops`, and
+`plan.ifResolved` shows the rest with the data deleted). `drainDeleteLocalData: true` says you pass the
+flag: the data is lost (warning).
 
 ## Why it matters for an upgrade
 `kubectl drain` stops at emptyDir pods unless told `--delete-emptydir-data`, which the distributions'
@@ -87,10 +90,10 @@ pub fn check(ctx: &Context<'_>, out: &mut Vec<Finding>) {
         let refused = !lost.is_empty() && !flags.delete_emptydir_data;
         if refused {
             parts.push(format!(
-                "{} runs without delete-emptydir-data, so it refuses the pod (emptyDir {}) and the drain of {node} fails{}",
+                "{} runs without delete-emptydir-data, so it refuses the pod (emptyDir {}) and the drain of {node} fails ({})",
                 flags.who,
                 lost.join(", "),
-                if flags.failure_stops_upgrade() { " (the host fails and the upgrade stops)" } else { "" }
+                flags.failure()
             ));
         } else if !lost.is_empty() {
             parts.push(format!("emptyDir {} is lost when the pod is evicted", lost.join(", ")));
@@ -113,7 +116,7 @@ pub fn check(ctx: &Context<'_>, out: &mut Vec<Finding>) {
             format!("{subject} ({} on {node}, {} pod(s) in all): {}", first.r.name, pods.len(), parts.join("; ")),
             help,
         );
-        let f = if refused && flags.failure_stops_upgrade() { f.severity(Severity::Blocker) } else { f };
+        let f = if refused { f.severity(Severity::Blocker) } else { f };
         out.push(
             f.object(key.as_ref().and_then(|k| ctx.workload_object(k)).unwrap_or(first))
                 .data("emptyDir", lost.clone())

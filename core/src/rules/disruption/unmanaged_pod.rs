@@ -19,8 +19,10 @@ Running pods with no `ownerReferences` (static pods' mirrors left out), when the
 against the drain's `force` flag (docs/semantics.md, "Drain flags"): kOps and the Machine Config Operator
 drain with `Force` on, so the pod is deleted (warning); RKE builds its drain from
 `node_drain_input.force` (default false), and kubectl's drain helper then refuses the pod and fails
-the drain: the host fails and RKE stops (blocker); under kubeadm, your own `kubectl drain` needs
-`--force` (warning; `drainForce: true` says you use it).
+the drain: the host fails and RKE stops (blocker); under kubeadm, your own `kubectl drain` without
+`--force` (kubectl's default, and `drainForce: false`) refuses it the same way and exits with an error
+(blocker: the plan stops on that node, `plan.stops`, and `plan.ifResolved` shows the rest with the pod
+deleted). `drainForce: true` says you pass `--force`: the pod is deleted for good (warning).
 
 ## Why it matters for an upgrade
 Nothing recreates such a pod: `kubectl drain` refuses to go on without `--force`, and with it (as the
@@ -59,23 +61,19 @@ pub fn check(ctx: &Context<'_>, out: &mut Vec<Finding>) {
             let f = Finding::new(
                 &INFO,
                 format!(
-                    "{} on {node} {}: {} runs without force, so it refuses the pod and the drain of {node} fails{}",
+                    "{} on {node} {}: {} runs without force, so it refuses the pod and the drain of {node} fails ({})",
                     display_ref(&o.r),
                     if orphaned { "belongs to a DaemonSet that is gone" } else { "has no controller" },
                     flags.who,
-                    if flags.failure_stops_upgrade() { " (the host fails and the upgrade stops)" } else { "" }
+                    flags.failure()
                 ),
                 format!(
                     "Delete the pod or run it under a controller, or let the drain delete it ({}).",
                     flags.set_force
                 ),
             );
-            // RKE's drain failing fails the host; a user's own kubectl drain only needs its flag.
-            if flags.failure_stops_upgrade() {
-                f.severity(Severity::Blocker)
-            } else {
-                f
-            }
+            // The drain fails and the plan stops on it (`Cluster::drain_stall`).
+            f.severity(Severity::Blocker)
         };
         out.push(f.object(o).data("node", node).data("force", flags.force));
     }

@@ -136,7 +136,7 @@ pub struct ValidationFailure<'a> {
 /// The failures kOps validation reports besides not-Ready nodes (empty for any other distribution).
 pub fn kops_validation_failures<'a>(cluster: &Cluster<'a>) -> Vec<ValidationFailure<'a>> {
     use crate::model::Critical;
-    if cluster.profile() != Profile::Kops {
+    if cluster.profile() != Profile::Kops || cluster.lifts("budget/unavailable-exceeds-limit") {
         return Vec::new();
     }
     let pools = pools(cluster);
@@ -193,6 +193,9 @@ pub fn kops_validation_failures<'a>(cluster: &Cluster<'a>) -> Vec<ValidationFail
 /// Does the distribution refuse to start this pool's upgrade, and why? The rule
 /// `budget/unavailable-exceeds-limit` reports it and the plan stops there: one decision for both.
 pub fn gate(cluster: &Cluster<'_>, pool: &Pool) -> Option<Gate> {
+    if cluster.lifts("budget/unavailable-exceeds-limit") {
+        return None;
+    }
     // RKE has no unavailable-host limit for its etcd plane (cluster/cluster.go: the etcd plane upgrades the
     // reachable etcd hosts); budget/etcd-member-unavailable reports the member.
     if matches!(cluster.profile(), Profile::Rke | Profile::RkeLegacy) && pool.role == PoolRole::Etcd {

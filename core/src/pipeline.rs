@@ -112,6 +112,153 @@ pub fn report_for_staged(
     Ok(build_report(ingested, options, resolved, stated, timings, mark))
 }
 
+/// One simulation and what follows from it: the plan, its replay, the downtime.
+struct Simulated {
+    plan: report::Plan,
+    downtime: report::Downtime,
+    workloads: Option<Vec<plan::downtime::WorkloadOutcome>>,
+    placed: plan::placement::Placed,
+    windows: Vec<plan::NodeWindow>,
+}
+
+/// Simulate the upgrade of `cluster`: nothing when there is nothing to plan, a stop before anything
+/// starts when RKE refuses its `cluster.yml`, else the plan, its windows replayed through the placement
+/// model, and the downtime from both.
+fn simulate(
+    cluster: &Cluster<'_>,
+    ingested: &ingest::Ingested,
+    options: &UpgradeOptions,
+    timings: &plan::Timings,
+    rke_refused: Option<&RkeConfig>,
+    mark: &mut dyn FnMut(&'static str),
+) -> Simulated {
+    let empty = |plan: report::Plan| Simulated {
+        plan,
+        downtime: report::Downtime::default(),
+        workloads: None,
+        placed: plan::placement::Placed::default(),
+        windows: Vec::new(),
+    };
+    if cluster.path.is_empty() || cluster.nodes.is_empty() {
+        return empty(report::Plan::default());
+    }
+    if let Some(rke) = rke_refused {
+        let mut pending: Vec<String> = cluster.nodes.iter().map(|n| n.name().to_owned()).collect();
+        pending.sort();
+        let fields: Vec<&str> = rke.problems.iter().map(|(_, field, _)| field.as_str()).collect();
+        let stop = report::Stop {
+            hop: cluster.path.first().map(ToString::to_string).unwrap_or_default(),
+            phase: "config",
+            pool: None,
+            node: None,
+            start_seconds: None,
+            at_seconds: 0,
+            outcome: "fails",
+            code: crate::rules::input::unreadable_value::INFO.code,
+            reason: format!("RKE refuses cluster.yml ({}): rke up stops before the upgrade starts", fields.join(", ")),
+            pending: pending.clone(),
+        };
+        return empty(report::Plan {
+            complete: false,
+            stops: vec![stop],
+            not_simulated: pending,
+            ..report::Plan::default()
+        });
+    }
+    let mut outcome = plan::build(cluster, *timings);
+    mark("simulate");
+    // Where every evicted pod lands, window by window: the capacity rule and the downtime read it.
+    outcome.placed = plan::placement::replay(cluster, &outcome.windows, &outcome.plan.phases, timings);
+    mark("placement");
+    let (mut downtime, workloads) = plan::downtime::compute(cluster, &outcome, timings);
+    // RKE's add-ons roll by their own update strategies, once the worker plane is through.
+    if let (Some(rke), Profile::Rke | Profile::RkeLegacy, true) =
+        (ingested.rke.as_ref(), options.profile, outcome.plan.complete)
+    {
+        downtime.components.extend(plan::downtime::rke_addon_rows(rke));
+    }
+    let mut plan = outcome.plan;
+    plan.drain = cluster.drain_flags().map(|f| report::DrainAssumed {
+        by: f.who,
+        force: f.force,
+        delete_empty_dir_data: f.delete_emptydir_data,
+        honours_budgets: cluster.drain_honours_pdbs(),
+        flags_from_options: matches!(options.profile, Profile::Kubeadm | Profile::Rke | Profile::RkeLegacy),
+    });
+    let mut never: Vec<String> = plan.stops.iter().flat_map(|s| s.pending.iter().cloned()).collect();
+    never.sort();
+    never.dedup();
+    plan.not_simulated = never;
+    Simulated { plan, downtime, workloads: Some(workloads), placed: outcome.placed, windows: outcome.windows }
+}
+
+/// How many times the causes of stops are lifted, at most, before the plan "if resolved" is given as it
+/// stands (each round lifts at least one more cause; there are fewer kinds than this).
+const LIFT_ROUNDS: usize = 12;
+
+/// The plan once each stop's cause is taken as resolved ([`crate::cluster::LIFTS`]), round after round
+/// (a resolved stop may reveal the next), until it completes or a stop remains that cannot be lifted:
+/// `None` when the first stop already cannot be.
+fn if_resolved(
+    ingested: &ingest::Ingested,
+    options: &UpgradeOptions,
+    real: &Context<'_>,
+    timings: &plan::Timings,
+    plan: &report::Plan,
+    findings: &[report::Finding],
+) -> Option<report::IfResolved> {
+    let how = |code: &str| {
+        crate::cluster::LIFTS
+            .iter()
+            .find(|(c, _)| *c == code || (c.ends_with('/') && code.starts_with(c)))
+            .map(|(_, how)| *how)
+    };
+    let mut lifted: Vec<&'static str> = Vec::new();
+    let mut last: Option<report::IfResolved> = None;
+    let mut stops: Vec<&'static str> = plan.stops.iter().map(|s| s.code).collect();
+    for _ in 0..LIFT_ROUNDS {
+        let new: Vec<&'static str> =
+            stops.iter().copied().filter(|c| how(c).is_some() && !lifted.contains(c)).collect();
+        if new.is_empty() {
+            break;
+        }
+        for c in new {
+            if !lifted.contains(&c) {
+                lifted.push(c);
+            }
+        }
+        let cluster = Cluster::new(&ingested.objects, options, real.to.clone(), real.from.clone(), real.path.clone())
+            .lifting(&lifted);
+        let sim = simulate(&cluster, ingested, options, timings, None, &mut |_| {});
+        let (mut p, downtime) = (sim.plan, sim.downtime);
+        p.timings = timings.to_map();
+        let ctx =
+            Context::new(cluster, sim.workloads, sim.placed, sim.windows, ingested.inventory.helm_releases.clone());
+        let mut found = Vec::new();
+        for rule in RULES {
+            if !(rule.info.needs_from && ctx.from.is_none()) {
+                (rule.check)(&ctx, &mut found);
+            }
+        }
+        suppression::apply(&ctx, &mut found);
+        let summary = report::finish_findings(&mut found);
+        let revealed: Vec<report::Finding> = found
+            .iter()
+            .filter(|f| !findings.iter().any(|g| g.code == f.code && g.object == f.object && g.message == f.message))
+            .cloned()
+            .collect();
+        stops = p.stops.iter().map(|s| s.code).collect();
+        let complete = p.complete;
+        let lifted_said =
+            lifted.iter().map(|c| report::Lifted { code: (*c).to_owned(), how: how(c).unwrap_or_default() }).collect();
+        last = Some(report::IfResolved { lifted: lifted_said, plan: p, downtime, summary, revealed });
+        if complete {
+            break;
+        }
+    }
+    last
+}
+
 /// An RKE `cluster.yml`'s upgrade strategy fills what the options leave open (flags win).
 fn with_distribution_config(options: &UpgradeOptions, rke: Option<&RkeConfig>) -> UpgradeOptions {
     let mut o = options.clone();
@@ -151,49 +298,9 @@ fn build_report(
         .rke
         .as_ref()
         .filter(|r| !r.problems.is_empty() && matches!(options.profile, Profile::Rke | Profile::RkeLegacy));
-    let (mut plan, downtime, workload_outcomes, placed, windows) = if cluster.path.is_empty()
-        || cluster.nodes.is_empty()
-    {
-        (report::Plan::default(), report::Downtime::default(), None, plan::placement::Placed::default(), Vec::new())
-    } else if let Some(rke) = rke_refused {
-        let mut pending: Vec<String> = cluster.nodes.iter().map(|n| n.name().to_owned()).collect();
-        pending.sort();
-        let fields: Vec<&str> = rke.problems.iter().map(|(_, field, _)| field.as_str()).collect();
-        let stop = report::Stop {
-            hop: cluster.path.first().map(ToString::to_string).unwrap_or_default(),
-            phase: "config",
-            pool: None,
-            node: None,
-            start_seconds: None,
-            at_seconds: 0,
-            outcome: "fails",
-            code: crate::rules::input::unreadable_value::INFO.code,
-            reason: format!("RKE refuses cluster.yml ({}): rke up stops before the upgrade starts", fields.join(", ")),
-            pending,
-        };
-        (
-            report::Plan { complete: false, stops: vec![stop], ..report::Plan::default() },
-            report::Downtime::default(),
-            None,
-            plan::placement::Placed::default(),
-            Vec::new(),
-        )
-    } else {
-        let mut outcome = plan::build(&cluster, timings);
-        mark("simulate");
-        // Where every evicted pod lands, window by window: the capacity rule and the downtime read it.
-        outcome.placed = plan::placement::replay(&cluster, &outcome.windows, &outcome.plan.phases, &timings);
-        mark("placement");
-        let (mut downtime, workloads) = plan::downtime::compute(&cluster, &outcome, &timings);
-        // RKE's add-ons roll by their own update strategies, once the worker plane is through.
-        if let (Some(rke), Profile::Rke | Profile::RkeLegacy, true) =
-            (ingested.rke.as_ref(), options.profile, outcome.plan.complete)
-        {
-            downtime.components.extend(plan::downtime::rke_addon_rows(rke));
-        }
-        (outcome.plan, downtime, Some(workloads), outcome.placed, outcome.windows)
-    };
-    let ctx = Context::new(cluster, workload_outcomes, placed, windows, ingested.inventory.helm_releases.clone());
+    let sim = simulate(&cluster, ingested, options, &timings, rke_refused, mark);
+    let (mut plan, downtime) = (sim.plan, sim.downtime);
+    let ctx = Context::new(cluster, sim.workloads, sim.placed, sim.windows, ingested.inventory.helm_releases.clone());
     plan.timings = timings.to_map();
     mark("plan");
     let mut findings = Vec::new();
@@ -231,6 +338,9 @@ fn build_report(
         });
     }
     let mut summary = report::finish_findings(&mut findings);
+    if !plan.complete && rke_refused.is_none() {
+        plan.if_resolved = if_resolved(ingested, options, &ctx, &timings, &plan, &findings).map(Box::new);
+    }
     // A report of nothing is not a pass: with no blocker and no object read, nothing was checked.
     if summary.blocker == 0 && ingested.inventory.objects == 0 {
         summary.verdict = report::NOTHING_CHECKED;

@@ -337,6 +337,59 @@ pub struct Plan {
     /// completes). Nothing is planned after a stop in its sequence: the nodes listed in `pending` are not
     /// upgraded.
     pub stops: Vec<Stop>,
+    /// The drain the simulation assumes, when the profile drains (an addition): who drains and with
+    /// which of kubectl's drain flags, stated because they decide which drains fail.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub drain: Option<DrainAssumed>,
+    /// The nodes the simulation never reached because of a stop (`stops[].pending`, every one once,
+    /// sorted): nothing is known of their drains, the pods on them or the checks that read the plan
+    /// there (an addition; empty when the plan completes).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub not_simulated: Vec<String>,
+    /// When the plan stops: the same simulation with each stop's cause taken as resolved, said how,
+    /// until it completes or a stop remains that cannot be lifted (an addition). What the fix reveals:
+    /// the nodes past the stop, the warnings and the downtime there, the total.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub if_resolved: Option<Box<IfResolved>>,
+}
+
+/// The drain the plan assumes.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct DrainAssumed {
+    /// `kubectl drain`, `RKE's drain`, `kops's drain`, ...
+    pub by: &'static str,
+    /// `--force`: pods with no controller are deleted (else they fail the drain).
+    pub force: bool,
+    /// `--delete-emptydir-data`: pods with emptyDir volumes are evicted and their data deleted (else
+    /// they fail the drain).
+    pub delete_empty_dir_data: bool,
+    /// Does it wait on PodDisruptionBudgets (the eviction API) rather than proceed regardless?
+    pub honours_budgets: bool,
+    /// Are the flags the options' (`drainForce`, `drainDeleteLocalData`; RKE's `node_drain_input`), or
+    /// fixed by the distribution?
+    pub flags_from_options: bool,
+}
+
+/// The plan once the blockers that stop it are resolved.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct IfResolved {
+    /// Each cause taken as resolved, in the order lifted: the rule that names it, and how.
+    pub lifted: Vec<Lifted>,
+    pub plan: Plan,
+    pub downtime: Downtime,
+    /// The findings of that run, counted as the real summary is.
+    pub summary: Summary,
+    /// Its findings that the real report does not have (by code, object and message): what the fix
+    /// will reveal.
+    pub revealed: Vec<Finding>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Lifted {
+    pub code: String,
+    pub how: &'static str,
 }
 
 /// A place where the upgrade cannot go on by itself.
@@ -399,6 +452,10 @@ pub struct Window {
 pub struct Downtime {
     pub components: Vec<ComponentDowntime>,
     pub workloads: Vec<WorkloadDowntime>,
+    /// The plan stops: only the part of the upgrade before the stop was simulated, and the workloads on
+    /// the nodes it never reached are not counted (an addition; `plan.ifResolved.downtime` counts them).
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub partial: bool,
 }
 
 /// A check that did not run, and why (for example: no current version known).

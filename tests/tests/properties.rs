@@ -327,6 +327,42 @@ fn broken(r: &Report, snapshot: &Value) -> Vec<String> {
     if json["findings"].as_array().map_or(0, Vec::len) != n || json["summary"]["blocker"] != blockers {
         out.push("JSON counts differ".into());
     }
+    // 8. One story for each drain: a finding that says a node's drain fails (a pod it refuses without its
+    //    flag, an eviction a webhook refuses) names a node the plan stops on, or one it never reached
+    //    because of an earlier stop; and the downtime of a plan that stops says it is partial.
+    for f in r.findings.iter().filter(|f| f.severity == Severity::Blocker) {
+        let nodes: Vec<&str> = match f.code {
+            "disruption/unmanaged-pod" | "disruption/local-storage" => {
+                f.data.get("node").and_then(|v| v.as_str()).into_iter().collect()
+            }
+            "admission/webhook-unavailable" => f
+                .data
+                .get("nodes")
+                .and_then(|v| v.as_array())
+                .map(|a| a.iter().filter_map(|v| v.as_str()).collect())
+                .unwrap_or_default(),
+            _ => Vec::new(),
+        };
+        for node in nodes {
+            let stops_there = r.plan.stops.iter().any(|s| s.node.as_deref() == Some(node));
+            if !stops_there && !r.plan.not_simulated.iter().any(|n| n == node) {
+                out.push(format!("{} says the drain of {node} fails; the plan completes it", f.code));
+            }
+        }
+    }
+    if r.downtime.partial == r.plan.complete && !r.plan.phases.is_empty() {
+        out.push(format!("downtime partial {} in a plan complete {}", r.downtime.partial, r.plan.complete));
+    }
+    // 9. The plan "if resolved" is there exactly when a stop's cause can be lifted, and lifts no cause of
+    //    a stop the real plan does not have.
+    if let Some(ir) = &r.plan.if_resolved {
+        if r.plan.complete {
+            out.push("a complete plan has a plan if resolved".into());
+        }
+        if ir.plan.if_resolved.is_some() {
+            out.push("a plan if resolved has one of its own".into());
+        }
+    }
     let _ = snapshot;
     out
 }

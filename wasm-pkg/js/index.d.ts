@@ -224,6 +224,41 @@ export interface Plan {
   complete: boolean;
   /** Where the upgrade stops or waits for ever, and why (empty when it completes). */
   stops: PlanStop[];
+  /** The drain the simulation assumes, when the profile drains (an addition). */
+  drain?: DrainAssumed;
+  /** The nodes never simulated because of a stop, sorted (an addition; absent when none). */
+  notSimulated?: string[];
+  /**
+   * When the plan stops: the same simulation with each stop's cause taken as resolved (an addition).
+   * Absent when the plan completes, or when the first stop's cause cannot be lifted.
+   */
+  ifResolved?: IfResolved;
+}
+
+/** The drain the plan assumes (an addition). */
+export interface DrainAssumed {
+  /** `kubectl drain`, `RKE's drain`, `kops's drain`, ... */
+  by: string;
+  /** `--force`: pods with no controller are deleted, else they fail the drain. */
+  force: boolean;
+  /** `--delete-emptydir-data`: emptyDir pods are evicted and their data deleted, else they fail the drain. */
+  deleteEmptyDirData: boolean;
+  /** Does it wait on PodDisruptionBudgets (the eviction API)? */
+  honoursBudgets: boolean;
+  /** Are the flags the options' (`drainForce`, `drainDeleteLocalData`) rather than the distribution's own? */
+  flagsFromOptions: boolean;
+}
+
+/** The plan once the causes of its stops are resolved (an addition). */
+export interface IfResolved {
+  /** Each cause taken as resolved, in order: the rule that names it, and how. */
+  lifted: { code: string; how: string }[];
+  /** That run's plan (it has no `ifResolved` of its own). */
+  plan: Plan;
+  downtime: Downtime;
+  summary: Summary;
+  /** Its findings that the real report does not have: what the fix will reveal. */
+  revealed: Finding[];
 }
 
 /** A place where the upgrade cannot go on by itself. */
@@ -266,6 +301,11 @@ export interface WorkloadDowntime {
 export interface Downtime {
   components: ComponentDowntime[];
   workloads: WorkloadDowntime[];
+  /**
+   * The plan stops: only what happens before the stop was simulated, and workloads on nodes it never
+   * reached are not counted (an addition; absent when false). `plan.ifResolved.downtime` counts them.
+   */
+  partial?: boolean;
 }
 
 export interface NotRun {

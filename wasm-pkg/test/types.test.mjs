@@ -42,7 +42,14 @@ function samples() {
   assert.ok(JSON.parse(manifests.stdout).notRun.length);
   // Plans that stop: on a node's drain (a stop with a node), and before a pool (a stop with a pool).
   const onDrain = cli(['check', fixture('plan/kubeadm-drain-waits-for-ever'), '--to', '1.29.2', '--format', 'json']);
-  assert.ok(JSON.parse(onDrain.stdout).plan.stops.some((s) => s.node));
+  const drainReport = JSON.parse(onDrain.stdout);
+  assert.ok(drainReport.plan.stops.some((s) => s.node));
+  // ... with what it never simulated, the drain it assumed, and the plan once its stop is resolved.
+  assert.ok(drainReport.plan.notSimulated.length && drainReport.plan.drain && drainReport.downtime.partial);
+  assert.ok(drainReport.plan.ifResolved.lifted.length && drainReport.plan.ifResolved.revealed.length);
+  // A workload down until someone intervenes (refused for good by an admission policy).
+  const refused = cli(['check', fixture('rules/admission/policy-misconfigured/fail-param-not-found-deny'), '--to', '1.29.2', '--format', 'json']);
+  assert.ok(JSON.parse(refused.stdout).downtime.workloads.some((w) => w.untilIntervention));
   // (one minor: bmctl refuses two at once, and the plan would stop before it starts)
   const onPool = cli(['check', fixture('demo'), '--to', '1.29.2', '--from', '1.28.5', '--profile', 'gke-baremetal', '--format', 'json']);
   assert.ok(JSON.parse(onPool.stdout).plan.stops.some((s) => s.pool && !s.node));
@@ -60,6 +67,7 @@ function samples() {
     full: full.stdout,
     manifestsOnly: manifests.stdout,
     stopsOnDrain: onDrain.stdout,
+    refusedForGood: refused.stdout,
     stopsOnPool: onPool.stdout,
     suppressed: sup.stdout,
     annotated: annotated.stdout,

@@ -20,7 +20,7 @@ impl Cluster<'_> {
         if !self.drains() {
             return None;
         }
-        Some(match self.profile() {
+        let mut flags = match self.profile() {
             // RKE builds the helper from node_drain_input (services/node_util.go getDrainHelper): force and
             // delete_local_data default to false.
             Profile::Rke | Profile::RkeLegacy => DrainFlags {
@@ -44,7 +44,10 @@ impl Cluster<'_> {
                 set_force: "--force (drainForce: true)",
                 set_emptydir: "--delete-emptydir-data (drainDeleteLocalData: true)",
             },
-        })
+        };
+        flags.force |= self.lifts("disruption/unmanaged-pod");
+        flags.delete_emptydir_data |= self.lifts("disruption/local-storage");
+        Some(flags)
     }
 
     /// Does the drain honour PodDisruptionBudgets and wait on them (rather than proceed regardless)?
@@ -204,8 +207,11 @@ impl<'a> Cluster<'a> {
                 continue;
             }
             let ns = pod.r.namespace.as_deref().unwrap_or("default");
+            let lifted = self.lifts(super::admission::WEBHOOK_UNAVAILABLE);
             if let Some(h) = self.eviction_webhooks().iter().find(|h| {
-                h.backends.is_empty() && self.webhook_covers_eviction(h.webhook, ns) == super::admission::Covers::Yes
+                !lifted
+                    && h.backends.is_empty()
+                    && self.webhook_covers_eviction(h.webhook, ns) == super::admission::Covers::Yes
             }) {
                 // The eviction's admission fails ("no endpoints available"): kubectl's drain stops on any
                 // error other than 429; the MCO retries.

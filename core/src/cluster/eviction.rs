@@ -223,6 +223,7 @@ impl<'a> Cluster<'a> {
         let (o, b) = match pdbs.as_slice() {
             [] => return Eviction::NoBudget,
             [one] => (one.0, &one.1),
+            _ if self.lifts("disruption/overlapping-pdbs") => return Eviction::Allowed,
             _ => return Eviction::MoreThanOneBudget(pdbs.iter().map(|(o, _)| *o).collect()),
         };
         let policy = match &o.body {
@@ -236,7 +237,7 @@ impl<'a> Cluster<'a> {
                 return Eviction::Allowed;
             }
         }
-        if b.allowed > 0 {
+        if b.allowed > 0 || self.lifts("disruption/pdb-blocks-drain") {
             Eviction::Allowed
         } else {
             Eviction::HeldBack(o)

@@ -83,7 +83,26 @@ pub struct Cluster<'a> {
     gates: OnceCell<Vec<platform::Gate<'a>>>,
     /// The admission webhooks that cover pod creation (`pod_webhooks`).
     admission: admission::Admission<'a>,
+    /// The causes of stops taken as resolved, by the code of the rule that names them: the plan "if the
+    /// blockers were resolved" (`plan.ifResolved`) is this cluster with them lifted ([`Cluster::lifts`]).
+    lifted: Vec<&'static str>,
 }
+
+/// The causes of a stop that can be taken as resolved, by the code of the rule that names them, and how
+/// (`plan.ifResolved.lifted`): a stop whose code is not here (a config the distribution refuses) stays.
+pub const LIFTS: &[(&str, &str)] = &[
+    (
+        "disruption/pdb-blocks-drain",
+        "each PodDisruptionBudget that allows no disruption allows one (more replicas, or a lower minAvailable)",
+    ),
+    ("disruption/overlapping-pdbs", "each pod is under one PodDisruptionBudget"),
+    ("disruption/unmanaged-pod", "the drain runs with force: the pods with no controller are deleted for good"),
+    ("disruption/local-storage", "the drain deletes emptyDir data (delete-emptydir-data)"),
+    ("admission/webhook-unavailable", "the fail-closed webhooks on pods/eviction have a ready endpoint"),
+    ("budget/unavailable-exceeds-limit", "the nodes already unavailable are back, so the pool's gate passes"),
+    ("budget/node-unavailable", "the cordoned nodes are uncordoned, so the MCO picks them"),
+    ("platform/", "the platform's own gate is cleared (its finding says how)"),
+];
 
 /// A recorded manifest's `kind` and `apiVersion`.
 pub type RecordedHead = Option<(String, String)>;
@@ -148,6 +167,7 @@ impl<'a> Cluster<'a> {
             by_node: OnceCell::new(),
             recorded: std::cell::RefCell::default(),
             gates: OnceCell::new(),
+            lifted: Vec::new(),
         }
     }
 
@@ -184,7 +204,22 @@ impl<'a> Cluster<'a> {
     /// What the distribution's own tooling refuses or waits on ([`platform::gates`]), found once: the plan
     /// stops on them and the `platform/*` rules report them.
     pub fn platform_gates(&self) -> &[platform::Gate<'a>] {
-        self.gates.get_or_init(|| platform::gates(self))
+        self.gates.get_or_init(|| {
+            let mut g = platform::gates(self);
+            g.retain(|g| !self.lifts(g.code));
+            g
+        })
+    }
+
+    /// This cluster with the causes of stops named by `codes` taken as resolved ([`LIFTS`]).
+    pub fn lifting(mut self, codes: &[&'static str]) -> Self {
+        self.lifted = codes.to_vec();
+        self
+    }
+
+    /// Is the cause of stops that rule `code` names taken as resolved here?
+    pub fn lifts(&self, code: &str) -> bool {
+        self.lifted.iter().any(|c| *c == code || (c.ends_with('/') && code.starts_with(c)))
     }
 
     /// The control-plane node the current version was read from (the oldest), for findings about it.

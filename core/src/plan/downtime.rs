@@ -419,7 +419,7 @@ pub fn compute(ctx: &Cluster<'_>, outcome: &Outcome, t: &Timings) -> (Downtime, 
         .collect();
     workloads
         .sort_by(|a, b| (b.seconds, &a.namespace, &a.kind, &a.name).cmp(&(a.seconds, &b.namespace, &b.kind, &b.name)));
-    (Downtime { components, workloads }, results)
+    (Downtime { components, workloads, partial: !outcome.plan.complete }, results)
 }
 
 #[cfg(test)]

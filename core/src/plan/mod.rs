@@ -740,9 +740,11 @@ impl<'c, 'a> Builder<'c, 'a> {
             return None;
         }
         let never_picked = |i: &usize| {
-            ctx.nodes
-                .get(*i)
-                .is_some_and(|n| n.treatment(Profile::Openshift) == crate::cluster::nodes::Treatment::Stops)
+            !ctx.lifts("budget/node-unavailable")
+                && ctx
+                    .nodes
+                    .get(*i)
+                    .is_some_and(|n| n.treatment(Profile::Openshift) == crate::cluster::nodes::Treatment::Stops)
         };
         let unavailable = budget::unavailable(ctx, p).len();
         let mut order: Vec<usize> = p.nodes.iter().copied().filter(|i| !never_picked(i)).collect();

@@ -311,9 +311,28 @@ fn render_with(r: &Report, shown: usize, cap: Option<usize>, list_suppressed: bo
         if more_phases > 0 {
             let _ = writeln!(s, "\n_{more_phases} more phase(s) not listed, to stay within GitHub's comment limit._");
         }
+        if let Some(d) = &r.plan.drain {
+            let _ = writeln!(s, "\nDrain: {}.", md(&super::drain_line(d)));
+        }
+        if let Some(line) = super::partial_line(r) {
+            let _ = writeln!(s, "\n> **Partial:** {}.", md(&line));
+        }
+        if let Some(ir) = &r.plan.if_resolved {
+            s.push_str("\n#### If the blockers that stop it were resolved\n\n");
+            for line in super::resolved_lines(ir, items) {
+                match line.strip_prefix("  ") {
+                    Some(sub) => _ = writeln!(s, "  - {}", md(sub)),
+                    None => _ = writeln!(s, "- {}", md(&line)),
+                }
+            }
+        }
     }
-    if !r.downtime.components.is_empty() || !r.downtime.workloads.is_empty() {
-        s.push_str("\n### Expected downtime\n\n");
+    if !r.downtime.components.is_empty() || !r.downtime.workloads.is_empty() || r.downtime.partial {
+        s.push_str(if r.downtime.partial {
+            "\n### Expected downtime (partial: only what happens before the plan stops)\n\n"
+        } else {
+            "\n### Expected downtime\n\n"
+        });
         for c in &r.downtime.components {
             let _ = writeln!(
                 s,

@@ -183,3 +183,94 @@ pub fn suppressed_count(c: &crate::report::Counts) -> Option<String> {
         .collect();
     Some(format!("{} suppressed ({})", c.total(), parts.join(", ")))
 }
+
+/// The drain the plan assumes, as a sentence: `kubectl drain, without --force, without
+/// --delete-emptydir-data, waiting on PodDisruptionBudgets (the options drainForce, drainDeleteLocalData)`.
+pub fn drain_line(d: &crate::report::DrainAssumed) -> String {
+    format!(
+        "{}, {} --force, {} --delete-emptydir-data, {}{}",
+        d.by,
+        if d.force { "with" } else { "without" },
+        if d.delete_empty_dir_data { "with" } else { "without" },
+        if d.honours_budgets { "waiting on PodDisruptionBudgets" } else { "not waiting on PodDisruptionBudgets" },
+        if d.flags_from_options {
+            " (the flags: drainForce, drainDeleteLocalData)"
+        } else {
+            " (the distribution's own flags)"
+        }
+    )
+}
+
+/// What a plan that stops leaves out, as a sentence; `None` when it completes.
+pub fn partial_line(r: &Report) -> Option<String> {
+    if r.plan.complete || r.plan.stops.is_empty() {
+        return None;
+    }
+    let n = r.plan.not_simulated.len();
+    Some(if n == 0 {
+        "the plan stops: what follows the stop was not simulated, and the downtime counts only what happens before it"
+            .to_owned()
+    } else {
+        format!(
+            "the plan stops: {n} node(s) past the stop were never simulated ({}), so their drains, the checks that read the plan there and their downtime are not in this report",
+            crate::units::name_list(&r.plan.not_simulated, 5)
+        )
+    })
+}
+
+/// The plan "if the blockers were resolved", as lines: what was lifted and how, the plan, the findings it
+/// reveals and the downtime (at most `items` of each list).
+pub fn resolved_lines(ir: &crate::report::IfResolved, items: usize) -> Vec<String> {
+    use crate::units::duration;
+    let mut out = Vec::new();
+    for l in &ir.lifted {
+        out.push(format!("taken as resolved ({}): {}", l.code, l.how));
+    }
+    let p = &ir.plan;
+    if p.complete {
+        out.push(format!("plan: {} in all, {} node step(s), complete", duration(p.total_seconds), p.steps.len()));
+    } else {
+        let why: Vec<String> = p
+            .stops
+            .iter()
+            .map(|s| {
+                format!(
+                    "{}{}: {} ({})",
+                    if s.outcome == "waits" { "waits for ever" } else { "fails" },
+                    s.node.as_deref().map(|n| format!(" on {n}")).unwrap_or_default(),
+                    s.reason,
+                    s.code
+                )
+            })
+            .collect();
+        out.push(format!(
+            "plan: {}, {} node step(s), and it still stops: {}",
+            duration(p.total_seconds),
+            p.steps.len(),
+            why.join("; ")
+        ));
+    }
+    let sm = &ir.summary;
+    out.push(format!(
+        "findings: {} blocker(s), {} warning(s), {} info; {} of them not in this report",
+        sm.blocker,
+        sm.warning,
+        sm.info,
+        ir.revealed.len()
+    ));
+    for f in ir.revealed.iter().take(items) {
+        out.push(format!("  {} {}: {}", f.severity.name(), f.code, f.message));
+    }
+    if ir.revealed.len() > items {
+        out.push(format!("  ({} more)", ir.revealed.len() - items));
+    }
+    let w = &ir.downtime.workloads;
+    out.push(format!("downtime: {} workload(s) with no Ready replica at some point", w.len()));
+    for d in w.iter().take(items) {
+        out.push(format!("  {} {}/{}: {}", d.kind, d.namespace, d.name, duration(d.seconds)));
+    }
+    if w.len() > items {
+        out.push(format!("  ({} more)", w.len() - items));
+    }
+    out
+}

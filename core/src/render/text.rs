@@ -162,10 +162,28 @@ pub fn render_text(r: &Report, opts: &RenderOptions) -> String {
                 let _ = writeln!(s, "                        never upgraded: {}", t(&st.pending.join(", ")));
             }
         }
+        if let Some(d) = &r.plan.drain {
+            let _ = writeln!(s, "  {} {}", p.dim("drain:"), t(&super::drain_line(d)));
+        }
+        if let Some(line) = super::partial_line(r) {
+            let _ = writeln!(s, "  {} {}", p.wrap("33", "PARTIAL"), t(&line));
+        }
         s.push('\n');
+        if let Some(ir) = &r.plan.if_resolved {
+            let _ = writeln!(s, "{}", p.bold("IF THE BLOCKERS THAT STOP IT WERE RESOLVED"));
+            for line in super::resolved_lines(ir, 5) {
+                let _ = writeln!(s, "  {}", t(&line));
+            }
+            s.push('\n');
+        }
     }
-    if !r.downtime.components.is_empty() || !r.downtime.workloads.is_empty() {
-        let _ = writeln!(s, "{}", p.bold("EXPECTED DOWNTIME"));
+    if !r.downtime.components.is_empty() || !r.downtime.workloads.is_empty() || r.downtime.partial {
+        let _ = writeln!(
+            s,
+            "{}{}",
+            p.bold("EXPECTED DOWNTIME"),
+            if r.downtime.partial { " (partial: only what happens before the plan stops)" } else { "" }
+        );
         for c in &r.downtime.components {
             let _ = writeln!(s, "  {}: {} ({})", t(&c.component), t(&c.expected), t(&c.when));
         }

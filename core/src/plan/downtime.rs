@@ -272,7 +272,30 @@ pub fn compute(ctx: &Cluster<'_>, outcome: &Outcome, t: &Timings) -> (Downtime, 
                         reasons.insert(format!("{} cannot move: {why}", pod_obj.r.name), ());
                     }
                     None => {
-                        let len = m.placed.map_or(OPEN, |p| (p + t.pod_start).saturating_sub(m.evicted));
+                        // A StatefulSet creates the replacement of a pod (same name, same identity) only
+                        // once the old one is gone (stateful_set_control.go: it waits while a pod is
+                        // terminating): the grace period, taken in full, before the replacement starts.
+                        let gone = if key.kind == "StatefulSet" {
+                            let grace = pod
+                                .spec
+                                .termination_grace_seconds
+                                .map_or(t.pod_eviction, |g| g.clamp(0, super::MAX_SECONDS).unsigned_abs());
+                            if grace > 0 {
+                                reasons.insert(
+                                    format!(
+                                        "{}'s replacement is created only once it is gone (a StatefulSet keeps one pod per identity): its {} grace period, taken in full",
+                                        pod_obj.r.name,
+                                        duration(grace)
+                                    ),
+                                    (),
+                                );
+                            }
+                            m.evicted.saturating_add(grace)
+                        } else {
+                            m.evicted
+                        };
+                        let len =
+                            m.placed.map_or(OPEN, |p| (p.max(gone) + t.pod_start).saturating_sub(m.evicted));
                         if let Some(g) = m.refused.and_then(|k| ctx.pod_gate(k)) {
                             refused = true;
                             let how = match g {

@@ -460,3 +460,46 @@ test('laptop: an OpenShift update its own tooling refuses: BLOCKED on the platfo
   assert.deepEqual(errors, []);
   await context.close();
 });
+
+each('one story past a stop: the drain the findings say fails is where the plan stops, the downtime says partial, the plan if resolved beside it, and the drain flags in the options and the URL', async (screen) => {
+  const { page, errors, context } = await open(screen, '?to=1.29.2');
+  // kubeadm: a budget holds db back on w-1, so `kubectl drain w-1` waits for ever; w-2 is never reached.
+  await page.setInputFiles('#files', [fixture('plan/kubeadm-drain-waits-for-ever/cluster.yaml')]);
+  await verdictIs(page, 'BLOCKED');
+  assert.match(await text(page, '#total'), /then it stops$/);
+  assert.match(await text(page, '#down'), /^0 so far \(partial: 1 node\(s\) past the stop not simulated\)/);
+  assert.match(await text(page, '#if-resolved-fact'), /^11m15s, 1 workload\(s\) down, 1 finding\(s\) more or changed$/);
+  await page.click('#tab-plan');
+  await page.waitForSelector('#plan-stops li.stop[data-code="disruption/pdb-blocks-drain"]');
+  assert.match(await text(page, '#drain-assumed'), /^Drain assumed: kubectl drain, without --force, without --delete-emptydir-data, waiting on PodDisruptionBudgets\./);
+  assert.match(await text(page, '#not-simulated'), /1 node\(s\) past the stop were never simulated.*: w-2\.$/);
+  assert.match(await text(page, '#lifted'), /disruption\/pdb-blocks-drain: each PodDisruptionBudget that allows no disruption allows one/);
+  assert.match(await text(page, '#if-resolved-plan'), /^Plan: 11m15s, 3 node step\(s\), complete; 0 blocker\(s\), 4 warning\(s\), 0 info\.$/);
+  assert.match(await text(page, '#revealed'), /disruption\/single-replica: Deployment shop\/db runs a single replica/);
+  assert.match(await text(page, '#resolved-down'), /Deployment shop\/db: 2m00s/);
+  assert.ok(await noSideways(page));
+  await page.click('#tab-downtime');
+  assert.match(await text(page, '#downtime-partial'), /^Partial: the plan stops, and 1 node\(s\) past the stop were never simulated.*Once the blockers that stop it are resolved: 1 workload\(s\) down/);
+  assert.match(await text(page, '#no-downtime'), /before the plan stops; past the stop nothing was simulated/);
+  await shot(page, `partial-${screen}`);
+
+  // A pod with no controller: `kubectl drain` without --force refuses it, and the plan stops on its node.
+  await page.setInputFiles('#files', [fixture('rules/disruption/unmanaged-pod/fail-debug-shell/cluster.yaml')]);
+  await page.click('#tab-plan');
+  await page.waitForFunction(() => /kubectl drain refuses debug-shell/.test(document.querySelector('#plan-stops')?.textContent ?? ''));
+  assert.match(await text(page, '#drain-force'), /default \(off\)/);
+  // --force set in the options: the drain deletes the pod, a warning, and the plan completes.
+  await page.selectOption('#drain-force', 'on');
+  await page.waitForFunction(() => /^READY/.test(document.querySelector('#verdict')?.textContent ?? ''));
+  assert.equal(await page.locator('#plan-stops').count(), 0);
+  assert.match(await text(page, '#drain-assumed'), /kubectl drain, with --force, without --delete-emptydir-data/);
+  assert.match(new URL(page.url()).search, /[?&]drainForce=on(&|$)/);
+  await context.close();
+
+  // The flag as a link gives it (`true` as a user may type it).
+  const again = await open(screen, '?to=1.29.2&drainForce=true&drainDeleteLocalData=false');
+  assert.equal(await again.page.inputValue('#drain-force'), 'on');
+  assert.equal(await again.page.inputValue('#drain-delete-local-data'), 'off');
+  assert.deepEqual([...errors, ...again.errors], []);
+  await again.context.close();
+});

@@ -76,6 +76,8 @@ fn options_pairs(o: &UpgradeOptions) -> std::collections::BTreeMap<String, Strin
         ("maxUnavailableControlPlane", limit(&o.max_unavailable_control_plane)),
         ("maxSurge", limit(&o.max_surge)),
         ("drain", o.drain.map(|d| d.to_string())),
+        ("drainForce", o.drain_force.map(|d| d.to_string())),
+        ("drainDeleteLocalData", o.drain_delete_local_data.map(|d| d.to_string())),
     ];
     for (k, v) in fields {
         if let Some(v) = v {
@@ -346,7 +348,9 @@ pub fn concurrencies(size: u32) -> Vec<u32> {
     out
 }
 
-/// The nodes and the pods a drain moves from each (not DaemonSet pods, which stay).
+/// The nodes and the pods a drain moves from each, as the core's drain picks them
+/// (`Cluster::evicted_by_drain`): running pods, not static pods' mirrors (the kubelet runs them, no drain
+/// evicts them), not DaemonSet pods (left alone by `--ignore-daemonsets`).
 fn node_facts(ingested: &Ingested) -> Vec<NodeFacts> {
     let mut nodes: Vec<NodeFacts> = ingested
         .objects
@@ -362,8 +366,11 @@ fn node_facts(ingested: &Ingested) -> Vec<NodeFacts> {
     nodes.sort_by(|a, b| a.name.cmp(&b.name));
     nodes.dedup_by(|a, b| a.name == b.name);
     for o in &ingested.objects {
-        let Some(node) = o.pod().and_then(|p| p.spec.node_name.as_deref()) else { continue };
-        if o.owners.iter().any(|w| w.controller && w.kind == "DaemonSet") {
+        let Some(pod) = o.pod() else { continue };
+        let Some(node) = pod.spec.node_name.as_deref() else { continue };
+        let finished = matches!(pod.phase.as_deref(), Some("Succeeded" | "Failed"));
+        if finished || kube_preflight::cluster::eviction::is_mirror(o) || kube_preflight::cluster::drain::daemon_pod(o)
+        {
             continue;
         }
         if let Ok(i) = nodes.binary_search_by(|n| n.name.as_str().cmp(node)) {

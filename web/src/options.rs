@@ -42,6 +42,10 @@ pub struct Opts {
     pub max_unavailable_control_plane: String,
     pub max_surge: String,
     pub drain: Drain,
+    /// The drain's `--force` (`drainForce`): default is the distribution's (off for kubectl and RKE).
+    pub drain_force: Drain,
+    /// The drain's `--delete-emptydir-data` (`drainDeleteLocalData`).
+    pub drain_delete_local_data: Drain,
     /// Overrides of the plan's times, in seconds, by name (`drainTimeoutSeconds`, ...).
     pub timings: BTreeMap<String, String>,
 }
@@ -76,10 +80,16 @@ impl Opts {
                 m.insert(name.into(), limit_json(v));
             }
         }
-        match self.drain {
-            Drain::Default => {}
-            Drain::On => _ = m.insert("drain".into(), Value::Bool(true)),
-            Drain::Off => _ = m.insert("drain".into(), Value::Bool(false)),
+        for (name, d) in [
+            ("drain", self.drain),
+            ("drainForce", self.drain_force),
+            ("drainDeleteLocalData", self.drain_delete_local_data),
+        ] {
+            match d {
+                Drain::Default => {}
+                Drain::On => _ = m.insert(name.into(), Value::Bool(true)),
+                Drain::Off => _ = m.insert(name.into(), Value::Bool(false)),
+            }
         }
         let timings: Map<String, Value> =
             self.timings.iter().filter(|(_, v)| present(v)).map(|(k, v)| (k.clone(), limit_json(v))).collect();
@@ -108,8 +118,14 @@ impl Opts {
         put("maxUnavailableWorker", &self.max_unavailable_worker);
         put("maxUnavailableControlPlane", &self.max_unavailable_control_plane);
         put("maxSurge", &self.max_surge);
-        if self.drain != Drain::Default {
-            put("drain", self.drain.name());
+        for (name, d) in [
+            ("drain", self.drain),
+            ("drainForce", self.drain_force),
+            ("drainDeleteLocalData", self.drain_delete_local_data),
+        ] {
+            if d != Drain::Default {
+                put(name, d.name());
+            }
         }
         for (k, v) in &self.timings {
             put(&format!("timings.{k}"), v);
@@ -134,6 +150,8 @@ impl Opts {
                 "maxUnavailableControlPlane" => base.max_unavailable_control_plane = v,
                 "maxSurge" => base.max_surge = v,
                 "drain" => base.drain = Drain::parse(&v),
+                "drainForce" => base.drain_force = Drain::parse(&v),
+                "drainDeleteLocalData" => base.drain_delete_local_data = Drain::parse(&v),
                 _ => match k.strip_prefix("timings.") {
                     Some(t) if !t.is_empty() => {
                         base.timings.insert(t.to_owned(), v);
@@ -217,6 +235,8 @@ mod tests {
         };
         o.max_surge = "2".into();
         o.drain = Drain::Off;
+        o.drain_force = Drain::On;
+        o.drain_delete_local_data = Drain::Off;
         o.timings.insert("drainTimeoutSeconds".into(), "120".into());
         o
     }
@@ -228,6 +248,7 @@ mod tests {
         assert_eq!(o.to, "1.29.2");
         assert_eq!(o.profile.name(), "rke");
         assert_eq!(o.drain, Some(false));
+        assert_eq!((o.drain_force, o.drain_delete_local_data), (Some(true), Some(false)));
         assert_eq!(o.timings.get("drainTimeoutSeconds"), Some(&120));
         assert!(o.max_surge.is_some() && o.max_unavailable_worker.is_some());
         // A typo reaches the core as text, which names the field.
@@ -243,7 +264,10 @@ mod tests {
     fn the_url_keeps_the_options_and_gives_them_back() {
         let o = opts();
         let q = o.to_query(&[("tab", "plan"), ("theme", "dark")]);
-        assert_eq!(q, "to=1.29.2&profile=rke&maxUnavailableWorker=10%25&maxSurge=2&drain=off&timings.drainTimeoutSeconds=120&tab=plan&theme=dark");
+        assert_eq!(q, "to=1.29.2&profile=rke&maxUnavailableWorker=10%25&maxSurge=2&drain=off&drainForce=on&drainDeleteLocalData=off&timings.drainTimeoutSeconds=120&tab=plan&theme=dark");
+        // `?drainForce=true`, as a user may type it, is read as on.
+        let (typed, _) = Opts::from_query("to=1.29&drainForce=true&drainDeleteLocalData=false", Opts::default());
+        assert_eq!((typed.drain_force, typed.drain_delete_local_data), (Drain::On, Drain::Off));
         let (back, rest) = Opts::from_query(&format!("?{q}"), Opts::default());
         assert_eq!(back, o);
         assert_eq!(rest, [("tab".to_owned(), "plan".to_owned()), ("theme".to_owned(), "dark".to_owned())]);

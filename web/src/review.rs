@@ -7,7 +7,8 @@ use std::fmt::Write as _;
 use kube_preflight::render::xml_escape as esc;
 use kube_preflight::units::duration;
 
-use crate::view::{checks, CheckSort, Headline, Outcome, ReportView};
+use crate::protocol::NodeFacts;
+use crate::view::{checks, findings_on_node, CheckSort, Headline, Outcome, ReportView};
 
 /// The findings a summary names, worst first.
 pub const SUMMARY_FINDINGS: usize = 5;
@@ -121,6 +122,160 @@ pub fn summary_text(r: &ReportView, m: &Meta) -> String {
     s
 }
 
+/// The pods a runbook names per node (the counts are whole).
+pub const RUNBOOK_PODS: usize = 10;
+
+/// Every assumption a number of the plan rests on, one line each, with where it changes a number.
+fn assumptions(r: &ReportView) -> Vec<String> {
+    let p = &r.plan;
+    let mut out = Vec::new();
+    match &p.drain {
+        Some(d) => out.push(format!(
+            "Drain: {}{}. It decides which drains fail: a pod with no controller fails the drain without --force, a pod with an emptyDir without --delete-emptydir-data.",
+            d.describe(),
+            if d.flags_from_options { " (set in the options: drainForce, drainDeleteLocalData)" } else { " (the distribution's own flags)" }
+        )),
+        None => out.push("No drain: nodes are upgraded in place (pods are not evicted).".to_owned()),
+    }
+    let t = |k: &str| p.timings.get(k).copied().unwrap_or(0);
+    out.push(format!(
+        "Grace periods are taken in full: a node's drain lasts as long as the longest terminationGracePeriodSeconds of its pods ({} when a pod sets none: podEvictionSeconds), and a StatefulSet's pod is re-created only once that grace period is over.",
+        duration(t("podEvictionSeconds"))
+    ));
+    out.push(format!(
+        "An evicted pod is back {} after it is placed again (podStartSeconds); a drain held by a PodDisruptionBudget waits {} (drainTimeoutSeconds).",
+        duration(t("podStartSeconds")),
+        duration(t("drainTimeoutSeconds"))
+    ));
+    let all: Vec<String> = p.timings.iter().map(|(k, v)| format!("{k}={v}")).collect();
+    out.push(format!("Timings (seconds): {}.", all.join(", ")));
+    out.push("The snapshot is taken as it was read: pods, budgets and nodes as the inputs state them when they were captured; a change since then is not seen.".to_owned());
+    out
+}
+
+/// A node's step as a runbook row: start, end, the pods its drain moves (named up to [`RUNBOOK_PODS`]), and
+/// the rules of the findings about it.
+fn runbook_rows(r: &ReportView, nodes: &[NodeFacts]) -> Vec<[String; 7]> {
+    let drains = r.plan.drain.is_some();
+    let mut steps: Vec<_> = r.plan.steps.iter().collect();
+    steps.sort_by(|a, b| (a.start_seconds, &a.node).cmp(&(b.start_seconds, &b.node)));
+    steps
+        .into_iter()
+        .map(|s| {
+            let pods = match nodes.iter().find(|n| n.name == s.node) {
+                Some(n) if drains && n.pods > 0 => {
+                    let named: Vec<&str> = n.pod_names.iter().take(RUNBOOK_PODS).map(String::as_str).collect();
+                    let more = (n.pods as usize).saturating_sub(named.len());
+                    format!(
+                        "{}: {}{}",
+                        n.pods,
+                        named.join(", "),
+                        if more > 0 { format!(" and {more} more") } else { String::new() }
+                    )
+                }
+                Some(_) if drains => "none".to_owned(),
+                _ => "none moved (upgraded in place)".to_owned(),
+            };
+            let mut codes: Vec<String> =
+                findings_on_node(r, &s.node).iter().map(|f| format!("{} {}", f.severity, f.code)).collect();
+            codes.dedup();
+            [
+                s.node.clone(),
+                format!(
+                    "{}{}{}",
+                    s.phase,
+                    s.pool.as_ref().map(|p| format!(" · {p}")).unwrap_or_default(),
+                    s.hop.as_ref().map(|h| format!(" · hop {h}")).unwrap_or_default()
+                ),
+                duration(s.start_seconds),
+                duration(s.end_seconds),
+                s.split(),
+                pods,
+                if codes.is_empty() { "none".to_owned() } else { codes.join("; ") },
+            ]
+        })
+        .collect()
+}
+
+/// The runbook for a change ticket, in Markdown: what it stands on, the assumptions, every node's step
+/// in order (start, end, pods moved, its findings), the stops and what was never simulated, the plan if the
+/// blockers were resolved, and the downtime.
+pub fn runbook_markdown(r: &ReportView, m: &Meta, nodes: &[NodeFacts]) -> String {
+    let cell = |s: &str| s.replace('|', "\\|").replace('\n', " ");
+    let mut s = String::new();
+    let _ = writeln!(s, "# Upgrade runbook: {}\n", path(r));
+    let _ = writeln!(s, "- Verdict: {} ({})", Headline::of(r).label(), counts(r));
+    let _ = writeln!(s, "- Plan: {}", plan_line(r));
+    let _ = writeln!(s, "- Downtime: {}", downtime_line(r));
+    let _ = writeln!(s, "- Made: {} UTC by kube-preflight {}", m.date, m.version);
+    let _ = writeln!(
+        s,
+        "- Inputs: {} object(s) from {} input(s): {}",
+        r.inventory.objects,
+        r.inventory.files,
+        m.inputs_line()
+    );
+    let _ = writeln!(s, "- Options: {}", m.options_line());
+    s.push_str("\n## Assumptions\n\n");
+    for a in assumptions(r) {
+        let _ = writeln!(s, "- {a}");
+    }
+    s.push_str("\n## Node by node\n\n| Node | Phase | Start | End | Where the time goes | Pods moved | Findings |\n|---|---|---|---|---|---|---|\n");
+    for row in runbook_rows(r, nodes) {
+        let _ = writeln!(s, "| {} |", row.iter().map(|c| cell(c)).collect::<Vec<_>>().join(" | "));
+    }
+    if !r.plan.stops.is_empty() {
+        s.push_str("\n## Where it stops\n\n");
+        for st in &r.plan.stops {
+            let _ = writeln!(
+                s,
+                "- At {}: {} (`{}`){}",
+                duration(st.at_seconds),
+                st.describe(),
+                st.code,
+                if st.pending.is_empty() {
+                    String::new()
+                } else {
+                    format!("; never upgraded: {}", st.pending.join(", "))
+                }
+            );
+        }
+        if !r.plan.not_simulated.is_empty() {
+            let _ = writeln!(s, "\nNot simulated (partial): {}.", r.plan.not_simulated.join(", "));
+        }
+    }
+    if let Some(ir) = &r.plan.if_resolved {
+        s.push_str("\n## If the blockers that stop it were resolved\n\n");
+        for l in &ir.lifted {
+            let _ = writeln!(s, "- Taken as resolved (`{}`): {}", l.code, l.how);
+        }
+        let _ = writeln!(
+            s,
+            "- Plan: {}, {} node step(s){}",
+            duration(ir.plan.total_seconds),
+            ir.plan.steps.len(),
+            if ir.plan.stops.is_empty() { ", complete" } else { ", and it still stops" }
+        );
+        for f in &ir.revealed {
+            let _ = writeln!(s, "- Revealed: [{}] {}: {}", f.severity, f.code, f.message);
+        }
+        for w in &ir.downtime.workloads {
+            let _ = writeln!(s, "- Down then: {} for {}", w.display(), duration(w.seconds));
+        }
+    }
+    s.push_str(if r.downtime.partial { "\n## Expected downtime (partial)\n\n" } else { "\n## Expected downtime\n\n" });
+    for c in &r.downtime.components {
+        let _ = writeln!(s, "- {}: {} ({})", c.component, c.expected, c.when);
+    }
+    for w in &r.downtime.workloads {
+        let _ = writeln!(s, "- {}: {} ({})", w.display(), duration(w.seconds), w.reason);
+    }
+    if r.downtime.components.is_empty() && r.downtime.workloads.is_empty() {
+        s.push_str("- none expected\n");
+    }
+    s
+}
+
 const STYLE: &str = "body{font:15px/1.45 system-ui,sans-serif;margin:1.5rem auto;max-width:70rem;padding:0 1rem;color:#111;background:#fff}\
 h1{font-size:1.5rem}h2{font-size:1.2rem;margin-top:1.6rem}table{border-collapse:collapse;width:100%;font-size:.9rem}\
 th,td{text-align:left;border-bottom:1px solid #ccc;padding:.25rem .45rem;vertical-align:top}\
@@ -130,7 +285,7 @@ dl{display:grid;grid-template-columns:max-content 1fr;gap:.2rem 1rem}dt{color:#5
 code{font-size:.9em}@media print{body{margin:0}}";
 
 /// A self-contained HTML report: no script, no request (its policy allows none), readable offline and printed.
-pub fn offline_html(r: &ReportView, m: &Meta) -> String {
+pub fn offline_html(r: &ReportView, m: &Meta, nodes: &[NodeFacts]) -> String {
     let h = Headline::of(r);
     let mut s = String::new();
     s.push_str("<!doctype html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n");
@@ -222,7 +377,73 @@ pub fn offline_html(r: &ReportView, m: &Meta) -> String {
         );
     }
     s.push_str("</tbody></table>\n");
-    s.push_str("<h2>Expected downtime</h2>\n<table id=\"downtime\"><thead><tr><th>Workload</th><th>Down</th><th>Why</th></tr></thead><tbody>\n");
+    s.push_str("<h2>Assumptions</h2>\n<ul id=\"assumptions\">\n");
+    for a in assumptions(r) {
+        let _ = writeln!(s, "<li>{}</li>", esc(&a));
+    }
+    s.push_str("</ul>\n<h2>Runbook: node by node</h2>\n<table id=\"runbook\"><thead><tr><th>Node</th><th>Phase</th><th>Start</th><th>End</th><th>Where the time goes</th><th>Pods moved</th><th>Findings</th></tr></thead><tbody>\n");
+    for row in runbook_rows(r, nodes) {
+        let _ = writeln!(s, "<tr>{}</tr>", row.iter().map(|c| format!("<td>{}</td>", esc(c))).collect::<String>());
+    }
+    s.push_str("</tbody></table>\n");
+    if !r.plan.stops.is_empty() {
+        s.push_str("<h2>Where it stops</h2>\n<ul id=\"stops\">\n");
+        for st in &r.plan.stops {
+            let never = if st.pending.is_empty() {
+                String::new()
+            } else {
+                format!("; never upgraded: {}", st.pending.join(", "))
+            };
+            let _ = writeln!(
+                s,
+                "<li>At {}: {} (<code>{}</code>){}</li>",
+                duration(st.at_seconds),
+                esc(&st.describe()),
+                esc(&st.code),
+                esc(&never)
+            );
+        }
+        s.push_str("</ul>\n");
+        if !r.plan.not_simulated.is_empty() {
+            let _ = writeln!(
+                s,
+                "<p id=\"not-simulated\">Not simulated (partial): {}.</p>",
+                esc(&r.plan.not_simulated.join(", "))
+            );
+        }
+    }
+    if let Some(ir) = &r.plan.if_resolved {
+        s.push_str("<h2>If the blockers that stop it were resolved</h2>\n<ul id=\"if-resolved\">\n");
+        for l in &ir.lifted {
+            let _ = writeln!(s, "<li>Taken as resolved (<code>{}</code>): {}</li>", esc(&l.code), esc(&l.how));
+        }
+        let _ = writeln!(
+            s,
+            "<li>Plan: {}, {} node step(s){}</li>",
+            duration(ir.plan.total_seconds),
+            ir.plan.steps.len(),
+            if ir.plan.stops.is_empty() { ", complete" } else { ", and it still stops" }
+        );
+        for f in &ir.revealed {
+            let _ = writeln!(
+                s,
+                "<li>Revealed: [{}] <code>{}</code>: {}</li>",
+                esc(&f.severity),
+                esc(&f.code),
+                esc(&f.message)
+            );
+        }
+        for w in &ir.downtime.workloads {
+            let _ = writeln!(s, "<li>Down then: {} for {}</li>", esc(&w.display()), duration(w.seconds));
+        }
+        s.push_str("</ul>\n");
+    }
+    s.push_str(if r.downtime.partial {
+        "<h2>Expected downtime (partial)</h2>\n"
+    } else {
+        "<h2>Expected downtime</h2>\n"
+    });
+    s.push_str("<table id=\"downtime\"><thead><tr><th>Workload</th><th>Down</th><th>Why</th></tr></thead><tbody>\n");
     for c in &r.downtime.components {
         let _ = writeln!(
             s,
@@ -289,10 +510,37 @@ mod tests {
     }
 
     #[test]
+    fn the_runbook_lists_every_step_with_its_pods_and_findings_the_stops_and_the_assumptions() {
+        let v = demo_view();
+        let nodes = vec![NodeFacts {
+            name: v.plan.steps[0].node.clone(),
+            control_plane: true,
+            pods: 12,
+            pod_names: (0..12).map(|i| format!("ns/p-{i}")).collect(),
+        }];
+        let md = runbook_markdown(&v, &meta(), &nodes);
+        assert!(md.starts_with("# Upgrade runbook: 1.27.6 → 1.28 → 1.29.2 (kubeadm)\n"));
+        assert_eq!(md.lines().filter(|l| l.starts_with("| ") && !l.starts_with("| Node")).count(), v.plan.steps.len());
+        assert!(md.contains("| 12: ns/p-0, ns/p-1,") && md.contains("ns/p-9 and 2 more |"), "{md}");
+        assert!(md.contains("- Drain: kubectl drain, without --force, without --delete-emptydir-data"), "{md}");
+        assert!(md.contains("Grace periods are taken in full") && md.contains("Timings (seconds): "));
+        assert!(md.contains("- Options: to=1.29.2, profile=kubeadm"));
+        let html = offline_html(&v, &meta(), &nodes);
+        assert_eq!(
+            html.matches("<tr><td>").count()
+                - html.matches("<tr><td><code>").count()
+                - v.downtime.workloads.len()
+                - v.downtime.components.len(),
+            v.plan.steps.len() + v.plan.phases.len()
+        );
+        assert!(html.contains("<ul id=\"assumptions\">"));
+    }
+
+    #[test]
     fn the_html_report_stands_alone_and_escapes_what_it_quotes() {
         let mut v = demo_view();
         v.findings[0].message = "<script>alert(1)</script> & \"x\"".into();
-        let html = offline_html(&v, &meta());
+        let html = offline_html(&v, &meta(), &[]);
         assert!(html.starts_with("<!doctype html>"));
         assert!(!html.contains("<script"), "no script at all");
         assert!(html.contains("&lt;script&gt;alert(1)&lt;/script&gt; &amp; &quot;x&quot;"));

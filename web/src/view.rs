@@ -368,6 +368,59 @@ pub struct PlanV {
     pub timings: BTreeMap<String, u64>,
     /// Where the upgrade stops or waits for ever (empty when it completes).
     pub stops: Vec<StopV>,
+    /// The drain the plan assumes (`plan.drain`), when the profile drains.
+    pub drain: Option<DrainV>,
+    /// The nodes never simulated because of a stop.
+    pub not_simulated: Vec<String>,
+    /// The plan with the stops' causes taken as resolved.
+    pub if_resolved: Option<Box<IfResolvedV>>,
+}
+
+/// The drain the plan assumes (the report's `plan.drain`).
+#[derive(Debug, Clone, PartialEq, Default, Deserialize)]
+#[serde(rename_all = "camelCase", default)]
+pub struct DrainV {
+    pub by: String,
+    pub force: bool,
+    pub delete_empty_dir_data: bool,
+    pub honours_budgets: bool,
+    pub flags_from_options: bool,
+}
+
+impl DrainV {
+    /// `kubectl drain, without --force, without --delete-emptydir-data, waiting on PodDisruptionBudgets`.
+    pub fn describe(&self) -> String {
+        format!(
+            "{}, {} --force, {} --delete-emptydir-data, {}",
+            self.by,
+            if self.force { "with" } else { "without" },
+            if self.delete_empty_dir_data { "with" } else { "without" },
+            if self.honours_budgets {
+                "waiting on PodDisruptionBudgets"
+            } else {
+                "not waiting on PodDisruptionBudgets"
+            }
+        )
+    }
+}
+
+/// A stop's cause taken as resolved, and how.
+#[derive(Debug, Clone, PartialEq, Default, Deserialize)]
+#[serde(default)]
+pub struct LiftedV {
+    pub code: String,
+    pub how: String,
+}
+
+/// The plan once the blockers that stop it are resolved (the report's `plan.ifResolved`).
+#[derive(Debug, Clone, PartialEq, Default, Deserialize)]
+#[serde(default)]
+pub struct IfResolvedV {
+    pub lifted: Vec<LiftedV>,
+    pub plan: PlanV,
+    pub downtime: DowntimeV,
+    pub summary: SummaryV,
+    pub revealed: Vec<FindingV>,
 }
 
 /// A place where the plan stops (the report's `plan.stops`).
@@ -450,6 +503,8 @@ impl WorkloadV {
 pub struct DowntimeV {
     pub components: Vec<ComponentV>,
     pub workloads: Vec<WorkloadV>,
+    /// The plan stops: only what happens before the stop was simulated.
+    pub partial: bool,
 }
 
 #[derive(Debug, Clone, PartialEq, Default, Deserialize)]
@@ -690,7 +745,16 @@ pub fn frame(report: &ReportView, nodes: &[NodeFacts], t: u64) -> Frame {
             }
         }
     }
-    for n in nodes.iter().filter(|n| f.states.get(&n.name) == Some(&NodeState::Out)) {
+    // A profile that does not drain upgrades in place: nothing is moved; nor does a drain that fails at
+    // once (a pod it refuses, an eviction refused): only one a budget holds waits after evicting the rest.
+    let drains = report.plan.drain.is_some();
+    let refused =
+        |node: &str| {
+            report.plan.stops.iter().any(|s| {
+                s.node.as_deref() == Some(node) && s.outcome == "fails" && s.code != "disruption/pdb-blocks-drain"
+            })
+        };
+    for n in nodes.iter().filter(|n| drains && !refused(&n.name) && f.states.get(&n.name) == Some(&NodeState::Out)) {
         f.moving += u64::from(n.pods);
         f.moving_names.extend(n.pod_names.iter().map(|p| format!("{p} (from {})", n.name)));
     }

@@ -294,8 +294,7 @@ pub fn compute(ctx: &Cluster<'_>, outcome: &Outcome, t: &Timings) -> (Downtime, 
                         } else {
                             m.evicted
                         };
-                        let len =
-                            m.placed.map_or(OPEN, |p| (p.max(gone) + t.pod_start).saturating_sub(m.evicted));
+                        let len = m.placed.map_or(OPEN, |p| (p.max(gone) + t.pod_start).saturating_sub(m.evicted));
                         if let Some(g) = m.refused.and_then(|k| ctx.pod_gate(k)) {
                             refused = true;
                             let how = match g {

@@ -24,7 +24,12 @@ pub fn DowntimeChart(props: &DowntimeChartProps) -> Html {
     let Some(r) = ctx.state.report.clone() else { return html! {} };
     let all = &r.downtime.workloads;
     if all.is_empty() {
-        return html! { <p class="empty" id="no-downtime">{ "No workload is expected to lose its last Ready replica." }</p> };
+        let text = if r.downtime.partial {
+            "No workload loses its last Ready replica before the plan stops; past the stop nothing was simulated."
+        } else {
+            "No workload is expected to lose its last Ready replica."
+        };
+        return html! { <p class="empty" id="no-downtime">{ text }</p> };
     }
     let limit = if props.limit == 0 { all.len() } else { props.limit.min(all.len()) };
     let compact = !props.full;
@@ -81,6 +86,13 @@ pub fn DowntimeView() -> Html {
     };
     html! {
         <div id="downtime">
+            if r.downtime.partial {
+                <p class="partial-note" id="downtime-partial" role="note">{ format!(
+                    "Partial: the plan stops, and {} node(s) past the stop were never simulated; the workloads on them are not counted here.{}",
+                    r.plan.not_simulated.len(),
+                    r.plan.if_resolved.as_ref().map(|ir| format!(" Once the blockers that stop it are resolved: {} workload(s) down (see Plan & replay).", ir.downtime.workloads.len())).unwrap_or_default()
+                ) }</p>
+            }
             <h3>{ "Components" }</h3>
             if r.downtime.components.is_empty() {
                 <p class="empty">{ "No component downtime expected from these inputs." }</p>

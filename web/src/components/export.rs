@@ -5,7 +5,7 @@ use kube_preflight::units::duration;
 use yew::prelude::*;
 
 use super::ctx::{copy_text, download, now_utc, use_ctx};
-use crate::review::{offline_html, summary_text};
+use crate::review::{offline_html, runbook_markdown, summary_text};
 
 /// Findings the print view lists (the exports and the HTML report hold them all): few enough that opening
 /// this view on a 150,000-pod report stays a short task.
@@ -47,8 +47,16 @@ pub fn ExportView() -> Html {
         let ctx = ctx.clone();
         let r = r.clone();
         Callback::from(move |_| {
-            let html = offline_html(&r, &ctx.state.meta(now_utc()));
+            let html = offline_html(&r, &ctx.state.meta(now_utc()), &ctx.state.nodes);
             download(&format!("kube-preflight-{}.html", r.upgrade.to), "text/html", &html);
+        })
+    };
+    let runbook = {
+        let ctx = ctx.clone();
+        let r = r.clone();
+        Callback::from(move |_| {
+            let md = runbook_markdown(&r, &ctx.state.meta(now_utc()), &ctx.state.nodes);
+            download(&format!("kube-preflight-runbook-{}.md", r.upgrade.to), "text/markdown", &md);
         })
     };
     let button = |format: &'static str, label: &'static str| {
@@ -65,6 +73,7 @@ pub fn ExportView() -> Html {
             <div class="export-buttons">
                 { button("json", "JSON") }{ button("markdown", "Markdown") }{ button("sarif", "SARIF") }{ button("junit", "JUnit") }
                 <button type="button" id="export-html" onclick={html_report}>{ "HTML report" }</button>
+                <button type="button" id="export-runbook" onclick={runbook}>{ "Runbook (Markdown)" }</button>
                 <button type="button" id="print" onclick={print}>{ "Print" }</button>
             </div>
             <section class="summary-copy" aria-labelledby="summary-heading">

@@ -118,6 +118,7 @@ fn node_details(ctx: &super::ctx::Ctx, r: &crate::view::ReportView, s: &StepV) -
     let facts = ctx.state.nodes.iter().find(|n| n.name == s.node).cloned();
     let findings = findings_on_node(r, &s.node);
     let drains = s.segments.iter().any(|g| g.kind == "drain");
+    let force = r.plan.drain.as_ref().is_some_and(|d| d.force);
     html! {
         <div class="node-details" id={format!("node-{}", s.node)}>
             <p class="node-split">{ format!("{} from {} to {}: {}.", s.node, duration(s.start_seconds), duration(s.end_seconds), s.split()) }</p>
@@ -125,7 +126,11 @@ fn node_details(ctx: &super::ctx::Ctx, r: &crate::view::ReportView, s: &StepV) -
                 <p class="why-long">{ "Its drain waits on a PodDisruptionBudget until the drain timeout: that is why this node takes longer than the others (see the findings below)." }</p>
             }
             if let Some(n) = facts {
-                <p>{ format!("{} pod(s) on it{}", n.pods, if drains { ": evicted by the drain and started again by their controllers on other nodes (a pod with no controller is deleted for good)." } else { "." }) }</p>
+                <p>{ format!("{} pod(s) on it{}", n.pods, if !drains { "." } else if force {
+                    ": evicted by the drain and started again by their controllers on other nodes (a pod with no controller is deleted for good: the drain runs with --force)."
+                } else {
+                    ": evicted by the drain and started again by their controllers on other nodes."
+                }) }</p>
                 if !n.pod_names.is_empty() {
                     <ul class="node-pods">{ for n.pod_names.iter().map(|p| html! { <li><code>{ p.clone() }</code></li> }) }</ul>
                 }

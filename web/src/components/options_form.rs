@@ -29,6 +29,17 @@ pub fn OptionsForm() -> Html {
     let o = ctx.state.opts.clone();
     let on_profile = ctx.on_opt::<Event>(|o, v| o.profile = v);
     let on_drain = ctx.on_opt::<Event>(|o, v| o.drain = Drain::parse(&v));
+    let on_force = ctx.on_opt::<Event>(|o, v| o.drain_force = Drain::parse(&v));
+    let on_emptydir = ctx.on_opt::<Event>(|o, v| o.drain_delete_local_data = Drain::parse(&v));
+    // What the distribution's default is, as the report states it (`plan.drain`).
+    let assumed = ctx.state.report.as_ref().and_then(|r| r.plan.drain.clone());
+    let flag_default = |on: Option<bool>| match on {
+        Some(true) => "default (on)",
+        Some(false) => "default (off)",
+        None => "default",
+    };
+    let force_default = flag_default(assumed.as_ref().map(|d| d.force));
+    let emptydir_default = flag_default(assumed.as_ref().map(|d| d.delete_empty_dir_data));
     let timings = ctx.state.report.as_ref().map(|r| r.plan.timings.clone()).unwrap_or_default();
     let timing_row = |(name, default): (&String, &u64)| {
         let ctx = ctx.clone();
@@ -71,6 +82,16 @@ pub fn OptionsForm() -> Html {
             <label class="field">{ "Drain" }
                 <select id="drain" onchange={on_drain}>
                     { for [Drain::Default, Drain::On, Drain::Off].iter().map(|d| html! { <option value={d.name()} selected={*d == o.drain}>{ d.name() }</option> }) }
+                </select>
+            </label>
+            <label class="field" title="drainForce: kubectl drain --force (pods with no controller are deleted, else they fail the drain)">{ "Drain --force" }
+                <select id="drain-force" onchange={on_force}>
+                    { for [Drain::Default, Drain::On, Drain::Off].iter().map(|d| html! { <option value={d.name()} selected={*d == o.drain_force}>{ if *d == Drain::Default { force_default } else { d.name() } }</option> }) }
+                </select>
+            </label>
+            <label class="field" title="drainDeleteLocalData: kubectl drain --delete-emptydir-data (emptyDir data is deleted, else the pod fails the drain)">{ "Drain --delete-emptydir-data" }
+                <select id="drain-delete-local-data" onchange={on_emptydir}>
+                    { for [Drain::Default, Drain::On, Drain::Off].iter().map(|d| html! { <option value={d.name()} selected={*d == o.drain_delete_local_data}>{ if *d == Drain::Default { emptydir_default } else { d.name() } }</option> }) }
                 </select>
             </label>
             if !timings.is_empty() {

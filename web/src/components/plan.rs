@@ -281,6 +281,54 @@ fn node_map(r: &ReportView, nodes: &[crate::protocol::NodeFacts], f: &crate::vie
     }
 }
 
+/// What a plan that stops leaves out, and the same plan with the stops' causes resolved: what was lifted
+/// and how, its length, the findings it reveals and the workloads it takes down.
+pub fn resolved(r: &ReportView) -> Html {
+    let p = &r.plan;
+    let not_simulated = (!p.not_simulated.is_empty()).then(|| {
+        html! {
+            <p class="not-simulated" id="not-simulated" role="note">
+                { format!("Partial: {} node(s) past the stop were never simulated, so their drains, the checks that read the plan there and their downtime are not in this report: ", p.not_simulated.len()) }
+                { p.not_simulated.iter().take(40).cloned().collect::<Vec<_>>().join(", ") }
+                if p.not_simulated.len() > 40 { { format!(" and {} more", p.not_simulated.len() - 40) } }
+                { "." }
+            </p>
+        }
+    });
+    let Some(ir) = &p.if_resolved else { return html! { <>{ not_simulated }</> } };
+    let s = &ir.summary;
+    html! {
+        <>
+            { not_simulated }
+            <section class="if-resolved" id="if-resolved" aria-labelledby="if-resolved-heading">
+                <h3 id="if-resolved-heading">{ "If the blockers that stop it were resolved" }</h3>
+                <ul class="lifted" id="lifted" aria-label="Taken as resolved">
+                    { for ir.lifted.iter().map(|l| html! { <li><code>{ l.code.clone() }</code>{ ": " }{ l.how.clone() }</li> }) }
+                </ul>
+                <p id="if-resolved-plan">{ format!(
+                    "Plan: {}, {} node step(s){}; {} blocker(s), {} warning(s), {} info.",
+                    duration(ir.plan.total_seconds),
+                    ir.plan.steps.len(),
+                    if ir.plan.stops.is_empty() { ", complete".to_owned() } else {
+                        format!(", and it still stops: {}", ir.plan.stops.iter().map(|s| s.describe()).collect::<Vec<_>>().join("; "))
+                    },
+                    s.blocker, s.warning, s.info
+                ) }</p>
+                <h4>{ format!("What the fix reveals ({})", ir.revealed.len()) }</h4>
+                <ul class="revealed" id="revealed">
+                    { for ir.revealed.iter().take(100).map(|f| html! {
+                        <li><span class={classes!("sev", f.severity.clone())}>{ f.severity.clone() }</span>{ " " }<code>{ f.code.clone() }</code>{ ": " }{ f.message.clone() }</li>
+                    }) }
+                </ul>
+                <h4>{ format!("Workloads down then ({})", ir.downtime.workloads.len()) }</h4>
+                <ul class="resolved-down" id="resolved-down">
+                    { for ir.downtime.workloads.iter().take(100).map(|w| html! { <li>{ format!("{}: {}", w.display(), duration(w.seconds)) }</li> }) }
+                </ul>
+            </section>
+        </>
+    }
+}
+
 #[component]
 pub fn PlanView() -> Html {
     let ctx = use_ctx();
@@ -288,7 +336,13 @@ pub fn PlanView() -> Html {
     html! {
         <div id="plan">
             <p class="plan-total">{ format!("{} phase(s), {} node step(s), {} in all with {}.", r.plan.phases.len(), r.plan.steps.len(), duration(r.plan.total_seconds), r.upgrade.profile) }</p>
+            if let Some(d) = &r.plan.drain {
+                <p class="drain-assumed" id="drain-assumed">{ format!("Drain assumed: {}.", d.describe()) }
+                    if d.flags_from_options { { " Set --force and --delete-emptydir-data in the options." } }
+                </p>
+            }
             <Gantt />
+            { resolved(&r) }
             <NodeSteps />
             <Replay />
         </div>

@@ -139,8 +139,18 @@ pub fn Verdict() -> Html {
                 }
                 <div><dt>{ "Plan" }</dt><dd id="total">{ if r.plan.phases.is_empty() && r.plan.stops.is_empty() { "none".to_owned() } else if r.plan.stops.is_empty() { duration(r.plan.total_seconds) } else { format!("{}, then it stops", duration(r.plan.total_seconds)) } }</dd></div>
                 <div><dt>{ "Workloads down" }</dt><dd id="down">{ down.len() }
+                    if r.downtime.partial { <span class="partial" id="down-partial">{ format!(" so far (partial: {} node(s) past the stop not simulated)", r.plan.not_simulated.len()) }</span> }
                     if let Some(l) = longest { <span class="longest">{ format!(" · longest: {l}") }</span> }
                 </dd></div>
+                if let Some(ir) = &r.plan.if_resolved {
+                    <div><dt>{ "If resolved" }</dt><dd id="if-resolved-fact">{ format!(
+                        "{}{}, {} workload(s) down, {} finding(s) more or changed",
+                        duration(ir.plan.total_seconds),
+                        if ir.plan.stops.is_empty() { "" } else { ", then it still stops" },
+                        ir.downtime.workloads.len(),
+                        ir.revealed.len()
+                    ) }</dd></div>
+                }
             </dl>
             { stands_on(&r) }
             if auto_target {

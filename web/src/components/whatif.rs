@@ -128,6 +128,8 @@ fn Compare() -> Html {
     let workers = use_state(String::new);
     let surge = use_state(String::new);
     let drain = use_state(|| "same".to_owned());
+    let force = use_state(|| "same".to_owned());
+    let emptydir = use_state(|| "same".to_owned());
     let profile = use_state(|| "same".to_owned());
     let Some(r) = ctx.state.report.clone() else { return html! {} };
     let text_field = |id: &'static str, label: &'static str, st: &UseStateHandle<String>| {
@@ -138,6 +140,7 @@ fn Compare() -> Html {
     let run = {
         let ctx = ctx.clone();
         let (workers, surge, drain, profile) = (workers.clone(), surge.clone(), drain.clone(), profile.clone());
+        let (force, emptydir) = (force.clone(), emptydir.clone());
         Callback::from(move |e: SubmitEvent| {
             e.prevent_default();
             let mut o = ctx.state.opts.clone();
@@ -155,6 +158,12 @@ fn Compare() -> Html {
             }
             if *drain != "same" {
                 o.drain = crate::options::Drain::parse(&drain);
+            }
+            if *force != "same" {
+                o.drain_force = crate::options::Drain::parse(&force);
+            }
+            if *emptydir != "same" {
+                o.drain_delete_local_data = crate::options::Drain::parse(&emptydir);
             }
             if *profile != "same" {
                 o.profile = (*profile).clone();
@@ -222,6 +231,8 @@ fn Compare() -> Html {
                 { text_field("compare-workers", "Workers at once", &workers) }
                 { text_field("compare-surge", "maxSurge", &surge) }
                 { select("compare-drain", "Drain", &drain, vec!["same", "default", "on", "off"]) }
+                { select("compare-drain-force", "Drain --force", &force, vec!["same", "default", "on", "off"]) }
+                { select("compare-drain-delete-local-data", "Drain --delete-emptydir-data", &emptydir, vec!["same", "default", "on", "off"]) }
                 { select("compare-profile", "Distribution", &profile, profiles) }
                 <button type="submit" id="compare-run">{ "Compare" }</button>
             </form>

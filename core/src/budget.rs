@@ -218,6 +218,30 @@ pub fn gate(cluster: &Cluster<'_>, pool: &Pool) -> Option<Gate> {
     Some(Gate { nodes, limit, kind })
 }
 
+/// Why the distribution leaves a paused pool out of the upgrade, by profile.
+pub fn paused_reason(profile: Profile) -> &'static str {
+    match profile {
+        Profile::GkeBaremetal => {
+            "its spec.anthosBareMetalVersion pins it to another version: the cluster upgrade leaves its nodes where they are"
+        }
+        _ => "it is paused (spec.paused): the Machine Config Operator does not update its nodes until it is unpaused",
+    }
+}
+
+/// The pools the upgrade leaves out ([`Pool::paused`]), with their nodes' names, sorted.
+pub fn left_out(cluster: &Cluster<'_>) -> Vec<crate::report::LeftOut> {
+    pools(cluster)
+        .into_iter()
+        .filter(|p| p.paused && !p.nodes.is_empty())
+        .map(|p| {
+            let mut nodes: Vec<String> =
+                p.nodes.iter().filter_map(|i| cluster.nodes.get(*i)).map(|n| n.name().to_owned()).collect();
+            nodes.sort();
+            crate::report::LeftOut { pool: p.name, reason: paused_reason(cluster.profile()).to_owned(), nodes }
+        })
+        .collect()
+}
+
 /// The pools of the cluster for its profile, from the nodes' roles and labels and the distribution's
 /// objects among the inputs.
 pub fn pools(cluster: &Cluster<'_>) -> Vec<Pool> {

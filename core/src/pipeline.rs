@@ -112,6 +112,23 @@ pub fn report_for_staged(
     Ok(build_report(ingested, options, resolved, stated, timings, mark))
 }
 
+/// The versions in the target's product scheme with their Kubernetes (`upgrade.shown`), when the target
+/// is a product version: a current version read as Kubernetes (the kubelets) is named by its product
+/// minor, `4.15 (Kubernetes 1.28.7+6e2789b)`.
+fn shown(from: Option<&Version>, to: &Version, path: &[Version]) -> Option<report::Shown> {
+    if !(to.is_openshift() || to.is_gke_baremetal()) {
+        return None;
+    }
+    let from = from.map(|f| {
+        if f.is_openshift() || f.is_gke_baremetal() {
+            f.with_kubernetes()
+        } else {
+            format!("{} (Kubernetes {f})", Version::minor_of(f.minor, to))
+        }
+    });
+    Some(report::Shown { from, to: to.with_kubernetes(), path: path.iter().map(Version::with_kubernetes).collect() })
+}
+
 /// One simulation and what follows from it: the plan, its replay, the downtime.
 struct Simulated {
     plan: report::Plan,
@@ -185,6 +202,7 @@ fn simulate(
         honours_budgets: cluster.drain_honours_pdbs(),
         flags_from_options: matches!(options.profile, Profile::Kubeadm | Profile::Rke | Profile::RkeLegacy),
     });
+    plan.left_out = budget::left_out(cluster);
     let mut never: Vec<String> = plan.stops.iter().flat_map(|s| s.pending.iter().cloned()).collect();
     never.sort();
     never.dedup();
@@ -355,6 +373,7 @@ fn build_report(
             path: ctx.path_strings(),
             from_source,
             from_detail,
+            shown: shown(from.as_ref(), &resolved.to, &ctx.path),
         },
         inventory: report::Inventory {
             detected_profile: crate::detect::detect(ingested, options.profile),

@@ -155,6 +155,37 @@ pub struct Upgrade {
     /// was given or is unknown.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub from_detail: Option<String>,
+    /// The versions as people read them, when the target is a product version (OpenShift 4.N, GKE on
+    /// Bare Metal): each in the target's scheme with the Kubernetes it ships, `4.15 (Kubernetes
+    /// 1.28.7+6e2789b)` for a current version read from the kubelets (an addition; absent otherwise).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub shown: Option<Shown>,
+}
+
+/// `upgrade.shown`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Shown {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub from: Option<String>,
+    pub to: String,
+    pub path: Vec<String>,
+}
+
+impl Upgrade {
+    /// The current version as shown (`upgrade.shown.from`, else `from`), `unknown` when not known.
+    pub fn from_shown(&self) -> &str {
+        self.shown.as_ref().and_then(|s| s.from.as_deref()).or(self.from.as_deref()).unwrap_or("unknown")
+    }
+
+    /// The target as shown.
+    pub fn to_shown(&self) -> &str {
+        self.shown.as_ref().map_or(self.to.as_str(), |s| s.to.as_str())
+    }
+
+    /// The hops as shown.
+    pub fn path_shown(&self) -> &[String] {
+        self.shown.as_ref().map_or(self.path.as_slice(), |s| s.path.as_slice())
+    }
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Serialize)]
@@ -346,11 +377,23 @@ pub struct Plan {
     /// there (an addition; empty when the plan completes).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub not_simulated: Vec<String>,
+    /// Pools the distribution leaves out of this upgrade, with why and their nodes (an addition; empty
+    /// when none): a paused MachineConfigPool, a GKE on Bare Metal node pool pinned to another version.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub left_out: Vec<LeftOut>,
     /// When the plan stops: the same simulation with each stop's cause taken as resolved, said how,
     /// until it completes or a stop remains that cannot be lifted (an addition). What the fix reveals:
     /// the nodes past the stop, the warnings and the downtime there, the total.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub if_resolved: Option<Box<IfResolved>>,
+}
+
+/// A pool the upgrade leaves out.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct LeftOut {
+    pub pool: String,
+    pub reason: String,
+    pub nodes: Vec<String>,
 }
 
 /// The drain the plan assumes.

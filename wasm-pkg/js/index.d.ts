@@ -119,6 +119,11 @@ export interface Upgrade {
   fromSource: string | null;
   /** Which object or file stated it, and what else was seen (a cluster mid-upgrade); absent when given or unknown. */
   fromDetail?: string;
+  /**
+   * The versions as people read them, when the target is a product version (OpenShift, GKE on Bare Metal):
+   * each in the target's scheme with the Kubernetes it ships, `4.15 (Kubernetes 1.28.7+6e2789b)` (an addition).
+   */
+  shown?: { from?: string; to: string; path: string[] };
 }
 
 export interface Skipped {
@@ -228,6 +233,8 @@ export interface Plan {
   drain?: DrainAssumed;
   /** The nodes never simulated because of a stop, sorted (an addition; absent when none). */
   notSimulated?: string[];
+  /** Pools the upgrade leaves out (a paused MachineConfigPool, a pinned node pool), with why (an addition). */
+  leftOut?: { pool: string; reason: string; nodes: string[] }[];
   /**
    * When the plan stops: the same simulation with each stop's cause taken as resolved (an addition).
    * Absent when the plan completes, or when the first stop's cause cannot be lifted.

@@ -50,6 +50,11 @@ function samples() {
   // A workload down until someone intervenes (refused for good by an admission policy).
   const refused = cli(['check', fixture('rules/admission/policy-misconfigured/fail-param-not-found-deny'), '--to', '1.29.2', '--format', 'json']);
   assert.ok(JSON.parse(refused.stdout).downtime.workloads.some((w) => w.untilIntervention));
+  // An OpenShift path shown in its own scheme.
+  const openshift = cli(['check', fixture('plan/openshift-versions-shown'), '--to', '4.16.3', '--profile', 'openshift', '--format', 'json']);
+  assert.equal(JSON.parse(openshift.stdout).upgrade.shown.from, '4.15 (Kubernetes 1.28.7+6e2789b)');
+  const paused = cli(['check', fixture('rules/platform/pool-not-updated/fail-paused-machine-config-pool'), '--to', '4.16.3', '--from', '4.15.10', '--profile', 'openshift', '--format', 'json']);
+  assert.equal(JSON.parse(paused.stdout).plan.leftOut[0].pool, 'gpu');
   // (one minor: bmctl refuses two at once, and the plan would stop before it starts)
   const onPool = cli(['check', fixture('demo'), '--to', '1.29.2', '--from', '1.28.5', '--profile', 'gke-baremetal', '--format', 'json']);
   assert.ok(JSON.parse(onPool.stdout).plan.stops.some((s) => s.pool && !s.node));
@@ -68,6 +73,8 @@ function samples() {
     manifestsOnly: manifests.stdout,
     stopsOnDrain: onDrain.stdout,
     refusedForGood: refused.stdout,
+    openshiftShown: openshift.stdout,
+    leftOut: paused.stdout,
     stopsOnPool: onPool.stdout,
     suppressed: sup.stdout,
     annotated: annotated.stdout,

@@ -246,8 +246,8 @@ impl Engine {
             downtime_seconds: r.downtime.workloads.iter().map(|w| w.seconds).sum(),
             path: format!(
                 "{} → {} ({})",
-                r.upgrade.from.as_deref().unwrap_or("unknown"),
-                r.upgrade.path.join(" → "),
+                r.upgrade.from_shown(),
+                r.upgrade.path_shown().join(" → "),
                 r.upgrade.profile
             ),
         };

@@ -53,11 +53,11 @@ impl Meta {
 }
 
 fn path(r: &ReportView) -> String {
-    let from = r.upgrade.from.clone().unwrap_or_else(|| "unknown".into());
     if r.upgrade.path.is_empty() {
+        let from = r.upgrade.from.clone().unwrap_or_else(|| "unknown".into());
         format!("{from}, no upgrade ({})", r.upgrade.profile)
     } else {
-        format!("{from} → {} ({})", r.upgrade.path.join(" → "), r.upgrade.profile)
+        format!("{} ({})", r.upgrade.hops(), r.upgrade.profile)
     }
 }
 

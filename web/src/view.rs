@@ -47,6 +47,28 @@ pub struct UpgradeV {
     pub path: Vec<String>,
     pub from_source: Option<String>,
     pub from_detail: Option<String>,
+    /// The versions as people read them, when the target is a product version (`upgrade.shown`).
+    pub shown: Option<ShownV>,
+}
+
+#[derive(Debug, Clone, PartialEq, Default, Deserialize)]
+#[serde(default)]
+pub struct ShownV {
+    pub from: Option<String>,
+    pub to: String,
+    pub path: Vec<String>,
+}
+
+impl UpgradeV {
+    /// `1.27.6 → 1.28 → 1.29.2`, or for a product target `4.15 (Kubernetes 1.28.7) → 4.16.3 (Kubernetes
+    /// 1.29)`; `unknown` for a current version not known.
+    pub fn hops(&self) -> String {
+        let (from, path) = match &self.shown {
+            Some(s) => (s.from.clone().or_else(|| self.from.clone()), &s.path),
+            None => (self.from.clone(), &self.path),
+        };
+        format!("{} → {}", from.unwrap_or_else(|| "unknown".into()), path.join(" → "))
+    }
 }
 
 #[derive(Debug, Clone, PartialEq, Default, Deserialize)]
@@ -372,6 +394,8 @@ pub struct PlanV {
     pub drain: Option<DrainV>,
     /// The nodes never simulated because of a stop.
     pub not_simulated: Vec<String>,
+    /// Pools the upgrade leaves out, with why.
+    pub left_out: Vec<LeftOutV>,
     /// The plan with the stops' causes taken as resolved.
     pub if_resolved: Option<Box<IfResolvedV>>,
 }
@@ -402,6 +426,15 @@ impl DrainV {
             }
         )
     }
+}
+
+/// A pool the upgrade leaves out (`plan.leftOut`).
+#[derive(Debug, Clone, PartialEq, Default, Deserialize)]
+#[serde(default)]
+pub struct LeftOutV {
+    pub pool: String,
+    pub reason: String,
+    pub nodes: Vec<String>,
 }
 
 /// A stop's cause taken as resolved, and how.
@@ -697,6 +730,13 @@ pub fn pools(plan: &PlanV, nodes: &[NodeFacts]) -> Vec<(String, Vec<String>)> {
         for n in &st.pending {
             if placed.insert(n.as_str()) {
                 by_pool.entry("never upgraded (the plan stops)".to_owned()).or_default().insert(n.clone());
+            }
+        }
+    }
+    for l in &plan.left_out {
+        for n in &l.nodes {
+            if placed.insert(n.as_str()) {
+                by_pool.entry(format!("{}: left out of the upgrade", l.pool)).or_default().insert(n.clone());
             }
         }
     }

@@ -162,10 +162,10 @@ fn render_with(r: &Report, shown: usize, cap: Option<usize>, list_suppressed: bo
     let _ = writeln!(
         s,
         "\n**{}** → **{}** with `{}`{} · {} blocker(s), {} warning(s), {} info{}\n",
-        md(u.from.as_deref().unwrap_or("unknown")),
-        md(&u.to),
+        md(u.from_shown()),
+        md(u.to_shown()),
         u.profile,
-        if u.path.len() > 1 { format!(" (hops: {})", md(&u.path.join(" → "))) } else { String::new() },
+        if u.path.len() > 1 { format!(" (hops: {})", md(&u.path_shown().join(" → "))) } else { String::new() },
         sm.blocker,
         sm.warning,
         sm.info,
@@ -313,6 +313,15 @@ fn render_with(r: &Report, shown: usize, cap: Option<usize>, list_suppressed: bo
         }
         if let Some(d) = &r.plan.drain {
             let _ = writeln!(s, "\nDrain: {}.", md(&super::drain_line(d)));
+        }
+        for l in &r.plan.left_out {
+            let _ = writeln!(
+                s,
+                "\n> **Left out:** pool {}: {}: {}.",
+                md(&l.pool),
+                md(&l.reason),
+                md(&crate::units::name_list(&l.nodes, 10))
+            );
         }
         if let Some(line) = super::partial_line(r) {
             let _ = writeln!(s, "\n> **Partial:** {}.", md(&line));

@@ -39,10 +39,10 @@ pub fn render_text(r: &Report, opts: &RenderOptions) -> String {
     let p = Paint(opts.color);
     let mut s = String::new();
     let u = &r.upgrade;
-    let from = t(u.from.as_deref().unwrap_or("unknown"));
-    let _ = writeln!(s, "{} {from} -> {} (profile {})", p.bold("kube-preflight:"), t(&u.to), u.profile);
+    let from = t(u.from_shown());
+    let _ = writeln!(s, "{} {from} -> {} (profile {})", p.bold("kube-preflight:"), t(u.to_shown()), u.profile);
     if u.path.len() > 1 {
-        let _ = writeln!(s, "  path: {}", t(&u.path.join(" -> ")));
+        let _ = writeln!(s, "  path: {}", t(&u.path_shown().join(" -> ")));
     }
     let inv = &r.inventory;
     let kinds: Vec<String> = inv.by_kind.iter().map(|(k, n)| format!("{n} {}", t(k))).collect();
@@ -164,6 +164,16 @@ pub fn render_text(r: &Report, opts: &RenderOptions) -> String {
         }
         if let Some(d) = &r.plan.drain {
             let _ = writeln!(s, "  {} {}", p.dim("drain:"), t(&super::drain_line(d)));
+        }
+        for l in &r.plan.left_out {
+            let _ = writeln!(
+                s,
+                "  {} pool {}: {}: {}",
+                p.wrap("33", "LEFT OUT"),
+                t(&l.pool),
+                t(&l.reason),
+                t(&crate::units::name_list(&l.nodes, 10))
+            );
         }
         if let Some(line) = super::partial_line(r) {
             let _ = writeln!(s, "  {} {}", p.wrap("33", "PARTIAL"), t(&line));

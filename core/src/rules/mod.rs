@@ -80,6 +80,7 @@ registry![
     platform::operator_degraded,
     platform::operator_incompatible,
     platform::pool_degraded,
+    platform::pool_not_updated,
     platform::preflight_failed,
     platform::update_in_progress,
     platform::update_not_offered,

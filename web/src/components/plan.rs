@@ -341,6 +341,13 @@ pub fn PlanView() -> Html {
                     if d.flags_from_options { { " Set --force and --delete-emptydir-data in the options." } }
                 </p>
             }
+            if !r.plan.left_out.is_empty() {
+                <ul class="left-out-pools" id="left-out-pools" aria-label="Pools left out of the upgrade">
+                    { for r.plan.left_out.iter().map(|l| html! {
+                        <li>{ format!("Pool {} is left out: {}. Its {} node(s) keep their version: {}.", l.pool, l.reason, l.nodes.len(), l.nodes.join(", ")) }</li>
+                    }) }
+                </ul>
+            }
             <Gantt />
             { resolved(&r) }
             <NodeSteps />

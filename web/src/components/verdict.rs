@@ -96,7 +96,7 @@ pub fn Verdict() -> Html {
     let u = &r.upgrade;
     let headline = Headline::of(&r);
     let from = u.from.clone().unwrap_or_else(|| "unknown".into());
-    let hops = if u.path.is_empty() { "no upgrade".to_owned() } else { format!("{from} → {}", u.path.join(" → ")) };
+    let hops = if u.path.is_empty() { "no upgrade".to_owned() } else { u.hops() };
     let down = &r.downtime.workloads;
     let longest = down.first().map(|w| format!("{} ({})", w.display(), duration(w.seconds)));
     let stale = ctx.state.stale;

@@ -6,6 +6,7 @@ pub mod admin_ack_required;
 pub mod operator_degraded;
 pub mod operator_incompatible;
 pub mod pool_degraded;
+pub mod pool_not_updated;
 pub mod preflight_failed;
 pub mod update_in_progress;
 pub mod update_not_offered;

@@ -455,7 +455,7 @@ test('a signal while --output is written leaves no temporary file behind', async
 
 test('--stdin-name beside a file of that name: two inputs, never one', () => {
   const file = fixture('cli/nodes-1.28.yaml');
-  const input = 'apiVersion: v1\nkind: Pod\nmetadata: {name: a, namespace: x}\nspec: {nodeName: cp-1, containers: [{name: c, image: i}]}\n';
+  const input = 'apiVersion: v1\nkind: Pod\nmetadata: {name: a, namespace: x, ownerReferences: [{apiVersion: apps/v1, kind: ReplicaSet, name: r, controller: true}]}\nspec: {nodeName: cp-1, containers: [{name: c, image: i}]}\n';
   const r = cli(['check', file, '-', '--stdin-name', file, '--to', '1.29.2', '--format', 'json'], { input });
   assert.equal(r.code, 0, r.stderr);
   const inv = JSON.parse(r.stdout).inventory;

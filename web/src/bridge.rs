@@ -41,7 +41,7 @@ impl Inner {
             return;
         }
         wasm_bindgen_futures::spawn_local(async move {
-            let when = crate::components::ctx::now_utc();
+            let when = crate::components::store::now_utc();
             if crate::components::store::save(&inputs, &files, &when).await.is_ok() {
                 cb.emit(when);
             }

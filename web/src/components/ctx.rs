@@ -163,12 +163,6 @@ pub fn focus_id(id: &str) {
     }
 }
 
-/// The date and time now, UTC (`2026-11-24 02:45`), for what a review keeps.
-pub fn now_utc() -> String {
-    let iso = String::from(js_sys::Date::new_0().to_iso_string());
-    iso.get(..16).unwrap_or(&iso).replace('T', " ")
-}
-
 /// The value of the control an event came from (an input or a select).
 pub fn value_of(e: &Event) -> String {
     e.target()

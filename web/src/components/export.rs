@@ -4,7 +4,8 @@
 use kube_preflight::units::duration;
 use yew::prelude::*;
 
-use super::ctx::{copy_text, download, now_utc, use_ctx};
+use super::ctx::{copy_text, download, use_ctx};
+use super::store::now_utc;
 use crate::review::{offline_html, runbook_markdown, summary_text};
 
 /// Findings the print view lists (the exports and the HTML report hold them all): few enough that opening

@@ -91,3 +91,9 @@ pub async fn forget() -> Result<(), JsValue> {
     done(&tx.object_store(STORE)?.delete(&JsValue::from_str(KEY))?).await?;
     Ok(())
 }
+
+/// The date and time now, UTC (`2026-11-24 02:45`), for what a review keeps.
+pub fn now_utc() -> String {
+    let iso = String::from(js_sys::Date::new_0().to_iso_string());
+    iso.get(..16).unwrap_or(&iso).replace('T', " ")
+}

@@ -108,6 +108,7 @@ each('cancel while reading: back to the report shown and its inputs, said once, 
   fs.closeSync(fd);
   const { page, errors, context } = await open(screen);
   await verdictIs(page, 'BLOCKED');
+  const [path0, total0, counts0] = [await text(page, '#path'), await text(page, '#total'), await text(page, '.counts')];
   await page.setInputFiles('#files', [big]);
   await page.waitForSelector('#cancel');
   await page.click('#cancel');
@@ -118,6 +119,9 @@ each('cancel while reading: back to the report shown and its inputs, said once, 
   assert.equal(await text(page, '#verdict'), 'BLOCKED');
   assert.match(await text(page, '#summary'), /demo cluster/);
   assert.match(await text(page, '#loaded'), /^Demo cluster: 2 input\(s\), 74 object\(s\)/);
+  // The same report as before: its target, plan and counts (the options it was made under are back).
+  assert.deepEqual([await text(page, '#path'), await text(page, '#total'), await text(page, '.counts')], [path0, total0, counts0]);
+  assert.equal(await page.inputValue('#to'), '1.29.2');
   assert.equal(await page.locator('#progress').count(), 0);
   fs.rmSync(dir, { recursive: true });
   assert.deepEqual(errors, []);

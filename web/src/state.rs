@@ -162,12 +162,22 @@ pub struct State {
     pub stale: bool,
     /// What the page did on its own, to say once (a cancel, a switch of profile).
     pub notice: Option<String>,
-    /// The inputs of the report shown, while newer ones are read (what a cancel goes back to).
-    prev_inputs: Option<(Vec<InputRow>, bool)>,
+    /// The inputs of the report shown, while newer ones are read, with the options it was made under
+    /// (what a cancel goes back to: the same report, never one under other options).
+    prev_inputs: Option<Previous>,
     /// The report shown beside the same inputs under other options (the what-if's comparison).
     pub comparison: Option<Rc<Result<crate::protocol::Comparison, String>>>,
     /// When the inputs kept in this browser were kept (UTC), if any are.
     pub kept: Option<String>,
+}
+
+/// What a report shown was made from: its inputs, whether they were the demo's, its options.
+#[derive(Debug, Clone, PartialEq)]
+struct Previous {
+    inputs: Vec<InputRow>,
+    demo: bool,
+    opts: Opts,
+    target_is_demo: bool,
 }
 
 pub enum Action {
@@ -340,6 +350,15 @@ impl State {
         }
     }
 
+    /// The options a cancel checks under: those of the report shown when the cancel goes back to its
+    /// inputs, else the ones set now.
+    pub fn opts_on_cancel(&self) -> Opts {
+        match &self.prev_inputs {
+            Some(prev) if !self.inputs_read => prev.opts.clone(),
+            _ => self.opts.clone(),
+        }
+    }
+
     pub fn busy(&self) -> bool {
         matches!(self.status, Status::Reading { .. } | Status::Checking)
     }
@@ -428,7 +447,12 @@ impl Reducible for State {
         match action {
             Action::SetInputs { rows, demo, opts } => {
                 if s.report.is_some() && !s.stale {
-                    s.prev_inputs = Some((std::mem::take(&mut s.inputs), s.using_demo));
+                    s.prev_inputs = Some(Previous {
+                        inputs: std::mem::take(&mut s.inputs),
+                        demo: s.using_demo,
+                        opts: s.opts.clone(),
+                        target_is_demo: s.target_is_demo,
+                    });
                 }
                 s.target_is_demo = demo && s.target_unchosen();
                 s.opts = opts;
@@ -467,14 +491,17 @@ impl Reducible for State {
                     s.status = Status::Checking;
                     s.notice =
                         Some(format!("Cancelled: {stopped} is checked again from the start (what was read is kept)."));
-                } else if let Some((rows, demo)) = s.prev_inputs.take() {
-                    // Back to what the report shown was made from (the worker reads it again).
+                } else if let Some(prev) = s.prev_inputs.take() {
+                    // Back to what the report shown was made from, its options too (the worker reads it
+                    // again under them: `State::opts_on_cancel`).
                     s.notice = Some(format!(
                         "Cancelled: {stopped} was not read. The report is still the one for {}.",
-                        State::names(&rows)
+                        State::names(&prev.inputs)
                     ));
-                    s.inputs = rows;
-                    s.using_demo = demo;
+                    s.inputs = prev.inputs;
+                    s.using_demo = prev.demo;
+                    s.opts = prev.opts;
+                    s.target_is_demo = prev.target_is_demo;
                     s.status = Status::Checking;
                 } else {
                     s.notice = Some(format!("Cancelled: {stopped} was not read, and nothing else was."));
@@ -591,8 +618,11 @@ mod tests {
         let s = reduce_all(s.clone(), demo_messages(&s.opts.to_json()));
         assert!(!s.stale);
         let before = s.report.clone();
+        let before_opts = s.opts.clone();
         let rows = vec![InputRow { name: "big.json".into(), size: 10, info: None }];
+        // Loading one's own inputs leaves the target to them: the demo's is dropped.
         let o = s.opts_for_load(false);
+        assert_ne!(o, before_opts);
         let s = s.reduce(Action::SetInputs { rows, demo: false, opts: o });
         assert!(matches!(s.status, Status::Reading { bytes: 0, .. }));
         assert!(s.stale && !s.inputs_read);
@@ -604,8 +634,12 @@ mod tests {
             file: "big.json".into(),
         }));
         assert_eq!(s.status, Status::Reading { bytes: 5, total: 10, objects: 1, file: "big.json".into() });
+        assert_eq!(s.opts_on_cancel(), before_opts);
         let s = s.reduce(Action::Cancelled);
-        // The inputs listed are the demo's again, with what reading them found; the verdict is still theirs.
+        // The inputs listed are the demo's again, with what reading them found, and the options the report
+        // was made under: the verdict, the target and the counts are still theirs.
+        assert_eq!(s.opts, before_opts);
+        assert!(s.target_is_demo);
         assert!(s.using_demo);
         assert_eq!(s.inputs.len(), DEMO_SIZES.len());
         assert!(s.inputs.iter().all(|i| i.info.is_some()));

@@ -122,7 +122,7 @@ impl Ctx {
     }
 
     pub fn cancel(&self) {
-        self.bridge.cancel(self.state.opts.to_json());
+        self.bridge.cancel(self.state.opts_on_cancel().to_json());
         self.state.dispatch(Action::Cancelled);
     }
 }

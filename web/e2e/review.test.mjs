@@ -507,3 +507,20 @@ each('one story past a stop: the drain the findings say fails is where the plan 
   assert.deepEqual([...errors, ...again.errors], []);
   await again.context.close();
 });
+
+each('a file picked by name that cannot be read leaves the verdict INCOMPLETE, never READY, and says which', async (screen) => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'kp-unreadable-'));
+  const broken = path.join(dir, 'broken.yaml');
+  fs.writeFileSync(broken, 'apiVersion: v1\nkind: Pod\nmetadata: {name: x\n');
+  const { page, errors, context } = await open(screen, '?to=1.29.2');
+  // Read alone, the cluster is READY (a warning); beside a file that cannot be parsed it is not.
+  await page.setInputFiles('#files', [fixture('plan/downtime-statefulset-grace/cluster.yaml'), broken]);
+  await verdictIs(page, 'INCOMPLETE');
+  assert.match(await text(page, '#incomplete-unreadable'), /^No blocker among what was read, but 1 input\(s\) you picked could not be read, so the report does not cover them: broken\.yaml \(not Kubernetes YAML or JSON: .*\)\. This is not a pass\.$/);
+  await page.setInputFiles('#files', [fixture('plan/downtime-statefulset-grace/cluster.yaml')]);
+  await verdictIs(page, 'READY');
+  assert.equal(await page.locator('#incomplete-unreadable').count(), 0);
+  fs.rmSync(dir, { recursive: true });
+  assert.deepEqual(errors, []);
+  await context.close();
+});

@@ -15,11 +15,17 @@ pub const PAGE: usize = 100;
 /// Replay steps from start to end.
 pub const REPLAY_STEPS: u64 = 240;
 
+/// How the core says an input could not be parsed (`ingest::Ingested::unreadable`).
+pub const UNREADABLE: &str = "not Kubernetes YAML or JSON";
+
 /// One input as listed: what the page knows before reading, and what reading found.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct InputRow {
     pub name: String,
     pub size: u64,
+    /// Picked or pasted by name, not found in a folder: one that cannot be read leaves the report
+    /// INCOMPLETE (the CLI refuses a named file it cannot parse; a folder's are listed as skipped).
+    pub named: bool,
     /// What reading found (objects, or why it was left out), once read.
     pub info: Option<InputInfo>,
 }
@@ -225,7 +231,10 @@ pub fn rule_docs() -> Vec<(String, String)> {
 }
 
 pub fn demo_rows() -> Vec<InputRow> {
-    DEMO_SIZES.iter().map(|(n, size)| InputRow { name: (*n).to_owned(), size: *size as u64, info: None }).collect()
+    DEMO_SIZES
+        .iter()
+        .map(|(n, size)| InputRow { name: (*n).to_owned(), size: *size as u64, named: false, info: None })
+        .collect()
 }
 
 impl State {
@@ -394,7 +403,16 @@ impl State {
                     }
                 }
                 if last {
-                    if let Some(r) = self.pending.take() {
+                    if let Some(mut r) = self.pending.take() {
+                        r.unreadable = self
+                            .inputs
+                            .iter()
+                            .filter(|row| row.named)
+                            .filter_map(|row| {
+                                let why = row.info.as_ref()?.skipped.as_ref()?;
+                                why.starts_with(UNREADABLE).then(|| (row.name.clone(), why.clone()))
+                            })
+                            .collect();
                         self.t = self.t.min(r.plan.total_seconds);
                         if self.open.is_some_and(|i| i >= r.findings.len()) {
                             self.open = None;
@@ -619,7 +637,7 @@ mod tests {
         assert!(!s.stale);
         let before = s.report.clone();
         let before_opts = s.opts.clone();
-        let rows = vec![InputRow { name: "big.json".into(), size: 10, info: None }];
+        let rows = vec![InputRow { name: "big.json".into(), size: 10, named: true, info: None }];
         // Loading one's own inputs leaves the target to them: the demo's is dropped.
         let o = s.opts_for_load(false);
         assert_ne!(o, before_opts);

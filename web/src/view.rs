@@ -19,6 +19,10 @@ pub struct ReportView {
     pub downtime: DowntimeV,
     pub not_run: Vec<NotRunV>,
     pub coverage: CoverageV,
+    /// Inputs picked or pasted by name that could not be read, with why (the page's, not the report's:
+    /// the CLI refuses such a file, so the verdict here is INCOMPLETE, never READY).
+    #[serde(skip)]
+    pub unreadable: Vec<(String, String)>,
 }
 
 /// `coverage`: what each family of checks read.
@@ -126,7 +130,7 @@ impl Headline {
         match r.summary.verdict.as_str() {
             "blocked" => Headline::Blocked,
             "nothing-checked" => Headline::NothingChecked,
-            _ if r.rules_not_run() > 0 => Headline::Incomplete,
+            _ if r.rules_not_run() > 0 || !r.unreadable.is_empty() => Headline::Incomplete,
             _ => Headline::Ready,
         }
     }

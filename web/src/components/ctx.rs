@@ -66,7 +66,8 @@ impl Ctx {
                                 crate::protocol::Source::Text { text } => text.len() as u64,
                                 crate::protocol::Source::Demo => 0,
                             };
-                            InputRow { name: s.name.clone(), size, info: None }
+                            // A folder's files were kept under their path inside it.
+                            InputRow { name: s.name.clone(), size, named: !s.name.contains('/'), info: None }
                         })
                         .collect();
                     ctx.load(rows, k.specs, k.files, false);

@@ -48,7 +48,7 @@ fn load_named(ctx: &Ctx, mut files: Vec<(String, File, bool)>) {
             kept.push(f.clone());
             Source::File { index: kept.len() - 1 }
         };
-        rows.push(InputRow { name: name.clone(), size: f.size() as u64, info: None });
+        rows.push(InputRow { name: name.clone(), size: f.size() as u64, named: !from_folder, info: None });
         specs.push(InputSpec { name, source, passed_over });
     }
     ctx.load(rows, specs, kept, false);
@@ -178,7 +178,7 @@ pub fn InputsBar() -> Html {
                 return;
             }
             let name = "pasted.yaml".to_owned();
-            let rows = vec![InputRow { name: name.clone(), size: text.len() as u64, info: None }];
+            let rows = vec![InputRow { name: name.clone(), size: text.len() as u64, named: true, info: None }];
             let specs = vec![InputSpec { name, source: Source::Text { text }, passed_over: None }];
             ctx.load(rows, specs, Vec::new(), false);
             pasting.set(false);

@@ -118,7 +118,14 @@ pub fn Verdict() -> Html {
             if headline == Headline::NothingChecked {
                 <p class="nothing-read" id="nothing-read">{ format!("No Kubernetes object was read from {} input(s): nothing was checked, so this is not a pass.", r.inventory.files) }</p>
             }
-            if headline == Headline::Incomplete {
+            if headline == Headline::Incomplete && !r.unreadable.is_empty() {
+                <p class="incomplete" id="incomplete-unreadable">
+                    { format!("No blocker among what was read, but {} input(s) you picked could not be read, so the report does not cover them: {}. This is not a pass.",
+                        r.unreadable.len(),
+                        r.unreadable.iter().map(|(n, why)| format!("{n} ({why})")).collect::<Vec<_>>().join("; ")) }
+                </p>
+            }
+            if headline == Headline::Incomplete && r.rules_not_run() > 0 {
                 <p class="incomplete" id="incomplete">
                     { format!("No blocker among the checks that ran, but {} check(s) and the plan could not run: the current version is not known. This is not a pass. ", r.rules_not_run()) }
                     if ctx.bridge.is_live() { { focus_button("from", "Set Current") } }

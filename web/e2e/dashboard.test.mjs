@@ -214,17 +214,31 @@ test('the plan timeline and the replay: scrubbing shows nodes out, pods moved an
   await page.close();
 });
 
-test('what-if: a budget changes the plan at once, and the curve offers each concurrency', async () => {
+test('what-if: a budget tried shows its plan at once beside the report, and changes the real options only when used; the curve offers each concurrency', async () => {
   const { page, errors } = await openPage();
   await page.waitForSelector('#verdict');
   const before = await page.textContent('#total');
   await tab(page, 'whatif');
+  const url = page.url();
   await page.waitForFunction(() => document.querySelectorAll('#curve circle.point').length === 6, null, { timeout: 30000 });
   await page.click('#curve circle[data-concurrency="3"]');
+  await page.waitForSelector('#whatif-then');
+  assert.match(await page.textContent('#whatif-then'), /^With these options: /);
+  assert.match(await page.textContent('#whatif-budget-value'), /^3$/);
+  // The report, its options and the link are untouched.
+  assert.equal(await page.textContent('#total'), before);
+  assert.equal(await page.inputValue('#max-unavailable-worker'), '');
+  assert.equal(page.url(), url);
+  await page.selectOption('#whatif-profile', 'rke');
+  await page.waitForFunction(() => /rke default|^3$/.test(document.querySelector('#whatif-budget-value')?.textContent ?? '') && /· kubeadm$/.test(document.querySelector('#path').textContent));
+  assert.equal(await page.inputValue('#profile'), 'kubeadm');
+  // Used: now they are the report's.
+  await page.click('#whatif-apply');
+  await page.waitForFunction(() => document.querySelector('#path').textContent.includes('rke'));
   await page.waitForFunction((b) => document.querySelector('#total').textContent !== b, before);
   assert.match(page.url(), /maxUnavailableWorker=3/);
-  await page.selectOption('#whatif-profile', 'rke');
-  await page.waitForFunction(() => document.querySelector('#path').textContent.includes('rke'));
+  assert.match(page.url(), /profile=rke/);
+  assert.equal(await page.locator('#whatif-apply').count(), 0);
   await page.waitForSelector('#curve');
   await shot(page, 'whatif', { fullPage: true });
   assert.deepEqual(errors, []);

@@ -271,6 +271,13 @@ impl Engine {
             other: side(&other),
             only_other: b.difference(&a).cloned().collect(),
             only_current: a.difference(&b).cloned().collect(),
+            other_report: serde_json::json!({
+                "upgrade": other.upgrade,
+                "summary": other.summary,
+                "plan": other.plan,
+                "downtime": other.downtime,
+            })
+            .to_string(),
         })
     }
 

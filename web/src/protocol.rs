@@ -65,6 +65,9 @@ pub struct Comparison {
     /// Findings only under the other options (`severity code object: message`), and only under the current.
     pub only_other: Vec<String>,
     pub only_current: Vec<String>,
+    /// The other report's upgrade, summary, plan and downtime (JSON), for the what-if to draw.
+    #[serde(default)]
+    pub other_report: String,
 }
 
 /// What one input turned out to be.

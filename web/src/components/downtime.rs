@@ -15,13 +15,16 @@ pub struct DowntimeChartProps {
     /// The full-width chart of the Downtime view (its caption offers no "all under Downtime").
     #[prop_or_default]
     pub full: bool,
+    /// Draw this report's downtime instead of the one shown (the what-if's).
+    #[prop_or_default]
+    pub report: Option<std::rc::Rc<crate::view::ReportView>>,
 }
 
 #[component]
 pub fn DowntimeChart(props: &DowntimeChartProps) -> Html {
     let ctx = use_ctx();
     let focus = use_state(String::new);
-    let Some(r) = ctx.state.report.clone() else { return html! {} };
+    let Some(r) = props.report.clone().or_else(|| ctx.state.report.clone()) else { return html! {} };
     let all = &r.downtime.workloads;
     if all.is_empty() {
         let text = if r.downtime.partial {

@@ -32,6 +32,9 @@ pub struct GanttProps {
     /// Draw compact (the overview): phases only.
     #[prop_or_default]
     pub compact: bool,
+    /// Draw this report's plan instead of the one shown (the what-if's).
+    #[prop_or_default]
+    pub report: Option<std::rc::Rc<ReportView>>,
 }
 
 #[component]
@@ -40,7 +43,7 @@ pub fn Gantt(props: &GanttProps) -> Html {
     let focus = use_state(String::new);
     let toggled = use_state(BTreeSet::<usize>::new);
     let zoom = use_state(|| 1u32);
-    let Some(r) = ctx.state.report.clone() else { return html! {} };
+    let Some(r) = props.report.clone().or_else(|| ctx.state.report.clone()) else { return html! {} };
     let plan = &r.plan;
     if plan.phases.is_empty() && plan.stops.is_empty() {
         let why = r

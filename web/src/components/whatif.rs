@@ -1,5 +1,7 @@
-//! What-if: change a budget or the distribution and see the plan and downtime change at once, and the
-//! curve of total upgrade time against total workload downtime for each concurrency of the largest pool.
+//! What-if: change a budget or the distribution and see the plan and downtime they would give at once,
+//! beside the report's own (the worker checks the same inputs under them: the real options, the URL and
+//! the report stay as they are until "Use these options"), and the curve of total upgrade time against
+//! total workload downtime for each concurrency of the largest pool.
 
 use kube_preflight::units::duration;
 use kube_preflight::Profile;
@@ -8,34 +10,107 @@ use yew::prelude::*;
 use super::ctx::use_ctx;
 use super::downtime::DowntimeChart;
 use super::plan::Gantt;
-use crate::view::pareto;
+use crate::options::Opts;
+use crate::view::{pareto, Headline, ReportView};
+
+/// The options the what-if tries, and the report they give (drawn beside the real one).
+#[derive(Clone, PartialEq)]
+struct Trying {
+    opts: Opts,
+}
 
 #[component]
 pub fn WhatIf() -> Html {
     let ctx = use_ctx();
+    let trying = use_state(|| None::<Trying>);
+    // A new report (other inputs, or options used): the what-if starts again from its options.
+    {
+        let trying = trying.clone();
+        let key = ctx.state.report.as_ref().map(|r| std::rc::Rc::as_ptr(r) as usize);
+        use_effect_with(key, move |_| trying.set(None));
+    }
     let Some(r) = ctx.state.report.clone() else { return html! {} };
-    let o = ctx.state.opts.clone();
+    // The what-if's options: the real ones until a control here changes them.
+    let o = trying.as_ref().map_or_else(|| ctx.state.opts.clone(), |t| t.opts.clone());
     let curve = ctx.state.curve.clone();
     let size = curve.as_ref().map_or(1, |c| c.size);
+    // The report the what-if's options gave (the worker's comparison), once it is there.
+    let other: Option<std::rc::Rc<ReportView>> = match (trying.as_ref(), ctx.state.comparison.as_deref()) {
+        (Some(_), Some(Ok(c))) if !c.other_report.is_empty() => {
+            serde_json::from_str::<ReportView>(&c.other_report).ok().map(std::rc::Rc::new)
+        }
+        _ => None,
+    };
+    let shown = other.clone().unwrap_or_else(|| r.clone());
     // Unset, the budget is the distribution's default (RKE's 10%, ...) as the plan resolved it.
-    let resolved =
-        r.plan.phases.iter().filter(|p| p.name == "workers").max_by_key(|p| p.nodes.len()).map_or(1, |p| p.concurrency);
+    let resolved = shown
+        .plan
+        .phases
+        .iter()
+        .filter(|p| p.name == "workers")
+        .max_by_key(|p| p.nodes.len())
+        .map_or(1, |p| p.concurrency);
     let set: Option<u32> = o.max_unavailable_worker.trim().parse().ok();
     let current = set.unwrap_or(resolved);
-    let on_budget = ctx.on_opt::<InputEvent>(|o, v| o.max_unavailable_worker = v);
-    let on_profile = ctx.on_opt::<Event>(|o, v| o.profile = v);
-    let pick = |k: u32| {
+    // Try options: the worker checks the inputs under them, beside the report (a target the page chose is
+    // kept the same on both sides).
+    let try_opts = {
         let ctx = ctx.clone();
-        Callback::from(move |_| ctx.edit_opts(|o| o.max_unavailable_worker = k.to_string()))
+        let trying = trying.clone();
+        let to = r.upgrade.to.clone();
+        Callback::from(move |o: Opts| {
+            let mut asked = o.clone();
+            if asked.to.trim().is_empty() {
+                asked.to = to.clone();
+            }
+            ctx.bridge.compare(asked.to_json());
+            trying.set(Some(Trying { opts: o }));
+        })
+    };
+    let edit = |set: fn(&mut Opts, String)| {
+        let try_opts = try_opts.clone();
+        let o = o.clone();
+        move |v: String| {
+            let mut o = o.clone();
+            set(&mut o, v);
+            try_opts.emit(o);
+        }
+    };
+    let on_budget = {
+        let f = edit(|o, v| o.max_unavailable_worker = v);
+        Callback::from(move |e: InputEvent| f(super::ctx::value_of(&e)))
+    };
+    let on_profile = {
+        let f = edit(|o, v| o.profile = v);
+        Callback::from(move |e: Event| f(super::ctx::value_of(&e)))
+    };
+    let pick = |k: u32| {
+        let f = edit(|o, v| o.max_unavailable_worker = v);
+        Callback::from(move |_: MouseEvent| f(k.to_string()))
     };
     let pick_key = |k: u32| {
-        let ctx = ctx.clone();
+        let f = edit(|o, v| o.max_unavailable_worker = v);
         Callback::from(move |e: KeyboardEvent| {
             if e.key() == "Enter" || e.key() == " " {
                 e.prevent_default();
-                ctx.edit_opts(|o| o.max_unavailable_worker = k.to_string());
+                f(k.to_string());
             }
         })
+    };
+    let differs = trying.as_ref().is_some_and(|t| t.opts != ctx.state.opts);
+    let apply = {
+        let ctx = ctx.clone();
+        let trying = trying.clone();
+        Callback::from(move |_| {
+            if let Some(t) = trying.as_ref() {
+                ctx.set_opts(t.opts.clone());
+            }
+            trying.set(None);
+        })
+    };
+    let reset = {
+        let trying = trying.clone();
+        Callback::from(move |_| trying.set(None))
     };
     let chart = curve.as_ref().filter(|c| !c.points.is_empty()).map(|c| {
         let (w, h, l, b) = (720.0, 300.0, 70.0, 40.0);
@@ -95,27 +170,39 @@ pub fn WhatIf() -> Html {
             <form class="whatif-controls" onsubmit={Callback::from(|e: SubmitEvent| e.prevent_default())}>
                 <label class="field">{ format!("Workers at once (maxUnavailable, 1 to {size})") }
                     <input type="range" id="whatif-budget" min="1" max={size.max(1).to_string()} value={current.max(1).to_string()} oninput={on_budget} />
-                    <output id="whatif-budget-value">{ match set { Some(k) => k.to_string(), None => format!("{resolved} (the {} default)", r.upgrade.profile) } }</output>
+                    <output id="whatif-budget-value">{ match set { Some(k) => k.to_string(), None => format!("{resolved} (the {} default)", shown.upgrade.profile) } }</output>
                 </label>
                 <label class="field">{ "Distribution" }
-                    <select id="whatif-profile" onchange={on_profile}>
-                        { for Profile::ALL.iter().map(|p| html! { <option value={p.name()} selected={p.name() == r.upgrade.profile}>{ p.name() }</option> }) }
+                    // Made anew when the distribution shown changes: a select the user changed keeps its own
+                    // choice whatever its options' `selected` say.
+                    <select id="whatif-profile" key={shown.upgrade.profile.clone()} onchange={on_profile}>
+                        { for Profile::ALL.iter().map(|p| html! { <option value={p.name()} selected={p.name() == shown.upgrade.profile}>{ p.name() }</option> }) }
                     </select>
                 </label>
                 <span class="now" id="whatif-now">{ format!("Now: {} upgrade, {} workload(s) down", duration(r.plan.total_seconds), r.downtime.workloads.len()) }</span>
+                if let Some(w) = &other {
+                    <span class="now" id="whatif-then">{ format!("With these options: {} upgrade{}, {} workload(s) down, {}",
+                        duration(w.plan.total_seconds), if w.plan.stops.is_empty() { "" } else { ", then it stops" },
+                        w.downtime.workloads.len(), Headline::of(w).label()) }</span>
+                }
+                if differs {
+                    <button type="button" id="whatif-apply" onclick={apply}>{ "Use these options" }</button>
+                    <button type="button" id="whatif-reset" onclick={reset}>{ "Back to the report's" }</button>
+                }
+                <p class="hint" id="whatif-hint">{ "What-if tries options beside the report: the report, its options and the link stay as they are until you use them." }</p>
             </form>
             <h3>{ "Upgrade time against workload downtime" }</h3>
             { match (&curve, chart) {
                 (Some(c), Some(svg)) => html! { <figure class="curve">{ svg }<figcaption id="curve-status">{
-                    format!("Pool {}: {} of {} point(s){}; click a point to use that budget. Filled points: no other is both shorter and with less downtime.",
+                    format!("Pool {}: {} of {} point(s){}; click a point to try that budget. Filled points: no other is both shorter and with less downtime.",
                         c.pool, c.points.len(), if c.size <= crate::engine::CURVE_POINTS { c.size } else { crate::engine::CURVE_POINTS }, if c.done { "" } else { " so far" })
                 }</figcaption></figure> },
                 _ => html! { <p class="empty" id="curve-status">{ "Computing the curve in the worker… (it needs a plan with a worker pool)" }</p> },
             } }
             <Compare />
-            <h3>{ "The plan now" }</h3>
-            <Gantt compact=true />
-            <DowntimeChart limit={8} />
+            <h3>{ if other.is_some() { "The plan with these options" } else { "The plan now" } }</h3>
+            <Gantt compact=true report={other.clone()} />
+            <DowntimeChart limit={8} report={other} />
         </div>
     }
 }

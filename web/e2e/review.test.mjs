@@ -455,7 +455,7 @@ test('laptop: an OpenShift update its own tooling refuses: BLOCKED on the platfo
   const { page, errors, context } = await open('laptop', '?profile=openshift&to=4.11.0');
   // The seed's example: 4.10.22 in fast-4.11, where 4.11.0 is supported but not recommended (RPMOSTreeTimeout).
   await page.setInputFiles('#files', [fixture('rules/platform/update-not-recommended/fail-seed-rpmostree-timeout/cluster.json')]);
-  await page.waitForFunction(() => /^4\.10\.22 → 4\.11\.0 · openshift$/.test(document.querySelector('#path')?.textContent ?? ''));
+  await page.waitForFunction(() => /^4\.10\.22 \(Kubernetes 1\.23\) → 4\.11\.0 \(Kubernetes 1\.24\) · openshift$/.test(document.querySelector('#path')?.textContent ?? ''));
   await verdictIs(page, 'BLOCKED');
   assert.match(await text(page, '#from-source'), /^ClusterVersion: status\.desired\.version of ClusterVersion version/);
   assert.match(await text(page, '#total'), /then it stops$/);

@@ -74,3 +74,27 @@ fn every_theme_meets_aa_for_text_and_graphics() {
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
+
+/// Neighbouring chart categories are told apart by more than hue (WCAG 1.4.1, 1.4.11): their fills are
+/// close in luminance (a Gantt step's drain, budget wait, upgrade and ready; the node map's states), so
+/// a step's segments are separated by a gap of the card's colour (3:1 on each fill, checked above), and
+/// each node state but "waiting" carries a mark of its own (`components/plan.rs`, `state_mark`).
+#[test]
+fn neighbouring_categories_differ_by_more_than_hue() {
+    let rule = |selector: &str| {
+        let at = CSS.find(selector).unwrap_or_else(|| panic!("{selector} not in style.css"));
+        CSS[at..].split('}').next().unwrap_or_default().to_owned()
+    };
+    let seg = rule(".seg {");
+    assert!(seg.contains("stroke: var(--card)") && seg.contains("non-scaling-stroke"), "{seg}");
+    let mark = rule(".node-mark {");
+    assert!(mark.contains("stroke: var(--card)"), "{mark}");
+    let plan = include_str!("components/plan.rs");
+    for state in ["NodeState::Out => Some", "NodeState::Between => Some", "NodeState::Done =>"] {
+        assert!(plan.contains(state), "no mark for {state}");
+    }
+    // Chart text never under 12px (the charts scroll rather than shrink: `.chart-scroll svg` min-width).
+    for sel in ["svg text {", "svg .axis text {", ".node-label {"] {
+        assert!(rule(sel).contains("font-size: 12px"), "{sel}");
+    }
+}

@@ -77,7 +77,7 @@ pub fn ChecksView() -> Html {
             <label class="field">{ "Search" }
                 <input id="checks-text" type="search" value={(*text).clone()} oninput={on_text} placeholder="rule, title or outcome" />
             </label>
-            <div class="table-wrap">
+            <div class="table-wrap" tabindex="0" role="region" aria-label="Table (scrolls sideways)">
                 <table class="checks">
                     <caption>{ format!("{} of {all} checks shown", rows.len()) }</caption>
                     <thead><tr>

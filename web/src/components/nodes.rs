@@ -96,7 +96,7 @@ pub fn NodeSteps() -> Html {
                     <span class="seg-key upgrade">{ "upgrade" }</span><span class="seg-key ready">{ "ready" }</span>
                 </span>
             </div>
-            <div class="table-wrap">
+            <div class="table-wrap" tabindex="0" role="region" aria-label="Table (scrolls sideways)">
                 <table class="steps">
                     <caption>{ format!("{} of {} node step(s)", rows.len(), r.plan.steps.len()) }</caption>
                     <thead><tr><th scope="col">{ "Node" }</th><th scope="col">{ "Pool" }</th><th scope="col">{ "Phase" }</th>

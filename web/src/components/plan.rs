@@ -252,6 +252,28 @@ pub fn Replay() -> Html {
     }
 }
 
+/// The mark drawn over a node's cell at (x, y) besides its colour (`None`: the colour alone).
+fn state_mark(st: NodeState, x: f64, y: f64) -> Option<String> {
+    match st {
+        NodeState::Out => Some(format!("M{:.1} {:.1}L{:.1} {:.1}", x + 2.0, y + 9.0, x + 9.0, y + 2.0)),
+        NodeState::Between => Some(format!("M{:.1} {:.1}H{:.1}", x + 2.0, y + 5.5, x + 9.0)),
+        NodeState::Done => {
+            Some(format!("M{:.1} {:.1}L{:.1} {:.1}L{:.1} {:.1}", x + 2.0, y + 6.0, x + 4.5, y + 8.5, x + 9.0, y + 3.0))
+        }
+        NodeState::Waiting => None,
+    }
+}
+
+/// A legend's key: the cell as the map draws it.
+fn legend_key(st: NodeState) -> Html {
+    html! {
+        <svg class="key-cell" viewBox="0 0 11 11" width="11" height="11" aria-hidden="true">
+            <rect class={classes!("node", st.name())} x="0" y="0" width="11" height="11" rx="2" />
+            if let Some(d) = state_mark(st, 0.0, 0.0) { <path class="node-mark" d={d} /> }
+        </svg>
+    }
+}
+
 fn node_map(r: &ReportView, nodes: &[crate::protocol::NodeFacts], f: &crate::view::Frame) -> Html {
     let groups = pools(&r.plan, nodes);
     const CELL: f64 = 14.0;
@@ -269,16 +291,20 @@ fn node_map(r: &ReportView, nodes: &[crate::protocol::NodeFacts], f: &crate::vie
                     <title>{ format!("{n}: {}", st.name()) }</title>
                 </rect>
             });
+            // A mark besides the colour: a slash on a node out, a bar between hops, a tick when done.
+            if let Some(d) = state_mark(st, x, yy) {
+                out.push(html! { <path class="node-mark" d={d} /> });
+            }
         }
         y += names.len().div_ceil(PER_ROW) as f64 * CELL + 6.0;
     }
     html! {
-        <figure class="node-map">
+        <figure class="node-map" tabindex="0" role="region" aria-label="Nodes by pool (scrolls sideways)">
             <svg viewBox={format!("0 0 {:.0} {:.0}", PER_ROW as f64 * CELL, y.max(20.0))} width="100%" role="img"
                 aria-label={format!("Nodes by pool: {} out, the rest waiting or done", f.out.len())}>{ for out }</svg>
             <figcaption class="legend">
-                <span class="key waiting"></span>{ "waiting " }<span class="key out"></span>{ "out (cordoned, drained, upgrading) " }
-                <span class="key between"></span>{ "between hops " }<span class="key done"></span>{ "done" }
+                { legend_key(NodeState::Waiting) }{ "waiting " }{ legend_key(NodeState::Out) }{ "out (cordoned, drained, upgrading) " }
+                { legend_key(NodeState::Between) }{ "between hops " }{ legend_key(NodeState::Done) }{ "done" }
             </figcaption>
         </figure>
     }

@@ -193,7 +193,7 @@ pub fn WhatIf() -> Html {
             </form>
             <h3>{ "Upgrade time against workload downtime" }</h3>
             { match (&curve, chart) {
-                (Some(c), Some(svg)) => html! { <figure class="curve">{ svg }<figcaption id="curve-status">{
+                (Some(c), Some(svg)) => html! { <figure class="curve" tabindex="0" role="region" aria-label="Upgrade time against downtime (scrolls sideways)">{ svg }<figcaption id="curve-status">{
                     format!("Pool {}: {} of {} point(s){}; click a point to try that budget. Filled points: no other is both shorter and with less downtime.",
                         c.pool, c.points.len(), if c.size <= crate::engine::CURVE_POINTS { c.size } else { crate::engine::CURVE_POINTS }, if c.done { "" } else { " so far" })
                 }</figcaption></figure> },

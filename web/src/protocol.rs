@@ -122,7 +122,7 @@ pub enum FromWorker {
     /// Lines of an input from `first` (1-based).
     Lines { file: String, first: u32, lines: Vec<String> },
     /// The comparison asked for (or why it cannot be made).
-    Compared { comparison: Result<Comparison, String> },
+    Compared { comparison: Result<Box<Comparison>, String> },
     /// Every rule's docs by code (Markdown), sent once as the worker starts: the page links none.
     Docs { docs: Vec<(String, String)> },
 }

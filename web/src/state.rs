@@ -438,7 +438,7 @@ impl State {
             }
             FromWorker::Lines { file, first, lines } => self.lines = Some(Rc::new((file, first, lines))),
             FromWorker::Export { .. } => {}
-            FromWorker::Compared { comparison } => self.comparison = Some(Rc::new(comparison)),
+            FromWorker::Compared { comparison } => self.comparison = Some(Rc::new(comparison.map(|c| *c))),
             FromWorker::Docs { docs } => self.docs = Rc::new(docs),
         }
     }

@@ -122,7 +122,7 @@ fn handle(scope: &DedicatedWorkerGlobalScope, w: &Rc<RefCell<Worker>>, e: &Messa
             post(scope, &m);
         }
         ToWorker::Compare { options } => {
-            let comparison = w.borrow().engine.compare(&options);
+            let comparison = w.borrow().engine.compare(&options).map(Box::new);
             post(scope, &FromWorker::Compared { comparison });
         }
         ToWorker::Lines { file, line } => {

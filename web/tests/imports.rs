@@ -1,4 +1,5 @@
 #![cfg(not(target_arch = "wasm32"))]
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic, clippy::indexing_slicing)]
 //! No file of the dashboard imports a file that imports it back (issue #34: `bridge.rs` and
 //! `components/ctx.rs` did): a pair of files that need each other is one concern split in two, or a
 //! helper in the wrong place. Reads every `crate::` and `super::` path of `web/src` (test modules aside).

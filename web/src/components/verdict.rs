@@ -17,13 +17,19 @@ fn focus_button(id: &'static str, label: &'static str) -> Html {
 }
 
 /// What the verdict stands on: objects read, inputs left out (named, with where), checks not run (and why).
-fn stands_on(r: &ReportView) -> Html {
+/// `listed`: the inputs the page lists (0 when it lists none, as the element): a folder's files of other
+/// kinds are listed but not read, so the card counts both rather than one number the bar contradicts.
+fn stands_on(r: &ReportView, listed: usize) -> Html {
     let inv = &r.inventory;
     let not_run = &r.not_run;
     let unchecked: Vec<_> = r.coverage.families.iter().filter(|f| !f.checked).collect();
     html! {
         <div class="stands-on" id="stands-on">
-            <p>{ format!("Read {} object(s) from {} input(s)", inv.objects, inv.files) }
+            <p>{ if listed as u64 > inv.files {
+                    format!("Read {} object(s) from {} of {} input(s)", inv.objects, inv.files, listed)
+                } else {
+                    format!("Read {} object(s) from {} input(s)", inv.objects, inv.files)
+                } }
                 if !inv.skipped.is_empty() { { format!(" · {} left out", inv.skipped.len()) } }
                 if !not_run.is_empty() { { format!(" · {} check(s) not run", not_run.len()) } }
                 if inv.objects > 0 && !unchecked.is_empty() { { format!(" · {} family(ies) not checked", unchecked.len()) } }
@@ -114,6 +120,10 @@ pub fn Verdict() -> Html {
     html! {
         <section class={classes!("verdict-card", headline.class(), stale.then_some("stale"))} id="summary" aria-label="Verdict">
             <div class="verdict" id="verdict" role="status" aria-live="polite" aria-atomic="true">{ headline.label() }</div>
+            // Said to assistive technology as it happens: the card is only marked while checking.
+            <p class="visually-hidden" id="stale-live" aria-live="polite">{
+                if stale && ctx.state.busy() { format!("Checking again: the report shown, {}, is for what was set before.", headline.label()) } else { String::new() }
+            }</p>
             { stale_line }
             if headline == Headline::NothingChecked {
                 <p class="nothing-read" id="nothing-read">{ format!("No Kubernetes object was read from {} input(s): nothing was checked, so this is not a pass.", r.inventory.files) }</p>
@@ -159,7 +169,7 @@ pub fn Verdict() -> Html {
                     ) }</dd></div>
                 }
             </dl>
-            { stands_on(&r) }
+            { stands_on(&r, ctx.state.inputs.len()) }
             if auto_target {
                 <p class="auto-target" id="auto-target">
                     { format!("Target not set: checked against {}, the minor after {from}. ", u.to) }

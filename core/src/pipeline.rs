@@ -210,6 +210,21 @@ fn simulate(
     Simulated { plan, downtime, workloads: Some(workloads), placed: outcome.placed, windows: outcome.windows }
 }
 
+/// Every rule over one context: the findings, and the rules that could not run (they need the current
+/// version, which is not known).
+fn run_rules(ctx: &Context<'_>) -> (Vec<report::Finding>, Vec<NotRun>) {
+    let mut findings = Vec::new();
+    let mut not_run = Vec::new();
+    for rule in RULES {
+        if rule.info.needs_from && ctx.from.is_none() {
+            not_run.push(NotRun { code: rule.info.code, reason: FROM_UNKNOWN.to_owned() });
+            continue;
+        }
+        (rule.check)(ctx, &mut findings);
+    }
+    (findings, not_run)
+}
+
 /// How many times the causes of stops are lifted, at most, before the plan "if resolved" is given as it
 /// stands (each round lifts at least one more cause; there are fewer kinds than this).
 const LIFT_ROUNDS: usize = 12;
@@ -252,12 +267,7 @@ fn if_resolved(
         p.timings = timings.to_map();
         let ctx =
             Context::new(cluster, sim.workloads, sim.placed, sim.windows, ingested.inventory.helm_releases.clone());
-        let mut found = Vec::new();
-        for rule in RULES {
-            if !(rule.info.needs_from && ctx.from.is_none()) {
-                (rule.check)(&ctx, &mut found);
-            }
-        }
+        let (mut found, _) = run_rules(&ctx);
         suppression::apply(&ctx, &mut found);
         let summary = report::finish_findings(&mut found);
         let revealed: Vec<report::Finding> = found
@@ -321,15 +331,7 @@ fn build_report(
     let ctx = Context::new(cluster, sim.workloads, sim.placed, sim.windows, ingested.inventory.helm_releases.clone());
     plan.timings = timings.to_map();
     mark("plan");
-    let mut findings = Vec::new();
-    let mut not_run = Vec::new();
-    for rule in RULES {
-        if rule.info.needs_from && ctx.from.is_none() {
-            not_run.push(NotRun { code: rule.info.code, reason: FROM_UNKNOWN.to_owned() });
-            continue;
-        }
-        (rule.check)(&ctx, &mut findings);
-    }
+    let (mut findings, mut not_run) = run_rules(&ctx);
     if let Some(rke) = rke_refused {
         let file = ingested.inventory.distribution_configs.iter().find(|c| c.kind == "rke-cluster-yml");
         if let Some(f) = crate::rules::input::unreadable_value::rke_config(rke, file) {

@@ -61,6 +61,11 @@ fn path(r: &ReportView) -> String {
     }
 }
 
+/// `74 object(s) from 2 input(s): demo/cluster.yaml (40 objects); ...`.
+fn inputs_fact(r: &ReportView, m: &Meta) -> String {
+    format!("{} object(s) from {} input(s): {}", r.inventory.objects, r.inventory.files, m.inputs_line())
+}
+
 fn plan_line(r: &ReportView) -> String {
     let p = &r.plan;
     if p.phases.is_empty() && p.stops.is_empty() {
@@ -111,13 +116,7 @@ pub fn summary_text(r: &ReportView, m: &Meta) -> String {
     for n in &r.not_run {
         let _ = writeln!(s, "Not run: {}: {}", n.code, n.reason);
     }
-    let _ = writeln!(
-        s,
-        "Inputs: {} object(s) from {} input(s): {}",
-        r.inventory.objects,
-        r.inventory.files,
-        m.inputs_line()
-    );
+    let _ = writeln!(s, "Inputs: {}", inputs_fact(r, m));
     let _ = writeln!(s, "Options: {}", m.options_line());
     s
 }
@@ -208,13 +207,7 @@ pub fn runbook_markdown(r: &ReportView, m: &Meta, nodes: &[NodeFacts]) -> String
     let _ = writeln!(s, "- Plan: {}", plan_line(r));
     let _ = writeln!(s, "- Downtime: {}", downtime_line(r));
     let _ = writeln!(s, "- Made: {} UTC by kube-preflight {}", m.date, m.version);
-    let _ = writeln!(
-        s,
-        "- Inputs: {} object(s) from {} input(s): {}",
-        r.inventory.objects,
-        r.inventory.files,
-        m.inputs_line()
-    );
+    let _ = writeln!(s, "- Inputs: {}", inputs_fact(r, m));
     let _ = writeln!(s, "- Options: {}", m.options_line());
     s.push_str("\n## Assumptions\n\n");
     for a in assumptions(r) {
@@ -304,10 +297,7 @@ pub fn offline_html(r: &ReportView, m: &Meta, nodes: &[NodeFacts]) -> String {
         ("Downtime", downtime_line(r)),
         ("Date", format!("{} UTC", m.date)),
         ("Tool", format!("kube-preflight {}", m.version)),
-        (
-            "Inputs",
-            format!("{} object(s) from {} input(s): {}", r.inventory.objects, r.inventory.files, m.inputs_line()),
-        ),
+        ("Inputs", inputs_fact(r, m)),
         ("Options", m.options_line()),
     ] {
         let _ = writeln!(s, "<dt>{k}</dt><dd>{}</dd>", esc(&v));

@@ -1,11 +1,9 @@
 //! `admission/policy-misconfigured`: a fail-closed ValidatingAdmissionPolicy binding whose parameters
 //! fail refuses every pod creation it matches.
 
-use std::collections::BTreeSet;
-
 use crate::cluster::admission::{PolicyFault, POLICY_MISCONFIGURED};
 use crate::report::{Finding, Severity};
-use crate::rules::context::{display_ref, name_list};
+use crate::rules::context::display_ref;
 use crate::rules::{Context, RuleInfo};
 
 pub const INFO: RuleInfo = RuleInfo {
@@ -64,10 +62,8 @@ pub fn check(ctx: &Context<'_>, out: &mut Vec<Finding>) {
     let offset = ctx.pod_webhooks().len();
     for (i, p) in ctx.pod_policies().iter().enumerate() {
         let k = offset + i;
-        let refused: BTreeSet<&str> =
-            ctx.refused.iter().filter(|r| r.webhook == k && !r.may).map(|r| r.pod.as_str()).collect();
-        let may: BTreeSet<&str> =
-            ctx.refused.iter().filter(|r| r.webhook == k && r.may).map(|r| r.pod.as_str()).collect();
+        let (severity, effect, refused, may) =
+            super::refusal_effect(ctx, k, "its matchConditions, resourceNames or namespace labels", "for good");
         // A missing parameter known to be missing somewhere: where the binding names its namespace (or the
         // kind is cluster-scoped); a per-namespace one shows only through the pods it refuses.
         let fixed = p.cluster_scoped || p.bind.param_ref.as_ref().is_some_and(|r| r.namespace.is_some());
@@ -75,29 +71,6 @@ pub fn check(ctx: &Context<'_>, out: &mut Vec<Finding>) {
         if refused.is_empty() && may.is_empty() && !known {
             continue;
         }
-        let refused: Vec<String> = refused.into_iter().map(str::to_owned).collect();
-        let may: Vec<String> = may.into_iter().map(str::to_owned).collect();
-        let (severity, effect) = if !refused.is_empty() {
-            (
-                Severity::Blocker,
-                format!(
-                    "the plan's drains evict {} pod(s) whose re-creation it refuses, for good: {}",
-                    refused.len(),
-                    name_list(&refused, 5)
-                ),
-            )
-        } else if !may.is_empty() {
-            (
-                Severity::Warning,
-                format!(
-                    "it may refuse the re-creation of {} pod(s) the plan's drains evict (its matchConditions, resourceNames or namespace labels decide): {}",
-                    may.len(),
-                    name_list(&may, 5)
-                ),
-            )
-        } else {
-            (Severity::Warning, "it refuses every pod created in its scope now".to_owned())
-        };
         out.push(
             Finding::new(
                 &INFO,

@@ -1,7 +1,5 @@
 //! `admission/webhook-unavailable`: a fail-closed webhook covering pod creation has no ready endpoint now.
 
-use std::collections::BTreeSet;
-
 use super::describe;
 use crate::report::{Finding, Severity};
 use crate::rules::context::name_list;
@@ -64,33 +62,8 @@ pub fn check(ctx: &Context<'_>, out: &mut Vec<Finding>) {
         if h.code() != INFO.code {
             continue;
         }
-        let refused: BTreeSet<&str> =
-            ctx.refused.iter().filter(|r| r.webhook == k && !r.may).map(|r| r.pod.as_str()).collect();
-        let may: BTreeSet<&str> =
-            ctx.refused.iter().filter(|r| r.webhook == k && r.may).map(|r| r.pod.as_str()).collect();
-        let refused: Vec<String> = refused.into_iter().map(str::to_owned).collect();
-        let may: Vec<String> = may.into_iter().map(str::to_owned).collect();
-        let (severity, effect) = if !refused.is_empty() {
-            (
-                Severity::Blocker,
-                format!(
-                    "the plan's drains evict {} pod(s) whose re-creation it refuses, and they never come back: {}",
-                    refused.len(),
-                    name_list(&refused, 5)
-                ),
-            )
-        } else if !may.is_empty() {
-            (
-                Severity::Warning,
-                format!(
-                    "it may refuse the re-creation of {} pod(s) the plan's drains evict (its matchConditions or namespace labels decide): {}",
-                    may.len(),
-                    name_list(&may, 5)
-                ),
-            )
-        } else {
-            (Severity::Warning, "it refuses every pod created in its scope now".to_owned())
-        };
+        let (severity, effect, refused, may) =
+            super::refusal_effect(ctx, k, "its matchConditions or namespace labels", "and they never come back");
         out.push(
             Finding::new(
                 &INFO,

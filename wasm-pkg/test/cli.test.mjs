@@ -233,6 +233,9 @@ test('every file-system problem is an input error naming the path, never an inte
   fs.symlinkSync(walked, path.join(walked, 'real', 'back'));
   fs.symlinkSync(path.join(walked, 'gone.yaml'), path.join(walked, 'dangling.yaml'));
   fs.writeFileSync(Buffer.concat([Buffer.from(path.join(walked, 'caf')), Buffer.from([0xe9]), Buffer.from('.yaml')]), 'kind: Pod\napiVersion: v1\nmetadata: {name: latin1-named}\n');
+  // Two Latin-1 names that differ in their one byte that is not UTF-8, holding the same Pod: two inputs, the
+  // copies named apart (`caf\xe8.yaml`, `caf\xe9.yaml`), never one name for both.
+  fs.writeFileSync(Buffer.concat([Buffer.from(path.join(walked, 'caf')), Buffer.from([0xe8]), Buffer.from('.yaml')]), 'kind: Pod\napiVersion: v1\nmetadata: {name: latin1-named}\n');
   const r = cli(['check', walked, '--to', '1.29.2', '--format', 'json']);
   assert.equal(r.code, 0, r.stderr);
   const report = JSON.parse(r.stdout);
@@ -244,7 +247,7 @@ test('every file-system problem is an input error naming the path, never an inte
   assert.equal(again.length, 2, reasons.join('\n'));
   assert.equal(report.inventory.byKind.Pod, 1);
   assert.equal(report.inventory.byKind.Node, 2);
-  assert.deepEqual(report.inventory.duplicates, []);
+  assert.deepEqual(report.inventory.duplicates.map((d) => d.copies.map((c) => path.basename(c))), [['caf\\xe8.yaml:1', 'caf\\xe9.yaml:1']]);
 });
 
 test('an endless device ends at its first error, and a config file is only so large', () => {

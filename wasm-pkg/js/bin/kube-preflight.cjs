@@ -182,8 +182,42 @@ function describe(e) {
 }
 
 /** A path for messages and reports: file names that are not UTF-8 keep a visible replacement character. */
+const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
+
+/**
+ * A path as shown and named in the report: its UTF-8 as it is, and each byte that is not UTF-8 as `\xNN`, so
+ * that two names that differ only there (`caf\xe8.yaml`, `caf\xe9.yaml`, Latin-1 names) stay two inputs,
+ * never one name for both.
+ */
 function shown(p) {
-  return Buffer.isBuffer(p) ? p.toString('utf8') : p;
+  if (!Buffer.isBuffer(p)) return p;
+  try {
+    return strictUtf8.decode(p);
+  } catch {
+    // Not UTF-8 throughout: decoded character by character below.
+  }
+  let out = '';
+  let i = 0;
+  while (i < p.length) {
+    let n = 1;
+    let ch = null;
+    for (; n <= 4 && i + n <= p.length; n++) {
+      try {
+        ch = strictUtf8.decode(p.subarray(i, i + n));
+        break;
+      } catch {
+        // A character needs more bytes, or this byte starts none.
+      }
+    }
+    if (ch === null) {
+      out += `\\x${p[i].toString(16).padStart(2, '0')}`;
+      i += 1;
+    } else {
+      out += ch;
+      i += n;
+    }
+  }
+  return out;
 }
 
 /** The bytes of an open file, device or pipe, in chunks (one buffer, reused: use each before the next). */

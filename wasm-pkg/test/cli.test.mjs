@@ -496,3 +496,24 @@ test('one run, several outputs: --output <format>=<file|->', () => {
   assert.equal(cli([...demo, '--output', path.join(dir, 'a'), '--output', path.join(dir, 'b')]).code, 2);
   fs.rmSync(dir, { recursive: true, force: true });
 });
+
+test('a folder 2,000 deep is walked to its bottom: each folder known by one stat, never by its real path', () => {
+  // Resolving the real path of each folder walked every folder above it again: 2,000 nested folders took
+  // minutes (issue #33). How long it takes is the bench's business; that it reads the deepest file is this.
+  const top = fs.mkdtempSync(path.join(os.tmpdir(), 'kp-deep-'));
+  let dir = top;
+  for (let i = 0; i < 2000; i++) {
+    dir = path.join(dir, 'd');
+    fs.mkdirSync(dir);
+  }
+  fs.writeFileSync(path.join(dir, 'deep.yaml'), 'kind: Pod\napiVersion: v1\nmetadata: {name: deep, namespace: x}\n');
+  // A link back to the top from the bottom: listed, never walked again.
+  fs.symlinkSync(top, path.join(dir, 'loop'));
+  const r = cli(['check', top, '--to', '1.29.2', '--format', 'json']);
+  assert.equal(r.code, 0, r.stderr);
+  const report = JSON.parse(r.stdout);
+  assert.equal(report.inventory.byKind.Pod, 1);
+  assert.ok(report.inventory.skipped.some((s) => s.file.endsWith(`${path.sep}loop`) && /the same folder as one already walked/.test(s.reason)));
+  // (Node's own recursive removal runs out of stack this deep.)
+  spawnSync('rm', ['-rf', top]);
+});

@@ -220,9 +220,17 @@ function shown(p) {
   return out;
 }
 
+/** The read buffers, one per size, reused from file to file: a new megabyte per file made 50,000 small
+ * files spend most of their time collecting garbage (18 s). Inputs are read one after another. */
+const buffers = new Map();
+
 /** The bytes of an open file, device or pipe, in chunks (one buffer, reused: use each before the next). */
 function* chunksOf(fd, size) {
-  const buf = Buffer.allocUnsafe(size);
+  let buf = buffers.get(size);
+  if (buf === undefined) {
+    buf = Buffer.allocUnsafe(size);
+    buffers.set(size, buf);
+  }
   for (;;) {
     let n;
     try {

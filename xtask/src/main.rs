@@ -126,8 +126,19 @@ pub fn npm(root: &Path, env: &setup::Env) -> Result<(), Failure> {
     Ok(())
 }
 
+/// The flags `wasm-opt` is run with (part of what a cached build is keyed on).
+const WASM_OPT_FLAGS: [&str; 5] = [
+    "-Oz",
+    "--enable-bulk-memory",
+    "--enable-nontrapping-float-to-int",
+    "--enable-sign-ext",
+    "--enable-mutable-globals",
+];
+
 /// `wasm-bindgen --target <target>` of `wasm` into `out_dir` as `<name>.js`, then `wasm-opt -Oz` on its
-/// `<name>_bg.wasm` (with the features today's Rust emits).
+/// `<name>_bg.wasm` (with the features today's Rust emits). Both run in `target/xtask-cache/` and only when
+/// their input changed (the wasm's bytes, the target, the flags, the tools' versions): a build that changed
+/// nothing copies the last output (wasm-opt alone took most of a minute per call).
 fn bindgen(
     root: &Path,
     env: &setup::Env,
@@ -136,20 +147,33 @@ fn bindgen(
     out_dir: &Path,
     name: &str,
 ) -> Result<(), Failure> {
-    run(cmd("wasm-bindgen", root, env)
-        .args(["--target", target, "--no-typescript", "--out-name", name, "--out-dir"])
-        .arg(out_dir)
-        .arg(wasm))?;
-    let bg = out_dir.join(format!("{name}_bg.wasm"));
-    run(cmd("wasm-opt", root, env)
-        .arg("-Oz")
-        .arg("--enable-bulk-memory")
-        .arg("--enable-nontrapping-float-to-int")
-        .arg("--enable-sign-ext")
-        .arg("--enable-mutable-globals")
-        .arg(&bg)
-        .arg("-o")
-        .arg(&bg))
+    let bytes = std::fs::read(wasm).map_err(|e| Failure::new(format!("cannot read {}: {e}", wasm.display())))?;
+    let key = util::fingerprint(&[
+        &bytes,
+        target.as_bytes(),
+        name.as_bytes(),
+        WASM_OPT_FLAGS.join(" ").as_bytes(),
+        setup::WASM_BINDGEN.as_bytes(),
+        setup::WASM_OPT.as_bytes(),
+    ]);
+    let cache = root.join("target/xtask-cache").join(format!("{target}-{name}"));
+    let stamp = root.join("target/xtask-cache").join(format!("{target}-{name}.stamp"));
+    if util::read(&stamp).ok().as_deref() == Some(key.as_str()) && cache.join(format!("{name}_bg.wasm")).is_file() {
+        println!("unchanged since the last build: wasm-bindgen and wasm-opt skipped ({})", cache.display());
+    } else {
+        if cache.exists() {
+            std::fs::remove_dir_all(&cache)
+                .map_err(|e| Failure::new(format!("cannot clear {}: {e}", cache.display())))?;
+        }
+        run(cmd("wasm-bindgen", root, env)
+            .args(["--target", target, "--no-typescript", "--out-name", name, "--out-dir"])
+            .arg(&cache)
+            .arg(wasm))?;
+        let bg = cache.join(format!("{name}_bg.wasm"));
+        run(cmd("wasm-opt", root, env).args(WASM_OPT_FLAGS).arg(&bg).arg("-o").arg(&bg))?;
+        util::write(&stamp, &key)?;
+    }
+    util::copy_tree(&cache, out_dir)
 }
 
 /// The dashboard's stylesheet for the element's shadow root, as an ES module exporting its text: the
@@ -184,10 +208,23 @@ fn js_string(s: &str) -> String {
     out
 }
 
-/// Build the dashboard with trunk (release) into dist/.
+/// What the dashboard's build reads: its entry and config, and the sources of every crate it builds.
+const WEB_INPUTS: [&str; 8] =
+    ["index.html", "Trunk.toml", "Cargo.toml", "Cargo.lock", "web", "core", "parse", "tests/fixtures/demo"];
+
+/// Build the dashboard with trunk (release) into dist/, unless nothing it reads changed since the last
+/// build (every input file's path, size and modification time; `dist/` as that build left it).
 pub fn web(root: &Path, env: &setup::Env) -> Result<(), Failure> {
     step("dashboard: trunk build --release");
-    run(cmd("trunk", root, env).args(["build", "--release", "--offline"]))
+    let key = util::tree_fingerprint(root, &WEB_INPUTS, &[setup::WASM_BINDGEN, setup::WASM_OPT])?;
+    let stamp = root.join("target/xtask-cache/dist.stamp");
+    let built = root.join("dist/index.html").is_file();
+    if built && util::read(&stamp).ok().as_deref() == Some(key.as_str()) {
+        println!("unchanged since the last build: trunk skipped (dist/)");
+        return Ok(());
+    }
+    run(cmd("trunk", root, env).args(["build", "--release", "--offline"]))?;
+    util::write(&stamp, &key)
 }
 
 fn serve() -> Result<(), Failure> {
@@ -200,31 +237,61 @@ fn serve() -> Result<(), Failure> {
 
 fn test() -> Result<(), Failure> {
     let root = root();
-    let env = setup::setup(&root)?;
-    step("tests 1/5: native (cargo test --workspace)");
-    run(cmd("cargo", &root, &env).args(["test", "--workspace"]))?;
-
-    step("tests 2/5: wasm in Node (wasm-bindgen-test, kube-preflight-wasm)");
-    run(cmd("cargo", &root, &env).args(["test", "--target", "wasm32-unknown-unknown", "-p", "kube-preflight-wasm"]))?;
-
-    step("tests 3/5: wasm in headless Chromium (wasm-bindgen-test, kube-preflight-web)");
-    run(cmd("cargo", &root, &env)
-        .args(["test", "--target", "wasm32-unknown-unknown", "-p", "kube-preflight-web"])
-        .env("CHROMEDRIVER", &env.chromedriver)
-        .env("WASM_BINDGEN_TEST_WEBDRIVER_JSON", root.join("web/webdriver.json")))?;
-
-    step("tests 4/5: the npm package and its CLI (node --test)");
-    npm(&root, &env)?;
-    run(cmd("node", &root, &env).arg("--test").args(util::test_files(&root.join("wasm-pkg/test"))?))?;
-
-    step("tests 5/5: the dashboard end to end in Chromium (playwright-core)");
-    web(&root, &env)?;
-    run(cmd("node", &root, &env)
-        .arg("--test")
-        .args(util::test_files(&root.join("web/e2e"))?)
-        .env("CHROMIUM", &env.chromium))?;
+    // Each stage's time, printed at the end (whether it passed or not).
+    let mut times: Vec<(&str, std::time::Duration)> = Vec::new();
+    let result = stages(&root, &mut times);
+    println!("\nStage times:");
+    for (name, d) in &times {
+        println!("  {:>7.1} s  {name}", d.as_secs_f64());
+    }
+    println!("  {:>7.1} s  in all", times.iter().map(|(_, d)| d.as_secs_f64()).sum::<f64>());
+    result?;
     println!("\nAll test suites passed.");
     Ok(())
+}
+
+/// The stages of `cargo xtask test`, each timed into `times` as it ends.
+fn stages(root: &Path, times: &mut Vec<(&'static str, std::time::Duration)>) -> Result<(), Failure> {
+    let mut timed = |name: &'static str, f: &mut dyn FnMut() -> Result<(), Failure>| {
+        let start = std::time::Instant::now();
+        let r = f();
+        times.push((name, start.elapsed()));
+        r
+    };
+    let mut env = None;
+    timed("setup (installs)", &mut || {
+        env = Some(setup::setup(root)?);
+        Ok(())
+    })?;
+    let env = env.ok_or_else(|| Failure::new("setup gave no environment"))?;
+    timed("1/5 native", &mut || {
+        step("tests 1/5: native (cargo test --workspace)");
+        run(cmd("cargo", root, &env).args(["test", "--workspace"]))
+    })?;
+    timed("2/5 wasm in Node", &mut || {
+        step("tests 2/5: wasm in Node (wasm-bindgen-test, kube-preflight-wasm)");
+        run(cmd("cargo", root, &env).args(["test", "--target", "wasm32-unknown-unknown", "-p", "kube-preflight-wasm"]))
+    })?;
+    timed("3/5 wasm in Chromium", &mut || {
+        step("tests 3/5: wasm in headless Chromium (wasm-bindgen-test, kube-preflight-web)");
+        run(cmd("cargo", root, &env)
+            .args(["test", "--target", "wasm32-unknown-unknown", "-p", "kube-preflight-web"])
+            .env("CHROMEDRIVER", &env.chromedriver)
+            .env("WASM_BINDGEN_TEST_WEBDRIVER_JSON", root.join("web/webdriver.json")))
+    })?;
+    timed("4/5 npm package and CLI", &mut || {
+        step("tests 4/5: the npm package and its CLI (node --test)");
+        npm(root, &env)?;
+        run(cmd("node", root, &env).arg("--test").args(util::test_files(&root.join("wasm-pkg/test"))?))
+    })?;
+    timed("5/5 dashboard end to end", &mut || {
+        step("tests 5/5: the dashboard end to end in Chromium (playwright-core)");
+        web(root, &env)?;
+        run(cmd("node", root, &env)
+            .arg("--test")
+            .args(util::test_files(&root.join("web/e2e"))?)
+            .env("CHROMIUM", &env.chromium))
+    })
 }
 
 /// `cargo xtask fuzz [SECONDS]`: both fuzz targets of `fuzz/` and the CLI's path layouts for a third of the

@@ -114,3 +114,47 @@ pub fn test_files(dir: &Path) -> Result<Vec<std::path::PathBuf>, Failure> {
     }
     Ok(files)
 }
+
+/// A key for what a build read: a hash of each part, in order (std's SipHash: stable within one build of
+/// xtask, which is all a cache stamp needs; a new xtask rebuilds once).
+pub fn fingerprint(parts: &[&[u8]]) -> String {
+    use std::hash::{Hash, Hasher};
+    let mut h = std::collections::hash_map::DefaultHasher::new();
+    for p in parts {
+        p.len().hash(&mut h);
+        p.hash(&mut h);
+    }
+    format!("{:016x}", h.finish())
+}
+
+/// A key for the files under `paths` (relative to `root`, files or folders, `target` and `node_modules`
+/// left out): each file's path, size and modification time, sorted, and `extra`.
+pub fn tree_fingerprint(root: &Path, paths: &[&str], extra: &[&str]) -> Result<String, Failure> {
+    fn walk(dir: &Path, out: &mut Vec<String>) -> Result<(), Failure> {
+        let meta = std::fs::metadata(dir).map_err(|e| Failure::new(format!("cannot read {}: {e}", dir.display())))?;
+        if meta.is_file() {
+            let modified = meta.modified().ok().and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok());
+            out.push(format!("{} {} {:?}", dir.display(), meta.len(), modified));
+            return Ok(());
+        }
+        let entries =
+            std::fs::read_dir(dir).map_err(|e| Failure::new(format!("cannot list {}: {e}", dir.display())))?;
+        for entry in entries {
+            let entry = entry.map_err(|e| Failure::new(format!("cannot list {}: {e}", dir.display())))?;
+            let name = entry.file_name();
+            if name == "target" || name == "node_modules" {
+                continue;
+            }
+            walk(&entry.path(), out)?;
+        }
+        Ok(())
+    }
+    let mut lines = Vec::new();
+    for p in paths {
+        walk(&root.join(p), &mut lines)?;
+    }
+    lines.sort();
+    lines.extend(extra.iter().map(|s| (*s).to_owned()));
+    let joined = lines.join("\n");
+    Ok(fingerprint(&[joined.as_bytes()]))
+}

@@ -206,6 +206,20 @@ impl Bridge {
         self.post(ToWorker::Lines { file: file.to_owned(), line }, Vec::new());
     }
 
+    /// Stop the worker at once and start another reading the last inputs asked for under `options` (new
+    /// options while they are being read: nothing of the reading under the old ones can then arrive late).
+    pub fn restart_load(&self, options: String) {
+        if let Some(w) = self.0.borrow_mut().worker.take() {
+            w.terminate();
+        }
+        self.next_generation();
+        self.spawn();
+        let last = self.0.borrow().last_load.clone();
+        if let Some((ToWorker::Load { inputs, .. }, files)) = last {
+            self.load(options, inputs, files);
+        }
+    }
+
     /// Stop the worker at once and start another on what was last read in full, under `options`.
     pub fn cancel(&self, options: String) {
         if let Some(w) = self.0.borrow_mut().worker.take() {

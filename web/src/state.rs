@@ -497,7 +497,10 @@ impl Reducible for State {
                     s.target_is_demo = false;
                 }
                 s.opts = o;
-                s.status = Status::Checking;
+                // Options changed while the inputs are read: they are read again (`Ctx::set_opts`).
+                if !matches!(s.status, Status::Reading { .. }) {
+                    s.status = Status::Checking;
+                }
                 s.stale = true;
             }
             Action::Worker(m) => s.on_worker(m),

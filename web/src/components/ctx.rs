@@ -32,10 +32,13 @@ impl Ctx {
             // The same options (a change event on leaving a field already sent): nothing to check again.
             return;
         }
-        if !self.state.inputs_read && matches!(self.state.status, Status::Failed(_) | Status::Reading { .. }) {
-            // Nothing was read under the refused options, or the inputs are still being read: read them
-            // (again) under these, so that what reading finds and the report come back together under the
-            // options set last (a check sent mid-load would make the page drop the load's answers).
+        if !self.state.inputs_read && matches!(self.state.status, Status::Reading { .. } | Status::Checking) {
+            // The inputs are still being read: read them again under these, in a new worker, so that what
+            // reading finds and the report come back together under the options set last (a check sent
+            // mid-load made the page drop the load's answers).
+            self.bridge.restart_load(o.to_json());
+        } else if !self.state.inputs_read && matches!(self.state.status, Status::Failed(_)) {
+            // Nothing was read under the refused options: read the inputs again under these.
             self.bridge.reload(o.to_json());
         } else {
             self.bridge.options(o.to_json());

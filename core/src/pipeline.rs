@@ -246,6 +246,9 @@ fn if_resolved(
             .find(|(c, _)| *c == code || (c.ends_with('/') && code.starts_with(c)))
             .map(|(_, how)| *how)
     };
+    // The real report's findings, by what makes two the same (looked up once per finding of each round).
+    let real_keys: std::collections::BTreeSet<(&str, Option<&crate::model::ObjectRef>, &str)> =
+        findings.iter().map(|g| (g.code, g.object.as_ref(), g.message.as_str())).collect();
     let mut lifted: Vec<&'static str> = Vec::new();
     let mut last: Option<report::IfResolved> = None;
     let mut stops: Vec<&'static str> = plan.stops.iter().map(|s| s.code).collect();
@@ -272,7 +275,7 @@ fn if_resolved(
         let summary = report::finish_findings(&mut found);
         let revealed: Vec<report::Finding> = found
             .iter()
-            .filter(|f| !findings.iter().any(|g| g.code == f.code && g.object == f.object && g.message == f.message))
+            .filter(|f| !real_keys.contains(&(f.code, f.object.as_ref(), f.message.as_str())))
             .cloned()
             .collect();
         stops = p.stops.iter().map(|s| s.code).collect();

@@ -209,26 +209,24 @@ impl Bridge {
     /// Stop the worker at once and start another reading the last inputs asked for under `options` (new
     /// options while they are being read: nothing of the reading under the old ones can then arrive late).
     pub fn restart_load(&self, options: String) {
-        if let Some(w) = self.0.borrow_mut().worker.take() {
-            w.terminate();
-        }
-        self.next_generation();
-        self.spawn();
         let last = self.0.borrow().last_load.clone();
-        if let Some((ToWorker::Load { inputs, .. }, files)) = last {
-            self.load(options, inputs, files);
-        }
+        self.restart_with(options, last);
     }
 
     /// Stop the worker at once and start another on what was last read in full, under `options`.
     pub fn cancel(&self, options: String) {
+        let good = self.0.borrow().good_load.clone();
+        self.restart_with(options, good);
+    }
+
+    /// Terminate the worker, start another, and read `load`'s inputs in it under `options`.
+    fn restart_with(&self, options: String, load: Option<(ToWorker, Vec<File>)>) {
         if let Some(w) = self.0.borrow_mut().worker.take() {
             w.terminate();
         }
         self.next_generation();
         self.spawn();
-        let good = self.0.borrow().good_load.clone();
-        if let Some((ToWorker::Load { inputs, .. }, files)) = good {
+        if let Some((ToWorker::Load { inputs, .. }, files)) = load {
             self.load(options, inputs, files);
         }
     }

@@ -11,6 +11,7 @@ use wasm_bindgen::JsCast;
 use web_sys::{File, MessageEvent, Worker};
 use yew::Callback;
 
+use crate::options::Opts;
 use crate::protocol::{FromWorker, ToWorker};
 
 /// The worker's loader, written by trunk beside `index.html`.
@@ -24,6 +25,13 @@ struct Inner {
     /// The last request that read inputs, and whether it finished (what a cancel reads again).
     last_load: Option<(ToWorker, Vec<File>)>,
     good_load: Option<(ToWorker, Vec<File>)>,
+    /// The options last asked for (a load, a check, a cancel): what the page's options are now, whatever
+    /// render a handler's snapshot of the state comes from.
+    asked: Option<Opts>,
+    /// The last load's inputs were read (`Inputs` came).
+    read: bool,
+    /// The last request was refused (`Failed`), so asking the same again is not nothing.
+    refused: bool,
     on_message: Callback<FromWorker>,
     /// Hears when inputs read in full (not the demo) were kept in this browser (`keep_with`).
     on_kept: Option<Callback<String>>,
@@ -86,6 +94,9 @@ impl Bridge {
             generation: 0,
             last_load: None,
             good_load: None,
+            asked: None,
+            read: false,
+            refused: false,
             on_message,
             on_kept: None,
             _closure: None,
@@ -114,8 +125,12 @@ impl Bridge {
                 let mut i = inner.borrow_mut();
                 let current = generation_of(&msg).is_none_or(|g| g == i.generation);
                 if current && matches!(msg, FromWorker::Inputs { .. }) {
+                    i.read = true;
                     i.good_load = i.last_load.clone();
                     i.keep_good_load();
+                }
+                if current && matches!(msg, FromWorker::Failed { generation, .. } if generation > 0) {
+                    i.refused = true;
                 }
                 (current, i.on_message.clone())
             };
@@ -172,25 +187,57 @@ impl Bridge {
     }
 
     /// Read these inputs and check them.
-    pub fn load(&self, options: String, inputs: Vec<crate::protocol::InputSpec>, files: Vec<File>) {
+    pub fn load(&self, options: &Opts, inputs: Vec<crate::protocol::InputSpec>, files: Vec<File>) {
         let generation = self.next_generation();
-        let m = ToWorker::Load { generation, options, inputs };
-        self.0.borrow_mut().last_load = Some((m.clone(), files.clone()));
+        let m = ToWorker::Load { generation, options: options.to_json(), inputs };
+        {
+            let mut i = self.0.borrow_mut();
+            i.last_load = Some((m.clone(), files.clone()));
+            i.asked = Some(options.clone());
+            i.read = false;
+            i.refused = false;
+        }
         self.post(m, files);
     }
 
-    /// Check what was read under other options.
-    pub fn options(&self, options: String) {
-        let generation = self.next_generation();
-        self.post(ToWorker::Options { generation, options }, Vec::new());
+    /// The options last asked for, if any were.
+    pub fn asked(&self) -> Option<Opts> {
+        self.0.borrow().asked.clone()
     }
 
-    /// Read the last inputs again under `options` (their reading never started: the options were refused).
-    pub fn reload(&self, options: String) {
-        let last = self.0.borrow().last_load.clone();
-        if let Some((ToWorker::Load { inputs, .. }, files)) = last {
-            self.load(options, inputs, files);
+    /// Check under other options, as the last request left things: nothing when they are the ones asked
+    /// last and were not refused; the inputs read again under them when they are still being read (in a
+    /// new worker, so that what reading finds and the report come back together under the options set last)
+    /// or were never read (the options they were read under were refused); else what was read checked again.
+    /// Decided here, from what was asked and answered, never from a render's snapshot of the state (a
+    /// handler made before the last load would see the options before it). Returns whether anything was
+    /// asked.
+    pub fn ask(&self, options: &Opts) -> bool {
+        let (same, read, refused, loaded) = {
+            let i = self.0.borrow();
+            (i.asked.as_ref() == Some(options), i.read, i.refused, i.last_load.is_some())
+        };
+        if same && !refused {
+            return false;
         }
+        if !loaded || read {
+            let generation = self.next_generation();
+            {
+                let mut i = self.0.borrow_mut();
+                i.asked = Some(options.clone());
+                i.refused = false;
+            }
+            self.post(ToWorker::Options { generation, options: options.to_json() }, Vec::new());
+        } else if refused {
+            let last = self.0.borrow().last_load.clone();
+            if let Some((ToWorker::Load { inputs, .. }, files)) = last {
+                self.load(options, inputs, files);
+            }
+        } else {
+            let last = self.0.borrow().last_load.clone();
+            self.restart_with(options, last);
+        }
+        true
     }
 
     pub fn export(&self, format: &str) {
@@ -206,21 +253,15 @@ impl Bridge {
         self.post(ToWorker::Lines { file: file.to_owned(), line }, Vec::new());
     }
 
-    /// Stop the worker at once and start another reading the last inputs asked for under `options` (new
-    /// options while they are being read: nothing of the reading under the old ones can then arrive late).
-    pub fn restart_load(&self, options: String) {
-        let last = self.0.borrow().last_load.clone();
-        self.restart_with(options, last);
-    }
-
     /// Stop the worker at once and start another on what was last read in full, under `options`.
-    pub fn cancel(&self, options: String) {
+    pub fn cancel(&self, options: &Opts) {
         let good = self.0.borrow().good_load.clone();
         self.restart_with(options, good);
     }
 
-    /// Terminate the worker, start another, and read `load`'s inputs in it under `options`.
-    fn restart_with(&self, options: String, load: Option<(ToWorker, Vec<File>)>) {
+    /// Terminate the worker, start another, and read `load`'s inputs in it under `options` (nothing of the
+    /// old worker's work can then arrive late).
+    fn restart_with(&self, options: &Opts, load: Option<(ToWorker, Vec<File>)>) {
         if let Some(w) = self.0.borrow_mut().worker.take() {
             w.terminate();
         }
@@ -228,6 +269,8 @@ impl Bridge {
         self.spawn();
         if let Some((ToWorker::Load { inputs, .. }, files)) = load {
             self.load(options, inputs, files);
+        } else {
+            self.0.borrow_mut().asked = Some(options.clone());
         }
     }
 }

@@ -497,7 +497,7 @@ impl Reducible for State {
                     s.target_is_demo = false;
                 }
                 s.opts = o;
-                // Options changed while the inputs are read: they are read again (`Ctx::set_opts`).
+                // Options changed while the inputs are read: they are read again (`Bridge::ask`).
                 if !matches!(s.status, Status::Reading { .. }) {
                     s.status = Status::Checking;
                 }

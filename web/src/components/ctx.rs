@@ -11,7 +11,7 @@ use crate::bridge::Bridge;
 use crate::demo::demo_specs;
 use crate::options::Opts;
 use crate::protocol::InputSpec;
-use crate::state::{demo_rows, Action, InputRow, State, Status, Tab};
+use crate::state::{demo_rows, Action, InputRow, State, Tab};
 use crate::view::Filter;
 
 /// What every component gets: the state and the worker.
@@ -28,29 +28,18 @@ impl Ctx {
 
     /// Change the options: the worker checks what it read again.
     pub fn set_opts(&self, o: Opts) {
-        if o == self.state.opts && !matches!(self.state.status, Status::Failed(_)) {
-            // The same options (a change event on leaving a field already sent): nothing to check again.
-            return;
+        // The bridge decides what to ask from what it asked and was answered: this handler's state may be a
+        // render older than the last load (a target typed while the inputs are read was then dropped).
+        if self.bridge.ask(&o) {
+            self.state.dispatch(Action::SetOpts(o));
         }
-        if !self.state.inputs_read && matches!(self.state.status, Status::Reading { .. } | Status::Checking) {
-            // The inputs are still being read: read them again under these, in a new worker, so that what
-            // reading finds and the report come back together under the options set last (a check sent
-            // mid-load made the page drop the load's answers).
-            self.bridge.restart_load(o.to_json());
-        } else if !self.state.inputs_read && matches!(self.state.status, Status::Failed(_)) {
-            // Nothing was read under the refused options: read the inputs again under these.
-            self.bridge.reload(o.to_json());
-        } else {
-            self.bridge.options(o.to_json());
-        }
-        self.state.dispatch(Action::SetOpts(o));
     }
 
     /// Read new inputs (replacing the last ones); the user's own, once read in full, are kept in this browser
     /// for next time (`Bridge::keep_with`).
     pub fn load(&self, rows: Vec<InputRow>, specs: Vec<InputSpec>, files: Vec<File>, demo: bool) {
         let opts = self.state.opts_for_load(demo);
-        self.bridge.load(opts.to_json(), specs, files);
+        self.bridge.load(&opts, specs, files);
         self.state.dispatch(Action::SetInputs { rows, demo, opts });
     }
 
@@ -102,7 +91,8 @@ impl Ctx {
 
     /// Change the options in place.
     pub fn edit_opts(&self, edit: impl FnOnce(&mut Opts)) {
-        let mut o = self.state.opts.clone();
+        // From the options last asked for, not this render's (see `set_opts`).
+        let mut o = self.bridge.asked().unwrap_or_else(|| self.state.opts.clone());
         edit(&mut o);
         self.set_opts(o);
     }
@@ -128,7 +118,7 @@ impl Ctx {
     }
 
     pub fn cancel(&self) {
-        self.bridge.cancel(self.state.opts_on_cancel().to_json());
+        self.bridge.cancel(&self.state.opts_on_cancel());
         self.state.dispatch(Action::Cancelled);
     }
 }

@@ -15,11 +15,56 @@ fn field(
     placeholder: &'static str,
     set: fn(&mut Opts, String),
 ) -> Html {
-    let onchange = ctx.on_opt::<Event>(set);
+    let ctx = ctx.clone();
+    let commit = Callback::from(move |v: String| ctx.edit_opts(|o| set(o, v)));
     html! {
         <label class="field">{ label }
-            <input {id} type="text" value={value.to_owned()} {placeholder} {onchange} size="9" />
+            <OptField id={Some(id)} value={value.to_owned()} placeholder={placeholder.to_owned()} size="9" {commit} />
         </label>
+    }
+}
+
+#[derive(Properties, PartialEq)]
+struct OptFieldProps {
+    #[prop_or_default]
+    id: Option<&'static str>,
+    /// The option's value in the state.
+    value: String,
+    placeholder: String,
+    size: &'static str,
+    #[prop_or_default]
+    timing: Option<String>,
+    /// Hears the value when it is committed (the `change` event).
+    commit: Callback<String>,
+}
+
+/// An option's text field. What is being typed is kept as a draft until it is committed, so that a render in
+/// between (the reading's progress, every few milliseconds during a load) does not put the state's value back
+/// under the user's fingers: yew sets a field's value on every render where it differs from the page's. The
+/// draft gives way when the state's value changes (a load, Cancel, a link, What-if's "Use these options").
+#[component]
+fn OptField(p: &OptFieldProps) -> Html {
+    let draft = use_state(|| None::<String>);
+    {
+        let draft = draft.clone();
+        use_effect_with(p.value.clone(), move |_| {
+            if draft.is_some() {
+                draft.set(None);
+            }
+        });
+    }
+    let oninput = {
+        let draft = draft.clone();
+        Callback::from(move |e: InputEvent| draft.set(Some(value_of(&e))))
+    };
+    let onchange = {
+        let commit = p.commit.clone();
+        Callback::from(move |e: Event| commit.emit(value_of(&e)))
+    };
+    let value = (*draft).clone().unwrap_or_else(|| p.value.clone());
+    let inputmode = p.timing.as_ref().map(|_| "numeric");
+    html! {
+        <input id={p.id} type="text" {inputmode} data-timing={p.timing.clone()} {value} placeholder={p.placeholder.clone()} {oninput} {onchange} size={p.size} />
     }
 }
 
@@ -45,8 +90,7 @@ pub fn OptionsForm() -> Html {
         let ctx = ctx.clone();
         let key = name.clone();
         let value = o.timings.get(name).cloned().unwrap_or_default();
-        let onchange = Callback::from(move |e: Event| {
-            let v = value_of(&e);
+        let commit = Callback::from(move |v: String| {
             ctx.edit_opts(|o| {
                 if v.trim().is_empty() {
                     o.timings.remove(&key);
@@ -57,7 +101,7 @@ pub fn OptionsForm() -> Html {
         });
         html! {
             <label class="field timing" title={name.clone()}>{ timing_label(name) }
-                <input type="text" inputmode="numeric" data-timing={name.clone()} value={value} placeholder={default.to_string()} {onchange} size="6" />
+                <OptField timing={Some(name.clone())} {value} placeholder={default.to_string()} size="6" {commit} />
             </label>
         }
     };

@@ -11,11 +11,18 @@ function load() {
   return require(GLUE);
 }
 
-let wasm = load();
+// Loaded at the first call, not at import: a server-side renderer that bundles this module for a page that
+// calls it only in the browser (Next.js prerendering a client component) must be able to import it.
+let wasm;
+
+function current() {
+  if (wasm === undefined) wasm = load();
+  return wasm;
+}
 
 function guarded(call) {
   try {
-    return call(wasm);
+    return call(current());
   } catch (e) {
     if (e instanceof WebAssembly.RuntimeError) {
       wasm = load();
@@ -34,7 +41,7 @@ function guarded(call) {
  */
 class Session {
   constructor(options) {
-    this.instance = wasm;
+    this.instance = current();
     this.inner = guarded((w) => new w.Session(options));
   }
 

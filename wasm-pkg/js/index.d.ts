@@ -411,13 +411,16 @@ export interface CheckInWorkerOptions {
   /** After each chunk: bytes handed over so far, objects read so far, the input being read. */
   onProgress?: (progress: { bytes: number; objects: number; input: string }) => void;
   /** Browsers: makes the module Worker running `kube-preflight/worker` (for bundlers that do not see the default one). */
-  worker?: () => {
-    postMessage(message: unknown, transfer: unknown[]): void;
-    terminate(): void;
-    onmessage: ((event: { data: unknown }) => void) | null;
-    onerror: ((event: { message?: string; preventDefault?(): void }) => void) | null;
-    onmessageerror: (() => void) | null;
-  };
+  worker?: () => WorkerLike;
+}
+
+/** What `worker` makes: a DOM `Worker` (`new Worker(url, { type: 'module' })`); its handlers are set by `checkInWorker`. */
+export interface WorkerLike {
+  postMessage(message: unknown, transfer: unknown[]): void;
+  terminate(): void;
+  onmessage: unknown;
+  onerror: unknown;
+  onmessageerror: unknown;
 }
 
 /** The same check in a worker (a module Worker in browsers, a worker_thread in Node), leaving the page or the event loop free. */

@@ -28,6 +28,7 @@ export class KubePreflightReport extends Base {
   #report;
   #inputs;
   #options;
+  #worker;
   #abort;
   #shown = 0;
 
@@ -67,6 +68,18 @@ export class KubePreflightReport extends Base {
     return this.#options;
   }
 
+  /**
+   * Makes the worker that checks `inputs` (as `checkInWorker`'s `worker` option): needed where the bundler
+   * does not see `new Worker(new URL('./worker.mjs', import.meta.url))` (esbuild, Rollup).
+   */
+  get worker() {
+    return this.#worker;
+  }
+
+  set worker(make) {
+    this.#worker = typeof make === 'function' ? make : undefined;
+  }
+
   set options(options) {
     this.#options = options;
     this.#check();
@@ -100,7 +113,7 @@ export class KubePreflightReport extends Base {
     const abort = new AbortController();
     this.#abort = abort;
     this.setAttribute('aria-busy', 'true');
-    checkInWorker(this.#inputs, this.#options, { signal: abort.signal }).then(
+    checkInWorker(this.#inputs, this.#options, { signal: abort.signal, worker: this.#worker }).then(
       (report) => {
         if (!abort.signal.aborted) this.#show(report);
       },

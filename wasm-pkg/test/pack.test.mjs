@@ -27,15 +27,38 @@ before(() => {
 
 test('npm pack holds only what the package needs', () => {
   assert.deepEqual(tarball.files, [
-    'README.md', 'bin/kube-preflight.cjs', 'browser.mjs', 'browser/package.json', 'checker.mjs', 'index.cjs', 'index.d.cts',
+    'README.md', 'bin/kube-preflight.cjs', 'browser-core.mjs', 'browser.mjs', 'browser/package.json', 'checker.mjs', 'index.cjs', 'index.d.cts',
     'index.d.mts', 'index.d.ts', 'index.mjs', 'node/kube_preflight_wasm.js', 'node/kube_preflight_wasm_bg.wasm', 'package.json',
     'report.d.mts', 'report.mjs', 'report/kube_preflight_element.js', 'report/kube_preflight_element_bg.wasm', 'report/package.json',
-    'report/style.mjs', 'web/kube_preflight_wasm.js', 'web/kube_preflight_wasm_bg.wasm', 'web/package.json', 'worker-core.mjs', 'worker-node.mjs',
-    'worker.mjs',
+    'report/style.mjs', 'wasm.d.mts', 'web/kube_preflight_wasm.js', 'web/kube_preflight_wasm_bg.wasm', 'web/package.json', 'worker-core.mjs',
+    'worker-node.mjs', 'worker.d.mts', 'worker.mjs',
   ]);
   const manifest = JSON.parse(fs.readFileSync(path.join(project, 'node_modules/kube-preflight/package.json'), 'utf8'));
   assert.equal(manifest.dependencies, undefined);
   assert.equal(manifest.bin['kube-preflight'], 'bin/kube-preflight.cjs');
+});
+
+test('no module of the package imports one that imports it back, the worker included (Turbopack hangs on such a cycle)', () => {
+  const dir = path.join(project, 'node_modules/kube-preflight');
+  const modules = tarball.files.filter((f) => /\.(mjs|js|cjs)$/.test(f) && !f.startsWith('bin/'));
+  const edges = new Map();
+  for (const file of modules) {
+    const text = fs.readFileSync(path.join(dir, file), 'utf8');
+    // Static imports and re-exports, and the module a worker is started from (`new URL('./x.mjs', import.meta.url)`).
+    const specs = [...text.matchAll(/(?:^|\n)\s*(?:import|export)\s[^;]*?from\s*['"](\.[^'"]+)['"]|new URL\(\s*['"](\.[^'"]+\.m?js)['"]\s*,\s*import\.meta\.url/g)].map((m) => m[1] ?? m[2]);
+    edges.set(file, [...new Set(specs.map((s) => path.posix.normalize(path.posix.join(path.posix.dirname(file), s))))].filter((t) => modules.includes(t)));
+  }
+  assert.deepEqual(edges.get('browser.mjs').sort(), ['browser-core.mjs', 'checker.mjs', 'worker.mjs']);
+  const cycles = [];
+  const walk = (file, stack) => {
+    if (stack.includes(file)) {
+      cycles.push([...stack.slice(stack.indexOf(file)), file].join(' -> '));
+      return;
+    }
+    for (const next of edges.get(file) ?? []) walk(next, [...stack, file]);
+  };
+  for (const file of modules) walk(file, []);
+  assert.deepEqual(cycles, []);
 });
 
 test('require and import from the installed package', () => {
@@ -63,8 +86,10 @@ test('publint and @arethetypeswrong/cli find nothing wrong with the packed packa
   assert.match(publint.stdout, /All good!/, publint.stdout);
   const attw = path.join(tools, '@arethetypeswrong/cli/dist/index.js');
   // The main entry for every resolver (node10, node16 from CommonJS and from ESM, bundlers); the browser
-  // entry and the report element are ES modules only; the .wasm files are assets, not modules.
-  for (const args of [['--entrypoints', '.'], ['--entrypoints', './browser', '--profile', 'esm-only'], ['--entrypoints', './report', '--profile', 'esm-only']]) {
+  // entry, the report element and the worker are ES modules only; the .wasm files are assets, typed as the
+  // URL a bundler gives for them.
+  const esmOnly = ['./browser', './report', './worker', './wasm', './report/wasm'].map((e) => ['--entrypoints', e, '--profile', 'esm-only']);
+  for (const args of [['--entrypoints', '.'], ...esmOnly]) {
     const r = spawnSync(process.execPath, [attw, tarball.path, ...args, '--format', 'table-flipped'], { encoding: 'utf8' });
     assert.equal(r.status, 0, r.stdout + r.stderr);
   }
@@ -98,6 +123,33 @@ test('the README\'s snippets run as shown: Node CommonJS, a streamed ES module, 
     assert.equal(ran.status, 0, `${module}/${resolution}: ${ran.stderr}`);
     assert.match(ran.stdout, /^ready \d+ \d+\n$/, `${module}/${resolution}`);
   }
+});
+
+test('the browser snippets type-check under bundler resolution: the .wasm URLs, the worker entry, the element\'s worker and events', () => {
+  const tsc = path.join(tools, 'typescript/bin/tsc');
+  const ts = fs.mkdtempSync(path.join(project, 'ts-browser-'));
+  fs.writeFileSync(path.join(ts, 'package.json'), JSON.stringify({ name: 'ts-browser', private: true, type: 'module' }));
+  fs.writeFileSync(path.join(ts, 'main.ts'), `${snippet('element-wasm-url')}
+import type {} from 'kube-preflight/worker';
+const view = document.createElement('kube-preflight-report');
+view.worker = makeWorker;
+view.addEventListener('finding-open', (e) => console.log(e.detail.code, e.detail.index, e.detail.line));
+view.addEventListener('node-open', (e) => console.log(e.detail.node, e.detail.endSeconds));
+view.addEventListener('report', (e) => console.log(e.detail.summary.verdict));
+const report = check([], { to: '1.29.2' });
+view.report = report;
+await checkInWorker([{ name: 'a.yaml', content: '' }], { to: '1.29.2' }, { worker: makeWorker });
+`);
+  const options = ['--strict', '--noEmit', '--skipLibCheck', 'false', '--target', 'es2022', '--module', 'esnext', '--moduleResolution', 'bundler', '--lib', 'es2022,dom', path.join(ts, 'main.ts')];
+  const built = spawnSync(process.execPath, [tsc, ...options], { cwd: ts, encoding: 'utf8' });
+  assert.equal(built.status, 0, built.stdout + built.stderr);
+  // A wrong event detail is refused: the declarations say what each event carries.
+  fs.writeFileSync(path.join(ts, 'wrong.ts'), `import 'kube-preflight/report';
+document.createElement('kube-preflight-report').addEventListener('node-open', (e) => console.log(e.detail.code));
+`);
+  const wrong = spawnSync(process.execPath, [tsc, ...options.slice(0, -1), path.join(ts, 'wrong.ts')], { cwd: ts, encoding: 'utf8' });
+  assert.notEqual(wrong.status, 0);
+  assert.match(wrong.stdout, /Property 'code' does not exist/);
 });
 
 test('import init, { check } works the same in Node ESM, CommonJS and compiled TypeScript', () => {

@@ -46,12 +46,14 @@ async function open(dir, csp) {
 
 test('a plain page under a strict CSP: the report, its tabs by keyboard, a theme from outside; then inputs checked in its worker', async () => {
   const dir = project('element-plain', []);
-  fs.writeFileSync(path.join(dir, 'index.html'), '<!doctype html><meta charset="utf-8"><link rel="icon" href="data:,"><title>portal</title><body><h1>Portal</h1><script type="module" src="./main.js"></script></body>\n');
+  fs.writeFileSync(path.join(dir, 'index.html'), '<!doctype html><meta charset="utf-8"><link rel="icon" href="data:,"><title>portal</title><link rel="stylesheet" href="./portal.css"><body><h1>Portal</h1><script type="module" src="./main.js"></script></body>\n');
   fs.writeFileSync(path.join(dir, 'main.js'), `import './node_modules/kube-preflight/report.mjs';
 const report = await (await fetch('./report.json')).json();
 const view = document.createElement('kube-preflight-report');
 view.id = 'view';
 view.addEventListener('report', () => { document.body.dataset.shown = String(Number(document.body.dataset.shown || 0) + 1); });
+view.addEventListener('finding-open', (e) => { document.body.dataset.opened = \`\${e.detail.code} \${view.report.findings[e.detail.index].message === e.detail.message}\`; });
+view.addEventListener('node-open', (e) => { document.body.dataset.node = \`\${e.detail.node} \${view.report.plan.steps[e.detail.index].node === e.detail.node}\`; });
 view.report = report;
 document.body.append(view);
 window.checkInputs = async () => {
@@ -60,6 +62,8 @@ window.checkInputs = async () => {
   view.inputs = [new File([nodes], 'nodes.yaml')];
 };
 `);
+  // The portal styles the element's parts from outside.
+  fs.writeFileSync(path.join(dir, 'portal.css'), 'kube-preflight-report::part(verdict) { outline: 3px solid rgb(9, 8, 7); }\nkube-preflight-report::part(tab-selected) { text-decoration-color: rgb(4, 5, 6); }\n');
   fs.copyFileSync(path.join(root, 'tests/fixtures/cli/nodes-1.28.yaml'), path.join(dir, 'nodes.yaml'));
   const { page, seen, close } = await open(dir, CSP);
   try {
@@ -71,15 +75,33 @@ window.checkInputs = async () => {
     await page.focus('kube-preflight-report #tab-findings');
     await page.keyboard.press('Enter');
     await page.waitForSelector('kube-preflight-report .finding');
+    // The arrow keys move the selection, and the focus follows it inside the shadow root.
+    const focused = () => page.$eval('kube-preflight-report', (el) => [el.shadowRoot.activeElement?.id, el.shadowRoot.activeElement?.getAttribute('aria-selected')].join(' '));
+    await page.keyboard.press('ArrowRight');
+    assert.equal(await focused(), 'tab-checks true');
+    await page.keyboard.press('End');
+    assert.equal(await focused(), 'tab-downtime true');
+    await page.keyboard.press('Home');
+    assert.equal(await focused(), 'tab-overview true');
+    await page.keyboard.press('ArrowRight');
+    assert.equal(await focused(), 'tab-findings true');
+    await page.waitForSelector('kube-preflight-report .finding');
     assert.equal(await page.locator('kube-preflight-report .finding').count() >= 20, true);
     await page.focus('kube-preflight-report .finding-head');
     await page.keyboard.press('Enter');
     await page.waitForSelector('kube-preflight-report .finding.open .finding-details');
+    // The page hears which finding was opened, with its place in the report (for a deep link).
+    assert.match(await page.getAttribute('body', 'data-opened'), /^[a-z-]+\/[a-z-]+ true$/);
     // The plan's timeline and the downtime views render from the same report.
     await page.click('kube-preflight-report #tab-checks');
     await page.waitForSelector('kube-preflight-report #checks tr.check');
     await page.click('kube-preflight-report #tab-plan');
     await page.waitForSelector('kube-preflight-report svg');
+    await page.click('kube-preflight-report .node-open');
+    assert.match(await page.getAttribute('body', 'data-node'), /^\S+ true$/);
+    // Parts styled by the page's own stylesheet.
+    assert.equal(await page.$eval('kube-preflight-report', (el) => getComputedStyle(el.shadowRoot.querySelector('[part~="verdict"]')).outlineColor), 'rgb(9, 8, 7)');
+    assert.equal(await page.$eval('kube-preflight-report', (el) => getComputedStyle(el.shadowRoot.querySelector('[part~="tab-selected"]')).textDecorationColor), 'rgb(4, 5, 6)');
     await page.click('kube-preflight-report #tab-downtime');
     assert.match(await page.textContent('kube-preflight-report #panel'), /prometheus/);
     // Themed from outside through the custom properties; the page's own styles stay out.

@@ -47,7 +47,8 @@ pub fn App() -> Html {
             }))
         })
     };
-    let ctx = Ctx { state: state.clone(), bridge: (*bridge).clone() };
+    let root = use_node_ref();
+    let ctx = Ctx { state: state.clone(), bridge: (*bridge).clone(), root: root.clone() };
     {
         let dispatcher = state.dispatcher();
         let bridge = (*bridge).clone();
@@ -181,7 +182,7 @@ pub fn App() -> Html {
     };
     html! {
         <ContextProvider<Ctx> context={ctx.clone()}>
-            <main data-worker-messages={state.from_worker.to_string()} class={classes!(state.busy().then_some("busy"))}>
+            <main ref={root} data-worker-messages={state.from_worker.to_string()} class={classes!(state.busy().then_some("busy"))}>
                 <header class="top">
                     <h1>{ "kube-preflight" }</h1>
                     <p class="tagline">{ "Upgrade preflight: findings, plan and expected downtime. Runs in your browser: nothing leaves this page." }</p>

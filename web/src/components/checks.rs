@@ -78,7 +78,7 @@ pub fn ChecksView() -> Html {
                 <input id="checks-text" type="search" value={(*text).clone()} oninput={on_text} placeholder="rule, title or outcome" />
             </label>
             <div class="table-wrap" tabindex="0" role="region" aria-label="Table (scrolls sideways)">
-                <table class="checks">
+                <table part="table" class="checks">
                     <caption>{ format!("{} of {all} checks shown", rows.len()) }</caption>
                     <thead><tr>
                         { sort_button(CheckSort::Code, "Rule") }

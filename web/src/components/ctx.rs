@@ -19,9 +19,56 @@ use crate::view::Filter;
 pub struct Ctx {
     pub state: UseReducerHandle<State>,
     pub bridge: Bridge,
+    /// The view's outermost element: what it looks elements up in (the page, or the element's shadow root,
+    /// which `document` cannot see into).
+    pub root: NodeRef,
 }
 
 impl Ctx {
+    /// The element with this id in the view's own tree (the page's document, or the shadow root of a
+    /// `<kube-preflight-report>`, whose ids `document.getElementById` never finds).
+    pub fn by_id(&self, id: &str) -> Option<web_sys::Element> {
+        match self.shadow() {
+            Some(s) => s.get_element_by_id(id),
+            None => web_sys::window()?.document()?.get_element_by_id(id),
+        }
+    }
+
+    /// The first element matching `selector` in the view's own tree.
+    pub fn query(&self, selector: &str) -> Option<web_sys::Element> {
+        match self.shadow() {
+            Some(s) => s.query_selector(selector).ok().flatten(),
+            None => web_sys::window()?.document()?.query_selector(selector).ok().flatten(),
+        }
+    }
+
+    /// Move the keyboard focus to the element with this id, if there is one.
+    pub fn focus_id(&self, id: &str) {
+        if let Some(el) = self.by_id(id).and_then(|e| e.dyn_into::<web_sys::HtmlElement>().ok()) {
+            let _ = el.focus();
+        }
+    }
+
+    /// Tell the page hosting the view: a `CustomEvent` named `name` with `detail`, from the view's root,
+    /// bubbling and composed (it crosses the element's shadow root to the `<kube-preflight-report>` and
+    /// the page), for a portal's deep links.
+    pub fn emit(&self, name: &str, detail: &serde_json::Value) {
+        let Some(root) = self.root.get() else { return };
+        let init = web_sys::CustomEventInit::new();
+        init.set_bubbles(true);
+        init.set_composed(true);
+        let detail = js_sys::JSON::parse(&detail.to_string()).unwrap_or(JsValue::NULL);
+        init.set_detail(&detail);
+        if let Ok(e) = web_sys::CustomEvent::new_with_event_init_dict(name, &init) {
+            let _ = root.dispatch_event(&e);
+        }
+    }
+
+    /// The shadow root the view lives in, if it is in one.
+    fn shadow(&self) -> Option<web_sys::ShadowRoot> {
+        self.root.get()?.get_root_node().dyn_into::<web_sys::ShadowRoot>().ok()
+    }
+
     pub fn send(&self, a: Action) {
         self.state.dispatch(a);
     }
@@ -148,17 +195,6 @@ pub fn copy_text(text: &str, done: Callback<bool>) {
     });
 }
 
-/// Move the keyboard focus to the element with this id, if there is one.
-pub fn focus_id(id: &str) {
-    if let Some(el) = web_sys::window()
-        .and_then(|w| w.document())
-        .and_then(|d| d.get_element_by_id(id))
-        .and_then(|e| e.dyn_into::<web_sys::HtmlElement>().ok())
-    {
-        let _ = el.focus();
-    }
-}
-
 /// The value of the control an event came from (an input or a select).
 pub fn value_of(e: &Event) -> String {
     e.target()
@@ -176,7 +212,7 @@ pub fn tabbed(ctx: &Ctx, tabs: &[Tab], body: Html) -> Html {
         let active = current == tab;
         let onclick = Callback::from(move |_| ctx.send(Action::Tab(tab)));
         html! {
-            <button role="tab" id={format!("tab-{}", tab.id())} aria-selected={active.to_string()} aria-controls="panel"
+            <button role="tab" part={if active { "tab tab-selected" } else { "tab" }} id={format!("tab-{}", tab.id())} aria-selected={active.to_string()} aria-controls="panel"
                 tabindex={if active { "0" } else { "-1" }}
                 class={classes!("tab", active.then_some("active"))} {onclick} data-tab={tab.id()}>{ tab.label() }</button>
         }
@@ -209,13 +245,13 @@ pub fn tabbed(ctx: &Ctx, tabs: &[Tab], body: Html) -> Html {
             e.prevent_default();
             let Some(tab) = tabs.get(to).copied() else { return };
             ctx.send(Action::Tab(tab));
-            focus_id(&format!("tab-{}", tab.id()));
+            ctx.focus_id(&format!("tab-{}", tab.id()));
         })
     };
     html! {
         <>
-            <nav class="tabs" role="tablist" aria-label="Views" {onkeydown}>{ for tabs.iter().copied().map(tab_button) }</nav>
-            <section class="body" id="panel" role="tabpanel" aria-labelledby={format!("tab-{}", current.id())}>
+            <nav part="tabs" class="tabs" role="tablist" aria-label="Views" {onkeydown}>{ for tabs.iter().copied().map(tab_button) }</nav>
+            <section part="panel" class="body" id="panel" role="tabpanel" aria-labelledby={format!("tab-{}", current.id())}>
                 <h2 class="sr-only">{ current.label() }</h2>
                 { body }
             </section>

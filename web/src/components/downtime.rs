@@ -57,7 +57,7 @@ pub fn DowntimeChart(props: &DowntimeChartProps) -> Html {
     let height = 22.0 + limit as f64 * ROW;
     html! {
         <figure class="downtime-chart" id={if compact { "downtime-mini" } else { "downtime-chart" }}>
-            <div class="chart-scroll" tabindex="0" role="region" aria-label="Downtime chart (scrolls sideways)">
+            <div part="chart" class="chart-scroll" tabindex="0" role="region" aria-label="Downtime chart (scrolls sideways)">
             <svg viewBox={format!("0 0 {width:.0} {height:.0}")} width="100%" role="group" aria-label={format!("{} workload(s) down, longest first", all.len())}>
                 { axis(sc, height) }
                 { for rows }
@@ -100,14 +100,14 @@ pub fn DowntimeView() -> Html {
             if r.downtime.components.is_empty() {
                 <p class="empty">{ "No component downtime expected from these inputs." }</p>
             } else {
-                <table class="components">
+                <table part="table" class="components">
                     <thead><tr><th>{ "Component" }</th><th>{ "Expected" }</th><th>{ "When" }</th></tr></thead>
                     <tbody>{ for r.downtime.components.iter().map(|c| html! { <tr><td>{ c.component.clone() }</td><td>{ c.expected.clone() }</td><td>{ c.when.clone() }</td></tr> }) }</tbody>
                 </table>
             }
             <h3>{ "Workloads, longest first" }</h3>
             <DowntimeChart limit={*shown} full=true />
-            <table class="workloads">
+            <table part="table" class="workloads">
                 <thead><tr><th>{ "Workload" }</th><th>{ "Down" }</th><th>{ "Why" }</th></tr></thead>
                 <tbody>{ for r.downtime.workloads.iter().take(*shown).map(|w| html! { <tr><td>{ w.display() }</td><td class="num">{ duration(w.seconds) }</td><td>{ w.reason.clone() }</td></tr> }) }</tbody>
             </table>

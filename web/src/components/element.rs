@@ -37,7 +37,8 @@ pub fn ReportElement(props: &ElementProps) -> Html {
         s
     });
     let bridge = use_memo((), |_| Bridge::inert(Callback::noop()));
-    let ctx = Ctx { state: state.clone(), bridge: (*bridge).clone() };
+    let root = use_node_ref();
+    let ctx = Ctx { state: state.clone(), bridge: (*bridge).clone(), root: root.clone() };
     {
         let dispatcher = state.dispatcher();
         use_effect_with(props.report.clone(), move |r| dispatcher.dispatch(Action::Show(r.clone())));
@@ -53,7 +54,7 @@ pub fn ReportElement(props: &ElementProps) -> Html {
     };
     html! {
         <ContextProvider<Ctx> context={ctx.clone()}>
-            <div class="kp-report">
+            <div class="kp-report" ref={root}>
                 if state.report.is_some() { <Verdict /> }
                 { tabbed(&ctx, &TABS, body) }
             </div>

@@ -105,6 +105,21 @@ fn details(ctx: &Ctx, f: &FindingV) -> Html {
     }
 }
 
+/// What `finding-open` tells the page: the finding's place in `report.findings` and what names it.
+fn finding_detail(index: usize, f: &crate::view::FindingV) -> serde_json::Value {
+    serde_json::json!({
+        "index": index,
+        "code": f.code,
+        "severity": f.severity,
+        "message": f.message,
+        "object": f.object.as_ref().map(|o| serde_json::json!({
+            "apiVersion": o.api_version, "kind": o.kind, "namespace": o.namespace, "name": o.name,
+        })),
+        "file": f.source.as_ref().map(|s| s.file.clone()),
+        "line": f.source.as_ref().and_then(|s| s.line),
+    })
+}
+
 #[component]
 pub fn FindingsView() -> Html {
     let ctx = use_ctx();
@@ -112,14 +127,16 @@ pub fn FindingsView() -> Html {
     // lines asked for.
     let source = ctx.state.open.and_then(|i| ctx.state.report.as_ref()?.findings.get(i)?.source.clone());
     let bridge = ctx.bridge.clone();
+    let ctx2 = ctx.clone();
     use_effect_with((ctx.state.open, source), move |(open, source)| {
         if let Some((file, line)) = source.as_ref().and_then(|s| Some((s.file.clone(), s.line?))) {
             bridge.lines(&file, line);
         }
+        if let Some(f) = open.and_then(|i| Some((i, ctx2.state.report.as_ref()?.findings.get(i)?))) {
+            ctx2.emit("finding-open", &finding_detail(f.0, f.1));
+        }
         if open.is_some() {
-            let head = web_sys::window()
-                .and_then(|w| w.document())
-                .and_then(|d| d.query_selector("li.finding.open > .finding-head").ok().flatten());
+            let head = ctx2.query("li.finding.open > .finding-head");
             if let Some(el) = head {
                 let opts = web_sys::ScrollIntoViewOptions::new();
                 opts.set_block(web_sys::ScrollLogicalPosition::Nearest);
@@ -172,7 +189,7 @@ pub fn FindingsView() -> Html {
         sections.push(html! {
             <section class="group">
                 if !name.is_empty() { <h3 class="group-name">{ format!("{name} ({})", members.len()) }</h3> }
-                <ul class="findings">{ for items }</ul>
+                <ul part="findings" class="findings">{ for items }</ul>
             </section>
         });
     }

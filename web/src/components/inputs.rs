@@ -166,9 +166,8 @@ pub fn InputsBar() -> Html {
         let pasting = pasting.clone();
         Callback::from(move |e: SubmitEvent| {
             e.prevent_default();
-            let Some(area) = web_sys::window()
-                .and_then(|w| w.document())
-                .and_then(|d| d.get_element_by_id("paste-text"))
+            let Some(area) = ctx
+                .by_id("paste-text")
                 .map(wasm_bindgen::JsCast::unchecked_into::<HtmlTextAreaElement>)
             else {
                 return;

@@ -61,7 +61,18 @@ pub fn NodeSteps() -> Html {
         let toggle = {
             let open = open.clone();
             let i = *i;
-            Callback::from(move |_| open.set(if *open == Some(i) { None } else { Some(i) }))
+            let ctx = ctx.clone();
+            let detail = serde_json::json!({
+                "index": i, "node": s.node, "pool": s.pool, "hop": s.hop, "phase": s.phase,
+                "startSeconds": s.start_seconds, "endSeconds": s.end_seconds,
+            });
+            Callback::from(move |_| {
+                let opening = *open != Some(i);
+                open.set(opening.then_some(i));
+                if opening {
+                    ctx.emit("node-open", &detail);
+                }
+            })
         };
         html! {
             <>
@@ -97,7 +108,7 @@ pub fn NodeSteps() -> Html {
                 </span>
             </div>
             <div class="table-wrap" tabindex="0" role="region" aria-label="Table (scrolls sideways)">
-                <table class="steps">
+                <table part="table" class="steps">
                     <caption>{ format!("{} of {} node step(s)", rows.len(), r.plan.steps.len()) }</caption>
                     <thead><tr><th scope="col">{ "Node" }</th><th scope="col">{ "Pool" }</th><th scope="col">{ "Phase" }</th>
                         <th scope="col">{ "Starts" }</th><th scope="col">{ "Takes" }</th><th scope="col">{ "Where the time goes" }</th></tr></thead>

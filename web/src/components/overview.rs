@@ -21,7 +21,7 @@ pub fn Overview() -> Html {
             <section class="worst" aria-label="Worst findings">
                 <h3>{ "Worst findings" }</h3>
                 if r.findings.is_empty() { <p class="empty">{ "No findings." }</p> }
-                <ul class="findings compact">{ for r.findings.iter().take(6).enumerate().map(|(i, f)| finding_row(&ctx, i, f, false, true)) }</ul>
+                <ul part="findings" class="findings compact">{ for r.findings.iter().take(6).enumerate().map(|(i, f)| finding_row(&ctx, i, f, false, true)) }</ul>
                 if r.findings.len() > 6 { <button type="button" class="link" onclick={all}>{ format!("All {} findings", r.findings.len()) }</button> }
             </section>
             <section class="side">

@@ -191,7 +191,7 @@ pub fn Gantt(props: &GanttProps) -> Html {
                     <span class="hint">{ "Scroll the timeline sideways to pan." }</span>
                 </div>
             }
-            <div class={classes!("chart-scroll", format!("zoom-{}", *zoom))} tabindex="0" role="region" aria-label="Plan timeline (scrolls sideways)">
+            <div part="chart" class={classes!("chart-scroll", format!("zoom-{}", *zoom))} tabindex="0" role="region" aria-label="Plan timeline (scrolls sideways)">
             <svg viewBox={format!("0 0 {width:.0} {height:.0}")} width={format!("{}%", 100 * *zoom)} role="group"
                 aria-label={format!("Plan timeline: {} phase(s), {} in all", plan.phases.len(), duration(plan.total_seconds))}>
                 { axis(sc, height) }
@@ -299,7 +299,7 @@ fn node_map(r: &ReportView, nodes: &[crate::protocol::NodeFacts], f: &crate::vie
         y += names.len().div_ceil(PER_ROW) as f64 * CELL + 6.0;
     }
     html! {
-        <figure class="node-map" tabindex="0" role="region" aria-label="Nodes by pool (scrolls sideways)">
+        <figure part="chart" class="node-map" tabindex="0" role="region" aria-label="Nodes by pool (scrolls sideways)">
             <svg viewBox={format!("0 0 {:.0} {:.0}", PER_ROW as f64 * CELL, y.max(20.0))} width="100%" role="img"
                 aria-label={format!("Nodes by pool: {} out, the rest waiting or done", f.out.len())}>{ for out }</svg>
             <figcaption class="legend">

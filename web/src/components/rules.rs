@@ -11,12 +11,10 @@ pub fn RulesView() -> Html {
     let open = ctx.state.rule.clone();
     {
         let open = open.clone();
-        use_effect_with(open, |open| {
+        let ctx = ctx.clone();
+        use_effect_with(open, move |open| {
             if let Some(code) = open {
-                if let Some(el) = web_sys::window()
-                    .and_then(|w| w.document())
-                    .and_then(|d| d.get_element_by_id(&code.replace('/', "-")))
-                {
+                if let Some(el) = ctx.by_id(&code.replace('/', "-")) {
                     el.scroll_into_view();
                 }
             }

@@ -6,13 +6,14 @@
 use kube_preflight::units::duration;
 use yew::prelude::*;
 
-use super::ctx::{focus_id, use_ctx, Ctx};
+use super::ctx::{use_ctx, Ctx};
 use crate::state::Status;
 use crate::view::{Headline, ReportView};
 
 /// Focus an options field (the card's "set Current" and "set Target").
-fn focus_button(id: &'static str, label: &'static str) -> Html {
-    let onclick = Callback::from(move |_| focus_id(id));
+fn focus_button(ctx: &Ctx, id: &'static str, label: &'static str) -> Html {
+    let ctx = ctx.clone();
+    let onclick = Callback::from(move |_| ctx.focus_id(id));
     html! { <button type="button" class="link" data-focus={id} {onclick}>{ label }</button> }
 }
 
@@ -118,7 +119,7 @@ pub fn Verdict() -> Html {
     };
     let auto_target = ctx.state.opts.to.trim().is_empty() && !ctx.state.using_demo && u.from.is_some() && !stale;
     html! {
-        <section class={classes!("verdict-card", headline.class(), stale.then_some("stale"))} id="summary" aria-label="Verdict">
+        <section part="verdict" class={classes!("verdict-card", headline.class(), stale.then_some("stale"))} id="summary" aria-label="Verdict">
             <div class="verdict" id="verdict" role="status" aria-live="polite" aria-atomic="true">{ headline.label() }</div>
             // Said to assistive technology as it happens: the card is only marked while checking.
             <p class="visually-hidden" id="stale-live" aria-live="polite">{
@@ -138,7 +139,7 @@ pub fn Verdict() -> Html {
             if headline == Headline::Incomplete && r.rules_not_run() > 0 {
                 <p class="incomplete" id="incomplete">
                     { format!("No blocker among the checks that ran, but {} check(s) and the plan could not run: the current version is not known. This is not a pass. ", r.rules_not_run()) }
-                    if ctx.bridge.is_live() { { focus_button("from", "Set Current") } }
+                    if ctx.bridge.is_live() { { focus_button(&ctx, "from", "Set Current") } }
                 </p>
             }
             <div class="counts">
@@ -173,7 +174,7 @@ pub fn Verdict() -> Html {
             if auto_target {
                 <p class="auto-target" id="auto-target">
                     { format!("Target not set: checked against {}, the minor after {from}. ", u.to) }
-                    { focus_button("to", "Set Target") }
+                    { focus_button(&ctx, "to", "Set Target") }
                 </p>
             }
             { detected(&ctx, &r) }

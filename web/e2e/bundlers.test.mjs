@@ -6,7 +6,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { pathToFileURL } from 'node:url';
 import { createRequire } from 'node:module';
 import { snippet } from '../../wasm-pkg/test/helpers.mjs';
@@ -176,4 +176,183 @@ test('checkInWorker in a Vite build: Vite bundles the worker it sees in the pack
   assert.deepEqual(r.failed, []);
   assert.deepEqual(r.errors, []);
   assert.deepEqual(r.got, WORKER_RESULT);
+});
+
+/** The element in an app: one given the report, and one checking inputs in its worker (`makeWorker`, when the
+ * README's form for the bundler defines it). */
+const ELEMENT_APP = `
+const nodes = ${JSON.stringify(NODES)};
+const report = check([{ name: 'nodes.yaml', content: nodes }], { to: '1.30.1' });
+const shown = (view) => new Promise((ok, no) => {
+  view.addEventListener('report', (e) => ok(e.detail), { once: true });
+  view.addEventListener('error', (e) => no(e.detail), { once: true });
+});
+const view = document.createElement('kube-preflight-report');
+const first = shown(view);
+view.report = report;
+document.body.append(view);
+await first;
+const checking = document.createElement('kube-preflight-report');
+if (typeof makeWorker === 'function') checking.worker = makeWorker;
+const second = shown(checking);
+document.body.append(checking);
+checking.options = { to: '1.30.1' };
+checking.inputs = [{ name: 'nodes.yaml', content: nodes }];
+const viaWorker = await second;
+document.body.dataset.from = report.upgrade.from;
+document.body.dataset.element = String(!!view.shadowRoot.querySelector('[part~="verdict"]') && !!checking.shadowRoot.querySelector('[part~="verdict"]'));
+document.body.dataset.worker = viaWorker.summary.verdict;
+document.body.dataset.verdict = report.summary.verdict;
+`;
+
+function assertElement(r, bundler) {
+  assert.deepEqual(r.failed, [], `${bundler}: failed requests`);
+  assert.deepEqual(r.errors, [], `${bundler}: page errors`);
+  assert.deepEqual(r.got, { from: '1.28.4', element: 'true', worker: 'ready', verdict: 'ready' }, bundler);
+}
+
+/** The README's default form, and the element imported beside it. */
+const DEFAULT_WITH_ELEMENT = `${snippet('browser-default')}\nimport 'kube-preflight/report';`;
+
+test('esbuild: the element and its worker, from the README\'s element form and esbuild command', async () => {
+  const dir = project('esbuild-element', snippet('element-wasm-url'), ['esbuild', '@esbuild'], ELEMENT_APP);
+  const command = snippet('esbuild-element').trim().split(/\s+/);
+  assert.equal(command[0], 'npx');
+  const r = spawnSync(path.join(dir, 'node_modules/esbuild/bin/esbuild'), command.slice(2), { cwd: dir, encoding: 'utf8' });
+  assert.equal(r.status, 0, r.stderr);
+  fs.writeFileSync(path.join(dir, 'dist/index.html'), fs.readFileSync(path.join(dir, 'index.html')));
+  assertElement(await run(path.join(dir, 'dist')), 'esbuild element');
+});
+
+test('Rollup: the element and its worker, from the README\'s element form and rollup.config.mjs', async () => {
+  const dir = project('rollup-element', snippet('element-wasm-url'), ['@rollup'], ELEMENT_APP);
+  fs.writeFileSync(path.join(dir, 'rollup.config.mjs'), snippet('rollup-element-config'));
+  const { rollup } = await import(pathToFileURL(path.join(dir, 'node_modules/@rollup/wasm-node/dist/es/rollup.js')));
+  // Run from the app's folder, as `npx rollup -c` would: its entries and the package resolve from there (the
+  // resolver takes its root when the config is made).
+  const cwd = process.cwd();
+  process.chdir(dir);
+  try {
+    const config = (await import(pathToFileURL(path.join(dir, 'rollup.config.mjs')))).default;
+    const bundle = await rollup(config);
+    await bundle.write(config.output);
+    await bundle.close();
+  } finally {
+    process.chdir(cwd);
+  }
+  fs.writeFileSync(path.join(dir, 'dist/index.html'), fs.readFileSync(path.join(dir, 'index.html')));
+  assertElement(await run(path.join(dir, 'dist')), 'Rollup element');
+});
+
+test('webpack 5: the element and its worker with no loader or plugin', async () => {
+  const dir = project('webpack-element', DEFAULT_WITH_ELEMENT, ['webpack'], ELEMENT_APP);
+  const webpack = createRequire(path.join(dir, 'package.json'))('webpack');
+  const stats = await new Promise((resolve, reject) => {
+    webpack({
+      mode: 'production',
+      context: dir,
+      entry: './main.js',
+      output: { path: path.join(dir, 'dist'), filename: 'main.js', publicPath: 'auto' },
+    }, (err, s) => (err ? reject(err) : resolve(s)));
+  });
+  assert.ok(!stats.hasErrors(), stats.toString({ all: false, errors: true }));
+  fs.writeFileSync(path.join(dir, 'dist/index.html'), '<!doctype html><meta charset="utf-8"><link rel="icon" href="data:,"><title>app</title><script src="./main.js"></script>\n');
+  assertElement(await run(path.join(dir, 'dist')), 'webpack element');
+});
+
+test('Vite: the element and its worker, built with no configuration', async () => {
+  const dir = project('vite-element', DEFAULT_WITH_ELEMENT, ['vite'], ELEMENT_APP);
+  const vite = await import(pathToFileURL(path.join(dir, 'node_modules/vite/dist/node/index.js')));
+  await vite.build({ root: dir, logLevel: 'silent', configFile: false });
+  assertElement(await run(path.join(dir, 'dist')), 'Vite element');
+});
+
+/** `parcel build index.html` in `dir`, into `dist`. */
+function parcelBuild(dir) {
+  const r = spawnSync(process.execPath, [path.join(dir, 'node_modules/parcel/lib/bin.js'), 'build', 'index.html', '--dist-dir', 'dist', '--no-cache', '--no-source-maps', '--log-level', 'error'], { cwd: dir, encoding: 'utf8', env: { ...process.env, PARCEL_WORKERS: '1' } });
+  assert.equal(r.status, 0, r.stdout + r.stderr);
+}
+
+test('Parcel: the README\'s default form with no configuration', async () => {
+  const dir = project('parcel', snippet('browser-default'), ['parcel', '@parcel']);
+  parcelBuild(dir);
+  assertReport(await run(path.join(dir, 'dist')), 'Parcel');
+});
+
+test('Parcel: the element and its worker with no configuration', async () => {
+  const dir = project('parcel-element', DEFAULT_WITH_ELEMENT, ['parcel', '@parcel'], ELEMENT_APP);
+  parcelBuild(dir);
+  assertElement(await run(path.join(dir, 'dist')), 'Parcel element');
+});
+
+/** A Next.js app from the README's page, route and config, installed from the tarball and npm's cache (Turbopack
+ * refuses packages linked from outside the app), shared by the Turbopack and webpack builds. */
+let nextApp;
+function nextProject() {
+  if (nextApp) return nextApp;
+  const dir = installApp('next', tarball, []);
+  const lock = JSON.parse(fs.readFileSync(path.join(root, 'package-lock.json'), 'utf8'));
+  const at = (name) => `${name}@${lock.packages[`node_modules/${name}`].version}`;
+  const wanted = ['next', 'react', 'react-dom', 'typescript', '@types/react', '@types/node'].map(at);
+  const installed = spawnSync('npm', ['install', '--offline', '--no-audit', '--no-fund', '--loglevel=error', ...wanted], { cwd: dir, encoding: 'utf8', env: { ...process.env, npm_config_update_notifier: 'false' } });
+  assert.equal(installed.status, 0, installed.stderr);
+  fs.mkdirSync(path.join(dir, 'app/api/check'), { recursive: true });
+  fs.mkdirSync(path.join(dir, 'public'));
+  fs.writeFileSync(path.join(dir, 'app/layout.tsx'), 'export default function Layout({ children }: { children: React.ReactNode }) {\n  return <html lang="en"><head><link rel="icon" href="data:," /></head><body>{children}</body></html>;\n}\n');
+  fs.writeFileSync(path.join(dir, 'app/page.tsx'), snippet('next-page'));
+  fs.writeFileSync(path.join(dir, 'app/api/check/route.ts'), snippet('next-route'));
+  fs.writeFileSync(path.join(dir, 'next.config.mjs'), snippet('next-config'));
+  fs.writeFileSync(path.join(dir, 'public/snapshot.yaml'), NODES);
+  // create-next-app's settings (strict, and its libraries' own declarations not checked).
+  fs.writeFileSync(path.join(dir, 'tsconfig.json'), JSON.stringify({
+    compilerOptions: { target: 'ES2022', lib: ['dom', 'dom.iterable', 'esnext'], strict: true, noEmit: true, module: 'esnext', moduleResolution: 'bundler', jsx: 'react-jsx', isolatedModules: true, esModuleInterop: true, skipLibCheck: true, plugins: [{ name: 'next' }] },
+    include: ['**/*.ts', '**/*.tsx'],
+    exclude: ['node_modules'],
+  }));
+  nextApp = dir;
+  return dir;
+}
+
+async function nextBuildAndRun(args, label) {
+  const dir = nextProject();
+  const env = { ...process.env, NEXT_TELEMETRY_DISABLED: '1' };
+  const next = path.join(dir, 'node_modules/next/dist/bin/next');
+  fs.rmSync(path.join(dir, '.next'), { recursive: true, force: true });
+  const built = spawnSync(process.execPath, [next, 'build', ...args], { cwd: dir, encoding: 'utf8', env, timeout: 600000 });
+  assert.equal(built.status, 0, `${label}: ${built.stdout}\n${built.stderr}`);
+  const port = 3900 + Math.floor(Math.random() * 900);
+  const server = spawn(process.execPath, [next, 'start', '-p', String(port), '-H', '127.0.0.1'], { cwd: dir, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  server.stdout.on('data', (d) => { out += d; });
+  server.stderr.on('data', (d) => { out += d; });
+  try {
+    const origin = `http://127.0.0.1:${port}`;
+    for (let i = 0; i < 100 && !/Ready/.test(out); i++) await new Promise((r) => setTimeout(r, 200));
+    const { page, seen } = await recordingPage(browser);
+    try {
+      await page.goto(`${origin}/`);
+      await page.waitForFunction(() => !!document.querySelector('kube-preflight-report')?.shadowRoot?.querySelector('[part~="verdict"]'), null, { timeout: 60000 });
+      const verdict = await page.evaluate(() => document.querySelector('kube-preflight-report').report.summary.verdict);
+      assert.equal(verdict, 'ready', label);
+      assert.deepEqual(seen.failed, [], `${label}: failed requests`);
+      assert.deepEqual(seen.errors, [], `${label}: page errors`);
+    } finally {
+      await page.close();
+    }
+    const posted = await fetch(`${origin}/api/check`, { method: 'POST', body: NODES });
+    assert.equal(posted.status, 200, out);
+    const report = await posted.json();
+    assert.equal(report.upgrade.from, '1.28.4', label);
+    assert.equal(report.summary.verdict, 'ready', label);
+  } finally {
+    server.kill();
+  }
+}
+
+test('Next.js with Turbopack (its default): the README\'s page (checkInWorker and the element in TSX) and route (check on the server)', async () => {
+  await nextBuildAndRun([], 'next build');
+});
+
+test('Next.js with webpack (next build --webpack): the same page and route', async () => {
+  await nextBuildAndRun(['--webpack'], 'next build --webpack');
 });

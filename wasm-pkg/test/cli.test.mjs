@@ -176,6 +176,12 @@ test('rules, --version and --help', () => {
   assert.match(md.stdout, /## Why it matters/);
   assert.match(cli(['--version']).stdout, /^\d+\.\d+\.\d+\n$/);
   assert.match(cli(['--help']).stdout, /kube-preflight check/);
+  assert.equal(cli(['--help']).code, 0);
+  // No command: a usage error, the usage on stderr and nothing on stdout.
+  const bare = cli([]);
+  assert.equal(bare.code, 2);
+  assert.equal(bare.stdout, '');
+  assert.match(bare.stderr, /^Usage:/);
 });
 
 test('same input, same output, byte for byte', () => {

@@ -33,9 +33,9 @@ export function sarifErrors(file) {
 
 /** The code block that follows `<!-- snippet: name -->` in the README, verbatim: the tests run the
  * README's own examples. */
-export function snippet(name) {
-  const readme = fs.readFileSync(path.join(root, 'README.md'), 'utf8');
+export function snippet(name, file = 'README.md') {
+  const readme = fs.readFileSync(path.join(root, file), 'utf8');
   const m = new RegExp(`<!-- snippet: ${name} -->\\n+\`\`\`\\w*\\n([\\s\\S]*?)\\n\`\`\``).exec(readme);
-  assert.ok(m, `README has no snippet ${name}`);
+  assert.ok(m, `${file} has no snippet ${name}`);
   return m[1];
 }

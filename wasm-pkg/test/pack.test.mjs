@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { spawnSync } from 'node:child_process';
-import { fixture, pkg, sarifErrors, snippet, tools } from './helpers.mjs';
+import { fixture, pkg, root, sarifErrors, snippet, tools } from './helpers.mjs';
 
 const npm = (args, cwd) => spawnSync('npm', args, { cwd, encoding: 'utf8', env: { ...process.env, npm_config_audit: 'false', npm_config_fund: 'false', npm_config_update_notifier: 'false' } });
 let project;
@@ -150,6 +150,36 @@ document.createElement('kube-preflight-report').addEventListener('node-open', (e
   const wrong = spawnSync(process.execPath, [tsc, ...options.slice(0, -1), path.join(ts, 'wrong.ts')], { cwd: ts, encoding: 'utf8' });
   assert.notEqual(wrong.status, 0);
   assert.match(wrong.stdout, /Property 'code' does not exist/);
+});
+
+test('the package\'s README (what the registry shows) runs as written: the CLI lines, the Node API, the worker, suppressions; its browser snippets are the ones the bundler e2e runs', () => {
+  const NPM_README = 'wasm-pkg/README.md';
+  const text = fs.readFileSync(path.join(root, NPM_README), 'utf8');
+  const names = [...text.matchAll(/<!-- snippet: ([\w-]+) -->/g)].map((m) => m[1]);
+  const browser = ['browser-default', 'element-wasm-url', 'element'];
+  const node = { 'npm-check': 'check.cjs', 'npm-suppress': 'suppress.cjs', 'npm-session': 'session.mjs', 'npm-worker': 'worker.mjs' };
+  assert.deepEqual(names.filter((n) => !browser.includes(n) && !(n in node) && n !== 'npm-cli'), [], 'every snippet is run below');
+  for (const name of browser) assert.equal(snippet(name, NPM_README), snippet(name), `${name}: as in the project README, built and run by web/e2e/bundlers.test.mjs`);
+  // The project README's worker snippet is this one, run here.
+  assert.equal(snippet('npm-worker'), snippet('npm-worker', NPM_README));
+  const dir = fs.mkdtempSync(path.join(project, 'npm-readme-'));
+  fs.copyFileSync(fixture('demo/cluster.yaml'), path.join(dir, 'snapshot.yaml'));
+  fs.mkdirSync(path.join(dir, 'manifests'));
+  fs.copyFileSync(fixture('demo/manifests.yaml'), path.join(dir, 'manifests/manifests.yaml'));
+  for (const [name, file] of Object.entries(node)) {
+    fs.writeFileSync(path.join(dir, file), snippet(name, NPM_README));
+    const ran = spawnSync(process.execPath, [file], { cwd: dir, encoding: 'utf8' });
+    assert.equal(ran.status, 0, `${name}: ${ran.stderr}`);
+    assert.match(ran.stdout, /blocked|ready|\{/, `${name}: ${ran.stdout}`);
+  }
+  for (const line of snippet('npm-cli', NPM_README).split('\n').filter((l) => l.trim())) {
+    const ran = spawnSync('sh', ['-c', line], { cwd: dir, encoding: 'utf8', env: { ...process.env, npm_config_update_notifier: 'false', npm_config_offline: 'true' } });
+    // 0 ready, 1 findings (the demo has blockers): never 2, a usage or input error.
+    assert.ok(ran.status === 0 || ran.status === 1, `${line}: ${ran.status} ${ran.stderr}`);
+  }
+  assert.ok(fs.statSync(path.join(dir, 'preflight.sarif')).size > 0);
+  assert.match(fs.readFileSync(path.join(dir, 'preflight.md'), 'utf8'), /kube-preflight/);
+  assert.equal(JSON.parse(fs.readFileSync(path.join(dir, 'preflight.json'), 'utf8')).summary.verdict, 'blocked');
 });
 
 test('import init, { check } works the same in Node ESM, CommonJS and compiled TypeScript', () => {

@@ -598,9 +598,14 @@ function writeOut(text, output) {
 
 function main(argv) {
   const [cmd, ...rest] = argv;
-  if (cmd === undefined || cmd === '--help' || cmd === '-h' || cmd === 'help') {
+  if (cmd === undefined) {
+    // No command is a usage error: the usage goes where errors go, so that `kube-preflight > out` says why.
+    process.stderr.write(USAGE + '\n');
+    return 2;
+  }
+  if (cmd === '--help' || cmd === '-h' || cmd === 'help') {
     process.stdout.write(USAGE + '\n');
-    return cmd === undefined ? 2 : 0;
+    return 0;
   }
   if (cmd === '--version' || cmd === '-V') {
     process.stdout.write(api.version() + '\n');

@@ -166,9 +166,7 @@ pub fn InputsBar() -> Html {
         let pasting = pasting.clone();
         Callback::from(move |e: SubmitEvent| {
             e.prevent_default();
-            let Some(area) = ctx
-                .by_id("paste-text")
-                .map(wasm_bindgen::JsCast::unchecked_into::<HtmlTextAreaElement>)
+            let Some(area) = ctx.by_id("paste-text").map(wasm_bindgen::JsCast::unchecked_into::<HtmlTextAreaElement>)
             else {
                 return;
             };

@@ -20,12 +20,31 @@ function current() {
   return wasm;
 }
 
+/** After a trap: an input error saying so when the module's memory could grow no further, else nothing. */
+function outOfMemory(instance) {
+  let bytes = 0;
+  let exhausted = false;
+  try {
+    [bytes, exhausted] = Array.from(instance.memoryAfterTrap());
+  } catch {
+    return undefined;
+  }
+  if (!exhausted) return undefined;
+  const mib = Math.round(bytes / 1048576);
+  return Object.assign(
+    new Error(`out of memory: the checks needed more than the ${mib} MiB of WebAssembly memory this process could give (WebAssembly addresses 4 GiB at most); check the snapshot in parts (by namespace, or the manifests apart)`),
+    { code: 'input', reason: 'memory' },
+  );
+}
+
 function guarded(call) {
   try {
     return call(current());
   } catch (e) {
     if (e instanceof WebAssembly.RuntimeError) {
+      const oom = outOfMemory(wasm);
       wasm = load();
+      if (oom) throw oom;
       throw Object.assign(new Error(`internal error: ${e.message} (the module was reloaded; please report this input)`), {
         code: 'internal',
       });
@@ -129,6 +148,15 @@ exports.checkInWorker = async (inputs, options, opts = {}) => {
 /** @internal used by the command line */
 exports.runCli = (files, request) => guarded((w) => w.runCli(files, request));
 /** @internal used by the command line: `push`/`pushFound`/`skip` inputs as they are read, then `finish()` */
-exports.cliSession = (request) => guarded((w) => new w.CliSession(request));
+exports.cliSession = (request) => {
+  // Every call guarded as the API's are: a trap (out of memory among them) becomes an Error with a code.
+  const inner = guarded((w) => new w.CliSession(request));
+  return new Proxy(inner, {
+    get(target, prop) {
+      const v = target[prop];
+      return typeof v === 'function' ? (...args) => guarded(() => v.apply(target, args)) : v;
+    },
+  });
+};
 /** @internal used by the command line */
 exports.renderRules = (format) => guarded((w) => w.renderRules(format));

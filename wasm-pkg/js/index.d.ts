@@ -372,6 +372,8 @@ export interface PreflightError extends Error {
   column?: number;
   /** For options errors: the option at fault. */
   field?: string;
+  /** `"memory"`: an input error because the checks ran out of WebAssembly memory (no file or line then). */
+  reason?: "memory";
 }
 
 /** Check the files against the options. Throws a `PreflightError` for unreadable input or bad options. */

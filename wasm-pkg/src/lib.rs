@@ -239,6 +239,24 @@ pub fn version() -> String {
     kube_preflight::version().to_owned()
 }
 
+/// After a trap: the module's memory in bytes, and whether it could not grow by as much again (0 and `false`
+/// where there is no WebAssembly memory). A failed allocation traps as `unreachable`, as a panic would: the
+/// memory that cannot grow any further tells them apart, so that the caller can say "out of memory" (the
+/// module is thrown away after a trap: growing it costs nothing kept).
+#[wasm_bindgen(js_name = memoryAfterTrap)]
+pub fn memory_after_trap() -> Vec<f64> {
+    #[cfg(target_arch = "wasm32")]
+    {
+        let pages = core::arch::wasm32::memory_size(0);
+        let exhausted = core::arch::wasm32::memory_grow(0, pages.max(1)) == usize::MAX;
+        vec![pages as f64 * 65536.0, if exhausted { 1.0 } else { 0.0 }]
+    }
+    #[cfg(not(target_arch = "wasm32"))]
+    {
+        vec![0.0, 0.0]
+    }
+}
+
 /// The CLI's `check`: `request` is `{ options, config?: {name, content}, format, color, failOn, allowEmpty }`.
 /// Returns `{ output, exitCode }`; throws the same errors as `check`.
 #[wasm_bindgen(js_name = runCli)]

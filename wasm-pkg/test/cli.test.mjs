@@ -523,3 +523,30 @@ test('a folder 2,000 deep is walked to its bottom: each folder known by one stat
   // (Node's own recursive removal runs out of stack this deep.)
   spawnSync('rm', ['-rf', top]);
 });
+
+test('out of WebAssembly memory: an input error in one line, exit 2, nothing on stdout (V8 capped at 300 pages, 18.75 MiB)', () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'kp-oom-'));
+  const file = path.join(dir, 'pods.json');
+  const fd = fs.openSync(file, 'w');
+  fs.writeSync(fd, '{"apiVersion":"v1","kind":"List","items":[');
+  for (let i = 0; i < 60000; i++) {
+    fs.writeSync(fd, `${i ? ',' : ''}{"apiVersion":"v1","kind":"Pod","metadata":{"name":"p${i}","namespace":"n${i % 50}"},"spec":{"nodeName":"w${i % 200}","containers":[{"name":"c","image":"registry.example/app:${i}"}]},"status":{"phase":"Running"}}`);
+  }
+  fs.writeSync(fd, ']}');
+  fs.closeSync(fd);
+  const r = spawnSync(process.execPath, ['--wasm-max-mem-pages=300', bin, 'check', file, '--to', '1.29.2', '--format', 'json'], { encoding: 'utf8' });
+  // The API: the same error, with its reason, and the next call works (a fresh module).
+  const api = spawnSync(process.execPath, ['--wasm-max-mem-pages=300', '-e', `
+const k = require(${JSON.stringify(path.join(path.dirname(bin), '..'))});
+const big = require('node:fs').readFileSync(${JSON.stringify(file)});
+try { k.check([{ name: 'pods.json', content: big }], { to: '1.29.2' }); console.log('no error'); }
+catch (e) { console.log(e.code, e.reason); }
+console.log(k.check([{ name: 'a.yaml', content: 'kind: Pod\\napiVersion: v1\\nmetadata: {name: p}\\n' }], { to: '1.29.2' }).inventory.objects);
+`], { encoding: 'utf8' });
+  fs.rmSync(dir, { recursive: true });
+  assert.equal(r.status, 2, r.stderr);
+  assert.equal(r.stdout, '');
+  assert.match(r.stderr, /^kube-preflight: input error: out of memory: .*\n$/);
+  assert.equal(r.stderr.split('\n').length, 2, r.stderr);
+  assert.equal(api.stdout, 'input memory\n1\n', api.stderr);
+});

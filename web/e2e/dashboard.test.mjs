@@ -356,7 +356,7 @@ test('the embed example renders a report with the packed package', async () => {
   fs.cpSync(path.join(root, 'wasm-pkg/pkg'), path.join(site, 'node_modules/kube-preflight'), { recursive: true });
   // A page that calls check() before init(): the error says what to do.
   fs.writeFileSync(path.join(site, 'before-init.html'), `<!DOCTYPE html><html><head>
-    <script type="importmap">{ "imports": { "kube-preflight": "./node_modules/kube-preflight/browser.mjs" } }</script></head>
+    <link rel="icon" href="favicon.svg"><script type="importmap">{ "imports": { "kube-preflight": "./node_modules/kube-preflight/browser.mjs" } }</script></head>
     <body><p id="out"></p><script type="module">
       import init, { check } from 'kube-preflight';
       let said;
@@ -364,17 +364,19 @@ test('the embed example renders a report with the packed package', async () => {
       await init();
       document.querySelector('#out').textContent = said + ' | after: ' + check([], { to: '1.29.2' }).summary.verdict;
     </script></body></html>`);
-  // The portal under a strict policy (`?csp`): scripts from itself only (the page's two inline scripts by
-  // hash would do too), and WebAssembly allowed to compile ('wasm-unsafe-eval'), as the README says.
+  // The portal under the policy the README gives for the checker (`?csp`): everything from itself, no
+  // 'unsafe-inline' anywhere, and WebAssembly allowed to compile ('wasm-unsafe-eval'). A refusal by the policy
+  // is a console error, recorded below.
   const embed = await serve(site, {
     headers: (url) => (url.searchParams.has('csp')
-      ? { 'content-security-policy': "default-src 'self'; script-src 'self' 'unsafe-inline' 'wasm-unsafe-eval'; style-src 'self' 'unsafe-inline'" }
+      ? { 'content-security-policy': "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'" }
       : {}),
   });
   try {
     const page = await browser.newPage({ viewport: { width: 1100, height: 800 } });
     const errors = [];
     page.on('pageerror', (e) => errors.push(String(e)));
+    page.on('console', (m) => { if (m.type() === 'error') errors.push(m.text()); });
     await page.goto(`${embed.origin}/`);
     await page.waitForSelector('tr[data-code="api/removed"]');
     assert.match(await page.textContent('#verdict'), /^BLOCKED: 1 blocker/);
@@ -387,6 +389,8 @@ test('the embed example renders a report with the packed package', async () => {
     await page.goto(`${embed.origin}/?csp=1`);
     await page.waitForSelector('tr[data-code="api/removed"]');
     assert.match(await page.textContent('#verdict'), /^BLOCKED: 1 blocker/);
+    // Its own stylesheet applies under the policy (a file, not inline).
+    assert.equal(await page.$eval('textarea', (t) => getComputedStyle(t).fontFamily), 'monospace');
     // check() before init(): an error that says to call init(), then it works.
     await page.goto(`${embed.origin}/before-init.html`);
     await page.waitForFunction(() => document.querySelector('#out').textContent.includes('after'));

@@ -48,7 +48,7 @@ async function open(dir, csp) {
 
 test('a plain page under a strict CSP: the report, its tabs by keyboard, a theme from outside; then inputs checked in its worker', async () => {
   const dir = project('element-plain', []);
-  fs.writeFileSync(path.join(dir, 'index.html'), '<!doctype html><meta charset="utf-8"><link rel="icon" href="data:,"><title>portal</title><link rel="stylesheet" href="./portal.css"><body><h1>Portal</h1><script type="module" src="./main.js"></script></body>\n');
+  fs.writeFileSync(path.join(dir, 'index.html'), '<!doctype html><html lang="en"><meta charset="utf-8"><link rel="icon" href="data:,"><title>portal</title><link rel="stylesheet" href="./portal.css"><body><h1>Portal</h1><script type="module" src="./main.js"></script></body>\n');
   fs.writeFileSync(path.join(dir, 'main.js'), `import './node_modules/kube-preflight/report.mjs';
 const report = await (await fetch('./report.json')).json();
 const view = document.createElement('kube-preflight-report');
@@ -110,6 +110,23 @@ window.checkInputs = async () => {
     await page.evaluate(() => document.getElementById('view').style.setProperty('--bg', 'rgb(1, 2, 3)'));
     assert.equal(await page.$eval('kube-preflight-report', (el) => getComputedStyle(el.shadowRoot.querySelector('.kp-report')).backgroundColor), 'rgb(1, 2, 3)');
     await page.screenshot({ path: path.join(shots, 'element.png'), fullPage: true });
+    // axe-core (WCAG 2.2 AA, which sees into shadow roots) on each of its views, in both themes.
+    const axe = fs.readFileSync(path.join(root, 'node_modules/axe-core/axe.min.js'), 'utf8');
+    const found = [];
+    // The element's own palettes (the test's --bg from outside, a near-black, taken off).
+    await page.evaluate(() => document.getElementById('view').style.removeProperty('--bg'));
+    for (const theme of ['light', 'dark']) {
+      await page.evaluate((t) => document.getElementById('view').setAttribute('data-theme', t), theme);
+      for (const tab of ['overview', 'findings', 'checks', 'plan', 'downtime']) {
+        await page.click(`kube-preflight-report #tab-${tab}`);
+        await page.waitForSelector(`kube-preflight-report #tab-${tab}[aria-selected="true"]`);
+        await page.evaluate(axe);
+        const r = await page.evaluate(() => window.axe.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'] } }));
+        found.push(...r.violations.map((v) => `${theme} ${tab}: ${v.id} at ${v.nodes.slice(0, 3).map((n) => JSON.stringify(n.target)).join(', ')}`));
+      }
+    }
+    await page.evaluate(() => document.getElementById('view').removeAttribute('data-theme'));
+    assert.deepEqual(found, []);
     // Inputs and options: checked in the element's worker, then shown.
     await page.evaluate(() => window.checkInputs());
     await page.waitForSelector('body[data-shown="2"]', { timeout: 20000 });

@@ -88,7 +88,7 @@ pub fn ExportView() -> Html {
                 <pre id="summary-text" tabindex="0">{ summary }</pre>
             </section>
             <p class="hint">{ "Downloads are made in this page; nothing is sent anywhere. The HTML report is one file that opens without this app. Print works from any view; the review below is what this view prints." }</p>
-            <article class="printable" id="printable">
+            <article class="printable" id="printable" tabindex="0" aria-label="The review as it prints (scrolls sideways on narrow screens)">
                 <h2>{ format!("Upgrade review: {} → {} ({})", r.upgrade.from.clone().unwrap_or_else(|| "unknown".into()), r.upgrade.to, r.upgrade.profile) }</h2>
                 <p class="print-verdict">{ format!("Verdict: {} · {} blocker(s), {} warning(s), {} info · plan {} over {}", crate::view::Headline::of(&r).label(), r.summary.blocker, r.summary.warning, r.summary.info, duration(r.plan.total_seconds), r.upgrade.path.join(" → ")) }</p>
                 <h3>{ "Findings" }</h3>

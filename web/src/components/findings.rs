@@ -88,7 +88,7 @@ fn details(ctx: &Ctx, f: &FindingV) -> Html {
                 <div class="source-lines">
                     <div class="source-name">{ s.location() }{ s.via.clone().map(|v| format!(" (via {v})")).unwrap_or_default() }</div>
                     if let Some(l) = lines {
-                        <pre class="lines">{ for l.2.iter().enumerate().map(|(k, text)| {
+                        <pre class="lines" tabindex="0" role="region" aria-label={format!("Source lines of {}", s.file)}>{ for l.2.iter().enumerate().map(|(k, text)| {
                             let n = l.1 + k as u32;
                             html! { <span class={classes!("line", (Some(n) == target).then_some("target"))}><span class="ln">{ format!("{n:>5} ") }</span>{ text.clone() }{ "\n" }</span> }
                         }) }</pre>

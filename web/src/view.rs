@@ -953,6 +953,55 @@ pub fn checks(r: &ReportView, text: &str, sort: CheckSort) -> Vec<CheckRow> {
     rows
 }
 
+/// The mark drawn over a node's cell at (x, y) besides its colour (`None`: the colour alone).
+pub fn state_mark(st: NodeState, x: f64, y: f64) -> Option<String> {
+    match st {
+        NodeState::Out => Some(format!("M{:.1} {:.1}L{:.1} {:.1}", x + 2.0, y + 9.0, x + 9.0, y + 2.0)),
+        NodeState::Between => Some(format!("M{:.1} {:.1}H{:.1}", x + 2.0, y + 5.5, x + 9.0)),
+        NodeState::Done => {
+            Some(format!("M{:.1} {:.1}L{:.1} {:.1}L{:.1} {:.1}", x + 2.0, y + 6.0, x + 4.5, y + 8.5, x + 9.0, y + 3.0))
+        }
+        NodeState::Waiting => None,
+    }
+}
+
+/// The node map's cells as SVG text, and the height they take: parsed by the browser in one go
+/// (`Html::from_html_unchecked`), since at 2,000 nodes a virtual node per cell, its title and its mark (6,000
+/// of them) made opening the view take 0.2 s and each replay frame diff them all. Every name is escaped for
+/// XML: node and pool names come from the inputs.
+pub fn node_cells(groups: &[(String, Vec<String>)], states: &BTreeMap<String, NodeState>) -> (String, f64) {
+    use std::fmt::Write as _;
+    const CELL: f64 = 14.0;
+    let esc = kube_preflight::render::xml_escape;
+    let mut y = 0.0;
+    let mut svg = String::new();
+    for (pool, names) in groups {
+        let _ =
+            write!(svg, r#"<text class="pool-label" x="0" y="{:.0}">{} ({})</text>"#, y + 11.0, esc(pool), names.len());
+        y += 16.0;
+        for (i, n) in names.iter().enumerate() {
+            let st = states.get(n).copied().unwrap_or(NodeState::Waiting);
+            let (x, yy) = ((i % MAP_PER_ROW) as f64 * CELL, y + (i / MAP_PER_ROW) as f64 * CELL);
+            let name = esc(n);
+            let _ = write!(
+                svg,
+                r#"<rect class="node {}" x="{x:.0}" y="{yy:.0}" width="11" height="11" rx="2" data-node="{name}"><title>{name}: {}</title></rect>"#,
+                st.name(),
+                st.name()
+            );
+            // A mark besides the colour: a slash on a node out, a bar between hops, a tick when done.
+            if let Some(d) = state_mark(st, x, yy) {
+                let _ = write!(svg, r#"<path class="node-mark" d="{d}"/>"#);
+            }
+        }
+        y += names.len().div_ceil(MAP_PER_ROW) as f64 * CELL + 6.0;
+    }
+    (svg, y)
+}
+
+/// Cells per row of the node map.
+pub const MAP_PER_ROW: usize = 64;
+
 #[cfg(test)]
 pub(crate) mod tests {
     use super::*;
@@ -1142,5 +1191,24 @@ pub(crate) mod tests {
         assert_eq!(pareto(&[pt(1, 100, 0), pt(2, 60, 10), pt(3, 60, 20), pt(4, 40, 10)]), [1, 4]);
         assert_eq!(ticks(3600, 6), [0, 600, 1200, 1800, 2400, 3000, 3600]);
         assert_eq!(ticks(0, 6), [0]);
+    }
+
+    #[test]
+    fn node_map_cells_escape_names_and_mark_states() {
+        let groups = vec![
+            ("pool <&>".to_owned(), vec!["n\"><script>alert(1)</script>".to_owned(), "w-1".to_owned()]),
+            ("b".to_owned(), (0..65).map(|i| format!("b-{i}")).collect()),
+        ];
+        let mut states = BTreeMap::new();
+        states.insert("w-1".to_owned(), NodeState::Out);
+        let (svg, height) = node_cells(&groups, &states);
+        assert!(!svg.contains("<script>"), "{svg}");
+        assert!(svg.contains(r#"data-node="n&quot;&gt;&lt;script&gt;alert(1)&lt;/script&gt;""#), "{svg}");
+        assert!(svg.contains("pool &lt;&amp;&gt; (2)"));
+        assert!(svg.contains(r#"<rect class="node out" x="14" y="16""#), "{svg}");
+        assert_eq!(svg.matches("<rect ").count(), 67);
+        assert_eq!(svg.matches(r#"class="node-mark""#).count(), 1);
+        // Two pools: a label and a row, then a label and two rows (65 cells, 64 a row).
+        assert_eq!(height, 16.0 + 14.0 + 6.0 + 16.0 + 28.0 + 6.0);
     }
 }

@@ -252,63 +252,23 @@ pub fn Replay() -> Html {
     }
 }
 
-/// The mark drawn over a node's cell at (x, y) besides its colour (`None`: the colour alone).
-fn state_mark(st: NodeState, x: f64, y: f64) -> Option<String> {
-    match st {
-        NodeState::Out => Some(format!("M{:.1} {:.1}L{:.1} {:.1}", x + 2.0, y + 9.0, x + 9.0, y + 2.0)),
-        NodeState::Between => Some(format!("M{:.1} {:.1}H{:.1}", x + 2.0, y + 5.5, x + 9.0)),
-        NodeState::Done => {
-            Some(format!("M{:.1} {:.1}L{:.1} {:.1}L{:.1} {:.1}", x + 2.0, y + 6.0, x + 4.5, y + 8.5, x + 9.0, y + 3.0))
-        }
-        NodeState::Waiting => None,
-    }
-}
-
 /// A legend's key: the cell as the map draws it.
 fn legend_key(st: NodeState) -> Html {
     html! {
         <svg class="key-cell" viewBox="0 0 11 11" width="11" height="11" aria-hidden="true">
             <rect class={classes!("node", st.name())} x="0" y="0" width="11" height="11" rx="2" />
-            if let Some(d) = state_mark(st, 0.0, 0.0) { <path class="node-mark" d={d} /> }
+            if let Some(d) = crate::view::state_mark(st, 0.0, 0.0) { <path class="node-mark" d={d} /> }
         </svg>
     }
 }
 
 fn node_map(r: &ReportView, nodes: &[crate::protocol::NodeFacts], f: &crate::view::Frame) -> Html {
     let groups = pools(&r.plan, nodes);
-    const CELL: f64 = 14.0;
-    const PER_ROW: usize = 64;
-    // The cells as SVG text, parsed by the browser in one go (`Html::from_html_unchecked`): at 2,000 nodes a
-    // virtual node per cell, its title and its mark (6,000 of them) made opening the view take 0.2 s and each
-    // replay frame diff them all. Every name is escaped for XML.
-    use std::fmt::Write as _;
-    let esc = kube_preflight::render::xml_escape;
-    let mut y = 0.0;
-    let mut svg = String::new();
-    for (pool, names) in &groups {
-        let _ = write!(svg, r#"<text class="pool-label" x="0" y="{:.0}">{} ({})</text>"#, y + 11.0, esc(pool), names.len());
-        y += 16.0;
-        for (i, n) in names.iter().enumerate() {
-            let st = f.states.get(n).copied().unwrap_or(NodeState::Waiting);
-            let (x, yy) = ((i % PER_ROW) as f64 * CELL, y + (i / PER_ROW) as f64 * CELL);
-            let name = esc(n);
-            let _ = write!(
-                svg,
-                r#"<rect class="node {}" x="{x:.0}" y="{yy:.0}" width="11" height="11" rx="2" data-node="{name}"><title>{name}: {}</title></rect>"#,
-                st.name(),
-                st.name()
-            );
-            // A mark besides the colour: a slash on a node out, a bar between hops, a tick when done.
-            if let Some(d) = state_mark(st, x, yy) {
-                let _ = write!(svg, r#"<path class="node-mark" d="{d}"/>"#);
-            }
-        }
-        y += names.len().div_ceil(PER_ROW) as f64 * CELL + 6.0;
-    }
+    let (svg, y) = crate::view::node_cells(&groups, &f.states);
     let out = Html::from_html_unchecked(AttrValue::from(svg));
     html! {
         <figure part="chart" class="node-map" tabindex="0" role="region" aria-label="Nodes by pool (scrolls sideways)">
-            <svg viewBox={format!("0 0 {:.0} {:.0}", PER_ROW as f64 * CELL, y.max(20.0))} width="100%" role="img"
+            <svg viewBox={format!("0 0 {:.0} {:.0}", crate::view::MAP_PER_ROW as f64 * 14.0, y.max(20.0))} width="100%" role="img"
                 aria-label={format!("Nodes by pool: {} out, the rest waiting or done", f.out.len())}>{ out }</svg>
             <figcaption class="legend">
                 { legend_key(NodeState::Waiting) }{ "waiting " }{ legend_key(NodeState::Out) }{ "out (cordoned, drained, upgrading) " }

@@ -601,3 +601,40 @@ each('axe-core finds no WCAG 2.2 AA violation on any view, in either theme', asy
   assert.deepEqual(errors, []);
   await context.close();
 });
+
+test('laptop: a suppressed finding lines up with the others (its tag under the severity, not a column of its own)', async () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'kp-suppressed-'));
+  const ingress = (name, annotations) => `apiVersion: extensions/v1beta1
+kind: Ingress
+metadata:
+  name: ${name}
+  namespace: shop
+  annotations: ${JSON.stringify(annotations)}
+spec:
+  backend: {serviceName: web, servicePort: 80}
+`;
+  const file = path.join(dir, 'ingresses.yaml');
+  fs.writeFileSync(file, `${ingress('kept', {})}---\n${ingress('accepted', { 'kube-preflight.io/ignore': 'api/removed', 'kube-preflight.io/ignore-reason': 'moved next sprint' })}`);
+  const { page, errors, context } = await open('laptop');
+  await verdictIs(page, 'BLOCKED');
+  await page.setInputFiles('#files', [file]);
+  await page.waitForFunction(() => /^Your inputs: 1 input\(s\), 2 object/.test(document.querySelector('#loaded')?.textContent ?? '') && !document.querySelector('#progress'));
+  // No nodes, so no current version to take the next minor from: the target is set.
+  await page.fill('#to', '1.29.2');
+  await page.dispatchEvent('#to', 'change');
+  await page.click('#tab-findings');
+  await page.waitForSelector('.finding.suppressed', { timeout: 5000 }).catch(async (e) => { throw new Error(e.message + await page.evaluate(() => document.querySelector('#panel')?.innerText.slice(0, 800))); });
+  const columns = await page.evaluate(() => [...document.querySelectorAll('li.finding[data-code="api/removed"] .finding-head')].map((h) => ({
+    suppressed: h.closest('.finding').classList.contains('suppressed'),
+    code: Math.round(h.querySelector('.code').getBoundingClientRect().left),
+    message: Math.round(h.querySelector('.message').getBoundingClientRect().left),
+    where: Math.round(h.querySelector('.where').getBoundingClientRect().left),
+  })));
+  assert.equal(columns.length, 2, JSON.stringify(columns));
+  const [a, b] = columns;
+  assert.notEqual(a.suppressed, b.suppressed);
+  assert.deepEqual({ code: a.code, message: a.message, where: a.where }, { code: b.code, message: b.message, where: b.where });
+  fs.rmSync(dir, { recursive: true });
+  assert.deepEqual(errors, []);
+  await context.close();
+});

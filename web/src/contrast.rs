@@ -78,7 +78,7 @@ fn every_theme_meets_aa_for_text_and_graphics() {
 /// Neighbouring chart categories are told apart by more than hue (WCAG 1.4.1, 1.4.11): their fills are
 /// close in luminance (a Gantt step's drain, budget wait, upgrade and ready; the node map's states), so
 /// a step's segments are separated by a gap of the card's colour (3:1 on each fill, checked above), and
-/// each node state but "waiting" carries a mark of its own (`components/plan.rs`, `state_mark`).
+/// each node state but "waiting" carries a mark of its own (`view.rs`, `state_mark`).
 #[test]
 fn neighbouring_categories_differ_by_more_than_hue() {
     let rule = |selector: &str| {
@@ -89,10 +89,15 @@ fn neighbouring_categories_differ_by_more_than_hue() {
     assert!(seg.contains("stroke: var(--card)") && seg.contains("non-scaling-stroke"), "{seg}");
     let mark = rule(".node-mark {");
     assert!(mark.contains("stroke: var(--card)"), "{mark}");
-    let plan = include_str!("components/plan.rs");
+    let view = include_str!("view.rs");
     for state in ["NodeState::Out => Some", "NodeState::Between => Some", "NodeState::Done =>"] {
-        assert!(plan.contains(state), "no mark for {state}");
+        assert!(view.contains(state), "no mark for {state}");
     }
+    // And the marks are real: every state but waiting has one (the function itself, not its text).
+    for st in [crate::view::NodeState::Out, crate::view::NodeState::Between, crate::view::NodeState::Done] {
+        assert!(crate::view::state_mark(st, 0.0, 0.0).is_some(), "{}", st.name());
+    }
+    assert!(crate::view::state_mark(crate::view::NodeState::Waiting, 0.0, 0.0).is_none());
     // Chart text never under 12px (the charts scroll rather than shrink: `.chart-scroll svg` min-width).
     for sel in ["svg text {", "svg .axis text {", ".node-label {"] {
         assert!(rule(sel).contains("font-size: 12px"), "{sel}");

@@ -182,6 +182,27 @@ test('the package\'s README (what the registry shows) runs as written: the CLI l
   assert.equal(JSON.parse(fs.readFileSync(path.join(dir, 'preflight.json'), 'utf8')).summary.verdict, 'blocked');
 });
 
+test('the project README\'s command-line lines run as written (from the installed tarball, offline)', () => {
+  const [install, ...lines] = snippet('cli').split('\n').filter((l) => l.trim());
+  // The first line installs the package, which this project has from the tarball already.
+  assert.match(install, /^npm install \.\/wasm-pkg\/pkg\b/);
+  const dir = fs.mkdtempSync(path.join(project, 'readme-cli-'));
+  fs.copyFileSync(fixture('demo/cluster.yaml'), path.join(dir, 'snapshot.yaml'));
+  fs.mkdirSync(path.join(dir, 'manifests'));
+  fs.copyFileSync(fixture('demo/manifests.yaml'), path.join(dir, 'manifests/manifests.yaml'));
+  fs.mkdirSync(path.join(dir, 'cluster'));
+  fs.copyFileSync(fixture('demo/cluster.yaml'), path.join(dir, 'cluster/snapshot.yaml'));
+  fs.writeFileSync(path.join(dir, 'snapshot.json'), JSON.stringify({ apiVersion: 'v1', kind: 'List', items: [{ apiVersion: 'v1', kind: 'Node', metadata: { name: 'n1' }, status: { nodeInfo: { kubeletVersion: 'v1.28.4' } } }] }));
+  fs.writeFileSync(path.join(dir, 'preflight.yaml'), 'to: 1.29.2\n');
+  assert.ok(lines.length >= 4);
+  for (const line of lines) {
+    const ran = spawnSync('sh', ['-c', line], { cwd: dir, encoding: 'utf8', env: { ...process.env, npm_config_update_notifier: 'false', npm_config_offline: 'true' } });
+    // 0 ready, 1 findings: never 2, a usage, options or input error.
+    assert.ok(ran.status === 0 || ran.status === 1, `${line}: ${ran.status} ${ran.stderr}`);
+  }
+  assert.ok(fs.statSync(path.join(dir, 'preflight.sarif')).size > 0);
+});
+
 test('import init, { check } works the same in Node ESM, CommonJS and compiled TypeScript', () => {
   const esm = spawnSync(process.execPath, ['--input-type=module', '-e', "import init, { check } from 'kube-preflight'; await init(); console.log(check([], { to: '1.29.2' }).summary.verdict)"], { cwd: project, encoding: 'utf8' });
   assert.equal(esm.status, 0, esm.stderr);

@@ -26,7 +26,7 @@ Commands:
   gen [--nodes N] [--pods N] [--seed N] [--format json|yaml] [--out FILE]
           a realistic snapshot (kubectl-shaped), deterministic from the seed
   fuzz [SECONDS]
-          fuzz reading + checks + plan, option parsing (cargo-fuzz) and the CLI's path layouts
+          fuzz reading + checks + plan, option parsing, the merge of inputs (cargo-fuzz) and the CLI's path layouts
           (inputs named twice; 600 s in all by default)";
 
 fn main() -> ExitCode {
@@ -294,8 +294,8 @@ fn stages(root: &Path, times: &mut Vec<(&'static str, std::time::Duration)>) -> 
     })
 }
 
-/// `cargo xtask fuzz [SECONDS]`: both fuzz targets of `fuzz/` and the CLI's path layouts for a third of the
-/// time each; the fuzz targets from the committed
+/// `cargo xtask fuzz [SECONDS]`: the three fuzz targets of `fuzz/` (reading and checks, options, the merge of
+/// inputs) and the CLI's path layouts for a quarter of the time each; the fuzz targets from the committed
 /// seed corpus (`fuzz/corpus/<target>`, never written to: new inputs go to `target/fuzz-corpus/`). A crash
 /// leaves its input in `fuzz/artifacts/` and fails the command. cargo-fuzz wants nightly flags
 /// (sanitizers); `RUSTC_BOOTSTRAP=1` lets this machine's stable toolchain take them.
@@ -306,9 +306,9 @@ fn fuzz(root: &Path, seconds: u64) -> Result<(), Failure> {
         step("fuzz: installing cargo-fuzz from crates.io (about 2 minutes)");
         run(Command::new("cargo").args(["install", "cargo-fuzz", "--locked"]).env("PATH", &path))?;
     }
-    // Two libFuzzer targets and the CLI's path layouts (wasm-pkg/test/layout.mjs), a third of the time each.
-    let each = (seconds / 3).max(1);
-    for target in ["check", "options"] {
+    // Three libFuzzer targets and the CLI's path layouts (wasm-pkg/test/layout.mjs), a quarter of the time each.
+    let each = (seconds / 4).max(1);
+    for target in ["check", "options", "merge"] {
         step(&format!("fuzz: {target} for {each} s"));
         let work = root.join("target/fuzz-corpus").join(target);
         std::fs::create_dir_all(&work).map_err(|e| Failure::new(format!("{}: {e}", work.display())))?;

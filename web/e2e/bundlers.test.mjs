@@ -102,8 +102,8 @@ test('Rollup: the README\'s wasm-URL form and its rollup.config.mjs', async () =
   assertReport(await run(path.join(dir, 'dist')), 'Rollup');
 });
 
-test('webpack 5: the README\'s default form, no loader or plugin', async () => {
-  const dir = project('webpack', snippet('browser-default'), ['webpack']);
+/** webpack 5 in production mode, no loader or plugin: `main.js` into `dist/`, with a page for it. */
+async function webpackBuild(dir) {
   const webpack = createRequire(path.join(dir, 'package.json'))('webpack');
   const stats = await new Promise((resolve, reject) => {
     webpack({
@@ -115,7 +115,12 @@ test('webpack 5: the README\'s default form, no loader or plugin', async () => {
   });
   assert.ok(!stats.hasErrors(), stats.toString({ all: false, errors: true }));
   fs.writeFileSync(path.join(dir, 'dist/index.html'), '<!doctype html><meta charset="utf-8"><link rel="icon" href="data:,"><title>app</title><script src="./main.js"></script>\n');
-  assertReport(await run(path.join(dir, 'dist')), 'webpack');
+  return path.join(dir, 'dist');
+}
+
+test('webpack 5: the README\'s default form, no loader or plugin', async () => {
+  const dir = project('webpack', snippet('browser-default'), ['webpack']);
+  assertReport(await run(await webpackBuild(dir)), 'webpack');
 });
 
 test('Vite: the README\'s default form, built', async () => {
@@ -250,18 +255,7 @@ test('Rollup: the element and its worker, from the README\'s element form and ro
 
 test('webpack 5: the element and its worker with no loader or plugin', async () => {
   const dir = project('webpack-element', DEFAULT_WITH_ELEMENT, ['webpack'], ELEMENT_APP);
-  const webpack = createRequire(path.join(dir, 'package.json'))('webpack');
-  const stats = await new Promise((resolve, reject) => {
-    webpack({
-      mode: 'production',
-      context: dir,
-      entry: './main.js',
-      output: { path: path.join(dir, 'dist'), filename: 'main.js', publicPath: 'auto' },
-    }, (err, s) => (err ? reject(err) : resolve(s)));
-  });
-  assert.ok(!stats.hasErrors(), stats.toString({ all: false, errors: true }));
-  fs.writeFileSync(path.join(dir, 'dist/index.html'), '<!doctype html><meta charset="utf-8"><link rel="icon" href="data:,"><title>app</title><script src="./main.js"></script>\n');
-  assertElement(await run(path.join(dir, 'dist')), 'webpack element');
+  assertElement(await run(await webpackBuild(dir)), 'webpack element');
 });
 
 test('Vite: the element and its worker, built with no configuration', async () => {

@@ -79,14 +79,20 @@ function assertReport(r, bundler) {
   assert.deepEqual(r.got, { from: '1.28.4', verdict: 'ready' }, bundler);
 }
 
-test('esbuild: the README\'s wasm-URL form and its esbuild command', async () => {
-  const dir = project('esbuild', snippet('browser-wasm-url'), ['esbuild', '@esbuild']);
-  const command = snippet('esbuild').trim().split(/\s+/);
-  assert.equal(command[0], 'npx');
-  const r = spawnSync(path.join(dir, 'node_modules/esbuild/bin/esbuild'), command.slice(2), { cwd: dir, encoding: 'utf8' });
+/** The README's esbuild command (the snippet `command`, `npx esbuild ...`) in `dir`, with the page copied
+ * beside its output; the output folder. */
+function esbuildBuild(dir, command) {
+  const args = snippet(command).trim().split(/\s+/);
+  assert.equal(args[0], 'npx');
+  const r = spawnSync(path.join(dir, 'node_modules/esbuild/bin/esbuild'), args.slice(2), { cwd: dir, encoding: 'utf8' });
   assert.equal(r.status, 0, r.stderr);
   fs.writeFileSync(path.join(dir, 'dist/index.html'), fs.readFileSync(path.join(dir, 'index.html')));
-  assertReport(await run(path.join(dir, 'dist')), 'esbuild');
+  return path.join(dir, 'dist');
+}
+
+test('esbuild: the README\'s wasm-URL form and its esbuild command', async () => {
+  const dir = project('esbuild', snippet('browser-wasm-url'), ['esbuild', '@esbuild']);
+  assertReport(await run(esbuildBuild(dir, 'esbuild')), 'esbuild');
 });
 
 test('Rollup: the README\'s wasm-URL form and its rollup.config.mjs', async () => {
@@ -225,12 +231,7 @@ const DEFAULT_WITH_ELEMENT = `${snippet('browser-default')}\nimport 'kube-prefli
 
 test('esbuild: the element and its worker, from the README\'s element form and esbuild command', async () => {
   const dir = project('esbuild-element', snippet('element-wasm-url'), ['esbuild', '@esbuild'], ELEMENT_APP);
-  const command = snippet('esbuild-element').trim().split(/\s+/);
-  assert.equal(command[0], 'npx');
-  const r = spawnSync(path.join(dir, 'node_modules/esbuild/bin/esbuild'), command.slice(2), { cwd: dir, encoding: 'utf8' });
-  assert.equal(r.status, 0, r.stderr);
-  fs.writeFileSync(path.join(dir, 'dist/index.html'), fs.readFileSync(path.join(dir, 'index.html')));
-  assertElement(await run(path.join(dir, 'dist')), 'esbuild element');
+  assertElement(await run(esbuildBuild(dir, 'esbuild-element')), 'esbuild element');
 });
 
 test('Rollup: the element and its worker, from the README\'s element form and rollup.config.mjs', async () => {

@@ -32,10 +32,33 @@ export function sarifErrors(file) {
 }
 
 /** The code block that follows `<!-- snippet: name -->` in the README, verbatim: the tests run the
- * README's own examples. */
+ * README's own examples. A block inside a list item is indented with its marker; the indent is taken off. */
 export function snippet(name, file = 'README.md') {
   const readme = fs.readFileSync(path.join(root, file), 'utf8');
-  const m = new RegExp(`<!-- snippet: ${name} -->\\n+\`\`\`\\w*\\n([\\s\\S]*?)\\n\`\`\``).exec(readme);
+  const m = new RegExp(`^( *)<!-- snippet: ${name} -->\\n+\\1\`\`\`\\w*\\n([\\s\\S]*?)\\n\\1\`\`\``, 'm').exec(readme);
   assert.ok(m, `${file} has no snippet ${name}`);
-  return m[1];
+  return m[2].split('\n').map((l) => (l.startsWith(m[1]) ? l.slice(m[1].length) : l)).join('\n');
+}
+
+/** Every fenced code block of a Markdown file: its line, its info string and the snippet name marking it (or
+ * null). */
+export function codeBlocks(file) {
+  const lines = fs.readFileSync(path.join(root, file), 'utf8').split('\n');
+  const blocks = [];
+  let open = null;
+  let marker = null;
+  lines.forEach((line, i) => {
+    const fence = /^( *)```(\S*)/.exec(line);
+    if (open) {
+      if (fence && fence[1] === open.indent && !fence[2]) open = null;
+      return;
+    }
+    if (fence) {
+      open = { indent: fence[1] };
+      blocks.push({ line: i + 1, info: fence[2], name: marker });
+      return;
+    }
+    if (line.trim()) marker = /^ *<!-- snippet: ([\w-]+) -->$/.exec(line)?.[1] ?? null;
+  });
+  return blocks;
 }

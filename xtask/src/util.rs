@@ -26,6 +26,13 @@ impl fmt::Display for Failure {
 pub fn cmd(program: &str, dir: &Path, env: &Env) -> Command {
     let mut c = Command::new(program);
     c.current_dir(dir).env("PATH", &env.path).stdin(Stdio::null());
+    // The NO_COLOR convention is "set and not empty" (NO_COLOR=1 is the usual form), but trunk reads the
+    // variable as its `--no-color` flag and refuses anything but `true` or `false`.
+    if program == "trunk" {
+        if let Some(v) = std::env::var_os("NO_COLOR") {
+            c.env("NO_COLOR", if v.is_empty() { "false" } else { "true" });
+        }
+    }
     c
 }
 

@@ -236,7 +236,7 @@ pub fn left_out(cluster: &Cluster<'_>) -> Vec<crate::report::LeftOut> {
         .map(|p| {
             let mut nodes: Vec<String> =
                 p.nodes.iter().filter_map(|i| cluster.nodes.get(*i)).map(|n| n.name().to_owned()).collect();
-            nodes.sort();
+            crate::sort::sort(&mut nodes);
             crate::report::LeftOut { pool: p.name, reason: paused_reason(cluster.profile()).to_owned(), nodes }
         })
         .collect()
@@ -427,7 +427,7 @@ pub fn pools(cluster: &Cluster<'_>) -> Vec<Pool> {
             }
         }
     }
-    pools.sort_by(|a, b| (a.role, &a.name).cmp(&(b.role, &b.name)));
+    crate::sort::sort_by(&mut pools, |a, b| (a.role, &a.name).cmp(&(b.role, &b.name)));
     pools
 }
 

@@ -39,6 +39,7 @@ pub mod report;
 pub mod rules;
 pub mod runtimes;
 pub mod session;
+pub mod sort;
 pub mod units;
 pub mod version;
 

@@ -242,7 +242,7 @@ impl Baseline {
                 f.get("source").get("via").as_str(),
             ));
         }
-        identities.sort();
+        crate::sort::sort(&mut identities);
         identities.dedup();
         Ok(Baseline { identities })
     }

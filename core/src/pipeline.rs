@@ -161,7 +161,7 @@ fn simulate(
     }
     if let Some(rke) = rke_refused {
         let mut pending: Vec<String> = cluster.nodes.iter().map(|n| n.name().to_owned()).collect();
-        pending.sort();
+        crate::sort::sort(&mut pending);
         let fields: Vec<&str> = rke.problems.iter().map(|(_, field, _)| field.as_str()).collect();
         let stop = report::Stop {
             hop: cluster.path.first().map(ToString::to_string).unwrap_or_default(),
@@ -204,7 +204,7 @@ fn simulate(
     });
     plan.left_out = budget::left_out(cluster);
     let mut never: Vec<String> = plan.stops.iter().flat_map(|s| s.pending.iter().cloned()).collect();
-    never.sort();
+    crate::sort::sort(&mut never);
     never.dedup();
     plan.not_simulated = never;
     Simulated { plan, downtime, workloads: Some(workloads), placed: outcome.placed, windows: outcome.windows }

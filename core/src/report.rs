@@ -549,7 +549,7 @@ pub const NOTHING_CHECKED: &str = "nothing-checked";
 
 /// Sort findings (severity, code, object, then message for a total order) and count them.
 pub fn finish_findings(findings: &mut Vec<Finding>) -> Summary {
-    findings.sort_by(|a, b| {
+    crate::sort::sort_by(findings, |a, b| {
         (a.severity, a.code, &a.object, &a.hop, &a.message, &a.source)
             .cmp(&(b.severity, b.code, &b.object, &b.hop, &b.message, &b.source))
     });

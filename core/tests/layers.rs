@@ -14,7 +14,7 @@ use std::path::{Path, PathBuf};
 
 /// Bottom to top. A module may use the modules of the layers below its own, and no other.
 const LAYERS: &[(&str, &[&str])] = &[
-    ("units and parsing", &["units", "parse", "quantity", "version"]),
+    ("units, parsing and sorting", &["units", "parse", "quantity", "version", "sort"]),
     ("the typed model, the API and runtime tables and the options", &["apis", "model", "options", "runtimes"]),
     ("what each family of checks reads", &["coverage"]),
     ("the report's plain data, Helm records, errors", &["report", "helm", "error"]),

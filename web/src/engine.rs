@@ -370,7 +370,7 @@ fn node_facts(ingested: &Ingested) -> Vec<NodeFacts> {
             pod_names: Vec::new(),
         })
         .collect();
-    nodes.sort_by(|a, b| a.name.cmp(&b.name));
+    kube_preflight::sort::sort_by(&mut nodes, |a, b| a.name.cmp(&b.name));
     nodes.dedup_by(|a, b| a.name == b.name);
     for o in &ingested.objects {
         let Some(pod) = o.pod() else { continue };

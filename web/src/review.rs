@@ -157,7 +157,7 @@ fn assumptions(r: &ReportView) -> Vec<String> {
 fn runbook_rows(r: &ReportView, nodes: &[NodeFacts]) -> Vec<[String; 7]> {
     let drains = r.plan.drain.is_some();
     let mut steps: Vec<_> = r.plan.steps.iter().collect();
-    steps.sort_by(|a, b| (a.start_seconds, &a.node).cmp(&(b.start_seconds, &b.node)));
+    kube_preflight::sort::sort_by(&mut steps, |a, b| (a.start_seconds, &a.node).cmp(&(b.start_seconds, &b.node)));
     steps
         .into_iter()
         .map(|s| {

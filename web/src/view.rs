@@ -363,9 +363,11 @@ pub fn step_rows(r: &ReportView, text: &str, sort: StepSort) -> Vec<usize> {
     let key =
         |i: &usize| r.plan.steps.get(*i).map(|s| (s.start_seconds, s.end_seconds - s.start_seconds, s.node.clone()));
     match sort {
-        StepSort::Start => rows.sort_by_key(|i| key(i).map(|(a, _, n)| (a, n))),
-        StepSort::Longest => rows.sort_by_key(|i| key(i).map(|(a, d, n)| (std::cmp::Reverse(d), a, n))),
-        StepSort::Node => rows.sort_by_key(|i| key(i).map(|(a, _, n)| (n, a))),
+        StepSort::Start => kube_preflight::sort::sort_by_key(&mut rows, |i| key(i).map(|(a, _, n)| (a, n))),
+        StepSort::Longest => {
+            kube_preflight::sort::sort_by_key(&mut rows, |i| key(i).map(|(a, d, n)| (std::cmp::Reverse(d), a, n)))
+        }
+        StepSort::Node => kube_preflight::sort::sort_by_key(&mut rows, |i| key(i).map(|(a, _, n)| (n, a))),
     }
     rows
 }
@@ -672,7 +674,7 @@ pub fn grouped(findings: &[FindingV], filter: &Filter, by: GroupBy) -> Vec<(Stri
     }
     let rank = |s: &str| SEVERITIES.iter().position(|x| *x == s).unwrap_or(SEVERITIES.len());
     let mut out: Vec<(String, Vec<usize>)> = groups.into_iter().collect();
-    out.sort_by_key(|(name, members)| {
+    kube_preflight::sort::sort_by_key(&mut out, |(name, members)| {
         (members.iter().filter_map(|i| findings.get(*i)).map(|f| rank(&f.severity)).min().unwrap_or(9), name.clone())
     });
     out
@@ -750,7 +752,7 @@ pub fn pools(plan: &PlanV, nodes: &[NodeFacts]) -> Vec<(String, Vec<String>)> {
     // Control-plane pools first, as they upgrade first.
     let first = |p: &str| !(p.contains("control") || p.contains("master") || p == "etcd");
     let mut out: Vec<(String, Vec<String>)> = by_pool.into_iter().map(|(k, v)| (k, v.into_iter().collect())).collect();
-    out.sort_by_key(|(p, _)| (first(p), p.clone()));
+    kube_preflight::sort::sort_by_key(&mut out, |(p, _)| (first(p), p.clone()));
     out
 }
 
@@ -815,7 +817,7 @@ pub fn frame(report: &ReportView, nodes: &[NodeFacts], t: u64) -> Frame {
 /// How many of a phase's nodes are out at each change, as `(time, count)` steps, for the timeline.
 pub fn in_flight(steps: &[&StepV]) -> Vec<(u64, u32)> {
     let mut events: Vec<(u64, i32)> = steps.iter().flat_map(|s| [(s.start_seconds, 1), (s.end_seconds, -1)]).collect();
-    events.sort_unstable();
+    kube_preflight::sort::sort(&mut events);
     let mut out: Vec<(u64, u32)> = Vec::new();
     let mut n: i32 = 0;
     for (t, d) in events {
@@ -947,8 +949,10 @@ pub fn checks(r: &ReportView, text: &str, sort: CheckSort) -> Vec<CheckRow> {
         })
         .collect();
     match sort {
-        CheckSort::Outcome => rows.sort_by(|a, b| (a.outcome.rank(), a.code).cmp(&(b.outcome.rank(), b.code))),
-        CheckSort::Code => rows.sort_by_key(|r| r.code),
+        CheckSort::Outcome => {
+            kube_preflight::sort::sort_by(&mut rows, |a, b| (a.outcome.rank(), a.code).cmp(&(b.outcome.rank(), b.code)))
+        }
+        CheckSort::Code => kube_preflight::sort::sort_by_key(&mut rows, |r| r.code),
     }
     rows
 }

@@ -119,7 +119,7 @@ impl<'a> BudgetIndex<'a> {
             .copied()
             .filter(|i| pdbs.get(*i).is_some_and(|(_, pdb)| pdb.selector.matches(&pod.labels)))
             .collect();
-        found.sort_unstable();
+        crate::sort::sort(&mut found);
         found
     }
 }

@@ -140,7 +140,7 @@ impl<'a> Cluster<'a> {
             .filter_map(|i| u32::try_from(i).ok())
             .collect();
         // Stable: among objects with one key, the first read stays first, and is the one kept.
-        index.sort_by(|a, b| key_at(objects, *a).cmp(&key_at(objects, *b)));
+        crate::sort::sort_by(&mut index, |a, b| key_at(objects, *a).cmp(&key_at(objects, *b)));
         index.dedup_by(|later, first| key_at(objects, *later) == key_at(objects, *first));
         let node_index =
             nodes.iter().enumerate().map(|(i, n): (usize, &NodeView<'a>)| (n.obj.r.name.as_str(), i)).collect();

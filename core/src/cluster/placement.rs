@@ -626,7 +626,7 @@ impl<'c, 'a> Placement<'c, 'a> {
                 self.slot(*id).is_some_and(|s| !is_mirror(s.obj) && !self.ctx.is_daemon_pod(s.obj) && !keep(s.obj))
             })
             .collect();
-        out.sort_unstable();
+        crate::sort::sort(&mut out);
         for id in &out {
             self.take(*id);
         }
@@ -801,7 +801,7 @@ impl<'c, 'a> Placement<'c, 'a> {
             .filter(|n| self.dynamic(id, *n, domains, &mut |_| {}))
             .filter_map(|n| Some((self.nodes.get(n)?.key?, n)))
             .collect();
-        found.sort_unstable();
+        crate::sort::sort(&mut found);
         found.truncate(k);
         found.into_iter().map(|(_, n)| n).collect()
     }
@@ -888,9 +888,9 @@ impl<'c, 'a> Placement<'c, 'a> {
     /// The FitError of these counts over `nodes` nodes.
     fn fit_error(nodes: usize, counts: Vec<(Cow<'_, str>, usize)>) -> Unschedulable {
         let mut reasons: Vec<(String, usize)> = counts.into_iter().map(|(r, c)| (r.into_owned(), c)).collect();
-        reasons.sort();
+        crate::sort::sort(&mut reasons);
         let mut parts: Vec<String> = reasons.iter().map(|(r, c)| format!("{c} {r}")).collect();
-        parts.sort();
+        crate::sort::sort(&mut parts);
         Unschedulable { message: format!("0/{nodes} nodes are available: {}.", parts.join(", ")), reasons }
     }
 
@@ -1060,7 +1060,7 @@ impl<'c, 'a> Placement<'c, 'a> {
         } else {
             term.namespaces.iter().filter_map(|n| self.by_namespace.get(n.as_str())).flatten().copied().collect()
         };
-        ids.sort_unstable();
+        crate::sort::sort(&mut ids);
         ids
     }
 
@@ -1113,7 +1113,7 @@ impl<'c, 'a> Placement<'c, 'a> {
         // satisfyPodAffinity), and the domains they are in, per term.
         if !needs.affinity.is_empty() {
             let mut candidates: Vec<u32> = needs.affinity.iter().flat_map(|t| self.term_pods(t, ns)).collect();
-            candidates.sort_unstable();
+            crate::sort::sort(&mut candidates);
             candidates.dedup();
             let matching: Vec<(u32, usize)> = placed(candidates)
                 .into_iter()

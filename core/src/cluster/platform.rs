@@ -89,7 +89,7 @@ pub fn gates<'a>(c: &Cluster<'a>) -> Vec<Gate<'a>> {
         Profile::GkeBaremetal => gke_baremetal(c, from, &mut out),
         _ => {}
     }
-    out.sort_by_key(|g| g.code);
+    crate::sort::sort_by_key(&mut out, |g| g.code);
     out
 }
 

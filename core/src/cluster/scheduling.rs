@@ -254,7 +254,7 @@ pub fn selector_keys(spec: &PodSpec) -> Vec<&str> {
     for t in spec.required_affinity.iter().flatten() {
         keys.extend(t.match_expressions.iter().map(|r| r.key.as_str()));
     }
-    keys.sort_unstable();
+    crate::sort::sort(&mut keys);
     keys.dedup();
     keys
 }

@@ -550,7 +550,7 @@ impl Ingested {
         // By file, whatever order the inputs came in (the rest of the report is independent of it; the
         // merge fuzz target reads the same bytes as two files in both orders). Stable: two inputs of one
         // name keep their order.
-        self.inventory.skipped.sort_by(|a, b| a.file.cmp(&b.file));
+        crate::sort::sort_by(&mut self.inventory.skipped, |a, b| a.file.cmp(&b.file));
         let mut by_kind: BTreeMap<&str, usize> = BTreeMap::new();
         for o in &self.objects {
             *by_kind.entry(o.r.kind.as_str()).or_default() += 1;

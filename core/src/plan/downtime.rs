@@ -36,7 +36,7 @@ pub struct WorkloadOutcome {
 const OPEN: u64 = u64::MAX;
 
 fn merge(mut v: Vec<(u64, u64)>) -> Vec<(u64, u64)> {
-    v.sort_unstable();
+    crate::sort::sort(&mut v);
     let mut out: Vec<(u64, u64)> = Vec::new();
     for (s, e) in v {
         match out.last_mut() {
@@ -56,7 +56,7 @@ fn all_down(replicas: &[Vec<(u64, u64)>]) -> Vec<(u64, u64)> {
             events.push((e, -1));
         }
     }
-    events.sort_unstable();
+    crate::sort::sort(&mut events);
     let n = i64::try_from(replicas.len()).unwrap_or(i64::MAX);
     let (mut down, mut since) = (0i64, 0u64);
     let mut out: Vec<(u64, u64)> = Vec::new();
@@ -351,7 +351,7 @@ pub fn compute(ctx: &Cluster<'_>, outcome: &Outcome, t: &Timings) -> (Downtime, 
         // A drain that honours budgets evicts no more replicas at once than the budget allows: a later
         // eviction waits until an earlier replica is back (the node's drain takes that much longer).
         let budget = ctx.pdb_allowance(pods).filter(|_| ctx.drain_honours_pdbs());
-        evictions.sort_unstable();
+        crate::sort::sort(&mut evictions);
         let mut active: Vec<u64> = Vec::new();
         for (start, len, r) in evictions {
             let mut s = start;
@@ -381,7 +381,7 @@ pub fn compute(ctx: &Cluster<'_>, outcome: &Outcome, t: &Timings) -> (Downtime, 
             last.1 = plan_end.max(last.0);
         }
         let seconds: u64 = windows.iter().map(|(s, e)| e - s).sum();
-        nodes.sort();
+        crate::sort::sort(&mut nodes);
         nodes.dedup();
         let same_window = replicas.len() >= 2 && seconds > 0 && !refused;
         let not_ready = pods.iter().filter(|(_, p, _)| p.ready == Some(false)).count();
@@ -439,8 +439,9 @@ pub fn compute(ctx: &Cluster<'_>, outcome: &Outcome, t: &Timings) -> (Downtime, 
             until_intervention: r.open,
         })
         .collect();
-    workloads
-        .sort_by(|a, b| (b.seconds, &a.namespace, &a.kind, &a.name).cmp(&(a.seconds, &b.namespace, &b.kind, &b.name)));
+    crate::sort::sort_by(&mut workloads, |a, b| {
+        (b.seconds, &a.namespace, &a.kind, &a.name).cmp(&(a.seconds, &b.namespace, &b.kind, &b.name))
+    });
     (Downtime { components, workloads, partial: !outcome.plan.complete }, results)
 }
 

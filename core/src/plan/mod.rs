@@ -274,7 +274,7 @@ impl<'c, 'a> Builder<'c, 'a> {
 
     fn names(&self, nodes: &[usize]) -> Vec<String> {
         let mut v: Vec<String> = nodes.iter().filter_map(|i| self.node(*i)).map(|n| n.name().to_owned()).collect();
-        v.sort();
+        crate::sort::sort(&mut v);
         v
     }
 
@@ -412,7 +412,7 @@ impl<'c, 'a> Builder<'c, 'a> {
 
     fn sorted_by_name(&self, nodes: &[usize]) -> Vec<usize> {
         let mut v = nodes.to_vec();
-        v.sort_by(|a, b| self.node(*a).map(|n| n.name()).cmp(&self.node(*b).map(|n| n.name())));
+        crate::sort::sort_by(&mut v, |a, b| self.node(*a).map(|n| n.name()).cmp(&self.node(*b).map(|n| n.name())));
         v
     }
 
@@ -517,7 +517,7 @@ impl<'c, 'a> Builder<'c, 'a> {
                     let mut order: Vec<usize> =
                         self.sorted_by_name(&p.nodes).into_iter().filter(|i| legacy || reachable(i)).collect();
                     if !legacy {
-                        order.sort_by_key(|i| self.node(*i).is_some_and(|n| n.ready()));
+                        crate::sort::sort_by_key(&mut order, |i| self.node(*i).is_some_and(|n| n.ready()));
                     }
                     let concurrency =
                         if legacy { budget::limit(ctx, p).concurrency } else { window(p, inactive(&p.nodes)) };
@@ -568,7 +568,7 @@ impl<'c, 'a> Builder<'c, 'a> {
                     // RKE >= 1.1 upgrades NotReady (reachable) worker hosts first, as it does control hosts.
                     let mut order = self.sorted_by_name(&nodes);
                     if !legacy {
-                        order.sort_by_key(|i| self.node(*i).is_some_and(|n| n.ready()));
+                        crate::sort::sort_by_key(&mut order, |i| self.node(*i).is_some_and(|n| n.ready()));
                     }
                     let ph = PhaseSpec {
                         name: "workers",
@@ -748,7 +748,7 @@ impl<'c, 'a> Builder<'c, 'a> {
         };
         let unavailable = budget::unavailable(ctx, p).len();
         let mut order: Vec<usize> = p.nodes.iter().copied().filter(|i| !never_picked(i)).collect();
-        order.sort_by_key(|i| {
+        crate::sort::sort_by_key(&mut order, |i| {
             self.node(*i).map(|n| {
                 let zone = n.obj.labels.get("topology.kubernetes.io/zone");
                 (

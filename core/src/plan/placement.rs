@@ -126,7 +126,7 @@ pub fn replay(ctx: &Cluster<'_>, windows: &[NodeWindow], phases: &[crate::report
             }
         }
     }
-    events.sort_unstable();
+    crate::sort::sort(&mut events);
     let mut sim = Placement::new(ctx);
     let mut hooks = Hooks::new(ctx, &sim);
     // Pods Pending, oldest first.
@@ -187,7 +187,7 @@ pub fn replay(ctx: &Cluster<'_>, windows: &[NodeWindow], phases: &[crate::report
                 }
                 hooks.close(&sim, at);
                 if !left.is_empty() {
-                    left.sort_by(|a, b| a.0.cmp(&b.0));
+                    crate::sort::sort_by(&mut left, |a, b| a.0.cmp(&b.0));
                     let nodes_out = (0..ctx.nodes.len()).filter(|n| sim.is_out(*n)).collect();
                     let free = sim.free_now();
                     placed.pending.push(Pending { window: k, at, nodes_out, pods: left, needed, free });

@@ -112,7 +112,7 @@ pub fn docs(code: &str) -> &'static str {
 /// Every rule's identity, in code order.
 pub fn rule_infos() -> Vec<&'static RuleInfo> {
     let mut v: Vec<&'static RuleInfo> = INFOS.to_vec();
-    v.sort_by_key(|i| i.code);
+    crate::sort::sort_by_key(&mut v, |i| i.code);
     v
 }
 

@@ -36,7 +36,7 @@ fn load_named(ctx: &Ctx, mut files: Vec<(String, File, bool)>) {
     if files.is_empty() {
         return;
     }
-    files.sort_by(|a, b| a.0.cmp(&b.0));
+    kube_preflight::sort::sort_by(&mut files, |a, b| a.0.cmp(&b.0));
     let mut rows = Vec::new();
     let mut specs = Vec::new();
     let mut kept = Vec::new();

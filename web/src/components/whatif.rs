@@ -120,7 +120,7 @@ pub fn WhatIf() -> Html {
         let y = |d: u64| h - b - d as f64 / max_d * (h - b - 20.0);
         let best = pareto(&c.points);
         let mut pts = c.points.clone();
-        pts.sort_by_key(|p| p.concurrency);
+        kube_preflight::sort::sort_by_key(&mut pts, |p| p.concurrency);
         // Where each point is drawn: two concurrencies with the same time and nearly the same downtime would
         // sit on each other, and the one drawn last would take every click; a later one moves up until it is
         // clear (its label and title keep the exact values).

@@ -58,7 +58,7 @@ pub fn check(ctx: &Context<'_>, out: &mut Vec<Finding>) {
         let Some(node) = ctx.nodes.get(w.node) else { continue };
         let pool = pools.iter().find(|q| q.nodes.contains(&w.node)).map_or_else(String::new, |q| q.name.clone());
         let mut out_names: Vec<&str> = p.nodes_out.iter().filter_map(|i| ctx.nodes.get(*i)).map(|n| n.name()).collect();
-        out_names.sort_unstable();
+        crate::sort::sort(&mut out_names);
         let shown: Vec<String> = p.pods.iter().map(|(pod, why)| format!("{pod} ({})", why.message)).collect();
         let pending: Vec<serde_json::Value> = p
             .pods

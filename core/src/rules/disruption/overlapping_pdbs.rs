@@ -76,7 +76,7 @@ pub fn check(ctx: &Context<'_>, out: &mut Vec<Finding>) {
     for (p, info, node) in ctx.running_pods() {
         let Eviction::MoreThanOneBudget(pdbs) = ctx.eviction(p, info) else { continue };
         let mut names: Vec<&str> = pdbs.iter().map(|o| o.r.name.as_str()).collect();
-        names.sort_unstable();
+        crate::sort::sort(&mut names);
         let subject = ctx.controller_of(p).map_or_else(|| format!("Pod {}", display_ref(&p.r)), |k| k.display());
         let g = groups.entry((subject, names)).or_insert(Group {
             pods: Vec::new(),

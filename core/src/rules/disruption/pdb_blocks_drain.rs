@@ -95,7 +95,7 @@ pub fn check(ctx: &Context<'_>, out: &mut Vec<Finding>) {
         // The nodes whose drain it holds (their pods' nodes), for the plan's node-by-node view.
         let mut nodes: Vec<String> =
             held_pods.iter().filter_map(|(_, i, _)| i.spec.node_name.as_deref().map(str::to_owned)).collect();
-        nodes.sort();
+        crate::sort::sort(&mut nodes);
         nodes.dedup();
         if !covered.is_empty() && held == 0 {
             continue;

@@ -1,0 +1,163 @@
+//! Sorting for the size of the WebAssembly: every sort of the core and the dashboard goes through one
+//! merge sort of indices, with the comparison behind a `dyn`.
+//!
+//! `slice::sort_by` is generic over the element and the closure, and each instantiation brings its own
+//! copy of the whole driftsort and quicksort machinery (2 to 4 KB of code each). Measured on the npm
+//! package's wasm (`cargo xtask size`), the sorts were the largest single part of the code. Here the
+//! generic part is a few lines (the closure adapter and the permutation); the sort is compiled once.
+//!
+//! Every function here is stable: equal elements keep their order, so a `sort_unstable` replaced by them
+//! gives the same result for types whose equal values are indistinguishable (derived `Ord`).
+
+use core::cmp::Ordering;
+
+/// The order (indices into the input) that sorts `n` items by `cmp`, stably: a bottom-up merge sort of
+/// indices. Not generic, so compiled once; and unlike the standard sort (which panics on a comparison that
+/// is not a total order, since Rust 1.81) it never panics: such a comparison gives some permutation.
+fn order(n: usize, cmp: &mut dyn FnMut(usize, usize) -> Ordering) -> Vec<usize> {
+    let mut from: Vec<usize> = (0..n).collect();
+    let mut to: Vec<usize> = vec![0; n];
+    let mut width = 1;
+    while width < n {
+        let mut start = 0;
+        while start < n {
+            let mid = start.saturating_add(width).min(n);
+            let end = mid.saturating_add(width).min(n);
+            let left = from.get(start..mid).unwrap_or_default();
+            let right = from.get(mid..end).unwrap_or_default();
+            if let Some(out) = to.get_mut(start..end) {
+                merge(left, right, out, cmp);
+            }
+            start = end;
+        }
+        core::mem::swap(&mut from, &mut to);
+        width = width.saturating_mul(2);
+    }
+    from
+}
+
+/// Merge two sorted runs into `out` (their combined length): the left one first among equals.
+fn merge(left: &[usize], right: &[usize], out: &mut [usize], cmp: &mut dyn FnMut(usize, usize) -> Ordering) {
+    let (mut l, mut r) = (left.iter().copied().peekable(), right.iter().copied().peekable());
+    for slot in out {
+        let take_right = match (l.peek(), r.peek()) {
+            (Some(&a), Some(&b)) => cmp(b, a) == Ordering::Less,
+            (None, _) => true,
+            (Some(_), None) => false,
+        };
+        let next = if take_right { r.next() } else { l.next() };
+        if let Some(i) = next {
+            *slot = i;
+        }
+    }
+}
+
+/// Rearrange `v` so that position `k` holds what was at `order[k]`, cycle by cycle with swaps.
+/// `order` is a permutation of `0..v.len()` (from [`order`]); anything else leaves `v` a permutation of
+/// itself and never panics.
+fn apply<T>(v: &mut [T], mut order: Vec<usize>) {
+    for start in 0..v.len().min(order.len()) {
+        let mut at = start;
+        while let Some(slot) = order.get_mut(at) {
+            let from = core::mem::replace(slot, at);
+            if from == start || from == at || from >= v.len() {
+                break;
+            }
+            v.swap(at, from);
+            at = from;
+        }
+    }
+}
+
+/// `v.sort_by(cmp)`, stable.
+pub fn sort_by<T>(v: &mut [T], mut cmp: impl FnMut(&T, &T) -> Ordering) {
+    let order = {
+        let items: &[T] = v;
+        order(items.len(), &mut |a, b| match (items.get(a), items.get(b)) {
+            (Some(x), Some(y)) => cmp(x, y),
+            _ => Ordering::Equal,
+        })
+    };
+    apply(v, order);
+}
+
+/// `v.sort_by_key(key)`, stable.
+pub fn sort_by_key<T, K: Ord>(v: &mut [T], mut key: impl FnMut(&T) -> K) {
+    sort_by(v, |a, b| key(a).cmp(&key(b)));
+}
+
+/// `v.sort()` (and `v.sort_unstable()`), stable.
+pub fn sort<T: Ord>(v: &mut [T]) {
+    sort_by(v, T::cmp);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A small deterministic generator (no dependency): xorshift.
+    fn numbers(seed: u64, n: usize, modulo: u64) -> Vec<u64> {
+        let mut x = seed | 1;
+        (0..n)
+            .map(|_| {
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                x % modulo
+            })
+            .collect()
+    }
+
+    #[test]
+    fn sorts_as_the_standard_library_does_and_keeps_equal_elements_in_order() {
+        for (seed, n, modulo) in [(1, 0, 1), (2, 1, 5), (3, 2, 2), (4, 17, 3), (5, 1000, 10), (6, 5000, 1 << 40)] {
+            // Pairs (key, position): a stable sort by key keeps positions increasing within a key.
+            let mut ours: Vec<(u64, usize)> = numbers(seed, n, modulo).into_iter().zip(0..).collect();
+            let mut std = ours.clone();
+            sort_by_key(&mut ours, |p| p.0);
+            std.sort_by_key(|p| p.0);
+            assert_eq!(ours, std, "seed {seed}");
+            let mut plain: Vec<u64> = numbers(seed, n, modulo);
+            let mut expected = plain.clone();
+            sort(&mut plain);
+            expected.sort_unstable();
+            assert_eq!(plain, expected);
+            // Reversed by the comparison.
+            let mut rev = numbers(seed, n, modulo);
+            sort_by(&mut rev, |a, b| b.cmp(a));
+            expected.reverse();
+            assert_eq!(rev, expected);
+        }
+    }
+
+    #[test]
+    fn a_comparison_that_is_not_an_order_never_panics_and_loses_nothing() {
+        let mut v: Vec<u64> = numbers(9, 500, 100);
+        let mut flip = false;
+        sort_by(&mut v, |_, _| {
+            flip = !flip;
+            if flip {
+                Ordering::Less
+            } else {
+                Ordering::Greater
+            }
+        });
+        let mut a = v.clone();
+        a.sort_unstable();
+        let mut b = numbers(9, 500, 100);
+        b.sort_unstable();
+        assert_eq!(a, b);
+    }
+
+    #[test]
+    fn apply_tolerates_a_wrong_order() {
+        let mut v = vec!['a', 'b', 'c', 'd'];
+        apply(&mut v, vec![3, 3, 9, 0]);
+        let mut sorted = v.clone();
+        sorted.sort_unstable();
+        assert_eq!(sorted, vec!['a', 'b', 'c', 'd']);
+        let mut w = vec!['a', 'b', 'c'];
+        apply(&mut w, vec![2, 0, 1]);
+        assert_eq!(w, vec!['c', 'a', 'b']);
+    }
+}

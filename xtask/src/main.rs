@@ -4,6 +4,7 @@
 //! version answers), so a fresh Debian machine with cargo, node and npm needs nothing else.
 
 mod setup;
+mod size;
 mod util;
 
 use std::path::{Path, PathBuf};
@@ -23,6 +24,8 @@ Commands:
   bench [--sizes 1000,20000,150000]
           benchmarks: the CLI, native and wasm check() on generated snapshots against JSON.parse and serde,
           peak memory, the wasm sizes; writes target/bench/report.json with the goals met or missed
+  size    build the npm package and the dashboard, then each .wasm's size (raw, gzipped, code and data apart)
+          and what its code is made of, by crate and module (from the name section of cargo's output)
   gen [--nodes N] [--pods N] [--seed N] [--format json|yaml] [--out FILE]
           a realistic snapshot (kubectl-shaped), deterministic from the seed
   fuzz [SECONDS]
@@ -42,6 +45,7 @@ fn main() -> ExitCode {
             (Some("--sizes"), Some(s)) => setup::setup(&root()).and_then(|env| bench(&root(), &env, Some(s))),
             _ => Err(Failure::new("cargo xtask bench [--sizes 1000,20000,150000]")),
         },
+        Some("size") => setup::setup(&root()).and_then(|env| sizes(&root(), &env)),
         Some("gen") => run(cmd("cargo", &root(), &setup::Env::bare(&root()))
             .args(["run", "--quiet", "--release", "-p", "kube-preflight-tests", "--bin", "gen", "--"])
             .args(args.get(1..).unwrap_or_default())),
@@ -332,6 +336,45 @@ fuzz: {seconds} s, nothing found"
     Ok(())
 }
 
+/// The shipped `.wasm` files (after wasm-bindgen and wasm-opt) and the cargo output each was made from.
+fn shipped_wasm(root: &Path) -> Result<Vec<(&'static str, PathBuf, PathBuf)>, Failure> {
+    let cargo = root.join("target/wasm32-unknown-unknown/release");
+    let mut out = vec![
+        (
+            "npm package",
+            root.join("wasm-pkg/pkg/node/kube_preflight_wasm_bg.wasm"),
+            cargo.join("kube_preflight_wasm.wasm"),
+        ),
+        (
+            "element",
+            root.join("wasm-pkg/pkg/report/kube_preflight_element_bg.wasm"),
+            cargo.join("kube-preflight-element.wasm"),
+        ),
+    ];
+    let dist = std::fs::read_dir(root.join("dist")).map_err(|e| Failure::new(format!("dist/: {e}")))?;
+    let mut files: Vec<_> =
+        dist.filter_map(Result::ok).map(|e| e.path()).filter(|p| p.extension().is_some_and(|e| e == "wasm")).collect();
+    files.sort();
+    for file in files {
+        let name = file.file_name().and_then(|n| n.to_str()).unwrap_or_default();
+        if name.starts_with("kube-preflight-worker") {
+            out.push(("dashboard worker", file, cargo.join("kube-preflight-worker.wasm")));
+        } else {
+            out.push(("dashboard page", file, cargo.join("kube-preflight-web.wasm")));
+        }
+    }
+    Ok(out)
+}
+
+/// `cargo xtask size`.
+fn sizes(root: &Path, env: &setup::Env) -> Result<(), Failure> {
+    npm(root, env)?;
+    web(root, env)?;
+    let files = shipped_wasm(root)?;
+    let rows: Vec<_> = files.iter().map(|(n, f, c)| (*n, f.as_path(), c.as_path())).collect();
+    size::report(&rows, setup::WASM_GZIP_BUDGET)
+}
+
 fn bench(root: &Path, env: &setup::Env, sizes: Option<&str>) -> Result<(), Failure> {
     npm(root, env)?;
     let mut wasm = Vec::new();
@@ -407,6 +450,12 @@ fn bench(root: &Path, env: &setup::Env, sizes: Option<&str>) -> Result<(), Failu
         c.args(["--sizes", s]);
     }
     run(&mut c)?;
+    // What each wasm is made of, so that a missed size goal says where its bytes are.
+    let files = shipped_wasm(root)?;
+    size::report(
+        &files.iter().map(|(n, f, c)| (*n, f.as_path(), c.as_path())).collect::<Vec<_>>(),
+        setup::WASM_GZIP_BUDGET,
+    )?;
     for w in &wasm {
         let gz: u64 = w.rsplit(':').next().and_then(|g| g.parse().ok()).unwrap_or(0);
         if gz > setup::WASM_GZIP_BUDGET {

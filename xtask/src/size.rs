@@ -1,0 +1,345 @@
+//! `cargo xtask size`: what each shipped `.wasm` is made of. For each: its size raw and gzipped, its code
+//! and data sections gzipped apart, and a profile of the code by crate and module, read from the name
+//! section of cargo's own output (before wasm-bindgen and wasm-opt strip the names; wasm-opt shrinks every
+//! part by roughly the same factor, so the shares hold).
+
+use std::collections::BTreeMap;
+use std::path::Path;
+
+use crate::util::{gzip_size, Failure};
+
+/// A module's sections: (id, start, length); custom sections' names are read apart.
+struct Module<'a> {
+    bytes: &'a [u8],
+    sections: Vec<(u8, usize, usize)>,
+}
+
+fn leb(b: &[u8], i: &mut usize) -> Option<u64> {
+    let mut value = 0u64;
+    let mut shift = 0;
+    loop {
+        let byte = *b.get(*i)?;
+        *i += 1;
+        value |= u64::from(byte & 0x7f).checked_shl(shift)?;
+        if byte & 0x80 == 0 {
+            return Some(value);
+        }
+        shift += 7;
+    }
+}
+
+fn name_at<'a>(b: &'a [u8], i: &mut usize) -> Option<&'a str> {
+    let len = usize::try_from(leb(b, i)?).ok()?;
+    let s = b.get(*i..i.checked_add(len)?)?;
+    *i += len;
+    std::str::from_utf8(s).ok()
+}
+
+impl<'a> Module<'a> {
+    fn read(bytes: &'a [u8]) -> Option<Self> {
+        if bytes.get(..4)? != b"\0asm" {
+            return None;
+        }
+        let mut sections = Vec::new();
+        let mut i = 8;
+        while i < bytes.len() {
+            let id = *bytes.get(i)?;
+            i += 1;
+            let len = usize::try_from(leb(bytes, &mut i)?).ok()?;
+            sections.push((id, i, len));
+            i = i.checked_add(len)?;
+        }
+        Some(Module { bytes, sections })
+    }
+
+    fn section(&self, id: u8) -> Option<&'a [u8]> {
+        let (_, start, len) = self.sections.iter().find(|s| s.0 == id)?;
+        self.bytes.get(*start..start + len)
+    }
+
+    fn custom(&self, name: &str) -> Option<&'a [u8]> {
+        self.sections.iter().filter(|s| s.0 == 0).find_map(|(_, start, len)| {
+            let body = self.bytes.get(*start..start + len)?;
+            let mut i = 0;
+            (name_at(body, &mut i)? == name).then(|| body.get(i..)).flatten()
+        })
+    }
+
+    /// How many functions are imported (function indices count them first).
+    fn imported_functions(&self) -> Option<u32> {
+        let Some(b) = self.section(2) else { return Some(0) };
+        let mut i = 0;
+        let mut count = 0;
+        for _ in 0..leb(b, &mut i)? {
+            name_at(b, &mut i)?;
+            name_at(b, &mut i)?;
+            let kind = *b.get(i)?;
+            i += 1;
+            match kind {
+                0 => {
+                    leb(b, &mut i)?;
+                    count += 1;
+                }
+                1 => {
+                    i += 1;
+                    let flags = *b.get(i)?;
+                    i += 1;
+                    leb(b, &mut i)?;
+                    if flags & 1 == 1 {
+                        leb(b, &mut i)?;
+                    }
+                }
+                2 => {
+                    let flags = *b.get(i)?;
+                    i += 1;
+                    leb(b, &mut i)?;
+                    if flags & 1 == 1 {
+                        leb(b, &mut i)?;
+                    }
+                }
+                3 => i += 2,
+                _ => return None,
+            }
+        }
+        Some(count)
+    }
+
+    /// Each defined function's body size, in order.
+    fn bodies(&self) -> Option<Vec<usize>> {
+        let b = self.section(10)?;
+        let mut i = 0;
+        let n = leb(b, &mut i)?;
+        let mut out = Vec::new();
+        for _ in 0..n {
+            let before = i;
+            let len = usize::try_from(leb(b, &mut i)?).ok()?;
+            i = i.checked_add(len)?;
+            out.push(i - before);
+        }
+        Some(out)
+    }
+
+    /// The name section's function names.
+    fn function_names(&self) -> BTreeMap<u32, &'a str> {
+        let mut names = BTreeMap::new();
+        let Some(b) = self.custom("name") else { return names };
+        let mut i = 0;
+        while i < b.len() {
+            let Some(&sub) = b.get(i) else { break };
+            i += 1;
+            let Some(len) = leb(b, &mut i).and_then(|l| usize::try_from(l).ok()) else { break };
+            let end = i.saturating_add(len);
+            if sub == 1 {
+                let mut j = i;
+                let count = leb(b, &mut j).unwrap_or(0);
+                for _ in 0..count {
+                    let (Some(index), Some(name)) = (leb(b, &mut j), name_at(b, &mut j)) else { break };
+                    names.insert(u32::try_from(index).unwrap_or(u32::MAX), name);
+                }
+            }
+            i = end;
+        }
+        names
+    }
+}
+
+/// The path components of a legacy-mangled Rust symbol (`_ZN4core5slice4sort...E`); others as they are.
+fn components(symbol: &str) -> Vec<String> {
+    let Some(rest) = symbol.strip_prefix("_ZN") else { return vec![symbol.to_owned()] };
+    let mut out = Vec::new();
+    let digit = |i: usize| rest.as_bytes().get(i).is_some_and(u8::is_ascii_digit);
+    let mut i = 0;
+    while digit(i) {
+        let start = i;
+        while digit(i) {
+            i += 1;
+        }
+        let Some(Ok(len)) = rest.get(start..i).map(str::parse::<usize>) else { break };
+        let Some(part) = rest.get(i..i + len) else { break };
+        out.push(
+            part.replace("$LT$", "<")
+                .replace("$GT$", ">")
+                .replace("$u20$", " ")
+                .replace("$RF$", "&")
+                .replace("..", "::"),
+        );
+        i += len;
+    }
+    out
+}
+
+/// The first two path components of a v0-mangled symbol (the precompiled standard library's):
+/// length-prefixed identifiers after the first crate root `Cs<hash>_`.
+fn v0_path(symbol: &str) -> Option<Vec<&str>> {
+    let root = symbol.find("Cs")?;
+    let after = root + symbol.get(root..)?.find('_')? + 1;
+    let b = symbol.as_bytes();
+    let mut i = after;
+    let mut out = Vec::new();
+    while out.len() < 2 && i < b.len() {
+        if b.get(i).is_some_and(u8::is_ascii_digit) {
+            let start = i;
+            while b.get(i).is_some_and(u8::is_ascii_digit) {
+                i += 1;
+            }
+            let len: usize = symbol.get(start..i)?.parse().ok()?;
+            out.push(symbol.get(i..i.checked_add(len)?)?);
+            i += len;
+        } else {
+            i += 1;
+        }
+    }
+    (!out.is_empty()).then_some(out)
+}
+
+/// Whether wasm-bindgen removes the function from what it ships (its type descriptions, run at build time).
+fn removed_by_bindgen(symbol: &str) -> bool {
+    symbol.starts_with("__wbindgen_describe") || symbol.contains("WasmDescribe") || symbol.contains("describe_vector")
+}
+
+/// Where a function's code is counted: `crate::module`, an impl of a crate's type under the type's crate,
+/// the standard library's generic code by its module (each instantiation lands there, whoever asked).
+fn bucket(symbol: &str) -> String {
+    let parts = components(symbol);
+    let Some(first) = parts.first() else { return "(unnamed)".to_owned() };
+    if let Some(inner) = first.trim_start_matches('_').strip_prefix('<') {
+        // `<T as Trait>::method` or `<T>::method`: the crate and module of T.
+        let ty: Vec<&str> = inner
+            .split([' ', '<', '>', '&', '(', '['])
+            .filter(|s| !s.is_empty() && !["mut", "dyn", "const"].contains(s))
+            .collect();
+        let path: Vec<&str> = ty.first().map(|t| t.split("::").collect()).unwrap_or_default();
+        if path.len() == 1
+            && path.first().is_some_and(|t| t.len() <= 2 && t.starts_with(|c: char| c.is_ascii_uppercase()))
+        {
+            // `<&mut F as FnOnce>`: a generic parameter, its type lost in the legacy mangling.
+            return "(generic closures and adapters)".to_owned();
+        }
+        return format!("{} (impls)", path.iter().take(2).copied().collect::<Vec<_>>().join("::"));
+    }
+    if symbol.starts_with("_R") {
+        return v0_path(symbol).map_or_else(|| "(v0-mangled)".to_owned(), |p| p.join("::"));
+    }
+    if !symbol.starts_with("_ZN") {
+        return if symbol.starts_with("__wbindgen") || symbol.starts_with("__wbg") {
+            "wasm-bindgen glue".to_owned()
+        } else {
+            "(other)".to_owned()
+        };
+    }
+    parts.iter().take(2).cloned().collect::<Vec<_>>().join("::")
+}
+
+/// One cargo output's code bytes per bucket (largest first), its code and its data section's size.
+pub struct Profile {
+    pub rows: Vec<(String, usize)>,
+    pub code: usize,
+    pub data: usize,
+}
+
+/// The profile of one cargo output.
+pub fn profile(file: &Path) -> Result<Profile, Failure> {
+    let bytes = std::fs::read(file).map_err(|e| Failure::new(format!("cannot read {}: {e}", file.display())))?;
+    let module = Module::read(&bytes).ok_or_else(|| Failure::new(format!("{}: not a wasm module", file.display())))?;
+    let imported = module.imported_functions().unwrap_or(0);
+    let names = module.function_names();
+    let bodies = module.bodies().unwrap_or_default();
+    let mut by: BTreeMap<String, usize> = BTreeMap::new();
+    for (i, size) in bodies.iter().enumerate() {
+        let index = imported.saturating_add(u32::try_from(i).unwrap_or(u32::MAX));
+        let name = names.get(&index).copied().unwrap_or("(unnamed)");
+        if !removed_by_bindgen(name) {
+            *by.entry(bucket(name)).or_default() += size;
+        }
+    }
+    let code: usize = by.values().sum();
+    let data = module.section(11).map_or(0, <[u8]>::len);
+    let mut rows: Vec<_> = by.into_iter().collect();
+    rows.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
+    Ok(Profile { rows, code, data })
+}
+
+/// A shipped `.wasm`'s size, gzipped whole and by section (code, data, the rest).
+pub fn shipped(file: &Path) -> Result<[u64; 4], Failure> {
+    let bytes = std::fs::read(file).map_err(|e| Failure::new(format!("cannot read {}: {e}", file.display())))?;
+    let module = Module::read(&bytes).ok_or_else(|| Failure::new(format!("{}: not a wasm module", file.display())))?;
+    let tmp = std::env::temp_dir().join(format!("kp-size-{}", std::process::id()));
+    let gz = |b: &[u8]| -> Result<u64, Failure> {
+        std::fs::write(&tmp, b).map_err(|e| Failure::new(format!("{}: {e}", tmp.display())))?;
+        gzip_size(&tmp)
+    };
+    let whole = gzip_size(file)?;
+    let code = gz(module.section(10).unwrap_or_default())?;
+    let data = gz(module.section(11).unwrap_or_default())?;
+    let _ = std::fs::remove_file(&tmp);
+    Ok([whole, code, data, bytes.len() as u64])
+}
+
+/// Print the sizes and the profile of each shipped wasm, with cargo's output it was built from.
+pub fn report(shipped_files: &[(&str, &Path, &Path)], budget: u64) -> Result<(), Failure> {
+    println!("\nWebAssembly sizes (gzip -9), against the budget of {budget} bytes:");
+    println!("  {:<18} {:>10} {:>10} {:>10} {:>10}  over budget", "", "raw", "gzipped", "code gz", "data gz");
+    for (name, file, _) in shipped_files {
+        let [whole, code, data, raw] = shipped(file)?;
+        let over = whole.saturating_sub(budget);
+        println!(
+            "  {name:<18} {raw:>10} {whole:>10} {code:>10} {data:>10}  {}",
+            if over > 0 { over.to_string() } else { "-".into() }
+        );
+    }
+    for (name, _, cargo_output) in shipped_files {
+        let Profile { rows, code, data } = profile(cargo_output)?;
+        println!(
+            "\n{name}: code by crate and module ({code} bytes before wasm-opt, without what wasm-bindgen removes; data {data} bytes), largest first:"
+        );
+        let mut shown = 0;
+        for (bucket, size) in rows.iter().take(24) {
+            shown += size;
+            println!("  {:>8} {:>5.1}%  {bucket}", size, 100.0 * *size as f64 / code.max(1) as f64);
+        }
+        println!("  {:>8} {:>5.1}%  (the rest)", code - shown, 100.0 * (code - shown) as f64 / code.max(1) as f64);
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+#[allow(clippy::expect_used)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn buckets() {
+        assert_eq!(bucket("_ZN4core5slice4sort6stable9quicksort17h0123456789abcdefE"), "core::slice");
+        assert_eq!(bucket("_ZN14kube_preflight4plan5build17h44af6182107a5826E"), "kube_preflight::plan");
+        assert_eq!(
+            bucket(
+                "_ZN68_$LT$kube_preflight..model..Object$u20$as$u20$core..clone..Clone$GT$5clone17he704f89b94b1b9a5E"
+            ),
+            "kube_preflight::model (impls)"
+        );
+        assert_eq!(bucket("__wbindgen_exn_store"), "wasm-bindgen glue");
+        assert!(removed_by_bindgen("__wbindgen_describe___wbg_new_1"));
+        assert_eq!(bucket("_RNvNtNtNtNtCsgXGp5Oqx2Ny_4core3num7flt2dec8strategy6dragon15format_shortest"), "core::num");
+        assert_eq!(
+            bucket("_ZN52_$LT$$RF$mut$u20$F$u20$as$u20$core..ops..FnOnce$GT$9call_once17h0E"),
+            "(generic closures and adapters)"
+        );
+    }
+
+    #[test]
+    fn reads_a_module() {
+        // (module (func) (func) (data ...)) with a name section naming function 1.
+        let mut m = b"\0asm\x01\0\0\0".to_vec();
+        m.extend([1, 4, 1, 0x60, 0, 0]); // type: () -> ()
+        m.extend([3, 3, 2, 0, 0]); // two functions
+        m.extend([10, 7, 2, 2, 0, 0x0b, 2, 0, 0x0b]); // two empty bodies
+        let name = b"\x04name\x01\x09\x01\x01\x06_ZN1aE";
+        m.push(0);
+        m.push(name.len() as u8);
+        m.extend(name);
+        let module = Module::read(&m).expect("a module");
+        assert_eq!(module.bodies(), Some(vec![3, 3]));
+        assert_eq!(module.imported_functions(), Some(0));
+        assert_eq!(module.function_names().get(&1), Some(&"_ZN1aE"));
+    }
+}

@@ -1,10 +1,12 @@
 //! May this pod be evicted now? PodDisruptionBudgets and what they allow (DOMAIN section 6), and the
 //! pods a drain never evicts.
 
+use std::cell::RefCell;
 use std::collections::{BTreeSet, HashMap};
+use std::rc::Rc;
 
 use super::{Cluster, RunningPod};
-use crate::model::{Body, Object, PdbInfo, PodInfo};
+use crate::model::{Body, Object, PdbInfo, PodInfo, StringMap};
 use crate::quantity::IntOrPercent;
 
 /// A static pod's mirror: the kubelet owns it; drains skip it.
@@ -75,10 +77,18 @@ fn evaluate(pdb: &PdbInfo, counted: (i64, i64), scale: Scale) -> Budget {
 /// every pod (150,000 pods under thousands of budgets is quadratic): per namespace, the budgets with
 /// `matchLabels` filed under their first pair, and the others (expressions only, or `{}`) apart. A budget
 /// with no selector matches no pod and is not filed. Candidates are then matched in full.
+///
+/// What a pod matches depends only on its namespace and labels, and the pods of one controller share
+/// them: each distinct (namespace, labels) is matched once and remembered, so that asking again for any pod
+/// costs a lookup (a pod under 100,000 budgets is matched once, not at every eviction the plan simulates).
 #[derive(Default)]
 pub struct BudgetIndex<'a> {
     by_ns: HashMap<&'a str, NsBudgets<'a>>,
+    seen: RefCell<HashMap<PodKey, Rc<[usize]>>>,
 }
+
+/// What decides the budgets a pod matches: its namespace and its labels.
+type PodKey = (String, StringMap);
 
 #[derive(Default)]
 struct NsBudgets<'a> {
@@ -106,10 +116,15 @@ impl<'a> BudgetIndex<'a> {
     /// selector matches every pod of its namespace, as the disruption controller counts them
     /// (pkg/controller/disruption/disruption.go, getPodsForPdb: `LabelSelectorAsSelector` of an empty
     /// selector is `Everything`).
-    fn matching(&self, pdbs: &[(&'a Object, &'a PdbInfo)], pod: &Object) -> Vec<usize> {
-        let Some(ns) = self.by_ns.get(pod.r.namespace.as_deref().unwrap_or("default")) else {
-            return Vec::new();
+    fn matching(&self, pdbs: &[(&'a Object, &'a PdbInfo)], pod: &Object) -> Rc<[usize]> {
+        let namespace = pod.r.namespace.as_deref().unwrap_or("default");
+        let Some(ns) = self.by_ns.get(namespace) else {
+            return Rc::from([]);
         };
+        let key = (namespace.to_owned(), pod.labels.clone());
+        if let Some(found) = self.seen.borrow().get(&key) {
+            return Rc::clone(found);
+        }
         let mut found: Vec<usize> = pod
             .labels
             .iter()
@@ -120,6 +135,8 @@ impl<'a> BudgetIndex<'a> {
             .filter(|i| pdbs.get(*i).is_some_and(|(_, pdb)| pdb.selector.matches(&pod.labels)))
             .collect();
         crate::sort::sort(&mut found);
+        let found: Rc<[usize]> = Rc::from(found);
+        self.seen.borrow_mut().insert(key, Rc::clone(&found));
         found
     }
 }
@@ -128,11 +145,17 @@ impl<'a> Cluster<'a> {
     /// Every PodDisruptionBudget with its numbers, computed once.
     pub fn budgets(&self) -> &[(&'a Object, Budget)] {
         self.budgets.get_or_init(|| {
+            // Budgets that select the same pods (the same selector, most often) have the same expected
+            // scale: computed once per set of pods, so that many budgets over many pods stay linear in the
+            // pairs they match. The pods' addresses only key this cache; the value is what they would give.
+            let mut scales: std::collections::HashMap<Vec<usize>, Scale> = std::collections::HashMap::new();
             self.pdb_infos()
                 .iter()
                 .zip(self.budget_pods())
                 .map(|((o, pdb), pods)| {
-                    let scale = self.expected_scale(pods);
+                    let key: Vec<usize> =
+                        pods.iter().map(|(p, _, _)| core::ptr::from_ref::<Object>(p) as usize).collect();
+                    let scale = *scales.entry(key).or_insert_with(|| self.expected_scale(pods));
                     let expected = i64::try_from(pods.len()).unwrap_or(i64::MAX);
                     // The disruption controller counts a pod being deleted as not healthy.
                     let healthy =
@@ -171,19 +194,41 @@ impl<'a> Cluster<'a> {
 
     /// The running pods each budget's selector matches (same positions as [`Cluster::budgets`]), found in
     /// one pass over the running pods through the [`BudgetIndex`].
-    pub fn budget_pods(&self) -> &[Vec<RunningPod<'a>>] {
+    ///
+    /// Budgets of one namespace with the same selector share one list, so that many budgets over many pods
+    /// hold each pod once per distinct selector, not once per budget.
+    pub fn budget_pods(&self) -> &[Rc<[RunningPod<'a>]>] {
         self.budget_pods.get_or_init(|| {
             let pdbs = self.pdb_infos();
             let index = self.budget_index();
-            let mut pods = vec![Vec::new(); pdbs.len()];
+            // Each budget's group: the first budget with its namespace and selector.
+            let mut first: HashMap<(&str, &crate::model::LabelSelector), usize> = HashMap::new();
+            let group: Vec<usize> = pdbs
+                .iter()
+                .enumerate()
+                .map(|(i, (o, pdb))| {
+                    *first.entry((o.r.namespace.as_deref().unwrap_or("default"), &pdb.selector)).or_insert(i)
+                })
+                .collect();
+            let mut lists: Vec<Vec<RunningPod<'a>>> = vec![Vec::new(); pdbs.len()];
             for pod in self.running_pods() {
-                for i in index.matching(pdbs, pod.0) {
-                    if let Some(list) = pods.get_mut(i) {
-                        list.push(pod);
+                // A pod is matched by every budget of a group or by none: pushed once per group.
+                let mut last: Option<usize> = None;
+                for &i in index.matching(pdbs, pod.0).iter() {
+                    let g = group.get(i).copied().unwrap_or(i);
+                    if Some(g) == last {
+                        continue;
+                    }
+                    last = Some(g);
+                    if let Some(list) = lists.get_mut(g) {
+                        if list.last().is_none_or(|p| !core::ptr::eq(p.0, pod.0)) {
+                            list.push(pod);
+                        }
                     }
                 }
             }
-            pods
+            let shared: Vec<Rc<[RunningPod<'a>]>> = lists.into_iter().map(Rc::from).collect();
+            group.iter().map(|&g| shared.get(g).map_or_else(|| Rc::from([]), Rc::clone)).collect()
         })
     }
 
@@ -209,7 +254,7 @@ impl<'a> Cluster<'a> {
     pub fn pdbs_of(&self, pod: &Object) -> Vec<&(&'a Object, Budget)> {
         let budgets = self.budgets();
         let pdbs = self.pdb_infos();
-        self.budget_index().matching(pdbs, pod).into_iter().filter_map(|i| budgets.get(i)).collect()
+        self.budget_index().matching(pdbs, pod).iter().filter_map(|&i| budgets.get(i)).collect()
     }
 
     /// What the eviction API answers for this pod now (pkg/registry/core/pod/storage/eviction.go).
@@ -351,5 +396,38 @@ spec: {minAvailable: 1}
         assert_eq!(names(&cluster.pdbs_of(pod("shop", "web-1"))), ["by-second-label", "by-expression", "everything"]);
         assert_eq!(names(&cluster.pdbs_of(pod("shop", "db-1"))), ["by-expression", "everything"]);
         assert!(cluster.pdbs_of(pod("other", "web-1")).is_empty());
+    }
+    /// Many budgets over many pods stay linear in what they match (issue #33: 100,000 budgets selecting
+    /// every pod ran for minutes): budgets of one namespace and selector share one list of pods, and pods
+    /// with one namespace and labels share one match.
+    #[test]
+    fn budgets_with_one_selector_share_their_pods_and_pods_with_one_labelling_share_their_budgets() {
+        let mut text = String::new();
+        for i in 0..3 {
+            text.push_str(&format!(
+                "apiVersion: v1\nkind: Pod\nmetadata: {{name: web-{i}, namespace: shop, labels: {{app: web}}}}\nspec: {{nodeName: n1}}\nstatus: {{phase: Running}}\n---\n"
+            ));
+        }
+        for (name, selector) in
+            [("a", "{matchLabels: {app: web}}"), ("b", "{}"), ("c", "{matchLabels: {app: web}}"), ("d", "{}")]
+        {
+            text.push_str(&format!(
+                "apiVersion: policy/v1\nkind: PodDisruptionBudget\nmetadata: {{name: {name}, namespace: shop}}\nspec: {{maxUnavailable: 1, selector: {selector}}}\n---\n"
+            ));
+        }
+        let ingested = ingest(&[Input::new("s.yaml", text)]).expect("reads");
+        let options = UpgradeOptions::new("1.29.2");
+        let to = Version::parse("1.29.2").expect("version");
+        let cluster = Cluster::new(&ingested.objects, &options, to, None, Vec::new());
+        let lists = cluster.budget_pods();
+        assert_eq!(lists.iter().map(|l| l.len()).collect::<Vec<_>>(), [3, 3, 3, 3]);
+        assert!(Rc::ptr_eq(&lists[0], &lists[2]) && Rc::ptr_eq(&lists[1], &lists[3]));
+        assert!(!Rc::ptr_eq(&lists[0], &lists[1]));
+        let pods: Vec<&Object> = ingested.objects.iter().filter(|o| o.r.kind == "Pod").collect();
+        let index = cluster.budget_index();
+        let first = index.matching(cluster.pdb_infos(), pods[0]);
+        assert_eq!(&*first, &[0, 1, 2, 3]);
+        assert!(Rc::ptr_eq(&first, &index.matching(cluster.pdb_infos(), pods[2])));
+        assert_eq!(names(&cluster.pdbs_of(pods[1])), ["a", "b", "c", "d"]);
     }
 }

@@ -67,7 +67,7 @@ pub struct Cluster<'a> {
     /// covers a pod is asked of every running pod.
     pdb_infos: OnceCell<Vec<(&'a Object, &'a PdbInfo)>>,
     budget_index: OnceCell<eviction::BudgetIndex<'a>>,
-    budget_pods: OnceCell<Vec<Vec<RunningPod<'a>>>>,
+    budget_pods: OnceCell<Vec<std::rc::Rc<[RunningPod<'a>]>>>,
     eligible: std::cell::RefCell<scheduling::EligibleCache>,
     after: OnceCell<Vec<Object>>,
     by_node: OnceCell<Vec<Vec<RunningPod<'a>>>>,

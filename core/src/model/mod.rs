@@ -177,7 +177,7 @@ pub struct Requirement {
 }
 
 /// A `metav1.LabelSelector`.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Hash)]
 pub struct LabelSelector {
     pub match_labels: StringMap,
     pub match_expressions: Vec<Requirement>,

@@ -1,6 +1,6 @@
 //! `disruption/overlapping-pdbs`: a pod covered by more than one PodDisruptionBudget cannot be evicted.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 
 use crate::cluster::eviction::Eviction;
 use crate::model::{display_ref, Object};
@@ -72,13 +72,23 @@ fn some_of(names: &[String], total: usize) -> String {
 pub fn check(ctx: &Context<'_>, out: &mut Vec<Finding>) {
     // One finding per set of budgets and controller: (controller or pod, budgets' names) -> its pods. The
     // budgets are of the pod's namespace, so their names say which they are.
-    let mut groups: BTreeMap<(String, Vec<&str>), Group<'_>> = BTreeMap::new();
+    // A set of budgets is numbered where it is first met (the budgets' addresses only find it again; pods
+    // come in a fixed order), and its names are sorted once: a pod under 100,000 budgets is not a key of
+    // 100,000 names compared at every insertion.
+    let mut sets: HashMap<Vec<usize>, usize> = HashMap::new();
+    let mut set_names: Vec<Vec<&str>> = Vec::new();
+    let mut groups: BTreeMap<(String, usize), Group<'_>> = BTreeMap::new();
     for (p, info, node) in ctx.running_pods() {
         let Eviction::MoreThanOneBudget(pdbs) = ctx.eviction(p, info) else { continue };
-        let mut names: Vec<&str> = pdbs.iter().map(|o| o.r.name.as_str()).collect();
-        crate::sort::sort(&mut names);
+        let key: Vec<usize> = pdbs.iter().map(|o| core::ptr::from_ref::<Object>(o) as usize).collect();
+        let set = *sets.entry(key).or_insert_with(|| {
+            let mut names: Vec<&str> = pdbs.iter().map(|o| o.r.name.as_str()).collect();
+            crate::sort::sort(&mut names);
+            set_names.push(names);
+            set_names.len() - 1
+        });
         let subject = ctx.controller_of(p).map_or_else(|| format!("Pod {}", display_ref(&p.r)), |k| k.display());
-        let g = groups.entry((subject, names)).or_insert(Group {
+        let g = groups.entry((subject, set)).or_insert(Group {
             pods: Vec::new(),
             pod_count: 0,
             nodes: Vec::new(),
@@ -93,7 +103,8 @@ pub fn check(ctx: &Context<'_>, out: &mut Vec<Finding>) {
         }
     }
     let honours = ctx.drain_honours_pdbs();
-    for ((subject, names), Group { pods, pod_count, nodes, first }) in groups {
+    for ((subject, set), Group { pods, pod_count, nodes, first }) in groups {
+        let Some(names) = set_names.get(set) else { continue };
         let namespace = first.r.namespace.as_deref().unwrap_or_default();
         let pdbs: Vec<String> =
             names.iter().take(LISTED).map(|n| format!("PodDisruptionBudget {namespace}/{n}")).collect();

@@ -227,6 +227,17 @@ test('what-if: a budget tried shows its plan at once beside the report, and chan
   await page.waitForSelector('#whatif-then');
   assert.match(await page.textContent('#whatif-then'), /^With these options: /);
   assert.match(await page.textContent('#whatif-budget-value'), /^3$/);
+  // The tried plan has a replay of its own: scrubbed through, it shows more than one worker out at once (the
+  // real plan drains one at a time), never more than the 3 tried.
+  await page.waitForSelector('#whatif-replay');
+  const max = Number(await page.getAttribute('#whatif-replay-time', 'max'));
+  let most = 0;
+  for (let t = 0; t <= max; t += 60) {
+    await page.fill('#whatif-replay-time', String(t));
+    most = Math.max(most, await page.locator('#whatif-nodes-out li').count());
+  }
+  assert.ok(most >= 2 && most <= 3, `at most ${most} out at once`);
+  assert.match(await page.textContent('#whatif-replay-clock'), / of /);
   // The report, its options and the link are untouched.
   assert.equal(await page.textContent('#total'), before);
   assert.equal(await page.inputValue('#max-unavailable-worker'), '');

@@ -89,7 +89,7 @@ pub struct PodSlot<'a> {
 }
 
 /// Why a pod fits nowhere, as the scheduler words it.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct Unschedulable {
     /// `0/12 nodes are available: 3 Insufficient cpu, 9 node(s) had untolerated taint {gpu: true}.`
     pub message: String,
@@ -315,6 +315,11 @@ pub struct Placement<'c, 'a> {
     outs: BTreeSet<usize>,
     /// How many candidate sets have a [`Room`] tree.
     rooms: usize,
+    /// Per pod, once known: its candidate set (`u32::MAX` until then) and whether nothing but its set and
+    /// requests decides where it fits (no volumes, no anti-affinity of others covering it: 0 unknown, 1
+    /// no, 2 yes). Neither changes during a replay, and a retry asks for them again and again.
+    pod_set: Vec<u32>,
+    plain_fit: Vec<u8>,
 }
 
 /// What decides where a pod without pod-level constraints may go: its candidate set and its requests.
@@ -407,6 +412,8 @@ impl<'c, 'a> Placement<'c, 'a> {
             surge: Vec::new(),
             outs: BTreeSet::new(),
             rooms: 0,
+            pod_set: Vec::new(),
+            plain_fit: Vec::new(),
         };
         let mut controllers: HashMap<(&str, &str, &str), u32> = HashMap::new();
         for (obj, info, node) in ctx.running_pods() {
@@ -435,6 +442,8 @@ impl<'c, 'a> Placement<'c, 'a> {
         for n in 0..p.nodes.len() {
             p.list(n);
         }
+        p.pod_set = vec![u32::MAX; p.pods.len()];
+        p.plain_fit = vec![0; p.pods.len()];
         p
     }
 
@@ -635,6 +644,17 @@ impl<'c, 'a> Placement<'c, 'a> {
 
     /// The candidate set of a pod's placement (selector, affinity, tolerations), made on first use.
     fn set_of(&mut self, id: u32) -> Option<usize> {
+        if let Some(&known) = self.pod_set.get(id as usize).filter(|s| **s != u32::MAX) {
+            return Some(known as usize);
+        }
+        let set = self.find_set(id)?;
+        if let Some(slot) = self.pod_set.get_mut(id as usize) {
+            *slot = u32::try_from(set).unwrap_or(u32::MAX);
+        }
+        Some(set)
+    }
+
+    fn find_set(&mut self, id: u32) -> Option<usize> {
         let slot = self.slot(id).copied()?;
         let nodes = self.ctx.eligible_nodes(&slot.info.spec);
         if let Some(i) = self.sets.iter().position(|s| Rc::ptr_eq(&s.nodes, &nodes)) {
@@ -661,8 +681,35 @@ impl<'c, 'a> Placement<'c, 'a> {
 
     /// Place an evicted or Pending pod: on the best node that passes every filter, or not at all, with why.
     pub fn place(&mut self, id: u32) -> Result<usize, Unschedulable> {
+        self.place_explained(id, true).map_err(Option::unwrap_or_default)
+    }
+
+    /// Place a pod again (a retry after a node came back): the same decision as [`Placement::place`],
+    /// without working out why it fails (every node's first failing filter, in words) when it does. A
+    /// retry of thousands of Pending pods at each of thousands of returning nodes spent most of its time
+    /// there.
+    pub fn place_again(&mut self, id: u32) -> Option<usize> {
+        self.place_explained(id, false).ok()
+    }
+
+    /// No volumes, and no other pod's anti-affinity covering it (known once per pod).
+    fn plain_fit(&mut self, id: u32, obj: &Object, spec: &crate::model::PodSpec) -> bool {
+        match self.plain_fit.get(id as usize) {
+            Some(1) => false,
+            Some(2) => true,
+            _ => {
+                let yes = self.ctx.pod_volumes(obj, spec).is_empty() && !self.anti_covers(obj);
+                if let Some(slot) = self.plain_fit.get_mut(id as usize) {
+                    *slot = if yes { 2 } else { 1 };
+                }
+                yes
+            }
+        }
+    }
+
+    fn place_explained(&mut self, id: u32, explain: bool) -> Result<usize, Option<Unschedulable>> {
         let Some(slot) = self.slot(id).copied() else {
-            return Err(Unschedulable { message: String::new(), reasons: Vec::new() });
+            return Err(Some(Unschedulable { message: String::new(), reasons: Vec::new() }));
         };
         let set = self.set_of(id).unwrap_or(usize::MAX);
         let spec = &slot.info.spec;
@@ -671,8 +718,7 @@ impl<'c, 'a> Placement<'c, 'a> {
         let simple = spec.needs.as_ref().is_none_or(|n| {
             n.affinity.is_empty() && n.anti_affinity.is_empty() && n.spread.is_empty() && n.host_ports.is_empty()
         });
-        let vols = self.ctx.pod_volumes(slot.obj, spec);
-        let shape = (simple && vols.is_empty() && !self.anti_covers(slot.obj)).then(|| Shape {
+        let shape = (simple && self.plain_fit(id, slot.obj, spec)).then(|| Shape {
             set,
             requests: spec.requests,
             extended: spec.needs.as_ref().map(|n| n.extended.clone()).unwrap_or_default(),
@@ -682,9 +728,8 @@ impl<'c, 'a> Placement<'c, 'a> {
         let plain = shape.as_ref().is_some_and(|s| s.extended.is_empty());
         let kept = shape.as_ref().filter(|_| !plain);
         if let Some((_, why)) = kept.and_then(|s| self.failed.iter().find(|(f, _)| f == s)) {
-            return Err(why.clone());
+            return Err(Some(why.clone()));
         }
-        let domains = self.pod_constraints(id);
         let owner = self.owner.get(id as usize).copied().unwrap_or(u32::MAX);
         let r = spec.requests;
         let dominated = plain
@@ -694,7 +739,12 @@ impl<'c, 'a> Placement<'c, 'a> {
                     && f.memory_bytes <= r.memory_bytes
                     && f.ephemeral_bytes <= r.ephemeral_bytes
             });
-        let found = if dominated || self.hopeless(set, &r) {
+        let nowhere = dominated || self.hopeless(set, &r);
+        if nowhere && !explain {
+            return Err(None);
+        }
+        let domains = self.pod_constraints(id);
+        let found = if nowhere {
             None
         } else {
             let k = if owner == u32::MAX { 1 } else { SPREAD_CANDIDATES };
@@ -711,15 +761,18 @@ impl<'c, 'a> Placement<'c, 'a> {
                 Ok(n)
             }
             None => {
-                self.ensure_statics(set, id);
-                let why = self.why(id, set, &domains, plain);
                 if plain && !dominated && self.dominated.len() < DOMINATED {
                     self.dominated.push((set, r));
                 }
+                if !explain {
+                    return Err(None);
+                }
+                self.ensure_statics(set, id);
+                let why = self.why(id, set, &domains, plain);
                 if let Some(s) = shape.filter(|_| !plain && self.failed.len() < FAILED) {
                     self.failed.push((s, why.clone()));
                 }
-                Err(why)
+                Err(Some(why))
             }
         }
     }

@@ -213,14 +213,14 @@ fn retry(sim: &mut Placement<'_, '_>, hooks: &Hooks, waiting: &mut Vec<u32>, mov
             if hooks.refuses_now(sim, *id) {
                 return true;
             }
-            match sim.place(*id) {
-                Ok(_) => {
+            match sim.place_again(*id) {
+                Some(_) => {
                     if let Some(m) = moves.get_mut(*id as usize).and_then(|v| v.last_mut()) {
                         m.placed = Some(at);
                     }
                     false
                 }
-                Err(_) => true,
+                None => true,
             }
         });
         if hooks.up_now(sim) == before {

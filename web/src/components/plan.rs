@@ -211,22 +211,39 @@ pub fn Gantt(props: &GanttProps) -> Html {
     }
 }
 
+#[derive(Properties, PartialEq)]
+pub struct ReplayProps {
+    /// Replay this report's plan instead of the one shown (the what-if's), on a slider of its own: the
+    /// real replay's time and play stay as they are. Its controls' ids take the prefix `whatif-`.
+    #[prop_or_default]
+    pub report: Option<std::rc::Rc<ReportView>>,
+}
+
 /// The replay: slider, play, the node map, and what is happening at that moment.
 #[component]
-pub fn Replay() -> Html {
+pub fn Replay(props: &ReplayProps) -> Html {
     let ctx = use_ctx();
-    let Some(r) = ctx.state.report.clone() else { return html! {} };
+    let own_t = use_state(|| 0u64);
+    let other = props.report.is_some();
+    let Some(r) = props.report.clone().or_else(|| ctx.state.report.clone()) else { return html! {} };
     let total = r.plan.total_seconds;
     if total == 0 {
         return html! {};
     }
-    let t = ctx.state.t;
+    let t = if other { (*own_t).min(total) } else { ctx.state.t };
     let f = frame(&r, &ctx.state.nodes, t);
+    let id = |name: &str| if other { format!("whatif-{name}") } else { name.to_owned() };
     let on_slide = {
         let ctx = ctx.clone();
+        let own_t = own_t.clone();
         Callback::from(move |e: InputEvent| {
             let i: HtmlInputElement = e.target_unchecked_into();
-            ctx.send(Action::Time(i.value().parse().unwrap_or(0)));
+            let v = i.value().parse().unwrap_or(0);
+            if other {
+                own_t.set(v);
+            } else {
+                ctx.send(Action::Time(v));
+            }
         })
     };
     let on_play = {
@@ -235,18 +252,20 @@ pub fn Replay() -> Html {
         Callback::from(move |_| ctx.send(Action::Play(!playing)))
     };
     html! {
-        <section class="replay" id="replay" aria-label="Replay">
+        <section class="replay" id={id("replay")} aria-label={if other { "Replay of the plan with these options" } else { "Replay" }}>
             <div class="replay-controls">
-                <button type="button" id="play" onclick={on_play} aria-pressed={ctx.state.playing.to_string()}>{ if ctx.state.playing { "Pause" } else { "Play" } }</button>
-                <input type="range" id="replay-time" min="0" max={total.to_string()} step="15" value={t.to_string()} oninput={on_slide}
+                if !other {
+                    <button type="button" id="play" onclick={on_play} aria-pressed={ctx.state.playing.to_string()}>{ if ctx.state.playing { "Pause" } else { "Play" } }</button>
+                }
+                <input type="range" id={id("replay-time")} min="0" max={total.to_string()} step="15" value={t.to_string()} oninput={on_slide}
                     aria-label="Time into the upgrade" aria-valuetext={duration(t)} />
-                <output id="replay-clock" for="replay-time">{ format!("{} of {}", duration(t), duration(total)) }</output>
+                <output id={id("replay-clock")} for={id("replay-time")}>{ format!("{} of {}", duration(t), duration(total)) }</output>
             </div>
             { node_map(&r, &ctx.state.nodes, &f) }
             <div class="replay-lists">
-                <div><h4>{ format!("Nodes out ({})", f.out.len()) }</h4><ul id="nodes-out">{ for f.out.iter().take(40).map(|n| html! { <li>{ n.clone() }</li> }) }</ul></div>
-                <div><h4>{ format!("Pods being moved ({})", f.moving) }</h4><ul id="pods-moving">{ for f.moving_names.iter().take(40).map(|n| html! { <li>{ n.clone() }</li> }) }</ul></div>
-                <div><h4>{ format!("Workloads with no Ready replica ({})", f.down.len()) }</h4><ul id="workloads-down">{ for f.down.iter().take(40).map(|n| html! { <li class="down">{ n.clone() }</li> }) }</ul></div>
+                <div><h4>{ format!("Nodes out ({})", f.out.len()) }</h4><ul id={id("nodes-out")}>{ for f.out.iter().take(40).map(|n| html! { <li>{ n.clone() }</li> }) }</ul></div>
+                <div><h4>{ format!("Pods being moved ({})", f.moving) }</h4><ul id={id("pods-moving")}>{ for f.moving_names.iter().take(40).map(|n| html! { <li>{ n.clone() }</li> }) }</ul></div>
+                <div><h4>{ format!("Workloads with no Ready replica ({})", f.down.len()) }</h4><ul id={id("workloads-down")}>{ for f.down.iter().take(40).map(|n| html! { <li class="down">{ n.clone() }</li> }) }</ul></div>
             </div>
         </section>
     }

@@ -1,7 +1,8 @@
 //! What-if: change a budget or the distribution and see the plan and downtime they would give at once,
 //! beside the report's own (the worker checks the same inputs under them: the real options, the URL and
 //! the report stay as they are until "Use these options"), and the curve of total upgrade time against
-//! total workload downtime for each concurrency of the largest pool.
+//! total workload downtime for each concurrency of the largest pool; the tried plan has a replay of its own
+//! (its own slider: the real replay keeps its time).
 
 use kube_preflight::units::duration;
 use kube_preflight::Profile;
@@ -9,7 +10,7 @@ use yew::prelude::*;
 
 use super::ctx::use_ctx;
 use super::downtime::DowntimeChart;
-use super::plan::Gantt;
+use super::plan::{Gantt, Replay};
 use crate::options::Opts;
 use crate::view::{pareto, Headline, ReportView};
 
@@ -202,7 +203,11 @@ pub fn WhatIf() -> Html {
             <Compare />
             <h3>{ if other.is_some() { "The plan with these options" } else { "The plan now" } }</h3>
             <Gantt compact=true report={other.clone()} />
-            <DowntimeChart limit={8} report={other} />
+            <DowntimeChart limit={8} report={other.clone()} />
+            if let Some(other) = other {
+                <h3>{ "Replay of the plan with these options" }</h3>
+                <Replay report={other} />
+            }
         </div>
     }
 }

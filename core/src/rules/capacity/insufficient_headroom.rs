@@ -26,8 +26,9 @@ required inter-pod (anti-)affinity. Among the nodes that pass, one of those with
 least-allocated score) with the fewest replicas of the pod's controller takes it (the scheduler's default
 spreading). A pod that fits nowhere stays Pending until a node comes back; the
 finding names the window (hop, phase, the nodes out), each pod left Pending and why, as the scheduler words
-it (`0/6 nodes are available: 1 Insufficient cpu, ...`). Pods that no other node fits at all, whatever is
-out, are `scheduling/no-eligible-node`'s.
+it (`0/6 nodes are available: 1 Insufficient cpu, ...`): at most 50 of them in `data.pending`, with the
+whole count in `pendingCount` when there are more. Pods that no other node fits at all, whatever is out,
+are `scheduling/no-eligible-node`'s.
 
 ## Why it matters for an upgrade
 Evicted pods that fit nowhere stay Pending until a node returns: the drain still succeeds, so the outage
@@ -51,6 +52,11 @@ for the upgrade, free the host port, relax the spread or anti-affinity, or right
 - cluster-autoscaler `simulator/` (can every pod of a node go elsewhere?)
 "#;
 
+/// How many Pending pods a finding lists in `data.pending` (with why, each); `pendingCount` gives the whole
+/// count when there are more. A drain of a node with hundreds of pods, at every node of a large plan, listed
+/// them all: at 150,000 pods that was most of the report and of the memory (a gigabyte in WebAssembly).
+pub const LISTED: usize = 50;
+
 pub fn check(ctx: &Context<'_>, out: &mut Vec<Finding>) {
     let pools = ctx.pools();
     for p in &ctx.pending {
@@ -63,14 +69,14 @@ pub fn check(ctx: &Context<'_>, out: &mut Vec<Finding>) {
         let pending: Vec<serde_json::Value> = p
             .pods
             .iter()
+            .take(LISTED)
             .map(|(pod, why)| {
                 let reasons: serde_json::Map<String, serde_json::Value> =
                     why.reasons.iter().map(|(r, c)| (r.clone(), serde_json::Value::from(*c))).collect();
                 serde_json::json!({ "pod": pod, "why": why.message, "reasons": reasons })
             })
             .collect();
-        out.push(
-            Finding::new(
+        let mut f = Finding::new(
                 &INFO,
                 format!(
                     "Hop {}, {}: draining {} with {} out, {} evicted pod(s) fit on no node that is up and stay Pending until a node is back: {}",
@@ -82,8 +88,8 @@ pub fn check(ctx: &Context<'_>, out: &mut Vec<Finding>) {
                     name_list(&shown, 5)
                 ),
                 "Lower the pool's concurrency, surge nodes before draining, add a node for the upgrade, or relax what the pods need (requests, host ports, spread, anti-affinity).",
-            )
-            .object(node.obj)
+        )
+        .object(node.obj)
             // The figures the finding carried before the placement model (kept for whoever reads them): the
             // drained node's pool, what the Pending pods request, what the nodes up have free in all.
             .data("pool", pool.clone())
@@ -95,7 +101,10 @@ pub fn check(ctx: &Context<'_>, out: &mut Vec<Finding>) {
             .data("phase", w.phase)
             .data("atSeconds", p.at)
             .data("nodesOut", out_names)
-            .data("pending", pending),
-        );
+            .data("pending", pending);
+        if p.pods.len() > LISTED {
+            f = f.data("pendingCount", p.pods.len());
+        }
+        out.push(f);
     }
 }

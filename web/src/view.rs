@@ -360,14 +360,21 @@ pub fn step_rows(r: &ReportView, text: &str, sort: StepSort) -> Vec<usize> {
                 || s.hop.as_deref().is_some_and(|h| h.contains(&needle))
         })
         .collect();
-    let key =
-        |i: &usize| r.plan.steps.get(*i).map(|s| (s.start_seconds, s.end_seconds - s.start_seconds, s.node.clone()));
+    // Keys borrowed from the steps (no name copied at each comparison).
+    let key = |i: &usize| {
+        r.plan.steps.get(*i).map(|s| (s.start_seconds, s.end_seconds.saturating_sub(s.start_seconds), s.node.as_str()))
+    };
     match sort {
-        StepSort::Start => kube_preflight::sort::sort_by_key(&mut rows, |i| key(i).map(|(a, _, n)| (a, n))),
-        StepSort::Longest => {
-            kube_preflight::sort::sort_by_key(&mut rows, |i| key(i).map(|(a, d, n)| (std::cmp::Reverse(d), a, n)))
-        }
-        StepSort::Node => kube_preflight::sort::sort_by_key(&mut rows, |i| key(i).map(|(a, _, n)| (n, a))),
+        StepSort::Start => kube_preflight::sort::sort_by(&mut rows, |a, b| {
+            key(a).map(|(s, _, n)| (s, n)).cmp(&key(b).map(|(s, _, n)| (s, n)))
+        }),
+        StepSort::Longest => kube_preflight::sort::sort_by(&mut rows, |a, b| {
+            let k = |i| key(i).map(|(s, d, n)| (std::cmp::Reverse(d), s, n));
+            k(a).cmp(&k(b))
+        }),
+        StepSort::Node => kube_preflight::sort::sort_by(&mut rows, |a, b| {
+            key(a).map(|(s, _, n)| (n, s)).cmp(&key(b).map(|(s, _, n)| (n, s)))
+        }),
     }
     rows
 }
@@ -594,7 +601,11 @@ impl Filter {
     }
 
     pub fn matches(&self, f: &FindingV) -> bool {
-        let text = self.text.trim().to_lowercase();
+        self.matches_lowered(f, &self.text.trim().to_lowercase())
+    }
+
+    /// [`Filter::matches`] with the text already trimmed and lowered (once for a whole list).
+    fn matches_lowered(&self, f: &FindingV, text: &str) -> bool {
         !self.hidden.contains(&f.severity)
             && (self.rule.is_empty() || f.code == self.rule)
             && (self.namespace.is_empty() || f.namespace() == Some(self.namespace.as_str()))
@@ -602,9 +613,9 @@ impl Filter {
             && (text.is_empty()
                 || [f.message.as_str(), f.help.as_str(), f.code.as_str()]
                     .iter()
-                    .any(|s| s.to_lowercase().contains(&text))
-                || f.object.as_ref().is_some_and(|o| o.display().to_lowercase().contains(&text))
-                || f.source.as_ref().is_some_and(|s| s.file.to_lowercase().contains(&text)))
+                    .any(|s| s.to_lowercase().contains(text))
+                || f.object.as_ref().is_some_and(|o| o.display().to_lowercase().contains(text))
+                || f.source.as_ref().is_some_and(|s| s.file.to_lowercase().contains(text)))
     }
 }
 
@@ -643,28 +654,27 @@ pub struct Facets {
 }
 
 pub fn facets(findings: &[FindingV]) -> Facets {
+    // Borrowed while counting: one string made per distinct value, not per finding.
     let (mut rules, mut namespaces, mut nodes) = (BTreeSet::new(), BTreeSet::new(), BTreeSet::new());
     for f in findings {
-        rules.insert(f.code.clone());
+        rules.insert(f.code.as_str());
         if let Some(ns) = f.namespace() {
-            namespaces.insert(ns.to_owned());
+            namespaces.insert(ns);
         }
         if let Some(n) = f.node() {
-            nodes.insert(n.to_owned());
+            nodes.insert(n);
         }
     }
-    Facets {
-        rules: rules.into_iter().collect(),
-        namespaces: namespaces.into_iter().collect(),
-        nodes: nodes.into_iter().collect(),
-    }
+    let owned = |set: BTreeSet<&str>| set.into_iter().map(str::to_owned).collect();
+    Facets { rules: owned(rules), namespaces: owned(namespaces), nodes: owned(nodes) }
 }
 
 /// The findings that match, in groups (one unnamed group when not grouping), each group's members as
 /// indices into `findings`, groups in order of their worst member, then by name.
 pub fn grouped(findings: &[FindingV], filter: &Filter, by: GroupBy) -> Vec<(String, Vec<usize>)> {
     let mut groups: BTreeMap<String, Vec<usize>> = BTreeMap::new();
-    for (i, f) in findings.iter().enumerate().filter(|(_, f)| filter.matches(f)) {
+    let text = filter.text.trim().to_lowercase();
+    for (i, f) in findings.iter().enumerate().filter(|(_, f)| filter.matches_lowered(f, &text)) {
         let key = match by {
             GroupBy::None => String::new(),
             GroupBy::Rule => f.code.clone(),
@@ -673,11 +683,16 @@ pub fn grouped(findings: &[FindingV], filter: &Filter, by: GroupBy) -> Vec<(Stri
         groups.entry(key).or_default().push(i);
     }
     let rank = |s: &str| SEVERITIES.iter().position(|x| *x == s).unwrap_or(SEVERITIES.len());
-    let mut out: Vec<(String, Vec<usize>)> = groups.into_iter().collect();
-    kube_preflight::sort::sort_by_key(&mut out, |(name, members)| {
-        (members.iter().filter_map(|i| findings.get(*i)).map(|f| rank(&f.severity)).min().unwrap_or(9), name.clone())
-    });
-    out
+    // Each group's worst severity, worked out once (not at every comparison of the sort).
+    let mut out: Vec<(usize, String, Vec<usize>)> = groups
+        .into_iter()
+        .map(|(name, members)| {
+            let worst = members.iter().filter_map(|i| findings.get(*i)).map(|f| rank(&f.severity)).min().unwrap_or(9);
+            (worst, name, members)
+        })
+        .collect();
+    kube_preflight::sort::sort_by(&mut out, |a, b| (a.0, &a.1).cmp(&(b.0, &b.1)));
+    out.into_iter().map(|(_, name, members)| (name, members)).collect()
 }
 
 /// A node's state at one moment of the plan.

@@ -147,10 +147,18 @@ pub fn FindingsView() -> Html {
             }
         }
     });
+    // The facets and the groups, worked out once per report, filter and grouping: not again when a finding
+    // is opened or more are shown (at 150,000 pods, tens of thousands of findings).
+    let listed = {
+        let report = ctx.state.report.clone();
+        let key = (report.as_ref().map(|r| std::rc::Rc::as_ptr(r) as usize), ctx.state.filter.clone(), ctx.state.group);
+        use_memo(key, move |(_, filter, group)| {
+            report.map(|r| (facets(&r.findings), grouped(&r.findings, filter, *group)))
+        })
+    };
     let Some(r) = ctx.state.report.clone() else { return html! {} };
+    let Some((fac, groups)) = listed.as_ref() else { return html! {} };
     let filter = ctx.state.filter.clone();
-    let fac = facets(&r.findings);
-    let groups = grouped(&r.findings, &filter, ctx.state.group);
     let matched: usize = groups.iter().map(|g| g.1.len()).sum();
     let sev_box = |sev: &'static str| {
         let ctx = ctx.clone();
@@ -176,7 +184,7 @@ pub fn FindingsView() -> Html {
     let mut budget = ctx.state.shown;
     let mut shown = 0;
     let mut sections = Vec::new();
-    for (name, members) in &groups {
+    for (name, members) in groups {
         if budget == 0 {
             break;
         }

@@ -232,10 +232,17 @@ const LIFT_ROUNDS: usize = 12;
 /// The plan once each stop's cause is taken as resolved ([`crate::cluster::LIFTS`]), round after round
 /// (a resolved stop may reveal the next), until it completes or a stop remains that cannot be lifted:
 /// `None` when the first stop already cannot be.
+/// The versions the real run planned for: the run if resolved plans for the same.
+struct Versions {
+    to: crate::version::Version,
+    from: Option<crate::version::Version>,
+    path: Vec<crate::version::Version>,
+}
+
 fn if_resolved(
     ingested: &ingest::Ingested,
     options: &UpgradeOptions,
-    real: &Context<'_>,
+    real: &Versions,
     timings: &plan::Timings,
     plan: &report::Plan,
     findings: &[report::Finding],
@@ -361,8 +368,14 @@ fn build_report(
         });
     }
     let mut summary = report::finish_findings(&mut findings);
+    let path = ctx.path_strings();
+    let shown_path = shown(from.as_ref(), &resolved.to, &ctx.path);
+    let versions = Versions { to: ctx.to.clone(), from: ctx.from.clone(), path: ctx.path.clone() };
+    // The real run's cluster, placement and windows are let go before the run if resolved builds its own:
+    // the two never take memory at once (at 150,000 pods each is hundreds of megabytes).
+    drop(ctx);
     if !plan.complete && rke_refused.is_none() {
-        plan.if_resolved = if_resolved(ingested, options, &ctx, &timings, &plan, &findings).map(Box::new);
+        plan.if_resolved = if_resolved(ingested, options, &versions, &timings, &plan, &findings).map(Box::new);
     }
     // A report of nothing is not a pass: with no blocker and no object read, nothing was checked.
     if summary.blocker == 0 && ingested.inventory.objects == 0 {
@@ -375,10 +388,10 @@ fn build_report(
             from: from.as_ref().map(ToString::to_string),
             to: resolved.to.to_string(),
             profile: options.profile,
-            path: ctx.path_strings(),
+            path,
             from_source,
             from_detail,
-            shown: shown(from.as_ref(), &resolved.to, &ctx.path),
+            shown: shown_path,
         },
         inventory: report::Inventory {
             detected_profile: crate::detect::detect(ingested, options.profile),

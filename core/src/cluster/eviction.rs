@@ -145,17 +145,15 @@ impl<'a> Cluster<'a> {
     /// Every PodDisruptionBudget with its numbers, computed once.
     pub fn budgets(&self) -> &[(&'a Object, Budget)] {
         self.budgets.get_or_init(|| {
-            // Budgets that select the same pods (the same selector, most often) have the same expected
-            // scale: computed once per set of pods, so that many budgets over many pods stay linear in the
-            // pairs they match. The pods' addresses only key this cache; the value is what they would give.
-            let mut scales: std::collections::HashMap<Vec<usize>, Scale> = std::collections::HashMap::new();
+            // Budgets that share their list of pods (one namespace and selector, `budget_pods`) have the same
+            // expected scale: computed once per list, so that many budgets over many pods stay linear in the
+            // pairs they match. The list's address only keys this cache.
+            let mut scales: HashMap<*const [RunningPod<'a>], Scale> = HashMap::new();
             self.pdb_infos()
                 .iter()
                 .zip(self.budget_pods())
                 .map(|((o, pdb), pods)| {
-                    let key: Vec<usize> =
-                        pods.iter().map(|(p, _, _)| core::ptr::from_ref::<Object>(p) as usize).collect();
-                    let scale = *scales.entry(key).or_insert_with(|| self.expected_scale(pods));
+                    let scale = *scales.entry(Rc::as_ptr(pods)).or_insert_with(|| self.expected_scale(pods));
                     let expected = i64::try_from(pods.len()).unwrap_or(i64::MAX);
                     // The disruption controller counts a pod being deleted as not healthy.
                     let healthy =

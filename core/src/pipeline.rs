@@ -229,9 +229,6 @@ fn run_rules(ctx: &Context<'_>) -> (Vec<report::Finding>, Vec<NotRun>) {
 /// stands (each round lifts at least one more cause; there are fewer kinds than this).
 const LIFT_ROUNDS: usize = 12;
 
-/// The plan once each stop's cause is taken as resolved ([`crate::cluster::LIFTS`]), round after round
-/// (a resolved stop may reveal the next), until it completes or a stop remains that cannot be lifted:
-/// `None` when the first stop already cannot be.
 /// The versions the real run planned for: the run if resolved plans for the same.
 struct Versions {
     to: crate::version::Version,
@@ -239,6 +236,9 @@ struct Versions {
     path: Vec<crate::version::Version>,
 }
 
+/// The plan once each stop's cause is taken as resolved ([`crate::cluster::LIFTS`]), round after round
+/// (a resolved stop may reveal the next), until it completes or a stop remains that cannot be lifted:
+/// `None` when the first stop already cannot be.
 fn if_resolved(
     ingested: &ingest::Ingested,
     options: &UpgradeOptions,

@@ -351,13 +351,8 @@ fn shipped_wasm(root: &Path) -> Result<Vec<(&'static str, PathBuf, PathBuf)>, Fa
             cargo.join("kube-preflight-element.wasm"),
         ),
     ];
-    let dist = std::fs::read_dir(root.join("dist")).map_err(|e| Failure::new(format!("dist/: {e}")))?;
-    let mut files: Vec<_> =
-        dist.filter_map(Result::ok).map(|e| e.path()).filter(|p| p.extension().is_some_and(|e| e == "wasm")).collect();
-    files.sort();
-    for file in files {
-        let name = file.file_name().and_then(|n| n.to_str()).unwrap_or_default();
-        if name.starts_with("kube-preflight-worker") {
+    for (worker, file) in dist_wasm(root)? {
+        if worker {
             out.push(("dashboard worker", file, cargo.join("kube-preflight-worker.wasm")));
         } else {
             out.push(("dashboard page", file, cargo.join("kube-preflight-web.wasm")));
@@ -366,13 +361,24 @@ fn shipped_wasm(root: &Path) -> Result<Vec<(&'static str, PathBuf, PathBuf)>, Fa
     Ok(out)
 }
 
+/// The dashboard's `.wasm` files in `dist/`, sorted, each with whether it is the worker's (trunk names the
+/// page's file with a hash, the worker's by its bin).
+fn dist_wasm(root: &Path) -> Result<Vec<(bool, PathBuf)>, Failure> {
+    let dist = std::fs::read_dir(root.join("dist")).map_err(|e| Failure::new(format!("dist/: {e}")))?;
+    let mut files: Vec<_> =
+        dist.filter_map(Result::ok).map(|e| e.path()).filter(|p| p.extension().is_some_and(|e| e == "wasm")).collect();
+    files.sort();
+    Ok(files
+        .into_iter()
+        .map(|f| (f.file_name().and_then(|n| n.to_str()).is_some_and(|n| n.starts_with("kube-preflight-worker")), f))
+        .collect())
+}
+
 /// `cargo xtask size`.
 fn sizes(root: &Path, env: &setup::Env) -> Result<(), Failure> {
     npm(root, env)?;
     web(root, env)?;
-    let files = shipped_wasm(root)?;
-    let rows: Vec<_> = files.iter().map(|(n, f, c)| (*n, f.as_path(), c.as_path())).collect();
-    size::report(&rows, setup::WASM_GZIP_BUDGET)
+    size::report(&shipped_wasm(root)?, setup::WASM_GZIP_BUDGET)
 }
 
 fn bench(root: &Path, env: &setup::Env, sizes: Option<&str>) -> Result<(), Failure> {
@@ -385,15 +391,10 @@ fn bench(root: &Path, env: &setup::Env, sizes: Option<&str>) -> Result<(), Failu
         wasm.push(format!("npm-{dir}:{raw}:{gz}"));
     }
     web(root, env)?;
-    let dist = std::fs::read_dir(root.join("dist")).map_err(|e| Failure::new(format!("dist/: {e}")))?;
-    // The page and its worker (trunk names the page's file with a hash, the worker's by its bin).
-    let mut files: Vec<_> =
-        dist.filter_map(Result::ok).map(|e| e.path()).filter(|p| p.extension().is_some_and(|e| e == "wasm")).collect();
-    files.sort();
-    for file in files {
+    // The page and its worker.
+    for (worker, file) in dist_wasm(root)? {
         let raw = std::fs::metadata(&file).map(|m| m.len()).unwrap_or(0);
-        let name = file.file_name().and_then(|n| n.to_str()).unwrap_or_default();
-        let which = if name.starts_with("kube-preflight-worker") { "dashboard-worker" } else { "dashboard-page" };
+        let which = if worker { "dashboard-worker" } else { "dashboard-page" };
         wasm.push(format!("{which}:{raw}:{}", util::gzip_size(&file)?));
     }
     // The dashboard on large snapshots: 2,000 nodes and 40,000 pods (issue #10), and the largest bench
@@ -451,11 +452,7 @@ fn bench(root: &Path, env: &setup::Env, sizes: Option<&str>) -> Result<(), Failu
     }
     run(&mut c)?;
     // What each wasm is made of, so that a missed size goal says where its bytes are.
-    let files = shipped_wasm(root)?;
-    size::report(
-        &files.iter().map(|(n, f, c)| (*n, f.as_path(), c.as_path())).collect::<Vec<_>>(),
-        setup::WASM_GZIP_BUDGET,
-    )?;
+    size::report(&shipped_wasm(root)?, setup::WASM_GZIP_BUDGET)?;
     for w in &wasm {
         let gz: u64 = w.rsplit(':').next().and_then(|g| g.parse().ok()).unwrap_or(0);
         if gz > setup::WASM_GZIP_BUDGET {

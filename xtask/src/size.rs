@@ -4,7 +4,7 @@
 //! part by roughly the same factor, so the shares hold).
 
 use std::collections::BTreeMap;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use crate::util::{gzip_size, Failure};
 
@@ -276,7 +276,7 @@ pub fn shipped(file: &Path) -> Result<[u64; 4], Failure> {
 }
 
 /// Print the sizes and the profile of each shipped wasm, with cargo's output it was built from.
-pub fn report(shipped_files: &[(&str, &Path, &Path)], budget: u64) -> Result<(), Failure> {
+pub fn report(shipped_files: &[(&str, PathBuf, PathBuf)], budget: u64) -> Result<(), Failure> {
     println!("\nWebAssembly sizes (gzip -9), against the budget of {budget} bytes:");
     println!("  {:<18} {:>10} {:>10} {:>10} {:>10}  over budget", "", "raw", "gzipped", "code gz", "data gz");
     for (name, file, _) in shipped_files {

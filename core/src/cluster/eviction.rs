@@ -211,13 +211,8 @@ impl<'a> Cluster<'a> {
             let mut lists: Vec<Vec<RunningPod<'a>>> = vec![Vec::new(); pdbs.len()];
             for pod in self.running_pods() {
                 // A pod is matched by every budget of a group or by none: pushed once per group.
-                let mut last: Option<usize> = None;
                 for &i in index.matching(pdbs, pod.0).iter() {
                     let g = group.get(i).copied().unwrap_or(i);
-                    if Some(g) == last {
-                        continue;
-                    }
-                    last = Some(g);
                     if let Some(list) = lists.get_mut(g) {
                         if list.last().is_none_or(|p| !core::ptr::eq(p.0, pod.0)) {
                             list.push(pod);

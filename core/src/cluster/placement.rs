@@ -315,11 +315,11 @@ pub struct Placement<'c, 'a> {
     outs: BTreeSet<usize>,
     /// How many candidate sets have a [`Room`] tree.
     rooms: usize,
-    /// Per pod, once known: its candidate set (`u32::MAX` until then) and whether nothing but its set and
-    /// requests decides where it fits (no volumes, no anti-affinity of others covering it: 0 unknown, 1
-    /// no, 2 yes). Neither changes during a replay, and a retry asks for them again and again.
-    pod_set: Vec<u32>,
-    plain_fit: Vec<u8>,
+    /// Per pod, once known: its candidate set and whether nothing but its set and requests decides where
+    /// it fits (no volumes, no anti-affinity of others covering it). Neither changes during a replay, and a
+    /// retry asks for them again and again.
+    pod_set: Vec<Option<u32>>,
+    plain_fit: Vec<Option<bool>>,
 }
 
 /// What decides where a pod without pod-level constraints may go: its candidate set and its requests.
@@ -442,8 +442,8 @@ impl<'c, 'a> Placement<'c, 'a> {
         for n in 0..p.nodes.len() {
             p.list(n);
         }
-        p.pod_set = vec![u32::MAX; p.pods.len()];
-        p.plain_fit = vec![0; p.pods.len()];
+        p.pod_set = vec![None; p.pods.len()];
+        p.plain_fit = vec![None; p.pods.len()];
         p
     }
 
@@ -644,12 +644,12 @@ impl<'c, 'a> Placement<'c, 'a> {
 
     /// The candidate set of a pod's placement (selector, affinity, tolerations), made on first use.
     fn set_of(&mut self, id: u32) -> Option<usize> {
-        if let Some(&known) = self.pod_set.get(id as usize).filter(|s| **s != u32::MAX) {
+        if let Some(&Some(known)) = self.pod_set.get(id as usize) {
             return Some(known as usize);
         }
         let set = self.find_set(id)?;
         if let Some(slot) = self.pod_set.get_mut(id as usize) {
-            *slot = u32::try_from(set).unwrap_or(u32::MAX);
+            *slot = u32::try_from(set).ok();
         }
         Some(set)
     }
@@ -694,22 +694,19 @@ impl<'c, 'a> Placement<'c, 'a> {
 
     /// No volumes, and no other pod's anti-affinity covering it (known once per pod).
     fn plain_fit(&mut self, id: u32, obj: &Object, spec: &crate::model::PodSpec) -> bool {
-        match self.plain_fit.get(id as usize) {
-            Some(1) => false,
-            Some(2) => true,
-            _ => {
-                let yes = self.ctx.pod_volumes(obj, spec).is_empty() && !self.anti_covers(obj);
-                if let Some(slot) = self.plain_fit.get_mut(id as usize) {
-                    *slot = if yes { 2 } else { 1 };
-                }
-                yes
-            }
+        if let Some(&Some(known)) = self.plain_fit.get(id as usize) {
+            return known;
         }
+        let yes = self.ctx.pod_volumes(obj, spec).is_empty() && !self.anti_covers(obj);
+        if let Some(slot) = self.plain_fit.get_mut(id as usize) {
+            *slot = Some(yes);
+        }
+        yes
     }
 
     fn place_explained(&mut self, id: u32, explain: bool) -> Result<usize, Option<Unschedulable>> {
         let Some(slot) = self.slot(id).copied() else {
-            return Err(Some(Unschedulable { message: String::new(), reasons: Vec::new() }));
+            return Err(Some(Unschedulable::default()));
         };
         let set = self.set_of(id).unwrap_or(usize::MAX);
         let spec = &slot.info.spec;

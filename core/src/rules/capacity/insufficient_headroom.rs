@@ -77,31 +77,31 @@ pub fn check(ctx: &Context<'_>, out: &mut Vec<Finding>) {
             })
             .collect();
         let mut f = Finding::new(
-                &INFO,
-                format!(
-                    "Hop {}, {}: draining {} with {} out, {} evicted pod(s) fit on no node that is up and stay Pending until a node is back: {}",
-                    w.hop,
-                    w.phase,
-                    node.name(),
-                    out_names.join(", "),
-                    p.pods.len(),
-                    name_list(&shown, 5)
-                ),
-                "Lower the pool's concurrency, surge nodes before draining, add a node for the upgrade, or relax what the pods need (requests, host ports, spread, anti-affinity).",
+            &INFO,
+            format!(
+                "Hop {}, {}: draining {} with {} out, {} evicted pod(s) fit on no node that is up and stay Pending until a node is back: {}",
+                w.hop,
+                w.phase,
+                node.name(),
+                out_names.join(", "),
+                p.pods.len(),
+                name_list(&shown, 5)
+            ),
+            "Lower the pool's concurrency, surge nodes before draining, add a node for the upgrade, or relax what the pods need (requests, host ports, spread, anti-affinity).",
         )
         .object(node.obj)
-            // The figures the finding carried before the placement model (kept for whoever reads them): the
-            // drained node's pool, what the Pending pods request, what the nodes up have free in all.
-            .data("pool", pool.clone())
-            .data("neededCpuMillis", p.needed.0)
-            .data("neededMemoryBytes", p.needed.1)
-            .data("freeCpuMillis", p.free.0)
-            .data("freeMemoryBytes", p.free.1)
-            .data("hop", w.hop.clone())
-            .data("phase", w.phase)
-            .data("atSeconds", p.at)
-            .data("nodesOut", out_names)
-            .data("pending", pending);
+        // The figures the finding carried before the placement model (kept for whoever reads them): the
+        // drained node's pool, what the Pending pods request, what the nodes up have free in all.
+        .data("pool", pool.clone())
+        .data("neededCpuMillis", p.needed.0)
+        .data("neededMemoryBytes", p.needed.1)
+        .data("freeCpuMillis", p.free.0)
+        .data("freeMemoryBytes", p.free.1)
+        .data("hop", w.hop.clone())
+        .data("phase", w.phase)
+        .data("atSeconds", p.at)
+        .data("nodesOut", out_names)
+        .data("pending", pending);
         if p.pods.len() > LISTED {
             f = f.data("pendingCount", p.pods.len());
         }

@@ -68,6 +68,23 @@ pub fn report_for_staged(
     options: &UpgradeOptions,
     mark: &mut dyn FnMut(&'static str),
 ) -> Result<Report, Error> {
+    report_with(ingested, options, mark, true)
+}
+
+/// [`report_for`] with the run if resolved done the long way: each round indexes the cluster again and
+/// runs every rule, nothing taken from the real run. The same report, byte for byte (the tests compare
+/// the two on every fixture and on random clusters); not for use but to check the short way.
+#[doc(hidden)]
+pub fn report_for_unshared(ingested: &ingest::Ingested, options: &UpgradeOptions) -> Result<Report, Error> {
+    report_with(ingested, options, &mut |_| {}, false)
+}
+
+fn report_with(
+    ingested: &ingest::Ingested,
+    options: &UpgradeOptions,
+    mark: &mut dyn FnMut(&'static str),
+    share: bool,
+) -> Result<Report, Error> {
     let given = options;
     let options = &with_distribution_config(options, ingested.rke.as_ref());
     // An error in a value that came from the cluster's own cluster.yml (not from an option) names the file.
@@ -109,7 +126,7 @@ pub fn report_for_staged(
     // The distribution's own config may carry values it refuses itself (RKE's max_unavailable: 0).
     budget::validate(options).map_err(from_config)?;
     let timings = plan::Timings::resolve(options).map_err(from_config)?;
-    Ok(build_report(ingested, options, resolved, stated, timings, mark))
+    Ok(build_report(ingested, options, resolved, stated, timings, mark, share))
 }
 
 /// The versions in the target's product scheme with their Kubernetes (`upgrade.shown`), when the target
@@ -210,42 +227,69 @@ fn simulate(
     Simulated { plan, downtime, workloads: Some(workloads), placed: outcome.placed, windows: outcome.windows }
 }
 
+/// The findings of the rules that read nothing the run if resolved changes (neither the simulation's
+/// outcome nor a lifted cause: [`crate::cluster::Cluster::take_variable_read`]), taken from the real run
+/// as each rule gave them (before suppression): the run if resolved runs only the others.
+struct Steady {
+    /// By rule, in [`RULES`] order: did it read something the run if resolved changes?
+    varies: Vec<bool>,
+    findings: Vec<report::Finding>,
+}
+
 /// Every rule over one context: the findings, and the rules that could not run (they need the current
-/// version, which is not known).
-fn run_rules(ctx: &Context<'_>) -> (Vec<report::Finding>, Vec<NotRun>) {
+/// version, which is not known). With `keep`, also what the run if resolved can take as it is; given
+/// `steady`, the rules it names as steady are not run again and their findings are taken from it.
+fn run_rules(
+    ctx: &Context<'_>,
+    keep: bool,
+    steady: Option<&Steady>,
+) -> (Vec<report::Finding>, Vec<NotRun>, Option<Steady>) {
     let mut findings = Vec::new();
     let mut not_run = Vec::new();
-    for rule in RULES {
+    let mut kept = keep.then(|| Steady { varies: Vec::with_capacity(RULES.len()), findings: Vec::new() });
+    for (i, rule) in RULES.iter().enumerate() {
         if rule.info.needs_from && ctx.from.is_none() {
             not_run.push(NotRun { code: rule.info.code, reason: FROM_UNKNOWN.to_owned() });
+            if let Some(k) = kept.as_mut() {
+                k.varies.push(false);
+            }
             continue;
         }
+        if steady.is_some_and(|s| s.varies.get(i) == Some(&false)) {
+            continue;
+        }
+        let start = findings.len();
+        ctx.take_variable_read();
         (rule.check)(ctx, &mut findings);
+        let varies = ctx.take_variable_read();
+        if let Some(k) = kept.as_mut() {
+            k.varies.push(varies);
+            if !varies {
+                k.findings.extend(findings.get(start..).unwrap_or_default().iter().cloned());
+            }
+        }
     }
-    (findings, not_run)
+    if let Some(s) = steady {
+        findings.extend(s.findings.iter().cloned());
+    }
+    (findings, not_run, kept)
 }
 
 /// How many times the causes of stops are lifted, at most, before the plan "if resolved" is given as it
 /// stands (each round lifts at least one more cause; there are fewer kinds than this).
 const LIFT_ROUNDS: usize = 12;
 
-/// The versions the real run planned for: the run if resolved plans for the same.
-struct Versions {
-    to: crate::version::Version,
-    from: Option<crate::version::Version>,
-    path: Vec<crate::version::Version>,
-}
-
 /// The plan once each stop's cause is taken as resolved ([`crate::cluster::LIFTS`]), round after round
 /// (a resolved stop may reveal the next), until it completes or a stop remains that cannot be lifted:
 /// `None` when the first stop already cannot be.
-fn if_resolved(
-    ingested: &ingest::Ingested,
-    options: &UpgradeOptions,
-    real: &Versions,
+fn if_resolved<'a>(
+    real_cluster: crate::cluster::Cluster<'a>,
+    ingested: &'a ingest::Ingested,
+    options: &'a UpgradeOptions,
     timings: &plan::Timings,
     plan: &report::Plan,
     findings: &[report::Finding],
+    steady: Option<&Steady>,
 ) -> Option<report::IfResolved> {
     let how = |code: &str| {
         crate::cluster::LIFTS
@@ -259,6 +303,8 @@ fn if_resolved(
     let mut lifted: Vec<&'static str> = Vec::new();
     let mut last: Option<report::IfResolved> = None;
     let mut stops: Vec<&'static str> = plan.stops.iter().map(|s| s.code).collect();
+    // The real run's index, kept from round to round: only what the lifts change is found again.
+    let mut kept = Some(real_cluster);
     for _ in 0..LIFT_ROUNDS {
         let new: Vec<&'static str> =
             stops.iter().copied().filter(|c| how(c).is_some() && !lifted.contains(c)).collect();
@@ -270,15 +316,23 @@ fn if_resolved(
                 lifted.push(c);
             }
         }
-        let cluster = Cluster::new(&ingested.objects, options, real.to.clone(), real.from.clone(), real.path.clone())
-            .lifting(&lifted);
+        let cluster = match (kept.take(), steady) {
+            (Some(c), Some(_)) => c,
+            (c, _) => {
+                // Without what the real run kept, each round starts from nothing (the tests compare the two).
+                let c = c?;
+                Cluster::new(c.objects, options, c.to.clone(), c.from.clone(), c.path.clone())
+            }
+        }
+        .lifting(&lifted);
         let sim = simulate(&cluster, ingested, options, timings, None, &mut |_| {});
         let (mut p, downtime) = (sim.plan, sim.downtime);
         p.timings = timings.to_map();
         let ctx =
             Context::new(cluster, sim.workloads, sim.placed, sim.windows, ingested.inventory.helm_releases.clone());
-        let (mut found, _) = run_rules(&ctx);
+        let (mut found, _, _) = run_rules(&ctx, false, steady);
         suppression::apply(&ctx, &mut found);
+        kept = Some(ctx.into_cluster());
         let summary = report::finish_findings(&mut found);
         let revealed: Vec<report::Finding> = found
             .iter()
@@ -320,6 +374,7 @@ fn build_report(
     stated: Option<crate::current::Current>,
     timings: plan::Timings,
     mark: &mut dyn FnMut(&'static str),
+    share: bool,
 ) -> Report {
     let objects = &ingested.objects;
     let (from, from_source, from_detail) = match (resolved.from, stated) {
@@ -341,7 +396,9 @@ fn build_report(
     let ctx = Context::new(cluster, sim.workloads, sim.placed, sim.windows, ingested.inventory.helm_releases.clone());
     plan.timings = timings.to_map();
     mark("plan");
-    let (mut findings, mut not_run) = run_rules(&ctx);
+    // The run if resolved follows when the plan stops short (and RKE did not refuse its config).
+    let resolve = !plan.complete && rke_refused.is_none();
+    let (mut findings, mut not_run, steady) = run_rules(&ctx, resolve && share, None);
     if let Some(rke) = rke_refused {
         let file = ingested.inventory.distribution_configs.iter().find(|c| c.kind == "rke-cluster-yml");
         if let Some(f) = crate::rules::input::unreadable_value::rke_config(rke, file) {
@@ -370,12 +427,12 @@ fn build_report(
     let mut summary = report::finish_findings(&mut findings);
     let path = ctx.path_strings();
     let shown_path = shown(from.as_ref(), &resolved.to, &ctx.path);
-    let versions = Versions { to: ctx.to.clone(), from: ctx.from.clone(), path: ctx.path.clone() };
-    // The real run's cluster, placement and windows are let go before the run if resolved builds its own:
-    // the two never take memory at once (at 150,000 pods each is hundreds of megabytes).
-    drop(ctx);
-    if !plan.complete && rke_refused.is_none() {
-        plan.if_resolved = if_resolved(ingested, options, &versions, &timings, &plan, &findings).map(Box::new);
+    if resolve {
+        // The real run's simulated outcome is let go before the run if resolved simulates its own: the two
+        // never take memory at once (at 150,000 pods each is hundreds of megabytes). Its index stays.
+        let cluster = ctx.into_cluster();
+        plan.if_resolved =
+            if_resolved(cluster, ingested, options, &timings, &plan, &findings, steady.as_ref()).map(Box::new);
     }
     // A report of nothing is not a pass: with no blocker and no object read, nothing was checked.
     if summary.blocker == 0 && ingested.inventory.objects == 0 {

@@ -98,6 +98,30 @@ pub struct Case {
     pub spec: Node,
     pub report: Report,
     pub json: Json,
+    /// Where the plan if resolved worked out the long way ([`unshared_differs`]) gave another report.
+    pub unshared: Option<String>,
+}
+
+/// The report of `inputs` under `options` worked out the long way (each round of the run if resolved
+/// indexing the cluster again and running every rule: `pipeline::report_for_unshared`), when it differs
+/// from `report`: the first line that does, with its neighbours.
+pub fn unshared_differs(inputs: &[Input], options: &UpgradeOptions, report: &Report) -> Option<String> {
+    if report.plan.if_resolved.is_none() {
+        return None;
+    }
+    let ingested = kube_preflight::ingest::ingest(inputs).ok()?;
+    let long = kube_preflight::pipeline::report_for_unshared(&ingested, options).ok()?.to_json();
+    let short = report.to_json();
+    let (a, b): (Vec<&str>, Vec<&str>) = (short.lines().collect(), long.lines().collect());
+    let at = a.iter().zip(&b).position(|(x, y)| x != y).unwrap_or(a.len().min(b.len()));
+    (short != long).then(|| {
+        format!(
+            "the report differs when the plan if resolved is worked out the long way, at line {}:\n  shared: {}\n  long:   {}",
+            at + 1,
+            a.get(at).unwrap_or(&"(end)"),
+            b.get(at).unwrap_or(&"(end)")
+        )
+    })
 }
 
 /// Run the case in `dir`.
@@ -108,7 +132,8 @@ pub fn run_case(dir: &Path) -> Case {
     let options = UpgradeOptions::from_node(spec.get("options")).unwrap_or_else(|e| panic!("{}: {e}", dir.display()));
     let report = check(&inputs(dir), &options).unwrap_or_else(|e| panic!("{}: {e}", dir.display()));
     let json: Json = serde_json::from_str(&report.to_json()).unwrap();
-    Case { dir: dir.to_path_buf(), spec, report, json }
+    let unshared = unshared_differs(&inputs(dir), &options, &report);
+    Case { dir: dir.to_path_buf(), spec, report, json, unshared }
 }
 
 impl Case {
@@ -139,6 +164,7 @@ impl Case {
                 out.push(format!("expected no finding like {unwanted}, found {}", f["message"]));
             }
         }
+        out.extend(self.unshared.clone());
         let report_part = self.spec.get("report");
         if !report_part.is_null() && !contains(&self.json, &to_json(report_part)) {
             out.push(format!("the report does not contain {}", to_json(report_part)));

@@ -389,7 +389,8 @@ fn one_report_one_story_over_random_clusters() {
             *reached.entry(st.code).or_default() += 1;
         }
         *reached.entry(if report.plan.complete { "complete" } else { "incomplete" }).or_default() += 1;
-        let b = broken(&report, &snapshot);
+        let mut b = broken(&report, &snapshot);
+        b.extend(kube_preflight_tests::unshared_differs(&[Input::new("cluster.json", text.as_bytes())], &o, &report));
         if !b.is_empty() {
             failures.push(format!("seed {seed} ({profile}, to {}):\n  {}", o.to, b.join("\n  ")));
         }

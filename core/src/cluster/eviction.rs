@@ -285,6 +285,7 @@ impl<'a> Cluster<'a> {
     /// Pods a drain that honours budgets cannot evict now (held back by their budget, or under more than
     /// one): (namespace, name), computed once (the plan and the downtime both read it).
     pub fn pdb_blocked_pods(&self) -> &BTreeSet<(&'a str, &'a str)> {
+        self.note_variable_read();
         self.pdb_blocked.get_or_init(|| {
             let mut blocked = BTreeSet::new();
             // A drain never evicts DaemonSet and mirror pods: no budget over them holds a drain back.

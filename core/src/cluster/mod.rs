@@ -86,6 +86,10 @@ pub struct Cluster<'a> {
     /// The causes of stops taken as resolved, by the code of the rule that names them: the plan "if the
     /// blockers were resolved" (`plan.ifResolved`) is this cluster with them lifted ([`Cluster::lifts`]).
     lifted: Vec<&'static str>,
+    /// Has anything been asked since [`Cluster::take_variable_read`] whose answer a lifted cause can
+    /// change (a lift, an eviction's budget, a platform gate, the simulation's outcome)? A rule that read
+    /// none gives the same findings in the run if resolved, which takes them from the real run's.
+    variable_read: std::cell::Cell<bool>,
 }
 
 /// The causes of a stop that can be taken as resolved, by the code of the rule that names them, and how
@@ -168,6 +172,7 @@ impl<'a> Cluster<'a> {
             recorded: std::cell::RefCell::default(),
             gates: OnceCell::new(),
             lifted: Vec::new(),
+            variable_read: std::cell::Cell::new(false),
         }
     }
 
@@ -204,6 +209,7 @@ impl<'a> Cluster<'a> {
     /// What the distribution's own tooling refuses or waits on ([`platform::gates`]), found once: the plan
     /// stops on them and the `platform/*` rules report them.
     pub fn platform_gates(&self) -> &[platform::Gate<'a>] {
+        self.note_variable_read();
         self.gates.get_or_init(|| {
             let mut g = platform::gates(self);
             g.retain(|g| !self.lifts(g.code));
@@ -211,14 +217,29 @@ impl<'a> Cluster<'a> {
         })
     }
 
-    /// This cluster with the causes of stops named by `codes` taken as resolved ([`LIFTS`]).
+    /// This cluster with the causes of stops named by `codes` taken as resolved ([`LIFTS`]), instead of
+    /// those it had: what the lifts change is found again, the rest of the index is kept.
     pub fn lifting(mut self, codes: &[&'static str]) -> Self {
         self.lifted = codes.to_vec();
+        self.gates = OnceCell::new();
+        self.pdb_blocked = OnceCell::new();
         self
+    }
+
+    /// Note that what is being worked out depends on the lifted causes or on the simulation.
+    pub fn note_variable_read(&self) {
+        self.variable_read.set(true);
+    }
+
+    /// Was anything asked since the last call whose answer depends on the lifted causes or on the
+    /// simulation ([`Cluster::note_variable_read`])? Clears the mark.
+    pub fn take_variable_read(&self) -> bool {
+        self.variable_read.replace(false)
     }
 
     /// Is the cause of stops that rule `code` names taken as resolved here?
     pub fn lifts(&self, code: &str) -> bool {
+        self.note_variable_read();
         self.lifted.iter().any(|c| *c == code || (c.ends_with('/') && code.starts_with(c)))
     }
 

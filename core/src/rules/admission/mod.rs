@@ -37,7 +37,7 @@ pub fn refusal_effect(
 ) -> (Severity, String, Vec<String>, Vec<String>) {
     let pods = |may: bool| -> Vec<String> {
         let set: BTreeSet<&str> =
-            ctx.refused.iter().filter(|r| r.webhook == k && r.may == may).map(|r| r.pod.as_str()).collect();
+            ctx.refused().iter().filter(|r| r.webhook == k && r.may == may).map(|r| r.pod.as_str()).collect();
         set.into_iter().map(str::to_owned).collect()
     };
     let (refused, may) = (pods(false), pods(true));

@@ -61,7 +61,7 @@ pub fn check(ctx: &Context<'_>, out: &mut Vec<Finding>) {
     let hooks = ctx.pod_webhooks();
     // By webhook, then by the window of its first refusal.
     let mut by_hook: BTreeMap<usize, Vec<&crate::plan::placement::Refusal>> = BTreeMap::new();
-    for r in &ctx.refused {
+    for r in ctx.refused() {
         if hooks.get(r.webhook).is_some_and(|h| h.code() == INFO.code) {
             by_hook.entry(r.webhook).or_default().push(r);
         }
@@ -77,7 +77,7 @@ pub fn check(ctx: &Context<'_>, out: &mut Vec<Finding>) {
             }
         }
         let (Some(h), Some(first)) = (hooks.get(k), refusals.first()) else { continue };
-        let Some(w) = ctx.windows.get(first.window) else { continue };
+        let Some(w) = ctx.windows().get(first.window) else { continue };
         let Some(node) = ctx.nodes.get(w.node) else { continue };
         let sure: Vec<_> = refusals.iter().filter(|r| !r.may).collect();
         let own = sure.iter().any(|r| r.own && r.until.is_none());

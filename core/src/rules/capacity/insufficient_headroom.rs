@@ -59,8 +59,8 @@ pub const LISTED: usize = 50;
 
 pub fn check(ctx: &Context<'_>, out: &mut Vec<Finding>) {
     let pools = ctx.pools();
-    for p in &ctx.pending {
-        let Some(w) = ctx.windows.get(p.window) else { continue };
+    for p in ctx.pending() {
+        let Some(w) = ctx.windows().get(p.window) else { continue };
         let Some(node) = ctx.nodes.get(w.node) else { continue };
         let pool = pools.iter().find(|q| q.nodes.contains(&w.node)).map_or_else(String::new, |q| q.name.clone());
         let mut out_names: Vec<&str> = p.nodes_out.iter().filter_map(|i| ctx.nodes.get(*i)).map(|n| n.name()).collect();

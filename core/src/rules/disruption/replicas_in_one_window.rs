@@ -34,7 +34,7 @@ and roll the workload out before the upgrade.
 "#;
 
 pub fn check(ctx: &Context<'_>, out: &mut Vec<Finding>) {
-    let Some(outcomes) = &ctx.workload_outcomes else { return };
+    let Some(outcomes) = ctx.workload_outcomes() else { return };
     for w in outcomes.iter().filter(|w| w.same_window) {
         let mut f = Finding::new(
             &INFO,

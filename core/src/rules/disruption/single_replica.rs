@@ -34,7 +34,7 @@ gap.
 "#;
 
 pub fn check(ctx: &Context<'_>, out: &mut Vec<Finding>) {
-    let Some(outcomes) = &ctx.workload_outcomes else { return };
+    let Some(outcomes) = ctx.workload_outcomes() else { return };
     for w in outcomes.iter().filter(|w| w.replicas == 1 && w.seconds > 0) {
         let node = w.nodes.first().cloned().unwrap_or_default();
         let mut f = Finding::new(

@@ -106,9 +106,7 @@ pub struct Case {
 /// indexing the cluster again and running every rule: `pipeline::report_for_unshared`), when it differs
 /// from `report`: the first line that does, with its neighbours.
 pub fn unshared_differs(inputs: &[Input], options: &UpgradeOptions, report: &Report) -> Option<String> {
-    if report.plan.if_resolved.is_none() {
-        return None;
-    }
+    report.plan.if_resolved.as_ref()?;
     let ingested = kube_preflight::ingest::ingest(inputs).ok()?;
     let long = kube_preflight::pipeline::report_for_unshared(&ingested, options).ok()?.to_json();
     let short = report.to_json();

@@ -287,6 +287,9 @@ fn wants(r: &Resources) -> [i64; 4] {
     [1, r.cpu_millis, r.memory_bytes, r.ephemeral_bytes]
 }
 
+/// How many nodes that gained room a retry looks at before it asks again of the whole candidate set.
+const GROWN_LOOKED_AT: usize = 8;
+
 /// The placement model: nodes, pods and where each pod is, through the moments of a plan.
 pub struct Placement<'c, 'a> {
     ctx: &'c Cluster<'a>,
@@ -320,6 +323,26 @@ pub struct Placement<'c, 'a> {
     /// retry asks for them again and again.
     pod_set: Vec<Option<u32>>,
     plain_fit: Vec<Option<bool>>,
+    /// The nodes room appeared on, in order (a node back, a surge node, a pod taken off a node that is
+    /// in): a moment of the replay is a position in it.
+    grown: Vec<usize>,
+    /// Per candidate set, the last moment ([`Placement::grown`]) one of its nodes gained room.
+    set_grew: Vec<usize>,
+    /// Per pod whose fit is its candidate set and its requests alone and which fitted nowhere when last
+    /// asked, what decides that: kept beside each other, so that a retry of thousands of Pending pods
+    /// answers most of them without reading the pods themselves.
+    nowhere: Vec<Option<Nowhere>>,
+}
+
+/// A pod that fitted nowhere, whose fit is its candidate set and its requests alone.
+#[derive(Clone, Copy)]
+struct Nowhere {
+    /// The moment ([`Placement::grown`]) it last fitted nowhere: until one of its set's nodes gains room,
+    /// it fits nowhere still.
+    at: usize,
+    set: u32,
+    /// Its requests, when it asks for no extended resource (what [`Placement::dominated`] compares).
+    plain: Option<Resources>,
 }
 
 /// What decides where a pod without pod-level constraints may go: its candidate set and its requests.
@@ -414,6 +437,9 @@ impl<'c, 'a> Placement<'c, 'a> {
             rooms: 0,
             pod_set: Vec::new(),
             plain_fit: Vec::new(),
+            grown: Vec::new(),
+            set_grew: Vec::new(),
+            nowhere: Vec::new(),
         };
         let mut controllers: HashMap<(&str, &str, &str), u32> = HashMap::new();
         for (obj, info, node) in ctx.running_pods() {
@@ -444,7 +470,20 @@ impl<'c, 'a> Placement<'c, 'a> {
         }
         p.pod_set = vec![None; p.pods.len()];
         p.plain_fit = vec![None; p.pods.len()];
+        p.nowhere = vec![None; p.pods.len()];
         p
+    }
+
+    /// Room appeared on node `n` (it came back, joined, or a pod left it while it is in): the pods of its
+    /// candidate sets that fitted nowhere may fit now.
+    fn grew(&mut self, n: usize) {
+        self.grown.push(n);
+        let now = self.grown.len();
+        for s in self.node_sets.get(n).map_or(&[][..], Vec::as_slice) {
+            if let Some(g) = self.set_grew.get_mut(*s as usize) {
+                *g = now;
+            }
+        }
     }
 
     /// The snapshot node a node of the model is (itself, or the node a surge node copies).
@@ -469,6 +508,7 @@ impl<'c, 'a> Placement<'c, 'a> {
         }
         self.node_sets.push(sets);
         self.list(n);
+        self.grew(n);
         self.failed.clear();
         self.dominated.clear();
     }
@@ -549,6 +589,9 @@ impl<'c, 'a> Placement<'c, 'a> {
         if let Some(s) = self.pods.get_mut(id as usize) {
             s.node = None;
         }
+        if !self.is_out(n) {
+            self.grew(n);
+        }
         self.list(n);
     }
 
@@ -594,6 +637,7 @@ impl<'c, 'a> Placement<'c, 'a> {
         }
         if !out {
             self.list(n);
+            self.grew(n);
             // Capacity came back: shapes that fit nowhere may fit now.
             self.failed.clear();
             self.dominated.clear();
@@ -676,6 +720,7 @@ impl<'c, 'a> Placement<'c, 'a> {
             }
         }
         self.sets.push(CandidateSet { nodes, order, statics: None, tally: None, room: None });
+        self.set_grew.push(self.grown.len());
         Some(i)
     }
 
@@ -688,8 +733,54 @@ impl<'c, 'a> Placement<'c, 'a> {
     /// without working out why it fails (every node's first failing filter, in words) when it does. A
     /// retry of thousands of Pending pods at each of thousands of returning nodes spent most of its time
     /// there.
+    ///
+    /// A pod whose fit is its candidate set and its requests alone, which fitted nowhere, is not tried again
+    /// until one of its set's nodes gains room: a retry at each returning node asks again of every
+    /// Pending pod, and most wait on nodes other than the one that came back.
     pub fn place_again(&mut self, id: u32) -> Option<usize> {
+        if let Some(Some(was)) = self.nowhere.get(id as usize).copied() {
+            let set = was.set as usize;
+            if self.set_grew.get(set).is_some_and(|g| *g <= was.at) {
+                return None;
+            }
+            if let Some(r) = was.plain {
+                // Its set and requests fit nowhere since the last node came back: it does not either.
+                if self.is_dominated(set, &r) {
+                    return None;
+                }
+                // Only the nodes that gained room since may take it now: when none of its set has room
+                // for it, it fits nowhere still (the same answer as a walk of the whole set).
+                let since = self.grown.get(was.at..).unwrap_or_default();
+                if since.len() <= GROWN_LOOKED_AT && !since.iter().any(|m| self.may_take(*m, set, &r)) {
+                    if let Some(Some(w)) = self.nowhere.get_mut(id as usize) {
+                        w.at = self.grown.len();
+                    }
+                    return None;
+                }
+            }
+        }
         self.place_explained(id, false).ok()
+    }
+
+    /// Is node `m` in candidate set `set`, in, and with room for requests `r` (NodeResourcesFit: a pod
+    /// slot, CPU, memory, ephemeral storage)? For a pod whose fit is its set and requests alone, the same
+    /// as every filter.
+    fn may_take(&self, m: usize, set: usize, r: &Resources) -> bool {
+        let index = u32::try_from(set).unwrap_or(u32::MAX);
+        !self.is_out(m)
+            && self.node_sets.get(m).is_some_and(|l| l.contains(&index))
+            && self.frees(m).iter().zip(wants(r)).all(|(free, want)| want <= 0 || *free == UNKNOWN || want <= *free)
+    }
+
+    /// Does a pod of candidate set `set` asking `r` fit nowhere now, as one of the same set asking no more
+    /// did since the last node came back?
+    fn is_dominated(&self, set: usize, r: &Resources) -> bool {
+        self.dominated.iter().any(|(s, f)| {
+            *s == set
+                && f.cpu_millis <= r.cpu_millis
+                && f.memory_bytes <= r.memory_bytes
+                && f.ephemeral_bytes <= r.ephemeral_bytes
+        })
     }
 
     /// No volumes, and no other pod's anti-affinity covering it (known once per pod).
@@ -705,8 +796,27 @@ impl<'c, 'a> Placement<'c, 'a> {
     }
 
     fn place_explained(&mut self, id: u32, explain: bool) -> Result<usize, Option<Unschedulable>> {
+        let (result, shape) = self.decide(id, explain);
+        let at = self.grown.len();
+        let nowhere = shape
+            .filter(|_| result.is_err())
+            .and_then(|(set, plain)| Some(Nowhere { at, set: u32::try_from(set).ok()?, plain }));
+        if let Some(slot) = self.nowhere.get_mut(id as usize) {
+            *slot = nowhere;
+        }
+        result
+    }
+
+    /// [`Placement::place_explained`]'s decision, and when the pod's fit is its candidate set and its
+    /// requests alone, the set and (with no extended resource asked) the requests.
+    #[allow(clippy::type_complexity)]
+    fn decide(
+        &mut self,
+        id: u32,
+        explain: bool,
+    ) -> (Result<usize, Option<Unschedulable>>, Option<(usize, Option<Resources>)>) {
         let Some(slot) = self.slot(id).copied() else {
-            return Err(Some(Unschedulable::default()));
+            return (Err(Some(Unschedulable::default())), None);
         };
         let set = self.set_of(id).unwrap_or(usize::MAX);
         let spec = &slot.info.spec;
@@ -723,22 +833,17 @@ impl<'c, 'a> Placement<'c, 'a> {
         // Plain (no extended resources either): its failure is known from the dominated requests and its
         // reasons from the set's tally; a shape with extended resources keeps its failure, with why.
         let plain = shape.as_ref().is_some_and(|s| s.extended.is_empty());
+        let shaped = shape.as_ref().map(|s| (s.set, s.extended.is_empty().then_some(spec.requests)));
         let kept = shape.as_ref().filter(|_| !plain);
         if let Some((_, why)) = kept.and_then(|s| self.failed.iter().find(|(f, _)| f == s)) {
-            return Err(Some(why.clone()));
+            return (Err(Some(why.clone())), shaped);
         }
         let owner = self.owner.get(id as usize).copied().unwrap_or(u32::MAX);
         let r = spec.requests;
-        let dominated = plain
-            && self.dominated.iter().any(|(s, f)| {
-                *s == set
-                    && f.cpu_millis <= r.cpu_millis
-                    && f.memory_bytes <= r.memory_bytes
-                    && f.ephemeral_bytes <= r.ephemeral_bytes
-            });
+        let dominated = plain && self.is_dominated(set, &r);
         let nowhere = dominated || self.hopeless(set, &r);
         if nowhere && !explain {
-            return Err(None);
+            return (Err(None), shaped);
         }
         let domains = self.pod_constraints(id);
         let found = if nowhere {
@@ -755,21 +860,21 @@ impl<'c, 'a> Placement<'c, 'a> {
         match found {
             Some(n) => {
                 self.put(id, n);
-                Ok(n)
+                (Ok(n), shaped)
             }
             None => {
                 if plain && !dominated && self.dominated.len() < DOMINATED {
                     self.dominated.push((set, r));
                 }
                 if !explain {
-                    return Err(None);
+                    return (Err(None), shaped);
                 }
                 self.ensure_statics(set, id);
                 let why = self.why(id, set, &domains, plain);
                 if let Some(s) = shape.filter(|_| !plain && self.failed.len() < FAILED) {
                     self.failed.push((s, why.clone()));
                 }
-                Err(Some(why))
+                (Err(Some(why)), shaped)
             }
         }
     }
@@ -1348,6 +1453,50 @@ mod tests {
             )));
         }
         out
+    }
+
+    /// Over random clusters and random moments (nodes out and back, surges, drains), a retry of the
+    /// Pending pods with [`Placement::place_again`] (which does not ask again of a pod nothing changed for)
+    /// puts every pod where asking each one again would.
+    #[test]
+    fn a_retry_places_as_asking_every_pod_again_would() {
+        let options = UpgradeOptions::new("1.29.2");
+        for seed in 1..=600u64 {
+            let mut r = Rng(seed.wrapping_mul(0x2545_f491_4f6c_dd1d) | 1);
+            let objects = cluster(&mut r);
+            let c = Cluster::new(&objects, &options, Version::parse("1.29.2").unwrap(), None, Vec::new());
+            let (mut short, mut long) = (Placement::new(&c), Placement::new(&c));
+            let n = c.nodes.len();
+            let (mut waiting_short, mut waiting_long): (Vec<u32>, Vec<u32>) = (Vec::new(), Vec::new());
+            for step in 0..30 {
+                let node = r.below(n as u64) as usize;
+                match r.below(8) {
+                    0..=2 => {
+                        short.set_out(node, false);
+                        long.set_out(node, false);
+                        waiting_short.retain(|id| short.place_again(*id).is_none());
+                        waiting_long.retain(|id| long.place_explained(*id, false).is_err());
+                    }
+                    3 => {
+                        short.add_surge(node);
+                        long.add_surge(node);
+                    }
+                    _ => {
+                        for (p, waiting) in [(&mut short, &mut waiting_short), (&mut long, &mut waiting_long)] {
+                            p.set_out(node, true);
+                            for id in p.evict(node, |_| false) {
+                                if p.place(id).is_err() {
+                                    waiting.push(id);
+                                }
+                            }
+                        }
+                    }
+                }
+                let at = |p: &Placement<'_, '_>| p.pods.iter().map(|s| s.node).collect::<Vec<_>>();
+                assert_eq!(at(&short), at(&long), "seed {seed}, step {step}: the retries placed differently");
+                assert_eq!(waiting_short, waiting_long, "seed {seed}, step {step}");
+            }
+        }
     }
 
     /// Over random clusters and random moments (nodes out and back, drains): a pod is never placed on a node

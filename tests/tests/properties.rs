@@ -367,6 +367,36 @@ fn broken(r: &Report, snapshot: &Value) -> Vec<String> {
     out
 }
 
+/// 9. A plan that completes steps, in each hop, exactly the nodes `plan::scope` says a hop goes through
+///    (the nodes a stop lists as never started when a hop stops short).
+fn scope_differs(r: &Report, text: &str, o: &UpgradeOptions) -> Option<String> {
+    if !r.plan.complete || r.plan.steps.is_empty() {
+        return None;
+    }
+    let ingested = kube_preflight::ingest::ingest(&[Input::new("cluster.json", text.as_bytes())]).ok()?;
+    let version = |v: &str| kube_preflight::version::Version::parse(v).ok();
+    let to = version(&r.upgrade.to)?;
+    let from = r.upgrade.from.as_deref().and_then(version);
+    let path: Vec<_> = r.upgrade.path.iter().filter_map(|v| version(v)).collect();
+    let c = kube_preflight::cluster::Cluster::new(&ingested.objects, o, to, from, path);
+    let scope: BTreeSet<&str> =
+        kube_preflight::plan::scope(&c).iter().filter_map(|i| c.nodes.get(*i)).map(|n| n.name()).collect();
+    let names: BTreeSet<&str> = c.nodes.iter().map(|n| n.name()).collect();
+    for hop in &r.upgrade.path {
+        let stepped: BTreeSet<&str> = r
+            .plan
+            .steps
+            .iter()
+            .filter(|s| s.hop.as_deref() == Some(hop.as_str()) && names.contains(s.node.as_str()))
+            .map(|s| s.node.as_str())
+            .collect();
+        if stepped != scope {
+            return Some(format!("hop {hop} steps {stepped:?}; plan::scope says {scope:?}"));
+        }
+    }
+    None
+}
+
 #[test]
 fn one_report_one_story_over_random_clusters() {
     let cases: u64 = std::env::var("KP_PROPERTY_CASES").ok().and_then(|v| v.parse().ok()).unwrap_or(300);
@@ -391,6 +421,7 @@ fn one_report_one_story_over_random_clusters() {
         *reached.entry(if report.plan.complete { "complete" } else { "incomplete" }).or_default() += 1;
         let mut b = broken(&report, &snapshot);
         b.extend(kube_preflight_tests::unshared_differs(&[Input::new("cluster.json", text.as_bytes())], &o, &report));
+        b.extend(scope_differs(&report, &text, &o));
         if !b.is_empty() {
             failures.push(format!("seed {seed} ({profile}, to {}):\n  {}", o.to, b.join("\n  ")));
         }

@@ -713,6 +713,28 @@ impl<'c, 'a> Builder<'c, 'a> {
         Some(t)
     }
 
+    /// After a hop that stopped (its stops from `first` on): the nodes of its [`scope`] that no
+    /// phase reached (nothing is planned after a stop in its sequence) join the first stop's `pending`, so
+    /// that every node of the hop is upgraded, stuck, or said never started.
+    fn unreached(&mut self, first: usize) {
+        let hop = self.hop.clone();
+        let plan = &self.out.plan;
+        let mut known: std::collections::BTreeSet<&str> =
+            plan.steps.iter().filter(|s| s.hop.as_deref() == Some(hop.as_str())).map(|s| s.node.as_str()).collect();
+        for st in plan.stops.iter().skip(first) {
+            known.extend(st.node.as_deref());
+            known.extend(st.pending.iter().map(String::as_str));
+        }
+        let more: Vec<usize> =
+            scope(self.ctx).into_iter().filter(|i| self.node(*i).is_some_and(|n| !known.contains(n.name()))).collect();
+        let names = self.names(&more);
+        if let Some(st) = self.out.plan.stops.get_mut(first) {
+            st.pending.extend(names);
+            crate::sort::sort(&mut st.pending);
+            st.pending.dedup();
+        }
+    }
+
     /// One machine config pool, as the MCO's node controller updates it
     /// (pkg/controller/node/node_controller.go, status.go): nodes already unavailable (not Ready,
     /// NetworkUnavailable, unschedulable) use up `maxUnavailable` and are never picked, so the pool does not
@@ -787,6 +809,64 @@ impl<'c, 'a> Builder<'c, 'a> {
             None
         }
     }
+}
+
+/// The nodes a hop goes through when nothing stops it, as each hop of the plan picks them: a stop lists
+/// those of them it leaves never started (`pending`), past its own phase too. A completed hop steps
+/// exactly these (the tests check it on random clusters).
+pub fn scope(ctx: &Cluster<'_>) -> Vec<usize> {
+    let pools = budget::pools(ctx);
+    let of = |role: PoolRole| pools.iter().filter(move |p| p.role == role && !p.paused);
+    let reachable = |i: &usize| ctx.nodes.get(*i).is_some_and(|n| !n.info.unreachable);
+    let control_plane = |i: &usize| ctx.nodes.get(*i).is_some_and(|n| n.is_control_plane());
+    let mut out: Vec<usize> = Vec::new();
+    match ctx.profile() {
+        Profile::Kubeadm => {
+            for p in of(PoolRole::ControlPlane).chain(of(PoolRole::Worker)) {
+                out.extend(&p.nodes);
+            }
+        }
+        Profile::Rke | Profile::RkeLegacy => {
+            let legacy = ctx.profile() == Profile::RkeLegacy;
+            let etcd: Vec<usize> = of(PoolRole::Etcd).flat_map(|p| p.nodes.clone()).collect();
+            out.extend(etcd.iter().copied().filter(reachable));
+            for p in of(PoolRole::ControlPlane) {
+                out.extend(p.nodes.iter().copied().filter(|i| legacy || reachable(i)));
+            }
+            if !legacy {
+                out.extend(etcd.iter().copied().filter(|i| !control_plane(i) && reachable(i)));
+            }
+            for p in of(PoolRole::Worker) {
+                if legacy {
+                    out.extend(&p.nodes);
+                } else {
+                    out.extend(
+                        p.nodes.iter().copied().filter(|i| !control_plane(i) && !etcd.contains(i) && reachable(i)),
+                    );
+                }
+            }
+        }
+        Profile::Kops => {
+            for p in of(PoolRole::ControlPlane).chain(of(PoolRole::ApiServer)).chain(of(PoolRole::Worker)) {
+                if p.settings.drain_and_terminate != Some(false) {
+                    out.extend(&p.nodes);
+                }
+            }
+        }
+        Profile::Openshift => {
+            for p in pools.iter().filter(|p| !p.paused) {
+                out.extend(&p.nodes);
+            }
+        }
+        Profile::GkeBaremetal => {
+            for p in of(PoolRole::ControlPlane).chain(of(PoolRole::LoadBalancer)).chain(of(PoolRole::Worker)) {
+                out.extend(&p.nodes);
+            }
+        }
+    }
+    crate::sort::sort(&mut out);
+    out.dedup();
+    out
 }
 
 /// The non-empty parts of a step's time.
@@ -873,9 +953,11 @@ pub fn build(ctx: &Cluster<'_>, timings: Timings) -> Outcome {
     for hop in &ctx.path {
         b.hop = hop.to_string();
         b.hop_minor = hop.minor;
+        let first = b.out.plan.stops.len();
         match b.hop(t) {
             Some(end) => t = end,
             None => {
+                b.unreached(first);
                 complete = false;
                 break;
             }

@@ -59,8 +59,10 @@ pub fn report_for(ingested: &ingest::Ingested, options: &UpgradeOptions) -> Resu
 /// The stages of a check after reading, in order: `mark` is called with each one's name as it ends (the
 /// bench times them; the core itself reads no clock). `simulate` (the plan) and `placement` (its windows
 /// replayed through the scheduler's filters) are marked only when there is a plan; `plan` ends the
-/// downtime and what follows it.
-pub const STAGES: [&str; 6] = ["index", "simulate", "placement", "plan", "rules", "report"];
+/// downtime and what follows it. When the plan stops, each round of the run if resolved marks
+/// `resolved-plan` (its simulation, placement and downtime) and `resolved-rules` (the rules it runs again).
+pub const STAGES: [&str; 8] =
+    ["index", "simulate", "placement", "plan", "rules", "resolved-plan", "resolved-rules", "report"];
 
 /// [`report_for`], calling `mark` at the end of each of [`STAGES`].
 pub fn report_for_staged(
@@ -279,6 +281,13 @@ fn run_rules(
 /// stands (each round lifts at least one more cause; there are fewer kinds than this).
 const LIFT_ROUNDS: usize = 12;
 
+/// What the run if resolved starts from: the real run's plan and findings, and what it may take as it is.
+struct RealRun<'r> {
+    plan: &'r report::Plan,
+    findings: &'r [report::Finding],
+    steady: Option<&'r Steady>,
+}
+
 /// The plan once each stop's cause is taken as resolved ([`crate::cluster::LIFTS`]), round after round
 /// (a resolved stop may reveal the next), until it completes or a stop remains that cannot be lifted:
 /// `None` when the first stop already cannot be.
@@ -287,10 +296,10 @@ fn if_resolved<'a>(
     ingested: &'a ingest::Ingested,
     options: &'a UpgradeOptions,
     timings: &plan::Timings,
-    plan: &report::Plan,
-    findings: &[report::Finding],
-    steady: Option<&Steady>,
+    real: RealRun<'_>,
+    mark: &mut dyn FnMut(&'static str),
 ) -> Option<report::IfResolved> {
+    let RealRun { plan, findings, steady } = real;
     let how = |code: &str| {
         crate::cluster::LIFTS
             .iter()
@@ -326,12 +335,14 @@ fn if_resolved<'a>(
         }
         .lifting(&lifted);
         let sim = simulate(&cluster, ingested, options, timings, None, &mut |_| {});
+        mark("resolved-plan");
         let (mut p, downtime) = (sim.plan, sim.downtime);
         p.timings = timings.to_map();
         let ctx =
             Context::new(cluster, sim.workloads, sim.placed, sim.windows, ingested.inventory.helm_releases.clone());
         let (mut found, _, _) = run_rules(&ctx, false, steady);
         suppression::apply(&ctx, &mut found);
+        mark("resolved-rules");
         kept = Some(ctx.into_cluster());
         let summary = report::finish_findings(&mut found);
         let revealed: Vec<report::Finding> = found
@@ -431,8 +442,8 @@ fn build_report(
         // The real run's simulated outcome is let go before the run if resolved simulates its own: the two
         // never take memory at once (at 150,000 pods each is hundreds of megabytes). Its index stays.
         let cluster = ctx.into_cluster();
-        plan.if_resolved =
-            if_resolved(cluster, ingested, options, &timings, &plan, &findings, steady.as_ref()).map(Box::new);
+        let real = RealRun { plan: &plan, findings: &findings, steady: steady.as_ref() };
+        plan.if_resolved = if_resolved(cluster, ingested, options, &timings, real, mark).map(Box::new);
     }
     // A report of nothing is not a pass: with no blocker and no object read, nothing was checked.
     if summary.blocker == 0 && ingested.inventory.objects == 0 {

@@ -399,7 +399,7 @@ fn scope_differs(r: &Report, text: &str, o: &UpgradeOptions) -> Option<String> {
 
 #[test]
 fn one_report_one_story_over_random_clusters() {
-    let cases: u64 = std::env::var("KP_PROPERTY_CASES").ok().and_then(|v| v.parse().ok()).unwrap_or(300);
+    let cases: u64 = std::env::var("KP_PROPERTY_CASES").ok().and_then(|v| v.parse().ok()).unwrap_or(1000);
     let mut failures = Vec::new();
     // What the generator reached, so that the invariants are tried where they can break.
     let mut reached: BTreeMap<&'static str, usize> = BTreeMap::new();

@@ -12,7 +12,7 @@ use std::collections::HashMap;
 use super::{NodeWindow, Timings};
 use crate::cluster::admission::Covers;
 use crate::cluster::drain::DrainEnd;
-use crate::cluster::placement::{Placement, Unschedulable};
+use crate::cluster::placement::{Placement, Unschedulable, Waiting};
 use crate::cluster::Cluster;
 use crate::model::Object;
 
@@ -130,7 +130,7 @@ pub fn replay(ctx: &Cluster<'_>, windows: &[NodeWindow], phases: &[crate::report
     let mut sim = Placement::new(ctx);
     let mut hooks = Hooks::new(ctx, &sim);
     // Pods Pending, oldest first.
-    let mut waiting: Vec<u32> = Vec::new();
+    let mut waiting: Vec<Waiting> = Vec::new();
     let mut moves: Vec<Vec<Move>> = vec![Vec::new(); sim.pods.len()];
     for (at, e) in events {
         match e {
@@ -159,7 +159,7 @@ pub fn replay(ctx: &Cluster<'_>, windows: &[NodeWindow], phases: &[crate::report
                         if let Some(v) = moves.get_mut(id as usize) {
                             v.push(Move { from: w.node, evicted: at, placed: None, refused: Some(hook) });
                         }
-                        waiting.push(id);
+                        waiting.push(sim.wait(id));
                         continue;
                     }
                     let result = sim.place(id);
@@ -167,7 +167,7 @@ pub fn replay(ctx: &Cluster<'_>, windows: &[NodeWindow], phases: &[crate::report
                         v.push(Move { from: w.node, evicted: at, placed: result.is_ok().then_some(at), refused: None });
                     }
                     if let Err(why) = result {
-                        waiting.push(id);
+                        waiting.push(sim.wait(id));
                         if let Some(slot) = sim.pods.get(id as usize) {
                             let spec = &slot.info.spec;
                             let fit = ctx.pod_eligible(slot.obj, spec, &ctx.eligible_nodes(spec));
@@ -206,16 +206,16 @@ pub fn replay(ctx: &Cluster<'_>, windows: &[NodeWindow], phases: &[crate::report
 
 /// Place the pods waiting (oldest first) that no webhook refuses now, until nothing changes: a webhook's
 /// backend placed lets the pods it refused be created at the same moment.
-fn retry(sim: &mut Placement<'_, '_>, hooks: &Hooks, waiting: &mut Vec<u32>, moves: &mut [Vec<Move>], at: u64) {
+fn retry(sim: &mut Placement<'_, '_>, hooks: &Hooks, waiting: &mut Vec<Waiting>, moves: &mut [Vec<Move>], at: u64) {
     loop {
         let before = hooks.up_now(sim);
-        waiting.retain(|id| {
-            if hooks.refuses_now(sim, *id) {
+        waiting.retain_mut(|w| {
+            if hooks.refuses_now(sim, w.id) {
                 return true;
             }
-            match sim.place_again(*id) {
+            match sim.place_again(w) {
                 Some(_) => {
-                    if let Some(m) = moves.get_mut(*id as usize).and_then(|v| v.last_mut()) {
+                    if let Some(m) = moves.get_mut(w.id as usize).and_then(|v| v.last_mut()) {
                         m.placed = Some(at);
                     }
                     false
@@ -331,7 +331,11 @@ impl Hooks {
 
     /// Is pod `id` still refused (a webhook sure to cover it has no backend running)?
     fn refuses_now(&self, sim: &Placement<'_, '_>, id: u32) -> bool {
-        self.covering.get(&id).is_some_and(|v| v.iter().any(|(k, c)| *c == Covers::Yes && !self.up(sim, *k, false)))
+        !self.covering.is_empty()
+            && self
+                .covering
+                .get(&id)
+                .is_some_and(|v| v.iter().any(|(k, c)| *c == Covers::Yes && !self.up(sim, *k, false)))
     }
 
     /// Close the refusals that ended: the pod is placed (or, for `may`, the webhook has a backend again).

@@ -246,8 +246,30 @@ impl<'a> Cluster<'a> {
     /// them); a missing selector matches nothing.
     pub fn pdbs_of(&self, pod: &Object) -> Vec<&(&'a Object, Budget)> {
         let budgets = self.budgets();
-        let pdbs = self.pdb_infos();
-        self.budget_index().matching(pdbs, pod).iter().filter_map(|&i| budgets.get(i)).collect()
+        if budgets.is_empty() {
+            return Vec::new();
+        }
+        self.budgets_matching(pod).iter().filter_map(|&i| budgets.get(i)).collect()
+    }
+
+    /// Positions of the budgets whose selector matches a pod ([`BudgetIndex::matching`]), kept per pod of
+    /// the snapshot: every simulation asks of every pod, the run if resolved round after round.
+    fn budgets_matching(&self, pod: &Object) -> Rc<[usize]> {
+        let at = self.position(pod);
+        if let Some(found) = at.and_then(|i| self.pod_budgets.borrow().get(i).cloned().flatten()) {
+            return found;
+        }
+        let found = self.budget_index().matching(self.pdb_infos(), pod);
+        if let Some(i) = at {
+            let mut kept = self.pod_budgets.borrow_mut();
+            if kept.len() < self.objects.len() {
+                kept.resize(self.objects.len(), None);
+            }
+            if let Some(slot) = kept.get_mut(i) {
+                *slot = Some(Rc::clone(&found));
+            }
+        }
+        found
     }
 
     /// What the eviction API answers for this pod now (pkg/registry/core/pod/storage/eviction.go).

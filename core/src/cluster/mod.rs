@@ -68,6 +68,8 @@ pub struct Cluster<'a> {
     pdb_infos: OnceCell<Vec<(&'a Object, &'a PdbInfo)>>,
     budget_index: OnceCell<eviction::BudgetIndex<'a>>,
     budget_pods: OnceCell<Vec<std::rc::Rc<[RunningPod<'a>]>>>,
+    /// The budgets matching each pod, by the pod's position in `objects` (`budgets_matching`).
+    pod_budgets: std::cell::RefCell<Vec<Option<std::rc::Rc<[usize]>>>>,
     eligible: std::cell::RefCell<scheduling::EligibleCache>,
     after: OnceCell<Vec<Object>>,
     by_node: OnceCell<Vec<Vec<RunningPod<'a>>>>,
@@ -166,6 +168,7 @@ impl<'a> Cluster<'a> {
             pdb_infos: OnceCell::new(),
             budget_index: OnceCell::new(),
             budget_pods: OnceCell::new(),
+            pod_budgets: std::cell::RefCell::default(),
             eligible: std::cell::RefCell::default(),
             after: OnceCell::new(),
             by_node: OnceCell::new(),
@@ -235,6 +238,13 @@ impl<'a> Cluster<'a> {
     /// simulation ([`Cluster::note_variable_read`])? Clears the mark.
     pub fn take_variable_read(&self) -> bool {
         self.variable_read.replace(false)
+    }
+
+    /// The position in `objects` of an object of this snapshot (`None` for one built elsewhere).
+    pub fn position(&self, o: &Object) -> Option<usize> {
+        let size = std::mem::size_of::<Object>().max(1);
+        let offset = (o as *const Object as usize).checked_sub(self.objects.as_ptr() as usize)?;
+        (offset % size == 0).then_some(offset / size).filter(|i| *i < self.objects.len())
     }
 
     /// Is the cause of stops that rule `code` names taken as resolved here?

@@ -13,11 +13,15 @@ pub fn duration(secs: u64) -> String {
 
 /// Names for a message: up to `max` of them, then "and N more".
 pub fn name_list(names: &[String], max: usize) -> String {
-    let shown: Vec<&str> = names.iter().take(max).map(String::as_str).collect();
-    if names.len() > max {
-        format!("{} and {} more", shown.join(", "), names.len() - max)
-    } else {
-        shown.join(", ")
+    name_list_of(names.get(..max).unwrap_or(names), names.len())
+}
+
+/// [`name_list`] of a list of `total` names of which `first` are the first (only those are worded).
+pub fn name_list_of(first: &[String], total: usize) -> String {
+    let shown = first.join(", ");
+    match total.checked_sub(first.len()) {
+        Some(more) if more > 0 => format!("{shown} and {more} more"),
+        _ => shown,
     }
 }
 

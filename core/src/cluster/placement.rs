@@ -91,10 +91,22 @@ pub struct PodSlot<'a> {
 /// Why a pod fits nowhere, as the scheduler words it.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct Unschedulable {
-    /// `0/12 nodes are available: 3 Insufficient cpu, 9 node(s) had untolerated taint {gpu: true}.`
-    pub message: String,
+    /// How many nodes were weighed (`None`: nothing is known of why).
+    pub nodes: Option<usize>,
     /// Each reason and how many nodes gave it, by reason.
     pub reasons: Vec<(String, usize)>,
+}
+
+impl Unschedulable {
+    /// The scheduler's FitError, `0/12 nodes are available: 3 Insufficient cpu, 9 node(s) had untolerated
+    /// taint {gpu: true}.` (worded when asked: a replay at 150,000 pods keeps tens of thousands of these and
+    /// shows a few).
+    pub fn message(&self) -> String {
+        let Some(nodes) = self.nodes else { return String::new() };
+        let mut parts: Vec<String> = self.reasons.iter().map(|(r, c)| format!("{c} {r}")).collect();
+        crate::sort::sort(&mut parts);
+        format!("0/{nodes} nodes are available: {}.", parts.join(", "))
+    }
 }
 
 /// Nodes of one placement, best first.
@@ -1063,9 +1075,7 @@ impl<'c, 'a> Placement<'c, 'a> {
     fn fit_error(nodes: usize, counts: Vec<(Cow<'_, str>, usize)>) -> Unschedulable {
         let mut reasons: Vec<(String, usize)> = counts.into_iter().map(|(r, c)| (r.into_owned(), c)).collect();
         crate::sort::sort(&mut reasons);
-        let mut parts: Vec<String> = reasons.iter().map(|(r, c)| format!("{c} {r}")).collect();
-        crate::sort::sort(&mut parts);
-        Unschedulable { message: format!("0/{nodes} nodes are available: {}.", parts.join(", ")), reasons }
+        Unschedulable { nodes: Some(nodes), reasons }
     }
 
     /// NodeUnschedulable, TaintToleration, NodeAffinity: the filters that do not depend on other pods.
@@ -1589,13 +1599,13 @@ mod tests {
                                     let cons = p.pod_constraints(id);
                                     assert_eq!(why, p.why(id, set, &cons, false), "seed {seed}: pod {id}");
                                     assert!(why
-                                        .message
+                                        .message()
                                         .starts_with(&format!("0/{} nodes are available: ", p.nodes.len())));
                                     // Every node gives a reason (NodeResourcesFit one per resource short).
                                     assert!(
                                         why.reasons.iter().map(|(_, c)| c).sum::<usize>() >= p.nodes.len(),
                                         "seed {seed}: {}",
-                                        why.message
+                                        why.message()
                                     );
                                     // And no node passes every filter.
                                     let cons = p.pod_constraints(id);

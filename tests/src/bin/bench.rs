@@ -176,7 +176,6 @@ fn add(out: &mut Stages, name: &'static str, s: f64) {
     }
 }
 
-
 fn node_json(root: &Path, args: &[&str]) -> Option<Value> {
     let out = Command::new("node").current_dir(root).args(args).output().ok()?;
     if !out.status.success() {

@@ -1,8 +1,8 @@
 //! `capacity/insufficient-headroom`: in a window of the plan, pods a drain evicts fit on no node that is up.
 
 use crate::report::{Finding, Severity};
-use crate::rules::context::name_list;
 use crate::rules::{Context, RuleInfo};
+use crate::units::name_list_of;
 
 pub const INFO: RuleInfo = RuleInfo {
     code: "capacity/insufficient-headroom",
@@ -57,6 +57,9 @@ for the upgrade, free the host port, relax the spread or anti-affinity, or right
 /// them all: at 150,000 pods that was most of the report and of the memory (a gigabyte in WebAssembly).
 pub const LISTED: usize = 50;
 
+/// How many Pending pods the message names.
+const NAMED: usize = 5;
+
 pub fn check(ctx: &Context<'_>, out: &mut Vec<Finding>) {
     let pools = ctx.pools();
     for p in ctx.pending() {
@@ -65,7 +68,9 @@ pub fn check(ctx: &Context<'_>, out: &mut Vec<Finding>) {
         let pool = pools.iter().find(|q| q.nodes.contains(&w.node)).map_or_else(String::new, |q| q.name.clone());
         let mut out_names: Vec<&str> = p.nodes_out.iter().filter_map(|i| ctx.nodes.get(*i)).map(|n| n.name()).collect();
         crate::sort::sort(&mut out_names);
-        let shown: Vec<String> = p.pods.iter().map(|(pod, why)| format!("{pod} ({})", why.message)).collect();
+        // The message names five (`name_list`'s first five, and how many more).
+        let shown: Vec<String> =
+            p.pods.iter().take(NAMED).map(|(pod, why)| format!("{pod} ({})", why.message())).collect();
         let pending: Vec<serde_json::Value> = p
             .pods
             .iter()
@@ -73,7 +78,7 @@ pub fn check(ctx: &Context<'_>, out: &mut Vec<Finding>) {
             .map(|(pod, why)| {
                 let reasons: serde_json::Map<String, serde_json::Value> =
                     why.reasons.iter().map(|(r, c)| (r.clone(), serde_json::Value::from(*c))).collect();
-                serde_json::json!({ "pod": pod, "why": why.message, "reasons": reasons })
+                serde_json::json!({ "pod": pod, "why": why.message(), "reasons": reasons })
             })
             .collect();
         let mut f = Finding::new(
@@ -85,7 +90,7 @@ pub fn check(ctx: &Context<'_>, out: &mut Vec<Finding>) {
                 node.name(),
                 out_names.join(", "),
                 p.pods.len(),
-                name_list(&shown, 5)
+                name_list_of(&shown, p.pods.len())
             ),
             "Lower the pool's concurrency, surge nodes before draining, add a node for the upgrade, or relax what the pods need (requests, host ports, spread, anti-affinity).",
         )

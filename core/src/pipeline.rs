@@ -325,13 +325,12 @@ fn if_resolved<'a>(
                 lifted.push(c);
             }
         }
-        let cluster = match (kept.take(), steady) {
-            (Some(c), Some(_)) => c,
-            (c, _) => {
-                // Without what the real run kept, each round starts from nothing (the tests compare the two).
-                let c = c?;
-                Cluster::new(c.objects, options, c.to.clone(), c.from.clone(), c.path.clone())
-            }
+        let previous = kept.take()?;
+        // The long way (nothing taken from the real run: `report_for_unshared`) starts each round anew.
+        let cluster = if steady.is_some() {
+            previous
+        } else {
+            Cluster::new(previous.objects, options, previous.to.clone(), previous.from.clone(), previous.path.clone())
         }
         .lifting(&lifted);
         let sim = simulate(&cluster, ingested, options, timings, None, &mut |_| {});

@@ -1496,7 +1496,7 @@ mod tests {
             let c = Cluster::new(&objects, &options, Version::parse("1.29.2").unwrap(), None, Vec::new());
             let (mut short, mut long) = (Placement::new(&c), Placement::new(&c));
             let n = c.nodes.len();
-            let (mut waiting_short, mut waiting_long): (Vec<Waiting>, Vec<u32>) = (Vec::new(), Vec::new());
+            let (mut waiting_short, mut waiting_long): (Vec<Waiting>, Vec<Waiting>) = (Vec::new(), Vec::new());
             for step in 0..30 {
                 let node = r.below(n as u64) as usize;
                 match r.below(8) {
@@ -1504,31 +1504,27 @@ mod tests {
                         short.set_out(node, false);
                         long.set_out(node, false);
                         waiting_short.retain_mut(|w| short.place_again(w).is_none());
-                        waiting_long.retain(|id| long.place_explained(*id, false).is_err());
+                        waiting_long.retain(|w| long.place_explained(w.id, false).is_err());
                     }
                     3 => {
                         short.add_surge(node);
                         long.add_surge(node);
                     }
                     _ => {
-                        short.set_out(node, true);
-                        for id in short.evict(node, |_| false) {
-                            if short.place(id).is_err() {
-                                waiting_short.push(short.wait(id));
-                            }
-                        }
-                        long.set_out(node, true);
-                        for id in long.evict(node, |_| false) {
-                            if long.place(id).is_err() {
-                                waiting_long.push(id);
+                        for (p, waiting) in [(&mut short, &mut waiting_short), (&mut long, &mut waiting_long)] {
+                            p.set_out(node, true);
+                            for id in p.evict(node, |_| false) {
+                                if p.place(id).is_err() {
+                                    waiting.push(p.wait(id));
+                                }
                             }
                         }
                     }
                 }
                 let at = |p: &Placement<'_, '_>| p.pods.iter().map(|s| s.node).collect::<Vec<_>>();
                 assert_eq!(at(&short), at(&long), "seed {seed}, step {step}: the retries placed differently");
-                let ids: Vec<u32> = waiting_short.iter().map(|w| w.id).collect();
-                assert_eq!(ids, waiting_long, "seed {seed}, step {step}");
+                let ids = |w: &[Waiting]| w.iter().map(|w| w.id).collect::<Vec<_>>();
+                assert_eq!(ids(&waiting_short), ids(&waiting_long), "seed {seed}, step {step}");
             }
         }
     }

@@ -55,8 +55,8 @@ fn a_removed_api_reports_replacement_and_versions() {
     let report = check(&[Input::new("cron.yaml", manifest)], &UpgradeOptions::new("1.25.0")).unwrap();
     let f = &report.findings[0];
     assert_eq!(f.code, "api/removed");
-    assert_eq!(f.data["replacement"], "batch/v1");
-    assert_eq!(f.data["deprecatedIn"], "1.21");
-    assert_eq!(f.data["removedIn"], "1.25");
+    assert_eq!(f.data["replacement"].as_str(), Some("batch/v1"));
+    assert_eq!(f.data["deprecatedIn"].as_str(), Some("1.21"));
+    assert_eq!(f.data["removedIn"].as_str(), Some("1.25"));
     assert!(f.message.contains("CronJob jobs/nightly"), "{}", f.message);
 }

@@ -338,6 +338,7 @@ fn broken(r: &Report, snapshot: &Value) -> Vec<String> {
             "admission/webhook-unavailable" => f
                 .data
                 .get("nodes")
+                .and_then(|v| v.as_value())
                 .and_then(|v| v.as_array())
                 .map(|a| a.iter().filter_map(|v| v.as_str()).collect())
                 .unwrap_or_default(),

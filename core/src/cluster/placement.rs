@@ -53,6 +53,9 @@ const DOMINATED: usize = 64;
 /// How many failed shapes are kept, with why, until a node comes back.
 const FAILED: usize = 256;
 
+/// How many of the last FitErrors a new one is compared with, to share it ([`Placement::place`]).
+const RECENT_WHY: usize = 8;
+
 /// How many of the best-scored nodes that pass are weighed for spreading a controller's replicas.
 pub const SPREAD_CANDIDATES: usize = 16;
 
@@ -88,26 +91,7 @@ pub struct PodSlot<'a> {
     pub home: Option<usize>,
 }
 
-/// Why a pod fits nowhere, as the scheduler words it.
-#[derive(Debug, Clone, PartialEq, Eq, Default)]
-pub struct Unschedulable {
-    /// How many nodes were weighed (`None`: nothing is known of why).
-    pub nodes: Option<usize>,
-    /// Each reason and how many nodes gave it, by reason.
-    pub reasons: Vec<(String, usize)>,
-}
-
-impl Unschedulable {
-    /// The scheduler's FitError, `0/12 nodes are available: 3 Insufficient cpu, 9 node(s) had untolerated
-    /// taint {gpu: true}.` (worded when asked: a replay at 150,000 pods keeps tens of thousands of these and
-    /// shows a few).
-    pub fn message(&self) -> String {
-        let Some(nodes) = self.nodes else { return String::new() };
-        let mut parts: Vec<String> = self.reasons.iter().map(|(r, c)| format!("{c} {r}")).collect();
-        crate::sort::sort(&mut parts);
-        format!("0/{nodes} nodes are available: {}.", parts.join(", "))
-    }
-}
+pub use crate::report::Unschedulable;
 
 /// Nodes of one placement, best first.
 struct CandidateSet {
@@ -320,6 +304,8 @@ pub struct Placement<'c, 'a> {
     node_sets: Vec<Vec<u32>>,
     /// Shapes of pod with extended resources that fit nowhere since the last node came back, with why.
     failed: Vec<(Shape, Unschedulable)>,
+    /// The last FitErrors [`Placement::place`] gave (at most [`RECENT_WHY`]), shared with the next alike.
+    recent_why: Vec<Rc<Unschedulable>>,
     /// Candidate sets and requests that fit nowhere since the last node came back: a pod of the set asking
     /// as much or more fits nowhere either (at most [`DOMINATED`] kept).
     dominated: Vec<(usize, Resources)>,
@@ -460,6 +446,7 @@ impl<'c, 'a> Placement<'c, 'a> {
             pod_set: Vec::new(),
             plain_fit: Vec::new(),
             grown: Vec::new(),
+            recent_why: Vec::new(),
             set_grew: Vec::new(),
             nowhere: Vec::new(),
         };
@@ -747,8 +734,23 @@ impl<'c, 'a> Placement<'c, 'a> {
     }
 
     /// Place an evicted or Pending pod: on the best node that passes every filter, or not at all, with why.
-    pub fn place(&mut self, id: u32) -> Result<usize, Unschedulable> {
-        self.place_explained(id, true).map_err(Option::unwrap_or_default)
+    pub fn place(&mut self, id: u32) -> Result<usize, Rc<Unschedulable>> {
+        self.place_explained(id, true).map_err(|why| self.shared(why.unwrap_or_default()))
+    }
+
+    /// `why`, shared with the last FitErrors alike: the pods a drain leaves Pending mostly fit nowhere for
+    /// the same reasons, and a replay at 150,000 pods kept tens of thousands of copies.
+    fn shared(&mut self, mut why: Unschedulable) -> Rc<Unschedulable> {
+        if let Some(same) = self.recent_why.iter().find(|r| ***r == why) {
+            return Rc::clone(same);
+        }
+        why.reasons.shrink_to_fit();
+        let why = Rc::new(why);
+        if self.recent_why.len() >= RECENT_WHY {
+            self.recent_why.remove(0);
+        }
+        self.recent_why.push(Rc::clone(&why));
+        why
     }
 
     /// Place a pod again (a retry after a node came back): the same decision as [`Placement::place`],
@@ -1593,7 +1595,7 @@ mod tests {
                                     // The reasons counted from the tally are those of a pass over the nodes.
                                     let set = p.set_of(id).unwrap();
                                     let cons = p.pod_constraints(id);
-                                    assert_eq!(why, p.why(id, set, &cons, false), "seed {seed}: pod {id}");
+                                    assert_eq!(*why, p.why(id, set, &cons, false), "seed {seed}: pod {id}");
                                     assert!(why
                                         .message()
                                         .starts_with(&format!("0/{} nodes are available: ", p.nodes.len())));

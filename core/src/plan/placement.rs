@@ -8,6 +8,7 @@
 //! story.
 
 use std::collections::HashMap;
+use std::rc::Rc;
 
 use super::{NodeWindow, Timings};
 use crate::cluster::admission::Covers;
@@ -27,7 +28,7 @@ pub struct Pending {
     pub nodes_out: Vec<usize>,
     /// `namespace/name` and why, for each pod left Pending that some other node could take were it up or
     /// emptier (a pod no other node fits at all is `scheduling/no-eligible-node`'s).
-    pub pods: Vec<(String, Unschedulable)>,
+    pub pods: Vec<(String, Rc<Unschedulable>)>,
     /// What those pods request (CPU millicores, memory bytes), and what the nodes up at that moment have
     /// free in all ([`Placement::free_now`]).
     pub needed: (i64, i64),

@@ -162,6 +162,49 @@ fn native_check_here(file: &Path) {
     println!("{}", json!({"seconds": s, "objects": objects, "stages": stages}));
 }
 
+/// `--native-memory FILE`: `file` streamed through a `Session` in 1 MiB chunks (as the CLI does), checked and
+/// rendered as JSON (written to `out` if given); prints the process's peak resident memory (`VmHWM`, Linux)
+/// after reading, after each of `pipeline::STAGES` and after rendering, in MB: where the memory of a large
+/// check goes.
+fn native_memory_here(file: &Path, out: Option<&Path>) {
+    use std::io::Read;
+    let hwm = || -> f64 {
+        let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
+        let kb = status
+            .lines()
+            .find_map(|l| l.strip_prefix("VmHWM:"))
+            .and_then(|v| v.trim().trim_end_matches("kB").trim().parse::<f64>().ok());
+        kb.unwrap_or(0.0) / 1024.0
+    };
+    let mut marks: Vec<(String, f64)> = vec![("start".to_owned(), hwm())];
+    let name = file.display().to_string();
+    let options = UpgradeOptions::new("1.29.2");
+    let mut session = kube_preflight::session::Session::new(options.clone()).expect("options");
+    let mut f = std::fs::File::open(file).expect("open");
+    let mut buf = vec![0u8; 1 << 20];
+    loop {
+        let n = f.read(&mut buf).expect("read");
+        if n == 0 {
+            break;
+        }
+        session.push(&name, &buf[..n]).expect("push");
+    }
+    let ingested = session.finish_ingested().expect("finish");
+    marks.push(("read".to_owned(), hwm()));
+    let report = kube_preflight::pipeline::report_for_staged(&ingested, &options, &mut |stage| {
+        marks.push((stage.to_owned(), hwm()));
+    })
+    .expect("report");
+    drop(ingested);
+    let json = report.to_json();
+    marks.push((format!("rendered ({} MB)", json.len() >> 20), hwm()));
+    if let Some(out) = out {
+        std::fs::write(out, &json).expect("write the report");
+    }
+    let marks: Vec<Value> = marks.into_iter().map(|(k, v)| json!([k, v.round()])).collect();
+    println!("{}", json!({ "peakMbAfter": marks }));
+}
+
 fn secs(f: impl FnOnce()) -> f64 {
     let t = Instant::now();
     f();
@@ -240,6 +283,12 @@ fn main() {
     if let [flag, file] = &args[..] {
         if flag == "--native-check" {
             native_check_here(Path::new(file));
+            return;
+        }
+    }
+    if let [flag, file, out @ ..] = &args[..] {
+        if flag == "--native-memory" && out.len() <= 1 {
+            native_memory_here(Path::new(file), out.first().map(Path::new));
             return;
         }
     }
@@ -430,7 +479,7 @@ fn main() {
             let _ = check(&inputs, &opts);
         });
         let streamed = secs(|| {
-            let mut s = kube_preflight::Session::new(opts.clone()).expect("options");
+            let mut s = kube_preflight::session::Session::new(opts.clone()).expect("options");
             for c in yaml.chunks(64 << 10) {
                 let _ = s.push("s.yaml", c);
             }

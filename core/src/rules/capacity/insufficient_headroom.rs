@@ -71,16 +71,7 @@ pub fn check(ctx: &Context<'_>, out: &mut Vec<Finding>) {
         // The message names five (`name_list`'s first five, and how many more).
         let shown: Vec<String> =
             p.pods.iter().take(NAMED).map(|(pod, why)| format!("{pod} ({})", why.message())).collect();
-        let pending: Vec<serde_json::Value> = p
-            .pods
-            .iter()
-            .take(LISTED)
-            .map(|(pod, why)| {
-                let reasons: serde_json::Map<String, serde_json::Value> =
-                    why.reasons.iter().map(|(r, c)| (r.clone(), serde_json::Value::from(*c))).collect();
-                serde_json::json!({ "pod": pod, "why": why.message(), "reasons": reasons })
-            })
-            .collect();
+        let pending: Vec<_> = p.pods.iter().take(LISTED).cloned().collect();
         let mut f = Finding::new(
             &INFO,
             format!(
@@ -106,7 +97,7 @@ pub fn check(ctx: &Context<'_>, out: &mut Vec<Finding>) {
         .data("phase", w.phase)
         .data("atSeconds", p.at)
         .data("nodesOut", out_names)
-        .data("pending", pending);
+        .data_pending("pending", pending);
         if p.pods.len() > LISTED {
             f = f.data("pendingCount", p.pods.len());
         }

@@ -618,6 +618,12 @@ pub struct Report {
 
 impl Report {
     /// The report as pretty JSON (two-space indent, contract field order), ending in a newline.
+    /// [`Report::to_json`]'s bytes, written to `out` as they are serialized (never held whole).
+    pub fn write_json(&self, out: &mut dyn std::io::Write) -> std::io::Result<()> {
+        serde_json::to_writer_pretty(&mut *out, self)?;
+        out.write_all(b"\n")
+    }
+
     pub fn to_json(&self) -> String {
         let mut s = serde_json::to_string_pretty(self).unwrap_or_else(|e| format!("{{\"error\":\"{e}\"}}"));
         s.push('\n');

@@ -312,11 +312,14 @@ fn cli_request(request: &JsValue) -> Result<request::CliRequest, JsValue> {
 
 /// The CLI's `check` on streamed inputs: `new CliSession(request)` (as `runCli`'s), then for each input
 /// `push(name, chunk)` (a named input: an error fails the run), `pushFound(name, chunk)` (found in a
-/// folder: an error skips it) or `skip(name, reason)`, then `finish()` -> `{ output, exitCode }`.
-/// `progress()` -> `[bytes, objects]` so far. Nothing is held but what the checks keep.
+/// folder: an error skips it) or `skip(name, reason)`, then `finish()` -> `{ exitCode, count }` and
+/// `write(i, sink)` for each of the `count` outputs. `progress()` -> `[bytes, objects]` so far. Nothing is
+/// held but what the checks keep, and the report is written as it is rendered.
 #[wasm_bindgen]
 pub struct CliSession {
     inner: Option<(kube_preflight::Session, request::Prepared)>,
+    /// After `finish()`: the report and how to render it, for `write()`.
+    done: Option<(kube_preflight::Report, request::Prepared)>,
     /// The chunk's bytes in wasm memory: one buffer reused for every chunk (the CLI reads 1 MiB at a time
     /// into one JavaScript buffer, too), so a chunk costs one copy and no allocation.
     chunk: Vec<u8>,
@@ -329,7 +332,7 @@ impl CliSession {
         let req = cli_request(&request)?;
         let prepared = request::prepare(&req).map_err(|e| to_js_error(&e))?;
         let session = kube_preflight::Session::new(prepared.options.clone()).map_err(|e| to_js_error(&e))?;
-        Ok(CliSession { inner: Some((session, prepared)), chunk: Vec::new() })
+        Ok(CliSession { inner: Some((session, prepared)), done: None, chunk: Vec::new() })
     }
 
     fn session(&mut self) -> Result<&mut kube_preflight::Session, JsValue> {
@@ -357,7 +360,7 @@ impl CliSession {
         let name = name.as_string().ok_or_else(|| options_error("name: expected a string"))?;
         let u = bytes_view(chunk).ok_or_else(|| options_error("chunk: expected a Uint8Array"))?;
         copy_chunk(u, &mut self.chunk);
-        let CliSession { inner, chunk } = self;
+        let CliSession { inner, chunk, .. } = self;
         let (session, _) = inner.as_mut().ok_or_else(|| options_error("this session is finished"))?;
         push(session, &name, chunk).map_err(|e| to_js_error(&e))
     }
@@ -384,12 +387,89 @@ impl CliSession {
         })
     }
 
-    /// End the inputs: `{ output, exitCode }`. The session cannot be used afterwards.
+    /// End the inputs: `{ exitCode, count }`, `count` the outputs `write()` renders (`format`'s, then each of
+    /// `extraFormats`). An input error when nothing was read (unless `allowEmpty`). The session takes no
+    /// more input afterwards.
     pub fn finish(&mut self) -> Result<JsValue, JsValue> {
         let (session, prepared) = self.inner.take().ok_or_else(|| options_error("this session is finished"))?;
         let report = session.finish().map_err(|e| to_js_error(&e))?;
-        let out = prepared.output(&report).map_err(|e| to_js_error(&e))?;
-        Ok(cli_output(&out))
+        let exit_code = prepared.exit_code(&report).map_err(|e| to_js_error(&e))?;
+        let count = prepared.renderings().len();
+        self.done = Some((report, prepared));
+        let obj = js_sys::Object::new();
+        let _ = Reflect::set(&obj, &JsValue::from_str("exitCode"), &JsValue::from(exit_code));
+        let _ = Reflect::set(&obj, &JsValue::from_str("count"), &JsValue::from(count as u32));
+        Ok(obj.into())
+    }
+
+    /// Output `index` (after `finish()`), rendered into `sink`: called with each piece in order, a
+    /// `Uint8Array` of UTF-8 of at most 1 MiB. The JSON report is rendered as it is written, never held
+    /// whole (at 150,000 pods, 88 MB as one string in WebAssembly, twice that while it grew, then as much
+    /// again as a JavaScript string, were most of the CLI's memory). An exception the sink throws ends the
+    /// writing and is thrown again.
+    pub fn write(&self, index: u32, sink: &js_sys::Function) -> Result<(), JsValue> {
+        let (report, prepared) = self.done.as_ref().ok_or_else(|| options_error("write() comes after finish()"))?;
+        let (format, opts) = prepared
+            .renderings()
+            .into_iter()
+            .nth(index as usize)
+            .ok_or_else(|| options_error(&format!("write({index}): no such output")))?;
+        let mut out = Sink { sink, buf: Vec::new(), thrown: None };
+        let written =
+            kube_preflight::render::render_to(report, format, opts, &mut out).and_then(|()| out.flush_chunk());
+        match (written, out.thrown) {
+            (_, Some(e)) => Err(e),
+            (Err(e), None) => Err(options_error(&format!("writing the report: {e}"))),
+            (Ok(()), None) => Ok(()),
+        }
+    }
+}
+
+/// Where `CliSession::write` renders: pieces of at most [`SINK_CHUNK`] bytes handed to a JavaScript function.
+struct Sink<'f> {
+    sink: &'f js_sys::Function,
+    buf: Vec<u8>,
+    /// What the function threw, thrown again by `write()`.
+    thrown: Option<JsValue>,
+}
+
+const SINK_CHUNK: usize = 1 << 20;
+
+impl Sink<'_> {
+    /// Hand what is buffered to the function.
+    fn flush_chunk(&mut self) -> std::io::Result<()> {
+        if self.buf.is_empty() {
+            return Ok(());
+        }
+        let piece = Uint8Array::from(&self.buf[..]);
+        self.buf.clear();
+        self.sink.call1(&JsValue::NULL, &piece).map(drop).map_err(|e| {
+            self.thrown = Some(e);
+            std::io::Error::other("the output's sink threw")
+        })
+    }
+}
+
+impl std::io::Write for Sink<'_> {
+    fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
+        self.write_all(bytes).map(|()| bytes.len())
+    }
+
+    fn write_all(&mut self, mut bytes: &[u8]) -> std::io::Result<()> {
+        while !bytes.is_empty() {
+            let room = SINK_CHUNK - self.buf.len();
+            let (now, rest) = bytes.split_at(room.min(bytes.len()));
+            self.buf.extend_from_slice(now);
+            bytes = rest;
+            if self.buf.len() >= SINK_CHUNK {
+                self.flush_chunk()?;
+            }
+        }
+        Ok(())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
     }
 }
 
@@ -508,8 +588,10 @@ impl Session {
 /// For `cargo xtask bench` only, not part of the package's contract: one JSON input read in chunks, to time
 /// in WebAssembly what the bench times natively. `new BenchStages(name, to, parseOnly)`; `push(chunk)` for
 /// each chunk (the caller times these: reading, or with `parseOnly` our JSON reader alone with its trees
-/// dropped); `finish()` -> `[[stage, seconds], ...]` for the stages after reading (`pipeline::STAGES`, then
-/// rendering the JSON report), timed with `performance.now()`.
+/// dropped); `finish()` -> `[[stage, seconds, memory MB], ...]` for the stages after reading
+/// (`pipeline::STAGES`, then rendering the JSON report), timed with `performance.now()`, each with the
+/// WebAssembly memory's size after it (which never shrinks: the high-water mark so far), after a first row
+/// `["read", 0, memory MB]`.
 #[wasm_bindgen]
 pub struct BenchStages {
     parse: Option<kube_preflight::parse::JsonStream>,
@@ -560,18 +642,26 @@ impl BenchStages {
                 .unwrap_or_else(js_sys::Date::now)
                 / 1e3
         };
+        let memory_mb = || {
+            wasm_bindgen::memory()
+                .dyn_into::<js_sys::WebAssembly::Memory>()
+                .ok()
+                .and_then(|m| m.buffer().dyn_into::<js_sys::ArrayBuffer>().ok())
+                .map_or(0.0, |b| b.byte_length() as f64 / 1e6)
+        };
         let mut last = now();
-        let mut stages: Vec<(&str, f64)> = Vec::new();
+        let mut stages: Vec<(&str, f64, f64)> = vec![("read", 0.0, memory_mb())];
         let report = kube_preflight::pipeline::report_for_staged(&ingested, &self.options, &mut |stage| {
             let t = now();
-            stages.push((stage, t - last));
+            stages.push((stage, t - last, memory_mb()));
             last = t;
         })
         .map_err(|e| to_js_error(&e))?;
+        drop(ingested);
         let t = now();
         drop(report.to_json());
-        stages.push(("render", now() - t));
-        let rows: Vec<String> = stages.iter().map(|(s, secs)| format!("[\"{s}\",{secs}]")).collect();
+        stages.push(("render", now() - t, memory_mb()));
+        let rows: Vec<String> = stages.iter().map(|(s, secs, mb)| format!("[\"{s}\",{secs},{}]", mb.round())).collect();
         Ok(format!("[{}]", rows.join(",")))
     }
 }

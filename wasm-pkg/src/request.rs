@@ -123,6 +123,14 @@ impl Prepared {
     /// The report rendered, and the exit status; an input error when nothing was read (a failed
     /// `kubectl get ... |` step must not pass a gate), unless `--allow-empty`.
     pub fn output(&self, report: &Report) -> Result<CliOutput, Error> {
+        let exit_code = self.exit_code(report)?;
+        let mut texts = self.renderings().into_iter().map(|(format, opts)| render(report, format, opts));
+        Ok(CliOutput { output: texts.next().unwrap_or_default(), extra: texts.collect(), exit_code })
+    }
+
+    /// The exit status: 0 with nothing at or above `--fail-on`, 1 otherwise; an input error when nothing
+    /// was read, unless `--allow-empty`.
+    pub fn exit_code(&self, report: &Report) -> Result<u8, Error> {
         let inv = &report.inventory;
         if inv.objects == 0 && !self.allow_empty {
             let skipped: Vec<String> =
@@ -146,36 +154,19 @@ impl Prepared {
                 ),
             }));
         }
-        let failing = self.threshold.is_some_and(|t| report.count_at_or_above(t) > 0);
-        Ok(CliOutput {
-            output: render(
-                report,
-                self.format,
-                RenderOptions {
-                    color: self.color,
-                    fail_on: self.threshold,
-                    max_findings: self.max_findings,
-                    help_uri: self.help_uri.clone(),
-                },
-            ),
-            extra: self
-                .extra
-                .iter()
-                .map(|f| {
-                    render(
-                        report,
-                        *f,
-                        RenderOptions {
-                            color: false,
-                            fail_on: self.threshold,
-                            max_findings: self.max_findings,
-                            help_uri: self.help_uri.clone(),
-                        },
-                    )
-                })
-                .collect(),
-            exit_code: u8::from(failing),
-        })
+        Ok(u8::from(self.threshold.is_some_and(|t| report.count_at_or_above(t) > 0)))
+    }
+
+    /// Each output's format and rendering options: `format`'s (coloured when asked), then each of
+    /// `extra_formats` (never coloured).
+    pub fn renderings(&self) -> Vec<(Format, RenderOptions)> {
+        let opts = |color| RenderOptions {
+            color,
+            fail_on: self.threshold,
+            max_findings: self.max_findings,
+            help_uri: self.help_uri.clone(),
+        };
+        std::iter::once((self.format, opts(self.color))).chain(self.extra.iter().map(|f| (*f, opts(false)))).collect()
     }
 }
 

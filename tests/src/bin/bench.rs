@@ -104,18 +104,21 @@ fn stages(file: &Path, opts: &UpgradeOptions) -> Stages {
 
 /// The same stages in WebAssembly, in Node (`tests/bench/wasm.mjs stages`: the npm package's bench-only
 /// `BenchStages`, the file streamed in 1 MiB chunks as the CLI reads it). Empty when the package is not
-/// built.
-fn wasm_stages(root: &Path, pkg: &Path, file: &Path) -> Stages {
+/// built. With them, the WebAssembly memory's size (MB) after each (`read` first): it never shrinks, so each
+/// is the high-water mark so far.
+fn wasm_stages(root: &Path, pkg: &Path, file: &Path) -> (Stages, Vec<(String, f64)>) {
     let bench_js = root.join("tests/bench/wasm.mjs").display().to_string();
     let Some(v) = node_json(root, &[&bench_js, &pkg.display().to_string(), &file.display().to_string(), "stages"])
     else {
-        return Vec::new();
+        return (Vec::new(), Vec::new());
     };
+    let mut memory = Vec::new();
     let mut out: Stages = vec![
         ("wasm: parse into trees", v["parse_s"].as_f64().unwrap_or(0.0)),
         ("wasm: read: parse + build objects", v["read_s"].as_f64().unwrap_or(0.0)),
     ];
     for row in v["stages"].as_array().into_iter().flatten() {
+        memory.push((row[0].as_str().unwrap_or("").to_owned(), row[2].as_f64().unwrap_or(0.0)));
         let name = match row[0].as_str() {
             Some("index") => "wasm: index the cluster",
             Some("simulate") => "wasm: plan: the simulation",
@@ -125,11 +128,12 @@ fn wasm_stages(root: &Path, pkg: &Path, file: &Path) -> Stages {
             Some("resolved-plan") => "wasm: if resolved: plan, placement, downtime",
             Some("resolved-rules") => "wasm: if resolved: rules",
             Some("report") => "wasm: assemble the report",
-            _ => "wasm: render JSON",
+            Some("render") => "wasm: render JSON",
+            _ => continue,
         };
         add(&mut out, name, row[1].as_f64().unwrap_or(0.0));
     }
-    out
+    (out, memory)
 }
 
 /// `check()` on `file` in a fresh process (this binary with `--native-check`): seconds and objects read.
@@ -411,6 +415,7 @@ fn main() {
     // Stage by stage, natively, on each JSON snapshot: a stage whose time per MB grows with the cluster is
     // one that is not linear.
     let mut stage_runs: Vec<(usize, f64, Stages)> = Vec::new();
+    let mut wasm_memory: Vec<(usize, Vec<(String, f64)>)> = Vec::new();
     for &pods in &sizes {
         let file = dir.join(format!("snapshot-{pods}.json"));
         if !file.exists() {
@@ -422,8 +427,10 @@ fn main() {
         }
         let mb = std::fs::metadata(&file).map(|m| m.len()).unwrap_or(0) as f64 / 1e6;
         let mut st = stages(&file, &opts);
-        st.extend(wasm_stages(&root, &pkg, &file));
+        let (wasm_st, memory) = wasm_stages(&root, &pkg, &file);
+        st.extend(wasm_st);
         stage_runs.push((pods, mb, st));
+        wasm_memory.push((pods, memory));
     }
     print!("\n{:<36}", "stage (native, then wasm; JSON)");
     for (pods, mb, _) in &stage_runs {
@@ -448,8 +455,14 @@ fn main() {
         println!(" {growth:>14.2}");
         stage_json.push(json!({"stage": name, "ms_per_mb": per_mb.iter().map(|x| x * 1e3).collect::<Vec<_>>(), "growth_per_mb": growth}));
     }
+    // Where the memory goes: the WebAssembly memory after each stage (the CLI's peak RSS is about this plus
+    // Node's own and the report's bytes).
+    for (pods, memory) in wasm_memory.iter().filter(|(_, m)| !m.is_empty()) {
+        let row: Vec<String> = memory.iter().map(|(s, mb)| format!("{s} {mb:.0}")).collect();
+        println!("wasm memory (MB) after each stage, {pods} pods: {}", row.join(", "));
+    }
     let stage_report = json!({
-        "sizes": stage_runs.iter().map(|(p, mb, st)| json!({"pods": p, "mb": mb, "seconds": st.iter().map(|(n, s)| (n.to_string(), json!(s))).collect::<serde_json::Map<_, _>>()})).collect::<Vec<_>>(),
+        "sizes": stage_runs.iter().zip(&wasm_memory).map(|((p, mb, st), (_, memory))| json!({"pods": p, "mb": mb, "seconds": st.iter().map(|(n, s)| (n.to_string(), json!(s))).collect::<serde_json::Map<_, _>>(), "wasm_memory_mb_after": memory.iter().map(|(s, m)| json!([s, m])).collect::<Vec<_>>()})).collect::<Vec<_>>(),
         "stages": stage_json,
     });
     if stages_only {

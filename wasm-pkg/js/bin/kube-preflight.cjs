@@ -510,13 +510,28 @@ function deferSignals() {
 
 /** Write to stdout: a reader that goes away (`| head`) ends the run quietly; another write error is an
  * output error (exit 2). */
-function writeStdout(text) {
+function writeStdout(produce) {
   process.stdout.on('error', (e) => {
     if (e.code === 'EPIPE') process.exit(process.exitCode ?? 0);
     process.stderr.write(`kube-preflight: output error: standard output: ${term(describe(e))}\n`);
     process.exit(2);
   });
-  process.stdout.write(text);
+  produce((piece) => process.stdout.write(piece));
+}
+
+/** Write all of `bytes` to `fd` (a write may take part of them: a pipe, a device). */
+function writeAll(fd, bytes) {
+  for (let off = 0; off < bytes.length; ) off += fs.writeSync(fd, bytes, off, bytes.length - off);
+}
+
+/** Open `file` with `flags` (and `mode`), write what `produce` hands over, and close it. */
+function writeFile(file, produce, flags, mode) {
+  const fd = fs.openSync(file, flags, mode);
+  try {
+    produce((piece) => writeAll(fd, piece));
+  } finally {
+    fs.closeSync(fd);
+  }
 }
 
 /**
@@ -524,15 +539,18 @@ function writeStdout(text) {
  * beside it and renamed into place, so that a failure (a full disk, a signal) never leaves a half-written
  * report; a symbolic link is followed (its target is written, the link stays); anything else (a device, a
  * FIFO, a socket) is written in place, as a shell redirection would. A write error is an output error.
+ * `text` is a string, or a function that hands its pieces (`Uint8Array`s) to the function it is given, in
+ * order, as they are rendered: the report is never held whole.
  */
 function writeOut(text, output) {
+  const produce = typeof text === 'function' ? text : (emit) => emit(Buffer.from(text));
   if (!output) {
-    writeStdout(text);
+    writeStdout(produce);
     return;
   }
   if (STDERR_PATHS.includes(output)) {
     try {
-      fs.writeSync(2, text);
+      produce((piece) => writeAll(2, piece));
     } catch (e) {
       throw inputError(`--output ${output}: ${describe(e)}`, 'output');
     }
@@ -557,7 +575,7 @@ function writeOut(text, output) {
   if (st && st.isDirectory()) throw inputError(`--output ${output}: is a folder; give a file name`, 'output');
   if ((st && !st.isFile()) || dangling) {
     try {
-      fs.writeFileSync(target, text);
+      writeFile(target, produce, 'w');
     } catch (e) {
       throw fail(e);
     }
@@ -572,7 +590,7 @@ function writeOut(text, output) {
       tmp = path.join(path.dirname(target), `.${path.basename(target)}.${process.pid}${k ? `.${k}` : ''}.tmp`);
       try {
         pendingTemp = tmp;
-        fs.writeFileSync(tmp, text, { flag: 'wx', mode: st ? st.mode & 0o7777 : 0o666 });
+        writeFile(tmp, produce, 'wx', st ? st.mode & 0o7777 : 0o666);
         break;
       } catch (e) {
         if (e.code !== 'EEXIST') throw e;
@@ -670,11 +688,11 @@ function main(argv) {
   } finally {
     progress.done();
   }
-  const { output, outputs, exitCode } = session.finish();
-  // Files first, stdout last (a reader that goes away must not keep the files from being written).
-  const texts = [output, ...outputs];
-  const order = targets.map((t, i) => [t, texts[i]]).sort(([a], [b]) => Number(a.path === undefined) - Number(b.path === undefined));
-  for (const [t, text] of order) writeOut(text, t.path);
+  const { exitCode } = session.finish();
+  // Files first, stdout last (a reader that goes away must not keep the files from being written). Each
+  // output is rendered as it is written (`write(i, sink)`).
+  const order = targets.map((t, i) => [t, i]).sort(([a], [b]) => Number(a.path === undefined) - Number(b.path === undefined));
+  for (const [t, i] of order) writeOut((emit) => session.write(i, emit), t.path);
   return exitCode;
 }
 

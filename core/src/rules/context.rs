@@ -41,7 +41,8 @@ impl<'a> Context<'a> {
         self.cluster
     }
 
-    /// Each workload's outcome in the plan's simulation (`None` when there is no plan).
+    /// The outcome in the plan's simulation of each workload that is down at some time (`None` when there
+    /// is no plan).
     pub fn workload_outcomes(&self) -> Option<&[WorkloadOutcome]> {
         self.cluster.note_variable_read();
         self.workload_outcomes.as_deref()

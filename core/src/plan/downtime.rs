@@ -249,7 +249,7 @@ pub fn compute(ctx: &Cluster<'_>, outcome: &Outcome, t: &Timings) -> (Downtime, 
             }
             // Every eviction of the pod, from its node or from one it landed on earlier, as the placement
             // replay saw it.
-            for (k, m) in placed.moves_of(pod_obj).iter().enumerate() {
+            for (k, m) in placed.moves_of(pod_obj).enumerate() {
                 if k > 0 && Some(m.from) != home {
                     if let Some(n) = ctx.nodes.get(m.from) {
                         reasons.insert(

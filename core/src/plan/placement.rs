@@ -74,14 +74,67 @@ pub struct Placed {
     /// Re-creations refused by admission webhooks for longer than the moment of their eviction, in the
     /// order they happened.
     pub refused: Vec<Refusal>,
-    /// Every eviction, by the pod object's address (the objects outlive the report's making).
-    moves: HashMap<usize, Vec<Move>>,
+    /// Every eviction, grouped by pod (a position in the model), each pod's in the order they happened.
+    moves: Vec<(u32, Move)>,
+    /// Per pod evicted, its object's address (the objects outlive the report's making) and where its
+    /// evictions are in `moves` (start, count), by address. A map of a vector per pod took 40 MB at
+    /// 150,000 pods; this, about 10.
+    move_index: Vec<(usize, u32, u32)>,
 }
 
 impl Placed {
     /// The evictions of a pod, in order.
-    pub fn moves_of(&self, pod: &Object) -> &[Move] {
-        self.moves.get(&(pod as *const Object as usize)).map_or(&[], Vec::as_slice)
+    pub fn moves_of(&self, pod: &Object) -> impl Iterator<Item = &Move> + '_ {
+        let at = pod as *const Object as usize;
+        let range = match self.move_index.binary_search_by_key(&at, |(a, _, _)| *a) {
+            Ok(i) => self.move_index.get(i).map_or(0..0, |(_, start, n)| *start as usize..(start + n) as usize),
+            Err(_) => 0..0,
+        };
+        self.moves.get(range).unwrap_or_default().iter().map(|(_, m)| m)
+    }
+}
+
+/// The replay's evictions as they happen, and each pod's last (its placement is recorded on it).
+struct MoveLog {
+    log: Vec<(u32, Move)>,
+    /// Per pod (a position in the model), its last eviction's position in `log` (`u32::MAX`: none).
+    last: Vec<u32>,
+}
+
+impl MoveLog {
+    fn new(pods: usize) -> Self {
+        MoveLog { log: Vec::new(), last: vec![u32::MAX; pods] }
+    }
+
+    fn push(&mut self, id: u32, m: Move) {
+        if let (Some(last), Ok(i)) = (self.last.get_mut(id as usize), u32::try_from(self.log.len())) {
+            *last = i;
+            self.log.push((id, m));
+        }
+    }
+
+    fn last_mut(&mut self, id: u32) -> Option<&mut Move> {
+        let i = *self.last.get(id as usize)?;
+        self.log.get_mut(i as usize).map(|(_, m)| m)
+    }
+
+    /// The log grouped by pod (each pod's evictions kept in order), and the index by object address.
+    fn into_placed(self, sim: &Placement<'_, '_>, placed: &mut Placed) {
+        let mut log = self.log;
+        crate::sort::sort_by_key(&mut log, |(id, _)| *id);
+        log.shrink_to_fit();
+        let mut index: Vec<(usize, u32, u32)> = Vec::new();
+        let mut start = 0usize;
+        while let Some((id, _)) = log.get(start) {
+            let n = log.get(start..).unwrap_or_default().iter().take_while(|(other, _)| other == id).count();
+            if let (Some(slot), Ok(s), Ok(k)) = (sim.pods.get(*id as usize), u32::try_from(start), u32::try_from(n)) {
+                index.push((slot.obj as *const Object as usize, s, k));
+            }
+            start += n.max(1);
+        }
+        crate::sort::sort_by_key(&mut index, |(at, _, _)| *at);
+        placed.moves = log;
+        placed.move_index = index;
     }
 }
 
@@ -132,7 +185,7 @@ pub fn replay(ctx: &Cluster<'_>, windows: &[NodeWindow], phases: &[crate::report
     let mut hooks = Hooks::new(ctx, &sim);
     // Pods Pending, oldest first.
     let mut waiting: Vec<Waiting> = Vec::new();
-    let mut moves: Vec<Vec<Move>> = vec![Vec::new(); sim.pods.len()];
+    let mut moves = MoveLog::new(sim.pods.len());
     for (at, e) in events {
         match e {
             Event::Out(n) => sim.set_out(n, true),
@@ -157,16 +210,15 @@ pub fn replay(ctx: &Cluster<'_>, windows: &[NodeWindow], phases: &[crate::report
                         continue;
                     }
                     if let Some(hook) = hooks.refuse(ctx, &sim, id, k, at) {
-                        if let Some(v) = moves.get_mut(id as usize) {
-                            v.push(Move { from: w.node, evicted: at, placed: None, refused: Some(hook) });
-                        }
+                        moves.push(id, Move { from: w.node, evicted: at, placed: None, refused: Some(hook) });
                         waiting.push(sim.wait(id));
                         continue;
                     }
                     let result = sim.place(id);
-                    if let Some(v) = moves.get_mut(id as usize) {
-                        v.push(Move { from: w.node, evicted: at, placed: result.is_ok().then_some(at), refused: None });
-                    }
+                    moves.push(
+                        id,
+                        Move { from: w.node, evicted: at, placed: result.is_ok().then_some(at), refused: None },
+                    );
                     if let Err(why) = result {
                         waiting.push(sim.wait(id));
                         if let Some(slot) = sim.pods.get(id as usize) {
@@ -196,9 +248,7 @@ pub fn replay(ctx: &Cluster<'_>, windows: &[NodeWindow], phases: &[crate::report
             }
         }
     }
-    for (slot, v) in sim.pods.iter().zip(moves).filter(|(_, v)| !v.is_empty()) {
-        placed.moves.insert(slot.obj as *const Object as usize, v);
-    }
+    moves.into_placed(&sim, &mut placed);
     // A refusal that ended the moment it began (a backend evicted with the pod and placed again at once)
     // refused nothing that a controller's retry does not create.
     placed.refused = hooks.refusals.into_iter().map(|(_, r)| r).filter(|r| r.until != Some(r.at)).collect();
@@ -207,7 +257,7 @@ pub fn replay(ctx: &Cluster<'_>, windows: &[NodeWindow], phases: &[crate::report
 
 /// Place the pods waiting (oldest first) that no webhook refuses now, until nothing changes: a webhook's
 /// backend placed lets the pods it refused be created at the same moment.
-fn retry(sim: &mut Placement<'_, '_>, hooks: &Hooks, waiting: &mut Vec<Waiting>, moves: &mut [Vec<Move>], at: u64) {
+fn retry(sim: &mut Placement<'_, '_>, hooks: &Hooks, waiting: &mut Vec<Waiting>, moves: &mut MoveLog, at: u64) {
     loop {
         let before = hooks.up_now(sim);
         waiting.retain_mut(|w| {
@@ -216,7 +266,7 @@ fn retry(sim: &mut Placement<'_, '_>, hooks: &Hooks, waiting: &mut Vec<Waiting>,
             }
             match sim.place_again(w) {
                 Some(_) => {
-                    if let Some(m) = moves.get_mut(w.id as usize).and_then(|v| v.last_mut()) {
+                    if let Some(m) = moves.last_mut(w.id) {
                         m.placed = Some(at);
                     }
                     false

@@ -320,6 +320,9 @@ fn if_resolved<'a>(
         if new.is_empty() {
             break;
         }
+        // This round gives the answer (or none at all): the last round's is dropped before its plan, the
+        // largest memory of the run, is made.
+        last = None;
         for c in new {
             if !lifted.contains(&c) {
                 lifted.push(c);
@@ -345,9 +348,8 @@ fn if_resolved<'a>(
         kept = Some(ctx.into_cluster());
         let summary = report::finish_findings(&mut found);
         let revealed: Vec<report::Finding> = found
-            .iter()
+            .into_iter()
             .filter(|f| !real_keys.contains(&(f.code, f.object.as_ref(), f.message.as_str())))
-            .cloned()
             .collect();
         stops = p.stops.iter().map(|s| s.code).collect();
         let complete = p.complete;

@@ -1,5 +1,6 @@
 //! The report (CONTRACT section 4). Field order and names are the contract's; the JSON is deterministic.
 
+use std::borrow::Cow;
 use std::collections::BTreeMap;
 use std::rc::Rc;
 
@@ -47,7 +48,8 @@ pub struct Finding {
     pub code: &'static str,
     pub severity: Severity,
     pub message: String,
-    pub help: String,
+    /// How to fix it: most rules' is one text for all their findings, kept once.
+    pub help: Cow<'static, str>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub object: Option<ObjectRef>,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -83,7 +85,7 @@ pub struct Suppressed {
 
 impl Finding {
     /// A finding of `rule` at its default severity.
-    pub fn new(rule: &RuleInfo, message: impl Into<String>, help: impl Into<String>) -> Finding {
+    pub fn new(rule: &RuleInfo, message: impl Into<String>, help: impl Into<Cow<'static, str>>) -> Finding {
         Finding {
             code: rule.code,
             severity: rule.severity,

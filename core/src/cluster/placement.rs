@@ -451,6 +451,11 @@ impl<'c, 'a> Placement<'c, 'a> {
             nowhere: Vec::new(),
         };
         let mut controllers: HashMap<(&str, &str, &str), u32> = HashMap::new();
+        // Sized once: a model is made again at each round of the run if resolved, and vectors grown by
+        // doubling leave blocks the next round's cannot use (WebAssembly's memory never shrinks).
+        let running = ctx.running_pods().count();
+        p.pods.reserve_exact(running);
+        p.owner.reserve_exact(running);
         for (obj, info, node) in ctx.running_pods() {
             let Ok(id) = u32::try_from(p.pods.len()) else { break };
             let home = ctx.node_index(node);

@@ -74,7 +74,8 @@ fn stages(file: &Path, opts: &UpgradeOptions) -> Stages {
         add(&mut out, name, s);
     }
     if let Ok(r) = report {
-        out.push(("render JSON", secs(|| drop(r.to_json()))));
+        // As the CLI writes it: in pieces, never held whole.
+        out.push(("render JSON", secs(|| drop(r.write_json(&mut std::io::sink())))));
     }
     // The placement model at full load: every node drained in turn, each of its pods placed through the
     // scheduler's filters (the generated cluster's plan stops at its first overlapping budgets, so the

@@ -516,7 +516,8 @@ function writeStdout(produce) {
     process.stderr.write(`kube-preflight: output error: standard output: ${term(describe(e))}\n`);
     process.exit(2);
   });
-  produce((piece) => process.stdout.write(piece));
+  // A piece is overwritten by the next once this returns, and a pipe may be written later (macOS): copied.
+  produce((piece) => process.stdout.write(Buffer.from(piece)));
 }
 
 /** Write all of `bytes` to `fd` (a write may take part of them: a pipe, a device). */
@@ -540,7 +541,8 @@ function writeFile(file, produce, flags, mode) {
  * report; a symbolic link is followed (its target is written, the link stays); anything else (a device, a
  * FIFO, a socket) is written in place, as a shell redirection would. A write error is an output error.
  * `text` is a string, or a function that hands its pieces (`Uint8Array`s) to the function it is given, in
- * order, as they are rendered: the report is never held whole.
+ * order, as they are rendered (each overwritten by the next: written at once): the report is never held
+ * whole.
  */
 function writeOut(text, output) {
   const produce = typeof text === 'function' ? text : (emit) => emit(Buffer.from(text));

@@ -503,6 +503,37 @@ test('one run, several outputs: --output <format>=<file|->', () => {
   fs.rmSync(dir, { recursive: true, force: true });
 });
 
+test('a report of several MiB is written in pieces, whole and alike, to a file, stdout and stderr', () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'kp-pieces-'));
+  // 3,000 HorizontalPodAutoscalers on autoscaling/v2beta2 (removed in 1.26): one api/removed finding
+  // each, about 3 MB of JSON, written in pieces of 1 MiB.
+  const hpa = (i) => `apiVersion: autoscaling/v2beta2\nkind: HorizontalPodAutoscaler\nmetadata: {name: hpa-${i}, namespace: apps}\nspec: {maxReplicas: 3, scaleTargetRef: {apiVersion: apps/v1, kind: Deployment, name: web-${i}}}\n`;
+  const input = path.join(dir, 'hpas.yaml');
+  fs.writeFileSync(input, Array.from({ length: 3000 }, (_, i) => hpa(i)).join('---\n'));
+  const file = path.join(dir, 'report.json');
+  const run = (args) =>
+    spawnSync(process.execPath, [bin, 'check', input, '--to', '1.29.2', '--fail-on', 'never', ...args], {
+      encoding: 'utf8',
+      maxBuffer: 64 << 20,
+      env: { ...process.env, NO_COLOR: '1' },
+    });
+  const toFile = run(['--format', 'json', '--output', file]);
+  assert.equal(toFile.status, 0, toFile.stderr);
+  const written = fs.readFileSync(file, 'utf8');
+  assert.ok(written.length > 2 << 20, `${written.length} bytes: fewer than three pieces`);
+  assert.ok(written.endsWith('}\n'));
+  const report = JSON.parse(written);
+  assert.equal(report.findings.filter((f) => f.code === 'api/removed').length, 3000);
+  // The same bytes on stdout, on stderr, and beside another output of the same run.
+  assert.equal(run(['--format', 'json']).stdout, written);
+  assert.equal(run(['--format', 'json', '--output', '/dev/stderr']).stderr, written);
+  const md = path.join(dir, 'report.md');
+  const both = run(['--format', 'json', '--output', `markdown=${md}`]);
+  assert.equal(both.stdout, written);
+  assert.equal(fs.readFileSync(md, 'utf8'), run(['--format', 'markdown']).stdout);
+  fs.rmSync(dir, { recursive: true, force: true });
+});
+
 test('a folder 2,000 deep is walked to its bottom: each folder known by one stat, never by its real path', () => {
   // Resolving the real path of each folder walked every folder above it again: 2,000 nested folders took
   // minutes (issue #33). How long it takes is the bench's business; that it reads the deepest file is this.

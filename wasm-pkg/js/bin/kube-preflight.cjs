@@ -520,9 +520,20 @@ function writeStdout(produce) {
   produce((piece) => process.stdout.write(Buffer.from(piece)));
 }
 
-/** Write all of `bytes` to `fd` (a write may take part of them: a pipe, a device). */
+const pause = new Int32Array(new SharedArrayBuffer(4));
+
+/** Write all of `bytes` to `fd`. A write may take part of them (a pipe, a device); a full pipe that was
+ * handed over non-blocking (stderr when the parent reads it through a pipe) says EAGAIN, and is waited on
+ * (1 ms at a time), not taken for an error: a report larger than the pipe's buffer was cut short. */
 function writeAll(fd, bytes) {
-  for (let off = 0; off < bytes.length; ) off += fs.writeSync(fd, bytes, off, bytes.length - off);
+  for (let off = 0; off < bytes.length; ) {
+    try {
+      off += fs.writeSync(fd, bytes, off, bytes.length - off);
+    } catch (e) {
+      if (e.code !== 'EAGAIN') throw e;
+      Atomics.wait(pause, 0, 0, 1);
+    }
+  }
 }
 
 /** Open `file` with `flags` (and `mode`), write what `produce` hands over, and close it. */

@@ -322,7 +322,7 @@ fn if_resolved<'a>(
         }
         // This round gives the answer (or none at all): the last round's is dropped before its plan, the
         // largest memory of the run, is made.
-        last = None;
+        drop(last.take());
         for c in new {
             if !lifted.contains(&c) {
                 lifted.push(c);

@@ -17,6 +17,34 @@ use crate::protocol::{Comparison, CurvePoint, FromWorker, InputInfo, InputSpec, 
 pub const CHUNK: u64 = 1 << 20;
 /// Findings per `Findings` message (each part stays a short task on the page).
 pub const FINDINGS_PART: usize = 400;
+
+/// At most this many bytes of JSON in a part (a finding may carry 50 Pending pods with why: 25 KB).
+pub const PART_BYTES: usize = 1 << 20;
+
+/// Findings as JSON arrays of at most [`FINDINGS_PART`] findings and about [`PART_BYTES`] bytes: each part
+/// is read on the page in a task of its own.
+fn parts(findings: &[kube_preflight::report::Finding]) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut part = String::from("[");
+    let mut n = 0;
+    for f in findings {
+        if n == FINDINGS_PART || (n > 0 && part.len() >= PART_BYTES) {
+            part.push(']');
+            out.push(std::mem::replace(&mut part, String::from("[")));
+            n = 0;
+        }
+        if n > 0 {
+            part.push(',');
+        }
+        part.push_str(&serde_json::to_string(f).unwrap_or_else(|_| "null".to_owned()));
+        n += 1;
+    }
+    if n > 0 {
+        part.push(']');
+        out.push(part);
+    }
+    out
+}
 /// Pods named per node in the replay.
 pub const PODS_NAMED: usize = 50;
 /// The most points of the what-if curve: every concurrency up to this, else this many spread over the pool.
@@ -186,21 +214,25 @@ impl Engine {
         self.options = options_for(&self.given, Some(ingested))?;
         let mut report = report_for(ingested, &self.options).map_err(|e| e.to_string())?;
         let findings = std::mem::take(&mut report.findings);
+        let revealed = report.plan.if_resolved.as_mut().map(|ir| std::mem::take(&mut ir.revealed)).unwrap_or_default();
         let mut out = vec![FromWorker::Report {
             generation,
             report: report.to_json(),
             findings: u32::try_from(findings.len()).unwrap_or(u32::MAX),
         }];
-        let parts: Vec<_> = findings.chunks(FINDINGS_PART).collect();
-        for (i, part) in parts.iter().enumerate() {
-            out.push(FromWorker::Findings {
-                generation,
-                part: serde_json::to_string(part).unwrap_or_else(|_| "[]".to_owned()),
-                last: i + 1 == parts.len(),
-            });
+        for part in parts(&revealed) {
+            out.push(FromWorker::Findings { generation, part, last: false, revealed: true });
         }
-        if parts.is_empty() {
-            out.push(FromWorker::Findings { generation, part: "[]".to_owned(), last: true });
+        let parts = parts(&findings);
+        let count = parts.len();
+        for (i, part) in parts.into_iter().enumerate() {
+            out.push(FromWorker::Findings { generation, part, last: i + 1 == count, revealed: false });
+        }
+        if count == 0 {
+            out.push(FromWorker::Findings { generation, part: "[]".to_owned(), last: true, revealed: false });
+        }
+        if let Some(ir) = report.plan.if_resolved.as_mut() {
+            ir.revealed = revealed;
         }
         report.findings = findings;
         self.report = Some(report);
@@ -423,6 +455,7 @@ impl Reader for Held {
 mod tests {
     use super::*;
     use crate::demo::{demo_inputs, demo_specs, DEMO_FILES, DEMO_TARGET};
+    use kube_preflight::report::Finding;
     use kube_preflight::{check, Input};
 
     /// Before anything is read the options are checked with a stand-in target, which every profile must
@@ -462,6 +495,49 @@ mod tests {
 
     fn text_spec(name: &str, text: &str) -> Vec<InputSpec> {
         vec![InputSpec { name: name.into(), source: Source::Text { text: text.into() }, passed_over: None }]
+    }
+
+    #[test]
+    fn the_findings_a_fix_reveals_come_apart_from_the_report_and_make_it_whole_again() {
+        // A drain that waits for ever: the plan if resolved simulates the node after it and reveals its
+        // findings. They are sent in parts after the report, never inside it.
+        let text = include_str!("../../tests/fixtures/plan/kubeadm-drain-waits-for-ever/cluster.yaml");
+        let mut e = Engine::default();
+        let opts = "{\"to\":\"1.29.2\"}";
+        e.load(1, opts, text_spec("cluster.yaml", text), &mut Held, &mut |_| {}).unwrap();
+        let msgs = e.check(2, None).unwrap();
+        let FromWorker::Report { report, .. } = &msgs[0] else { panic!() };
+        let mut got: crate::view::ReportView = serde_json::from_str(report).unwrap();
+        assert!(got.plan.if_resolved.as_ref().is_some_and(|ir| ir.revealed.is_empty()), "sent inside the report");
+        let revealed_parts = msgs.iter().filter(|m| matches!(m, FromWorker::Findings { revealed: true, .. })).count();
+        assert!(revealed_parts > 0);
+        for m in &msgs[1..] {
+            let FromWorker::Findings { part, revealed, .. } = m else { panic!() };
+            got.take_part(part, *revealed).unwrap();
+        }
+        let expected = check(&[Input::new("cluster.yaml", text)], &options_for(opts, None).unwrap()).unwrap();
+        assert!(!expected.plan.if_resolved.as_ref().unwrap().revealed.is_empty());
+        let whole: crate::view::ReportView = serde_json::from_str(&expected.to_json()).unwrap();
+        assert_eq!(got, whole);
+        // Revealed findings with no plan if resolved to hold them: an error, never dropped.
+        let mut bare = crate::view::ReportView::default();
+        assert!(bare.take_part("[]", true).is_err());
+    }
+
+    #[test]
+    fn a_part_holds_at_most_400_findings_and_about_a_mib() {
+        let info = kube_preflight::rules::rule_infos()[0];
+        let small: Vec<_> = (0..1000).map(|i| Finding::new(info, format!("f{i}"), "fix")).collect();
+        let p = parts(&small);
+        assert_eq!(
+            p.iter().map(|s| serde_json::from_str::<Vec<serde_json::Value>>(s).unwrap().len()).collect::<Vec<_>>(),
+            [400, 400, 200]
+        );
+        let big: Vec<_> = (0..10).map(|i| Finding::new(info, format!("{i}{}", "x".repeat(300_000)), "fix")).collect();
+        let p = parts(&big);
+        assert_eq!(p.len(), 3, "four findings of 300 KB to a part");
+        assert!(p.iter().all(|s| s.len() < PART_BYTES + 400_000));
+        assert!(parts(&[]).is_empty());
     }
 
     #[test]
@@ -543,8 +619,8 @@ mod tests {
             assert_eq!(*findings as usize, expected.findings.len());
             let mut got: crate::view::ReportView = serde_json::from_str(report).unwrap();
             for m in &msgs[1..] {
-                let FromWorker::Findings { part, .. } = m else { panic!() };
-                got.findings.extend(serde_json::from_str::<Vec<crate::view::FindingV>>(part).unwrap());
+                let FromWorker::Findings { part, revealed, .. } = m else { panic!() };
+                got.take_part(part, *revealed).unwrap();
             }
             let whole: crate::view::ReportView = serde_json::from_str(&expected.to_json()).unwrap();
             assert_eq!(got, whole);

@@ -8,7 +8,7 @@ use yew::Reducible;
 use crate::demo::{DEMO_SIZES, DEMO_TARGET};
 use crate::options::Opts;
 use crate::protocol::{CurvePoint, FromWorker, InputInfo, NodeFacts};
-use crate::view::{Filter, FindingV, GroupBy, ReportView};
+use crate::view::{Filter, GroupBy, ReportView};
 
 /// Findings drawn at first, and added by each "show more".
 pub const PAGE: usize = 100;
@@ -395,11 +395,10 @@ impl State {
                 }
                 Err(e) => self.status = Status::Failed(format!("the worker's report cannot be read: {e}")),
             },
-            FromWorker::Findings { part, last, .. } => {
+            FromWorker::Findings { part, last, revealed, .. } => {
                 if let Some(r) = self.pending.as_mut() {
-                    match serde_json::from_str::<Vec<FindingV>>(&part) {
-                        Ok(f) => r.findings.extend(f),
-                        Err(e) => self.status = Status::Failed(format!("the worker's findings cannot be read: {e}")),
+                    if let Err(e) = r.take_part(&part, revealed) {
+                        self.status = Status::Failed(format!("the worker's findings cannot be read: {e}"));
                     }
                 }
                 if last {

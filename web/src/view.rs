@@ -156,6 +156,18 @@ impl Headline {
 }
 
 impl ReportView {
+    /// A part of the findings the worker sends after the report (`FromWorker::Findings`): the report's
+    /// own, or (`revealed`) those of `plan.ifResolved.revealed`.
+    pub fn take_part(&mut self, part: &str, revealed: bool) -> Result<(), String> {
+        let found: Vec<FindingV> = serde_json::from_str(part).map_err(|e| e.to_string())?;
+        match (revealed, self.plan.if_resolved.as_mut()) {
+            (false, _) => self.findings.extend(found),
+            (true, Some(ir)) => ir.revealed.extend(found),
+            (true, None) => return Err("findings the fix reveals, with no plan if resolved".to_owned()),
+        }
+        Ok(())
+    }
+
     /// Rules (not the plan or the inputs) that did not run.
     pub fn rules_not_run(&self) -> usize {
         self.not_run.iter().filter(|n| n.code.contains('/')).count()

@@ -53,25 +53,11 @@ fn stages(file: &Path, opts: &UpgradeOptions) -> Stages {
     let Ok(ingested) = kube_preflight::ingest::ingest(&inputs) else { return out };
     out.push(("read: parse + build objects", t.elapsed().as_secs_f64()));
     drop(inputs);
-    let mut last = Instant::now();
-    let mut marks: Vec<(&'static str, f64)> = Vec::new();
-    let report = kube_preflight::pipeline::report_for_staged(&ingested, opts, &mut |stage| {
-        let now = Instant::now();
-        marks.push((stage, (now - last).as_secs_f64()));
-        last = now;
-    });
+    let (report, marks) = timed_report(&ingested, opts);
     for (stage, s) in marks {
-        let name = match stage {
-            "index" => "index the cluster",
-            "simulate" => "plan: the simulation",
-            "placement" => "plan: placement (scheduler replay)",
-            "plan" => "downtime",
-            "rules" => "rules",
-            "resolved-plan" => "if resolved: plan, placement, downtime",
-            "resolved-rules" => "if resolved: rules",
-            _ => "assemble the report",
-        };
-        add(&mut out, name, s);
+        if let Some(name) = label(stage, false) {
+            add(&mut out, name, s);
+        }
     }
     if let Ok(r) = report {
         // As the CLI writes it: in pieces, never held whole.
@@ -120,19 +106,9 @@ fn wasm_stages(root: &Path, pkg: &Path, file: &Path) -> (Stages, Vec<(String, f6
     ];
     for row in v["stages"].as_array().into_iter().flatten() {
         memory.push((row[0].as_str().unwrap_or("").to_owned(), row[2].as_f64().unwrap_or(0.0)));
-        let name = match row[0].as_str() {
-            Some("index") => "wasm: index the cluster",
-            Some("simulate") => "wasm: plan: the simulation",
-            Some("placement") => "wasm: plan: placement (scheduler replay)",
-            Some("plan") => "wasm: downtime",
-            Some("rules") => "wasm: rules",
-            Some("resolved-plan") => "wasm: if resolved: plan, placement, downtime",
-            Some("resolved-rules") => "wasm: if resolved: rules",
-            Some("report") => "wasm: assemble the report",
-            Some("render") => "wasm: render JSON",
-            _ => continue,
-        };
-        add(&mut out, name, row[1].as_f64().unwrap_or(0.0));
+        if let Some(name) = row[0].as_str().and_then(|stage| label(stage, true)) {
+            add(&mut out, name, row[1].as_f64().unwrap_or(0.0));
+        }
     }
     (out, memory)
 }
@@ -152,15 +128,13 @@ fn native_check_here(file: &Path) {
     let inputs = [Input::new(file.display().to_string(), content)];
     let options = UpgradeOptions::new("1.29.2");
     let mut objects = 0;
-    let mut stages: Vec<(&'static str, f64)> = Vec::new();
+    let mut stages: Stages = Vec::new();
     let s = secs(|| {
         let Ok(ingested) = kube_preflight::ingest::ingest(&inputs) else { return };
-        let mut last = Instant::now();
-        let report = kube_preflight::pipeline::report_for_staged(&ingested, &options, &mut |stage| {
-            let now = Instant::now();
-            add(&mut stages, stage, (now - last).as_secs_f64());
-            last = now;
-        });
+        let (report, marks) = timed_report(&ingested, &options);
+        for (stage, secs) in marks {
+            add(&mut stages, stage, secs);
+        }
         objects = report.map(|r| r.inventory.objects).unwrap_or(0);
     });
     let stages: serde_json::Map<String, Value> = stages.into_iter().map(|(k, v)| (k.to_owned(), json!(v))).collect();
@@ -208,6 +182,41 @@ fn native_memory_here(file: &Path, out: Option<&Path>) {
     }
     let marks: Vec<Value> = marks.into_iter().map(|(k, v)| json!([k, v.round()])).collect();
     println!("{}", json!({ "peakMbAfter": marks }));
+}
+
+/// The report, and the seconds from each of `pipeline::STAGES`'s marks to the next, in order (a stage
+/// marked once per round, as the run if resolved's, comes once per round).
+fn timed_report(
+    ingested: &kube_preflight::ingest::Ingested,
+    options: &UpgradeOptions,
+) -> (Result<kube_preflight::Report, kube_preflight::Error>, Stages) {
+    let mut last = Instant::now();
+    let mut marks: Stages = Vec::new();
+    let report = kube_preflight::pipeline::report_for_staged(ingested, options, &mut |stage| {
+        let now = Instant::now();
+        marks.push((stage, (now - last).as_secs_f64()));
+        last = now;
+    });
+    (report, marks)
+}
+
+/// Each of `pipeline::STAGES`, and rendering, with its row's name in the stage table: natively, and in
+/// WebAssembly (`BenchStages`' rows).
+const STAGE_LABELS: &[(&str, &str, &str)] = &[
+    ("index", "index the cluster", "wasm: index the cluster"),
+    ("simulate", "plan: the simulation", "wasm: plan: the simulation"),
+    ("placement", "plan: placement (scheduler replay)", "wasm: plan: placement (scheduler replay)"),
+    ("plan", "downtime", "wasm: downtime"),
+    ("rules", "rules", "wasm: rules"),
+    ("resolved-plan", "if resolved: plan, placement, downtime", "wasm: if resolved: plan, placement, downtime"),
+    ("resolved-rules", "if resolved: rules", "wasm: if resolved: rules"),
+    ("report", "assemble the report", "wasm: assemble the report"),
+    ("render", "render JSON", "wasm: render JSON"),
+];
+
+/// A stage's row name (`None` for a row that is no stage, as wasm's `read`).
+fn label(stage: &str, wasm: bool) -> Option<&'static str> {
+    STAGE_LABELS.iter().find(|(s, _, _)| *s == stage).map(|(_, native, w)| if wasm { *w } else { *native })
 }
 
 fn secs(f: impl FnOnce()) -> f64 {
@@ -683,4 +692,15 @@ fn main() {
     let path = dir.join("report.json");
     std::fs::write(&path, serde_json::to_string_pretty(&report).expect("json") + "\n").expect("report.json");
     println!("\nwritten: {}", path.display());
+}
+
+#[cfg(test)]
+mod tests {
+    /// A stage the pipeline marks and the table has no row for would be left out of the table.
+    #[test]
+    fn every_stage_of_the_pipeline_has_a_row_natively_and_in_wasm() {
+        for stage in kube_preflight::pipeline::STAGES {
+            assert!(super::label(stage, false).is_some() && super::label(stage, true).is_some(), "{stage}");
+        }
+    }
 }

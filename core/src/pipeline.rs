@@ -229,26 +229,30 @@ fn simulate(
     Simulated { plan, downtime, workloads: Some(workloads), placed: outcome.placed, windows: outcome.windows }
 }
 
-/// The findings of the rules that read nothing the run if resolved changes (neither the simulation's
-/// outcome nor a lifted cause: [`crate::cluster::Cluster::take_variable_read`]), taken from the real run
-/// as each rule gave them (before suppression): the run if resolved runs only the others.
+/// The rules that read nothing the run if resolved changes (neither the simulation's outcome nor a lifted
+/// cause: [`crate::cluster::Cluster::take_variable_read`]): the run if resolved runs only the others, and
+/// takes these rules' findings from the real run's (each round applies its own suppression to them).
 struct Steady {
     /// By rule, in [`RULES`] order: did it read something the run if resolved changes?
     varies: Vec<bool>,
-    findings: Vec<report::Finding>,
+    /// Where the findings of each rule that does not vary are in the real run's findings, as the rules
+    /// gave them (before they are sorted). Positions, not copies: at 150,000 pods a copy was 8 MB of the
+    /// peak.
+    ranges: Vec<(usize, usize)>,
 }
 
 /// Every rule over one context: the findings, and the rules that could not run (they need the current
 /// version, which is not known). With `keep`, also what the run if resolved can take as it is; given
-/// `steady`, the rules it names as steady are not run again and their findings are taken from it.
+/// `steady` (and the real run's findings, in the order the rules gave them), the rules it names as steady
+/// are not run again and their findings are taken from the real run's.
 fn run_rules(
     ctx: &Context<'_>,
     keep: bool,
-    steady: Option<&Steady>,
+    steady: Option<(&Steady, &[report::Finding])>,
 ) -> (Vec<report::Finding>, Vec<NotRun>, Option<Steady>) {
     let mut findings = Vec::new();
     let mut not_run = Vec::new();
-    let mut kept = keep.then(|| Steady { varies: Vec::with_capacity(RULES.len()), findings: Vec::new() });
+    let mut kept = keep.then(|| Steady { varies: Vec::with_capacity(RULES.len()), ranges: Vec::new() });
     for (i, rule) in RULES.iter().enumerate() {
         if rule.info.needs_from && ctx.from.is_none() {
             not_run.push(NotRun { code: rule.info.code, reason: FROM_UNKNOWN.to_owned() });
@@ -257,7 +261,7 @@ fn run_rules(
             }
             continue;
         }
-        if steady.is_some_and(|s| s.varies.get(i) == Some(&false)) {
+        if steady.is_some_and(|(s, _)| s.varies.get(i) == Some(&false)) {
             continue;
         }
         let start = findings.len();
@@ -267,12 +271,16 @@ fn run_rules(
         if let Some(k) = kept.as_mut() {
             k.varies.push(varies);
             if !varies {
-                k.findings.extend(findings.get(start..).unwrap_or_default().iter().cloned());
+                k.ranges.push((start, findings.len()));
             }
         }
     }
-    if let Some(s) = steady {
-        findings.extend(s.findings.iter().cloned());
+    // As the real run had them: their suppression is set again by the round's (`suppression::apply` sets
+    // it on every finding).
+    if let Some((s, real)) = steady {
+        for &(start, end) in &s.ranges {
+            findings.extend(real.get(start..end).unwrap_or_default().iter().cloned());
+        }
     }
     (findings, not_run, kept)
 }
@@ -342,7 +350,7 @@ fn if_resolved<'a>(
         p.timings = timings.to_map();
         let ctx =
             Context::new(cluster, sim.workloads, sim.placed, sim.windows, ingested.inventory.helm_releases.clone());
-        let (mut found, _, _) = run_rules(&ctx, false, steady);
+        let (mut found, _, _) = run_rules(&ctx, false, steady.map(|s| (s, findings)));
         suppression::apply(&ctx, &mut found);
         mark("resolved-rules");
         kept = Some(ctx.into_cluster());
@@ -436,16 +444,17 @@ fn build_report(
             reason: "the target is not newer than the current version: nothing to upgrade".to_owned(),
         });
     }
-    let mut summary = report::finish_findings(&mut findings);
     let path = ctx.path_strings();
     let shown_path = shown(from.as_ref(), &resolved.to, &ctx.path);
     if resolve {
         // The real run's simulated outcome is let go before the run if resolved simulates its own: the two
         // never take memory at once (at 150,000 pods each is hundreds of megabytes). Its index stays.
         let cluster = ctx.into_cluster();
+        // The real findings as the rules gave them (`Steady` points into them): sorted only after.
         let real = RealRun { plan: &plan, findings: &findings, steady: steady.as_ref() };
         plan.if_resolved = if_resolved(cluster, ingested, options, &timings, real, mark).map(Box::new);
     }
+    let mut summary = report::finish_findings(&mut findings);
     // A report of nothing is not a pass: with no blocker and no object read, nothing was checked.
     if summary.blocker == 0 && ingested.inventory.objects == 0 {
         summary.verdict = report::NOTHING_CHECKED;

@@ -596,9 +596,9 @@ impl Session {
 /// in WebAssembly what the bench times natively. `new BenchStages(name, to, parseOnly)`; `push(chunk)` for
 /// each chunk (the caller times these: reading, or with `parseOnly` our JSON reader alone with its trees
 /// dropped); `finish()` -> `[[stage, seconds, memory MB], ...]` for the stages after reading
-/// (`pipeline::STAGES`, then rendering the JSON report as the CLI does, in pieces), timed with `performance.now()`, each with the
-/// WebAssembly memory's size after it (which never shrinks: the high-water mark so far), after a first row
-/// `["read", 0, memory MB]`.
+/// (`pipeline::STAGES`, then rendering the JSON report as the CLI does, in pieces), timed with
+/// `performance.now()`, each with the WebAssembly memory's size after it (which never shrinks: the
+/// high-water mark so far), after a first row `["read", 0, memory MB]`.
 #[wasm_bindgen]
 pub struct BenchStages {
     parse: Option<kube_preflight::parse::JsonStream>,

@@ -17,34 +17,8 @@ use crate::protocol::{Comparison, CurvePoint, FromWorker, InputInfo, InputSpec, 
 pub const CHUNK: u64 = 1 << 20;
 /// Findings per `Findings` message (each part stays a short task on the page).
 pub const FINDINGS_PART: usize = 400;
-
 /// At most this many bytes of JSON in a part (a finding may carry 50 Pending pods with why: 25 KB).
 pub const PART_BYTES: usize = 1 << 20;
-
-/// Findings as JSON arrays of at most [`FINDINGS_PART`] findings and about [`PART_BYTES`] bytes: each part
-/// is read on the page in a task of its own.
-fn parts(findings: &[kube_preflight::report::Finding]) -> Vec<String> {
-    let mut out = Vec::new();
-    let mut part = String::from("[");
-    let mut n = 0;
-    for f in findings {
-        if n == FINDINGS_PART || (n > 0 && part.len() >= PART_BYTES) {
-            part.push(']');
-            out.push(std::mem::replace(&mut part, String::from("[")));
-            n = 0;
-        }
-        if n > 0 {
-            part.push(',');
-        }
-        part.push_str(&serde_json::to_string(f).unwrap_or_else(|_| "null".to_owned()));
-        n += 1;
-    }
-    if n > 0 {
-        part.push(']');
-        out.push(part);
-    }
-    out
-}
 /// Pods named per node in the replay.
 pub const PODS_NAMED: usize = 50;
 /// The most points of the what-if curve: every concurrency up to this, else this many spread over the pool.
@@ -114,6 +88,31 @@ fn options_pairs(o: &UpgradeOptions) -> std::collections::BTreeMap<String, Strin
     }
     for (k, v) in &o.timings {
         out.insert(format!("timings.{k}"), v.to_string());
+    }
+    out
+}
+
+/// Findings as JSON arrays of at most [`FINDINGS_PART`] findings and about [`PART_BYTES`] bytes: each part
+/// is read on the page in a task of its own.
+fn parts(findings: &[kube_preflight::report::Finding]) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut part = String::from("[");
+    let mut n = 0;
+    for f in findings {
+        if n == FINDINGS_PART || (n > 0 && part.len() >= PART_BYTES) {
+            part.push(']');
+            out.push(std::mem::replace(&mut part, String::from("[")));
+            n = 0;
+        }
+        if n > 0 {
+            part.push(',');
+        }
+        part.push_str(&serde_json::to_string(f).unwrap_or_else(|_| "null".to_owned()));
+        n += 1;
+    }
+    if n > 0 {
+        part.push(']');
+        out.push(part);
     }
     out
 }

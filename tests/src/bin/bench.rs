@@ -59,9 +59,9 @@ fn stages(file: &Path, opts: &UpgradeOptions) -> Stages {
             add(&mut out, name, s);
         }
     }
-    if let Ok(r) = report {
+    if let (Ok(r), Some(name)) = (report, label("render", false)) {
         // As the CLI writes it: in pieces, never held whole.
-        out.push(("render JSON", secs(|| drop(r.write_json(&mut std::io::sink())))));
+        out.push((name, secs(|| drop(r.write_json(&mut std::io::sink())))));
     }
     // The placement model at full load: every node drained in turn, each of its pods placed through the
     // scheduler's filters (the generated cluster's plan stops at its first overlapping budgets, so the
@@ -142,7 +142,7 @@ fn native_check_here(file: &Path) {
 }
 
 /// `--native-memory FILE`: `file` streamed through a `Session` in 1 MiB chunks (as the CLI does), checked and
-/// rendered as JSON (written to `out` if given); prints the process's peak resident memory (`VmHWM`, Linux)
+/// rendered as JSON in pieces, as the CLI writes it (to `out` if given); prints the process's peak resident memory (`VmHWM`, Linux)
 /// after reading, after each of `pipeline::STAGES` and after rendering, in MB: where the memory of a large
 /// check goes.
 fn native_memory_here(file: &Path, out: Option<&Path>) {
@@ -175,11 +175,15 @@ fn native_memory_here(file: &Path, out: Option<&Path>) {
     })
     .expect("report");
     drop(ingested);
-    let json = report.to_json();
-    marks.push((format!("rendered ({} MB)", json.len() >> 20), hwm()));
-    if let Some(out) = out {
-        std::fs::write(out, &json).expect("write the report");
+    // As the CLI writes it: in pieces, never held whole.
+    match out {
+        Some(out) => {
+            let mut w = std::io::BufWriter::new(std::fs::File::create(out).expect("create the report"));
+            report.write_json(&mut w).and_then(|()| std::io::Write::flush(&mut w)).expect("write the report");
+        }
+        None => report.write_json(&mut std::io::sink()).expect("render"),
     }
+    marks.push(("rendered".to_owned(), hwm()));
     let marks: Vec<Value> = marks.into_iter().map(|(k, v)| json!([k, v.round()])).collect();
     println!("{}", json!({ "peakMbAfter": marks }));
 }

@@ -1,6 +1,7 @@
 //! The page's one state and its reducer. Pure: the worker does the reading and checking, and its
 //! messages arrive here as actions; tested natively.
 
+use std::cell::RefCell;
 use std::rc::Rc;
 
 use yew::Reducible;
@@ -131,7 +132,7 @@ pub struct Curve {
     pub done: bool,
 }
 
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone)]
 pub struct State {
     pub inputs: Vec<InputRow>,
     pub using_demo: bool,
@@ -139,8 +140,10 @@ pub struct State {
     pub status: Status,
     pub report: Option<Rc<ReportView>>,
     pub nodes: Rc<Vec<NodeFacts>>,
-    /// A report whose findings are still arriving.
-    pending: Option<ReportView>,
+    /// A report whose findings are still arriving: assembled in place, in a cell the states of one load
+    /// share (every action clones the state; a clone of a report of 25,000 findings per part would be
+    /// most of the load's main-thread time). Only the reducer reads it.
+    pending: Rc<RefCell<Option<ReportView>>>,
     pub curve: Option<Rc<Curve>>,
     pub tab: Tab,
     pub filter: Filter,
@@ -175,6 +178,86 @@ pub struct State {
     pub comparison: Option<Rc<Result<crate::protocol::Comparison, String>>>,
     /// When the inputs kept in this browser were kept (UTC), if any are.
     pub kept: Option<String>,
+}
+
+/// Two states are the same when their own fields are equal and their shared parts (the report, the nodes,
+/// the curve, the lines, the docs, the comparison, the report being assembled) are the same allocations.
+/// Every dispatch makes a new state and the context provider compares it with the last: compared by value,
+/// a 150,000-pod report (its findings' data maps) took 60-130 ms of every tab switch. A shared part is
+/// only ever replaced, never changed in place (but `pending`, which no component reads), so the same
+/// allocation is the same value. Every field is named here: a new one does not compile until it is
+/// compared.
+impl PartialEq for State {
+    fn eq(&self, o: &Self) -> bool {
+        fn same<T: ?Sized>(a: &Option<Rc<T>>, b: &Option<Rc<T>>) -> bool {
+            match (a, b) {
+                (Some(a), Some(b)) => Rc::ptr_eq(a, b),
+                (a, b) => a.is_none() && b.is_none(),
+            }
+        }
+        let State {
+            inputs,
+            using_demo,
+            opts,
+            status,
+            report,
+            nodes,
+            pending,
+            curve,
+            tab,
+            filter,
+            group,
+            shown,
+            open,
+            lines,
+            rule,
+            docs,
+            t,
+            playing,
+            theme,
+            from_worker,
+            target_is_demo,
+            inputs_read,
+            stale,
+            notice,
+            prev_inputs,
+            comparison,
+            kept,
+        } = self;
+        same(report, &o.report)
+            && Rc::ptr_eq(nodes, &o.nodes)
+            && Rc::ptr_eq(pending, &o.pending)
+            && same(curve, &o.curve)
+            && same(lines, &o.lines)
+            && Rc::ptr_eq(docs, &o.docs)
+            && same(comparison, &o.comparison)
+            && (inputs, using_demo, opts, status, tab, filter, group, shown, open, rule)
+                == (
+                    &o.inputs,
+                    &o.using_demo,
+                    &o.opts,
+                    &o.status,
+                    &o.tab,
+                    &o.filter,
+                    &o.group,
+                    &o.shown,
+                    &o.open,
+                    &o.rule,
+                )
+            && (t, playing, theme, from_worker, target_is_demo, inputs_read, stale, notice, prev_inputs, kept)
+                == (
+                    &o.t,
+                    &o.playing,
+                    &o.theme,
+                    &o.from_worker,
+                    &o.target_is_demo,
+                    &o.inputs_read,
+                    &o.stale,
+                    &o.notice,
+                    &o.prev_inputs,
+                    &o.kept,
+                )
+    }
 }
 
 /// What a report shown was made from: its inputs, whether they were the demo's, its options.
@@ -257,7 +340,7 @@ impl State {
             status: Status::Checking,
             report: None,
             nodes: Rc::new(Vec::new()),
-            pending: None,
+            pending: Rc::default(),
             curve: None,
             tab,
             filter: Filter::default(),
@@ -390,19 +473,20 @@ impl State {
             }
             FromWorker::Report { report, .. } => match serde_json::from_str::<ReportView>(&report) {
                 Ok(r) => {
-                    self.pending = Some(r);
+                    self.pending = Rc::new(RefCell::new(Some(r)));
                     self.curve = None;
                 }
                 Err(e) => self.status = Status::Failed(format!("the worker's report cannot be read: {e}")),
             },
             FromWorker::Findings { part, last, revealed, .. } => {
-                if let Some(r) = self.pending.as_mut() {
+                if let Some(r) = self.pending.borrow_mut().as_mut() {
                     if let Err(e) = r.take_part(&part, revealed) {
                         self.status = Status::Failed(format!("the worker's findings cannot be read: {e}"));
                     }
                 }
                 if last {
-                    if let Some(mut r) = self.pending.take() {
+                    let done = self.pending.borrow_mut().take();
+                    if let Some(mut r) = done {
                         r.unreadable = self
                             .inputs
                             .iter()
@@ -425,7 +509,7 @@ impl State {
                 }
             }
             FromWorker::Failed { message, .. } => {
-                self.pending = None;
+                self.pending = Rc::default();
                 self.status = Status::Failed(message);
                 if self.prev_inputs.take().is_some() {
                     // The report shown is for other inputs: it says nothing of these.
@@ -485,7 +569,7 @@ impl Reducible for State {
                     objects: 0,
                     file: String::new(),
                 };
-                s.pending = None;
+                s.pending = Rc::default();
                 if s.report.is_some() {
                     s.open = None;
                 }
@@ -504,7 +588,7 @@ impl Reducible for State {
             }
             Action::Worker(m) => s.on_worker(m),
             Action::Cancelled => {
-                s.pending = None;
+                s.pending = Rc::default();
                 let stopped = State::names(&s.inputs);
                 if s.inputs_read {
                     // The worker holds these inputs: it checks them again from the start.
@@ -572,7 +656,7 @@ impl Reducible for State {
                 s.stale = false;
                 s.inputs = Vec::new();
                 s.using_demo = false;
-                s.pending = None;
+                s.pending = Rc::default();
                 s.curve = None;
                 s.open = None;
                 s.t = 0;

@@ -8,7 +8,9 @@ use serde::Deserialize;
 
 use crate::protocol::{CurvePoint, NodeFacts};
 
-#[derive(Debug, Clone, PartialEq, Default, Deserialize)]
+/// `Eq` (no field is a float): an `Rc<ReportView>` then compares equal to itself at once, by its pointer,
+/// not field by field (a component's props hold one, and yew compares props on every render).
+#[derive(Debug, Clone, PartialEq, Eq, Default, Deserialize)]
 #[serde(rename_all = "camelCase", default)]
 pub struct ReportView {
     pub upgrade: UpgradeV,
@@ -26,7 +28,7 @@ pub struct ReportView {
 }
 
 /// `coverage`: what each family of checks read.
-#[derive(Debug, Clone, PartialEq, Default, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Default, Deserialize)]
 #[serde(rename_all = "camelCase", default)]
 pub struct CoverageV {
     pub reviewed_through: String,
@@ -34,7 +36,7 @@ pub struct CoverageV {
     pub families: Vec<FamilyV>,
 }
 
-#[derive(Debug, Clone, PartialEq, Default, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Default, Deserialize)]
 #[serde(rename_all = "camelCase", default)]
 pub struct FamilyV {
     pub family: String,
@@ -42,7 +44,7 @@ pub struct FamilyV {
     pub not_checked: Option<String>,
 }
 
-#[derive(Debug, Clone, PartialEq, Default, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Default, Deserialize)]
 #[serde(rename_all = "camelCase", default)]
 pub struct UpgradeV {
     pub from: Option<String>,
@@ -55,7 +57,7 @@ pub struct UpgradeV {
     pub shown: Option<ShownV>,
 }
 
-#[derive(Debug, Clone, PartialEq, Default, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Default, Deserialize)]
 #[serde(default)]
 pub struct ShownV {
     pub from: Option<String>,
@@ -75,7 +77,7 @@ impl UpgradeV {
     }
 }
 
-#[derive(Debug, Clone, PartialEq, Default, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Default, Deserialize)]
 #[serde(rename_all = "camelCase", default)]
 pub struct InventoryV {
     pub files: u64,
@@ -86,7 +88,7 @@ pub struct InventoryV {
 }
 
 /// `inventory.detectedProfile`.
-#[derive(Debug, Clone, PartialEq, Default, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Default, Deserialize)]
 #[serde(default)]
 pub struct DetectedV {
     pub profile: Option<String>,
@@ -95,7 +97,7 @@ pub struct DetectedV {
     pub evidence: Vec<EvidenceV>,
 }
 
-#[derive(Debug, Clone, PartialEq, Default, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Default, Deserialize)]
 #[serde(default)]
 pub struct EvidenceV {
     pub what: String,
@@ -174,14 +176,14 @@ impl ReportView {
     }
 }
 
-#[derive(Debug, Clone, PartialEq, Default, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Default, Deserialize)]
 #[serde(default)]
 pub struct SkippedV {
     pub file: String,
     pub reason: String,
 }
 
-#[derive(Debug, Clone, PartialEq, Default, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Default, Deserialize)]
 #[serde(default)]
 pub struct SummaryV {
     pub blocker: u64,
@@ -207,7 +209,7 @@ impl CountsV {
 }
 
 /// Why a finding is suppressed (the report's `suppressed`).
-#[derive(Debug, Clone, PartialEq, Default, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Default, Deserialize)]
 #[serde(default)]
 pub struct SuppressedV {
     pub by: String,
@@ -230,7 +232,7 @@ impl SuppressedV {
     }
 }
 
-#[derive(Debug, Clone, PartialEq, Default, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Default, Deserialize)]
 #[serde(rename_all = "camelCase", default)]
 pub struct ObjectV {
     pub api_version: String,
@@ -248,7 +250,7 @@ impl ObjectV {
     }
 }
 
-#[derive(Debug, Clone, PartialEq, Default, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Default, Deserialize)]
 #[serde(default)]
 pub struct SourceV {
     pub file: String,
@@ -265,7 +267,7 @@ impl SourceV {
     }
 }
 
-#[derive(Debug, Clone, PartialEq, Default, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Default, Deserialize)]
 #[serde(default)]
 pub struct FindingV {
     pub code: String,
@@ -294,7 +296,7 @@ impl FindingV {
     }
 }
 
-#[derive(Debug, Clone, PartialEq, Default, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Default, Deserialize)]
 #[serde(rename_all = "camelCase", default)]
 pub struct PhaseV {
     pub name: String,
@@ -306,7 +308,7 @@ pub struct PhaseV {
     pub end_seconds: u64,
 }
 
-#[derive(Debug, Clone, PartialEq, Default, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Default, Deserialize)]
 #[serde(rename_all = "camelCase", default)]
 pub struct StepV {
     pub node: String,
@@ -319,7 +321,7 @@ pub struct StepV {
 }
 
 /// Part of a step's time (`drain`, `budget-wait`, `upgrade`, `ready`).
-#[derive(Debug, Clone, PartialEq, Default, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Default, Deserialize)]
 #[serde(default)]
 pub struct SegmentV {
     pub kind: String,
@@ -406,7 +408,7 @@ pub fn findings_on_node<'a>(r: &'a ReportView, node: &str) -> Vec<&'a FindingV> 
         .collect()
 }
 
-#[derive(Debug, Clone, PartialEq, Default, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Default, Deserialize)]
 #[serde(rename_all = "camelCase", default)]
 pub struct PlanV {
     pub phases: Vec<PhaseV>,
@@ -426,7 +428,7 @@ pub struct PlanV {
 }
 
 /// The drain the plan assumes (the report's `plan.drain`).
-#[derive(Debug, Clone, PartialEq, Default, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Default, Deserialize)]
 #[serde(rename_all = "camelCase", default)]
 pub struct DrainV {
     pub by: String,
@@ -454,7 +456,7 @@ impl DrainV {
 }
 
 /// A pool the upgrade leaves out (`plan.leftOut`).
-#[derive(Debug, Clone, PartialEq, Default, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Default, Deserialize)]
 #[serde(default)]
 pub struct LeftOutV {
     pub pool: String,
@@ -463,7 +465,7 @@ pub struct LeftOutV {
 }
 
 /// A stop's cause taken as resolved, and how.
-#[derive(Debug, Clone, PartialEq, Default, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Default, Deserialize)]
 #[serde(default)]
 pub struct LiftedV {
     pub code: String,
@@ -471,7 +473,7 @@ pub struct LiftedV {
 }
 
 /// The plan once the blockers that stop it are resolved (the report's `plan.ifResolved`).
-#[derive(Debug, Clone, PartialEq, Default, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Default, Deserialize)]
 #[serde(default)]
 pub struct IfResolvedV {
     pub lifted: Vec<LiftedV>,
@@ -482,7 +484,7 @@ pub struct IfResolvedV {
 }
 
 /// A place where the plan stops (the report's `plan.stops`).
-#[derive(Debug, Clone, PartialEq, Default, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Default, Deserialize)]
 #[serde(rename_all = "camelCase", default)]
 pub struct StopV {
     pub hop: String,
@@ -521,7 +523,7 @@ impl StopV {
     }
 }
 
-#[derive(Debug, Clone, PartialEq, Default, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Default, Deserialize)]
 #[serde(default)]
 pub struct ComponentV {
     pub component: String,
@@ -536,7 +538,7 @@ pub struct WindowV {
     pub end_seconds: u64,
 }
 
-#[derive(Debug, Clone, PartialEq, Default, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Default, Deserialize)]
 #[serde(default)]
 pub struct WorkloadV {
     pub kind: String,
@@ -556,7 +558,7 @@ impl WorkloadV {
     }
 }
 
-#[derive(Debug, Clone, PartialEq, Default, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Default, Deserialize)]
 #[serde(default)]
 pub struct DowntimeV {
     pub components: Vec<ComponentV>,
@@ -565,7 +567,7 @@ pub struct DowntimeV {
     pub partial: bool,
 }
 
-#[derive(Debug, Clone, PartialEq, Default, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Default, Deserialize)]
 #[serde(default)]
 pub struct NotRunV {
     pub code: String,

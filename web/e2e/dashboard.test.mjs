@@ -353,9 +353,10 @@ test('a large snapshot loads with a moving progress bar and short main-thread ta
   }
   assert.ok(seen.size >= 3, `the progress bar did not move: ${[...seen]}`);
   assert.ok(max <= 200, `a main-thread task took ${max} ms while loading`);
-  // Opening each view is measured and reported by the bench (its own goal), not asserted here: the longest
-  // (Findings, Plan with a 2,000-node map) come near 200 ms on these shared machines.
+  // Opening each view: no main-thread task over 200 ms either (at 150,000 pods the longest, Findings and
+  // Plan with a 2,000-node map, took 85-104 ms on these shared machines).
   console.log(`opening each view, longest main-thread task: ${viewsMax} ms ${JSON.stringify(views)}`);
+  assert.ok(viewsMax <= 200, `opening a view took a main-thread task of ${viewsMax} ms: ${JSON.stringify(views)}`);
   assert.deepEqual(errors, []);
   await page.close();
 });

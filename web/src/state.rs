@@ -701,6 +701,24 @@ mod tests {
     }
 
     #[test]
+    fn states_compare_their_shared_parts_by_pointer_and_the_rest_by_value() {
+        let s = reduce_all(Rc::new(State::new(Opts::default(), Tab::Overview, Theme::Auto)), {
+            let o = State::new(Opts::default(), Tab::Overview, Theme::Auto).opts.to_json();
+            demo_messages(&o)
+        });
+        let same = (*s).clone();
+        assert_eq!(*s, same, "a clone shares every part");
+        // The same report in another allocation is another report to show: the views render again.
+        let mut copy = (*s).clone();
+        copy.report = copy.report.as_ref().map(|r| Rc::new((**r).clone()));
+        assert_eq!(copy.report, s.report, "equal reports");
+        assert_ne!(*s, copy);
+        let other_tab = s.clone().reduce(Action::Tab(Tab::Plan));
+        assert_ne!(*s, *other_tab);
+        assert!(Rc::ptr_eq(other_tab.report.as_ref().unwrap(), s.report.as_ref().unwrap()));
+    }
+
+    #[test]
     fn the_demo_reads_into_a_report_with_every_finding() {
         let s = Rc::new(State::new(Opts::default(), Tab::Overview, Theme::Auto));
         assert_eq!(s.opts.to, DEMO_TARGET);

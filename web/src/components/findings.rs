@@ -17,12 +17,10 @@ fn select(
     set: fn(&mut Filter, String),
 ) -> Html {
     let onchange = ctx.on_filter::<Event>(set);
+    let options = Html::from_html_unchecked(AttrValue::from(crate::view::options_html(value, values)));
     html! {
         <label class="field">{ label }
-            <select {id} {onchange}>
-                <option value="" selected={value.is_empty()}>{ "all" }</option>
-                { for values.iter().map(|v| html! { <option value={v.clone()} selected={v == value}>{ v.clone() }</option> }) }
-            </select>
+            <select {id} {onchange}>{ options }</select>
         </label>
     }
 }

@@ -209,7 +209,7 @@ pub fn timing_label(key: &str) -> String {
     let mut out = String::new();
     for (i, c) in key.chars().enumerate() {
         if i == 0 {
-            out.extend(c.to_uppercase());
+            out.push(c.to_ascii_uppercase());
         } else if c.is_ascii_uppercase() {
             out.push(' ');
             out.push(c.to_ascii_lowercase());

@@ -521,7 +521,11 @@ impl State {
             }
             FromWorker::Lines { file, first, lines } => self.lines = Some(Rc::new((file, first, lines))),
             FromWorker::Export { .. } => {}
-            FromWorker::Compared { comparison } => self.comparison = Some(Rc::new(comparison.map(|c| *c))),
+            FromWorker::Compared { comparison, error } => {
+                let c =
+                    comparison.map(|c| *c).ok_or_else(|| error.unwrap_or_else(|| "no comparison was made".to_owned()));
+                self.comparison = Some(Rc::new(c));
+            }
             FromWorker::Docs { docs } => self.docs = Rc::new(docs),
         }
     }

@@ -363,14 +363,14 @@ pub enum StepSort {
 
 /// The plan's node steps whose node, pool, phase or hop holds `text`, in `sort` order (indices into steps).
 pub fn step_rows(r: &ReportView, text: &str, sort: StepSort) -> Vec<usize> {
-    let needle = text.trim().to_lowercase();
+    let needle = text.trim().to_ascii_lowercase();
     let mut rows: Vec<usize> = (0..r.plan.steps.len())
         .filter(|i| {
             let Some(s) = r.plan.steps.get(*i) else { return false };
             needle.is_empty()
-                || s.node.to_lowercase().contains(&needle)
+                || s.node.to_ascii_lowercase().contains(&needle)
                 || s.phase.contains(&needle)
-                || s.pool.as_deref().is_some_and(|p| p.to_lowercase().contains(&needle))
+                || s.pool.as_deref().is_some_and(|p| p.to_ascii_lowercase().contains(&needle))
                 || s.hop.as_deref().is_some_and(|h| h.contains(&needle))
         })
         .collect();
@@ -614,8 +614,11 @@ impl Filter {
         }
     }
 
+    /// The finding passes every filter. The text is matched without regard to the case of ASCII letters
+    /// (every Kubernetes name is ASCII, as are the rules' messages); other letters match as written, so the
+    /// page carries no Unicode case tables (7 KB of its gzipped wasm for `to_uppercase` alone).
     pub fn matches(&self, f: &FindingV) -> bool {
-        self.matches_lowered(f, &self.text.trim().to_lowercase())
+        self.matches_lowered(f, &self.text.trim().to_ascii_lowercase())
     }
 
     /// [`Filter::matches`] with the text already trimmed and lowered (once for a whole list).
@@ -627,9 +630,9 @@ impl Filter {
             && (text.is_empty()
                 || [f.message.as_str(), f.help.as_str(), f.code.as_str()]
                     .iter()
-                    .any(|s| s.to_lowercase().contains(text))
-                || f.object.as_ref().is_some_and(|o| o.display().to_lowercase().contains(text))
-                || f.source.as_ref().is_some_and(|s| s.file.to_lowercase().contains(text)))
+                    .any(|s| s.to_ascii_lowercase().contains(text))
+                || f.object.as_ref().is_some_and(|o| o.display().to_ascii_lowercase().contains(text))
+                || f.source.as_ref().is_some_and(|s| s.file.to_ascii_lowercase().contains(text)))
     }
 }
 
@@ -687,7 +690,7 @@ pub fn facets(findings: &[FindingV]) -> Facets {
 /// indices into `findings`, groups in order of their worst member, then by name.
 pub fn grouped(findings: &[FindingV], filter: &Filter, by: GroupBy) -> Vec<(String, Vec<usize>)> {
     let mut groups: BTreeMap<String, Vec<usize>> = BTreeMap::new();
-    let text = filter.text.trim().to_lowercase();
+    let text = filter.text.trim().to_ascii_lowercase();
     for (i, f) in findings.iter().enumerate().filter(|(_, f)| filter.matches_lowered(f, &text)) {
         let key = match by {
             GroupBy::None => String::new(),
@@ -943,7 +946,7 @@ pub enum CheckSort {
 
 /// Every rule, with what it did on this report; `text` keeps the rows whose code, title or outcome holds it.
 pub fn checks(r: &ReportView, text: &str, sort: CheckSort) -> Vec<CheckRow> {
-    let needle = text.trim().to_lowercase();
+    let needle = text.trim().to_ascii_lowercase();
     // One pass over the findings (a large report has hundreds of thousands): counts by rule.
     let mut counts: BTreeMap<&str, [u64; 4]> = BTreeMap::new();
     for f in &r.findings {
@@ -973,7 +976,7 @@ pub fn checks(r: &ReportView, text: &str, sort: CheckSort) -> Vec<CheckRow> {
         .filter(|row| {
             needle.is_empty()
                 || row.code.contains(&needle)
-                || row.title.to_lowercase().contains(&needle)
+                || row.title.to_ascii_lowercase().contains(&needle)
                 || row.outcome.name().contains(&needle)
         })
         .collect();
@@ -986,14 +989,37 @@ pub fn checks(r: &ReportView, text: &str, sort: CheckSort) -> Vec<CheckRow> {
     rows
 }
 
+/// `x` with `digits` decimals (at most 3), as an SVG attribute takes it: rounded half away from zero, no
+/// exponent, `-` only before a non-zero value. Not `format!("{x:.1}")`: the standard library's float
+/// formatting (and its tables) was 4 KB of the page's gzipped wasm for a few dozen coordinates.
+pub fn fixed(x: f64, digits: u32) -> String {
+    let scale = 10u64.pow(digits.min(3));
+    // A coordinate is far inside i64; a NaN or an infinity (never drawn) is written as 0.
+    let n = if x.is_finite() { (x * scale as f64).round() as i64 } else { 0 };
+    let (sign, a) = (if n < 0 { "-" } else { "" }, n.unsigned_abs());
+    if scale == 1 {
+        format!("{sign}{a}")
+    } else {
+        format!("{sign}{}.{:0w$}", a / scale, a % scale, w = digits.min(3) as usize)
+    }
+}
+
+/// `x` with at most two decimals and no trailing zeros (`17`, `17.5`, `0.33`): an SVG length.
+pub fn num(x: f64) -> String {
+    let s = fixed(x, 2);
+    match s.strip_suffix(".00") {
+        Some(whole) => whole.to_owned(),
+        None => s.strip_suffix('0').map_or(s.clone(), str::to_owned),
+    }
+}
+
 /// The mark drawn over a node's cell at (x, y) besides its colour (`None`: the colour alone).
 pub fn state_mark(st: NodeState, x: f64, y: f64) -> Option<String> {
+    let (x, y) = (|dx: f64| fixed(x + dx, 1), |dy: f64| fixed(y + dy, 1));
     match st {
-        NodeState::Out => Some(format!("M{:.1} {:.1}L{:.1} {:.1}", x + 2.0, y + 9.0, x + 9.0, y + 2.0)),
-        NodeState::Between => Some(format!("M{:.1} {:.1}H{:.1}", x + 2.0, y + 5.5, x + 9.0)),
-        NodeState::Done => {
-            Some(format!("M{:.1} {:.1}L{:.1} {:.1}L{:.1} {:.1}", x + 2.0, y + 6.0, x + 4.5, y + 8.5, x + 9.0, y + 3.0))
-        }
+        NodeState::Out => Some(format!("M{} {}L{} {}", x(2.0), y(9.0), x(9.0), y(2.0))),
+        NodeState::Between => Some(format!("M{} {}H{}", x(2.0), y(5.5), x(9.0))),
+        NodeState::Done => Some(format!("M{} {}L{} {}L{} {}", x(2.0), y(6.0), x(4.5), y(8.5), x(9.0), y(3.0))),
         NodeState::Waiting => None,
     }
 }
@@ -1009,8 +1035,13 @@ pub fn node_cells(groups: &[(String, Vec<String>)], states: &BTreeMap<String, No
     let mut y = 0.0;
     let mut svg = String::new();
     for (pool, names) in groups {
-        let _ =
-            write!(svg, r#"<text class="pool-label" x="0" y="{:.0}">{} ({})</text>"#, y + 11.0, esc(pool), names.len());
+        let _ = write!(
+            svg,
+            r#"<text class="pool-label" x="0" y="{}">{} ({})</text>"#,
+            fixed(y + 11.0, 0),
+            esc(pool),
+            names.len()
+        );
         y += 16.0;
         for (i, n) in names.iter().enumerate() {
             let st = states.get(n).copied().unwrap_or(NodeState::Waiting);
@@ -1018,8 +1049,10 @@ pub fn node_cells(groups: &[(String, Vec<String>)], states: &BTreeMap<String, No
             let name = esc(n);
             let _ = write!(
                 svg,
-                r#"<rect class="node {}" x="{x:.0}" y="{yy:.0}" width="11" height="11" rx="2" data-node="{name}"><title>{name}: {}</title></rect>"#,
+                r#"<rect class="node {}" x="{}" y="{}" width="11" height="11" rx="2" data-node="{name}"><title>{name}: {}</title></rect>"#,
                 st.name(),
+                fixed(x, 0),
+                fixed(yy, 0),
                 st.name()
             );
             // A mark besides the colour: a slash on a node out, a bar between hops, a tick when done.
@@ -1063,6 +1096,16 @@ pub(crate) mod tests {
             r#"<option value="">all</option><option value="a&lt;b" selected>a&lt;b</option><option value="ns &quot;x&quot; &amp; y">ns &quot;x&quot; &amp; y</option>"#
         );
         assert!(options_html("", &values).starts_with(r#"<option value="" selected>all</option>"#));
+    }
+
+    #[test]
+    fn fixed_and_num_write_numbers_as_format_does_for_coordinates() {
+        for (x, d) in [(0.0, 1), (14.0, 0), (3.14159, 2), (-2.27, 1), (1234.56, 1), (0.04, 1), (-0.04, 1), (99.95, 0)] {
+            assert_eq!(fixed(x, d), format!("{x:.*}", d as usize).replace("-0.0", "0.0"), "{x} {d}");
+        }
+        assert_eq!([fixed(2.5, 0), fixed(-2.25, 1)], ["3", "-2.3"], "an exact half away from zero");
+        assert_eq!(fixed(f64::NAN, 1), "0.0");
+        assert_eq!([num(17.0), num(17.5), num(1.0 / 3.0), num(-4.0)], ["17", "17.5", "0.33", "-4"]);
     }
 
     pub fn demo_view() -> ReportView {

@@ -122,8 +122,11 @@ fn handle(scope: &DedicatedWorkerGlobalScope, w: &Rc<RefCell<Worker>>, e: &Messa
             post(scope, &m);
         }
         ToWorker::Compare { options } => {
-            let comparison = w.borrow().engine.compare(&options).map(Box::new);
-            post(scope, &FromWorker::Compared { comparison });
+            let (comparison, error) = match w.borrow().engine.compare(&options) {
+                Ok(c) => (Some(Box::new(c)), None),
+                Err(e) => (None, Some(e)),
+            };
+            post(scope, &FromWorker::Compared { comparison, error });
         }
         ToWorker::Lines { file, line } => {
             let mut guard = w.borrow_mut();

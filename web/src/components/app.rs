@@ -19,6 +19,7 @@ use crate::bridge::Bridge;
 use crate::options::Opts;
 use crate::protocol::FromWorker;
 use crate::state::{Action, State, Status, Tab, Theme};
+use crate::view::fixed;
 use wasm_bindgen::JsCast;
 
 fn search() -> String {
@@ -143,7 +144,7 @@ pub fn App() -> Html {
             };
             html! {
                 <div class="progress" id="progress" role="status">
-                    <progress max="100" value={format!("{pct:.1}")} aria-label="Bytes read"></progress>
+                    <progress max="100" value={fixed(pct, 1)} aria-label="Bytes read"></progress>
                     <span>{ format!("Reading {file}: {} of {} MB, {objects} objects", mb(*bytes), mb(*total)) }</span>
                     <button type="button" id="cancel" onclick={on_cancel}>{ "Cancel" }</button>
                 </div>

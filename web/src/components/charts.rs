@@ -3,7 +3,7 @@
 use kube_preflight::units::duration;
 use yew::prelude::*;
 
-use crate::view::ticks;
+use crate::view::{fixed, ticks};
 
 /// The chart's geometry: a label column, then time from 0 to `total` across `width`.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -29,9 +29,9 @@ pub fn axis(sc: Scale, height: f64) -> Html {
         <g class="axis" aria-hidden="true">
             { for ticks(sc.total, 8).into_iter().map(|t| html! {
                 <g>
-                    <line x1={format!("{:.1}", sc.x(t))} x2={format!("{:.1}", sc.x(t))} y1="14" y2={format!("{height:.0}")} class="grid" />
+                    <line x1={fixed(sc.x(t), 1)} x2={fixed(sc.x(t), 1)} y1="14" y2={fixed(height, 0)} class="grid" />
                     // The last label ends at its tick, the first starts at it: none is cut at an edge.
-                    <text x={format!("{:.1}", sc.x(t))} y="10"
+                    <text x={fixed(sc.x(t), 1)} y="10"
                         text-anchor={if sc.x(t) > sc.width - 40.0 { "end" } else if t == 0 { "start" } else { "middle" }}>{ duration(t) }</text>
                 </g>
             }) }
@@ -57,8 +57,8 @@ pub fn bar(
     let d = details.clone();
     let hover = Callback::from(move |_: MouseEvent| on_hover.emit(d.clone()));
     html! {
-        <rect class={classes!("bar", class)} x={format!("{:.1}", sc.x(s))} y={format!("{y:.1}")} width={format!("{:.1}", sc.w(s, e))}
-            height={format!("{h:.1}")} rx="2" tabindex="0" role="img" aria-label={details.clone()} onfocus={focus} onmouseenter={hover}>
+        <rect class={classes!("bar", class)} x={fixed(sc.x(s), 1)} y={fixed(y, 1)} width={fixed(sc.w(s, e), 1)}
+            height={fixed(h, 1)} rx="2" tabindex="0" role="img" aria-label={details.clone()} onfocus={focus} onmouseenter={hover}>
             <title>{ details }</title>
         </rect>
     }

@@ -35,7 +35,7 @@ pub fn ChecksView() -> Html {
         let active = *sort == by;
         html! {
             <th scope="col" aria-sort={if active { "ascending" } else { "none" }}>
-                <button type="button" class="sort" data-sort={label.to_lowercase()} onclick={Callback::from(move |_| sort.set(by))}>
+                <button type="button" class="sort" data-sort={label.to_ascii_lowercase()} onclick={Callback::from(move |_| sort.set(by))}>
                     { label }{ if active { " ▲" } else { "" } }
                 </button>
             </th>

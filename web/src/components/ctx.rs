@@ -12,7 +12,7 @@ use crate::demo::demo_specs;
 use crate::options::Opts;
 use crate::protocol::InputSpec;
 use crate::state::{demo_rows, Action, InputRow, State, Tab};
-use crate::view::Filter;
+use crate::view::{fixed, Filter};
 
 /// What every component gets: the state and the worker.
 #[derive(Clone, PartialEq)]
@@ -281,7 +281,7 @@ pub fn use_replay_clock(state: &UseReducerHandle<State>) {
 }
 
 pub fn mb(bytes: u64) -> String {
-    format!("{:.1}", bytes as f64 / 1_000_000.0)
+    fixed(bytes as f64 / 1_000_000.0, 1)
 }
 
 /// The context, from any component under [`App`].

@@ -6,6 +6,7 @@ use yew::prelude::*;
 
 use super::charts::{axis, bar, Scale};
 use super::ctx::use_ctx;
+use crate::view::fixed;
 
 #[derive(Properties, PartialEq)]
 pub struct DowntimeChartProps {
@@ -47,7 +48,7 @@ pub fn DowntimeChart(props: &DowntimeChartProps) -> Html {
         let y = 18.0 + i as f64 * ROW;
         html! {
             <g class="workload-row" data-workload={w.display()}>
-                <text x="4" y={format!("{:.0}", y + 12.0)} class="row-label">{ format!("{} · {}", w.display(), duration(w.seconds)) }</text>
+                <text x="4" y={fixed(y + 12.0, 0)} class="row-label">{ format!("{} · {}", w.display(), duration(w.seconds)) }</text>
                 { for w.windows.iter().map(|x| bar(sc, y + 3.0, ROW - 6.0, x.start_seconds, x.end_seconds, "down",
                     format!("{}: down from {} to {} ({}); {}", w.display(), duration(x.start_seconds), duration(x.end_seconds), duration(x.end_seconds - x.start_seconds), w.reason),
                     on_focus.clone())) }
@@ -58,7 +59,7 @@ pub fn DowntimeChart(props: &DowntimeChartProps) -> Html {
     html! {
         <figure class="downtime-chart" id={if compact { "downtime-mini" } else { "downtime-chart" }}>
             <div part="chart" class="chart-scroll" tabindex="0" role="region" aria-label="Downtime chart (scrolls sideways)">
-            <svg viewBox={format!("0 0 {width:.0} {height:.0}")} width="100%" role="group" aria-label={format!("{} workload(s) down, longest first", all.len())}>
+            <svg viewBox={format!("0 0 {} {}", fixed(width, 0), fixed(height, 0))} width="100%" role="group" aria-label={format!("{} workload(s) down, longest first", all.len())}>
                 { axis(sc, height) }
                 { for rows }
             </svg>

@@ -6,7 +6,7 @@ use kube_preflight::units::duration;
 use yew::prelude::*;
 
 use super::ctx::{use_ctx, value_of};
-use crate::view::{findings_on_node, step_rows, StepSort, StepV};
+use crate::view::{findings_on_node, fixed, step_rows, StepSort, StepV};
 
 /// The step's time as segments of one bar (each as wide as its share).
 fn split_bar(s: &StepV) -> Html {
@@ -17,7 +17,7 @@ fn split_bar(s: &StepV) -> Html {
         let at = x;
         x += w;
         html! {
-            <rect class={classes!("seg", g.kind.clone())} x={format!("{at:.2}")} y="0" width={format!("{w:.2}")} height="10">
+            <rect class={classes!("seg", g.kind.clone())} x={fixed(at, 2)} y="0" width={fixed(w, 2)} height="10">
                 <title>{ format!("{}: {}", g.label(), duration(g.seconds)) }</title>
             </rect>
         }

@@ -12,7 +12,7 @@ use super::charts::{axis, bar, Scale};
 use super::ctx::use_ctx;
 use super::nodes::NodeSteps;
 use crate::state::Action;
-use crate::view::{frame, in_flight, phase_steps, pools, NodeState, ReportView};
+use crate::view::{fixed, frame, in_flight, phase_steps, pools, NodeState, ReportView};
 
 const ROW: f64 = 22.0;
 const NODE_ROW: f64 = 14.0;
@@ -66,7 +66,7 @@ pub fn Gantt(props: &GanttProps) -> Html {
     for (i, p) in plan.phases.iter().enumerate() {
         if last_hop.as_ref() != Some(&p.hop) {
             last_hop = Some(p.hop.clone());
-            rows.push(html! { <text class="hop-label" x="4" y={format!("{:.0}", y + 14.0)}>{ format!("hop to {}", p.hop.clone().unwrap_or_default()) }</text> });
+            rows.push(html! { <text class="hop-label" x="4" y={fixed(y + 14.0, 0)}>{ format!("hop to {}", p.hop.clone().unwrap_or_default()) }</text> });
             y += ROW;
         }
         let steps = phase_steps(plan, p);
@@ -99,20 +99,20 @@ pub fn Gantt(props: &GanttProps) -> Html {
             let h = f64::from(*c) / f64::from(peak) * (ROW - 6.0);
             if *c > 0 {
                 d.push_str(&format!(
-                    "M{:.1} {:.1}h{:.1}v{:.1}h{:.1}Z",
-                    sc.x(*t),
-                    y + ROW - 3.0 - h,
-                    sc.w(*t, next),
-                    h,
-                    -sc.w(*t, next)
+                    "M{} {}h{}v{}h{}Z",
+                    fixed(sc.x(*t), 1),
+                    fixed(y + ROW - 3.0 - h, 1),
+                    fixed(sc.w(*t, next), 1),
+                    fixed(h, 1),
+                    fixed(-sc.w(*t, next), 1)
                 ));
             }
         }
         rows.push(html! {
             <g class="phase-row" data-phase={p.name.clone()}>
-                <text x="12" y={format!("{:.0}", y + 15.0)} class="row-label">{ phase_label(p) }</text>
+                <text x="12" y={fixed(y + 15.0, 0)} class="row-label">{ phase_label(p) }</text>
                 if !props.compact && !steps.is_empty() {
-                    <text x={format!("{:.0}", sc.label - 6.0)} y={format!("{:.0}", y + 15.0)} text-anchor="end" class="fold" tabindex="0" role="button"
+                    <text x={fixed(sc.label - 6.0, 0)} y={fixed(y + 15.0, 0)} text-anchor="end" class="fold" tabindex="0" role="button"
                         aria-label={format!("{} the nodes of {}", if open { "Hide" } else { "Show" }, phase_label(p))} onclick={toggle.reform(|_: MouseEvent| ())}
                         onkeydown={Callback::from(move |e: KeyboardEvent| if e.key() == "Enter" || e.key() == " " { e.prevent_default(); toggle.emit(()) })}>
                         { if open { "▾" } else { "▸" } }
@@ -134,7 +134,7 @@ pub fn Gantt(props: &GanttProps) -> Html {
                 );
                 rows.push(html! {
                     <g class="node-row" data-node={s.node.clone()}>
-                        <text x="24" y={format!("{:.0}", y + 11.0)} class="node-label">{ s.node.clone() }</text>
+                        <text x="24" y={fixed(y + 11.0, 0)} class="node-label">{ s.node.clone() }</text>
                         { bar(sc, y + 2.0, NODE_ROW - 4.0, s.start_seconds, s.end_seconds, "step", details, on_focus.clone()) }
                     </g>
                 });
@@ -164,8 +164,8 @@ pub fn Gantt(props: &GanttProps) -> Html {
         };
         rows.push(html! {
             <g class="stop-row" data-stop={k.to_string()} data-code={st.code.clone()}>
-                <text x="12" y={format!("{:.0}", y + 15.0)} class="row-label stop-label">{ label }</text>
-                <path class="stop-marker" d={format!("M{x:.1} {:.1}l7 12h-14Z", y + 3.0)} tabindex="0" role="img"
+                <text x="12" y={fixed(y + 15.0, 0)} class="row-label stop-label">{ label }</text>
+                <path class="stop-marker" d={format!("M{} {}l7 12h-14Z", fixed(x, 1), fixed(y + 3.0, 1))} tabindex="0" role="img"
                     aria-label={details.clone()} onfocus={focus_it} onmouseover={hover_it}>
                     <title>{ details }</title>
                 </path>
@@ -192,11 +192,11 @@ pub fn Gantt(props: &GanttProps) -> Html {
                 </div>
             }
             <div part="chart" class={classes!("chart-scroll", format!("zoom-{}", *zoom))} tabindex="0" role="region" aria-label="Plan timeline (scrolls sideways)">
-            <svg viewBox={format!("0 0 {width:.0} {height:.0}")} width={format!("{}%", 100 * *zoom)} role="group"
+            <svg viewBox={format!("0 0 {} {}", fixed(width, 0), fixed(height, 0))} width={format!("{}%", 100 * *zoom)} role="group"
                 aria-label={format!("Plan timeline: {} phase(s), {} in all", plan.phases.len(), duration(plan.total_seconds))}>
                 { axis(sc, height) }
                 { for rows }
-                if let Some(x) = cursor { <line class="cursor" x1={format!("{x:.1}")} x2={format!("{x:.1}")} y1="14" y2={format!("{height:.0}")} /> }
+                if let Some(x) = cursor { <line class="cursor" x1={fixed(x, 1)} x2={fixed(x, 1)} y1="14" y2={fixed(height, 0)} /> }
             </svg>
             </div>
             if !plan.stops.is_empty() {
@@ -287,7 +287,7 @@ fn node_map(r: &ReportView, nodes: &[crate::protocol::NodeFacts], f: &crate::vie
     let out = Html::from_html_unchecked(AttrValue::from(svg));
     html! {
         <figure part="chart" class="node-map" tabindex="0" role="region" aria-label="Nodes by pool (scrolls sideways)">
-            <svg viewBox={format!("0 0 {:.0} {:.0}", crate::view::MAP_PER_ROW as f64 * 14.0, y.max(20.0))} width="100%" role="img"
+            <svg viewBox={format!("0 0 {} {}", fixed(crate::view::MAP_PER_ROW as f64 * 14.0, 0), fixed(y.max(20.0), 0))} width="100%" role="img"
                 aria-label={format!("Nodes by pool: {} out, the rest waiting or done", f.out.len())}>{ out }</svg>
             <figcaption class="legend">
                 { legend_key(NodeState::Waiting) }{ "waiting " }{ legend_key(NodeState::Out) }{ "out (cordoned, drained, upgrading) " }

@@ -90,7 +90,7 @@ fn detected(ctx: &Ctx, r: &ReportView) -> Html {
             <p class="detected" id="detected" role="note">{ format!(
                 "These inputs look like a managed {} cluster ({}): its provider upgrades the control plane, and the \
                  plan here is an estimate for {}.",
-                d.managed.clone().unwrap_or_default().to_uppercase(), d.first(), r.upgrade.profile) }</p>
+                d.managed.clone().unwrap_or_default().to_ascii_uppercase(), d.first(), r.upgrade.profile) }</p>
         },
     }
 }

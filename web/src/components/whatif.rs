@@ -12,7 +12,7 @@ use super::ctx::use_ctx;
 use super::downtime::DowntimeChart;
 use super::plan::{Gantt, Replay};
 use crate::options::Opts;
-use crate::view::{pareto, Headline, ReportView};
+use crate::view::{fixed, num, pareto, Headline, ReportView};
 
 /// The options the what-if tries, and the report they give (drawn beside the real one).
 #[derive(Clone, PartialEq)]
@@ -133,22 +133,22 @@ pub fn WhatIf() -> Html {
             }
             at.push((px, py));
         }
-        let line: String = at.iter().map(|(px, py)| format!("{px:.1},{py:.1}")).collect::<Vec<_>>().join(" ");
+        let line: String = at.iter().map(|(px, py)| format!("{},{}", fixed(*px, 1), fixed(*py, 1))).collect::<Vec<_>>().join(" ");
         html! {
-            <svg viewBox={format!("0 0 {w} {h}")} width="100%" role="group" id="curve"
+            <svg viewBox={format!("0 0 {} {}", num(w), num(h))} width="100%" role="group" id="curve"
                 aria-label={format!("Upgrade time against workload downtime for 1 to {} workers at once", c.size)}>
-                <line class="grid" x1={l.to_string()} y1={(h - b).to_string()} x2={(w - 10.0).to_string()} y2={(h - b).to_string()} />
-                <line class="grid" x1={l.to_string()} y1="10" x2={l.to_string()} y2={(h - b).to_string()} />
-                <text x={((w + l) / 2.0).to_string()} y={(h - 8.0).to_string()} text-anchor="middle">{ format!("total upgrade time (up to {})", duration(max_t as u64)) }</text>
-                <text x="12" y={((h - b) / 2.0).to_string()} transform={format!("rotate(-90 12 {})", (h - b) / 2.0)} text-anchor="middle">{ format!("workload downtime (up to {})", duration(max_d as u64)) }</text>
+                <line class="grid" x1={num(l)} y1={num(h - b)} x2={num(w - 10.0)} y2={num(h - b)} />
+                <line class="grid" x1={num(l)} y1="10" x2={num(l)} y2={num(h - b)} />
+                <text x={num((w + l) / 2.0)} y={num(h - 8.0)} text-anchor="middle">{ format!("total upgrade time (up to {})", duration(max_t as u64)) }</text>
+                <text x="12" y={num((h - b) / 2.0)} transform={format!("rotate(-90 12 {})", num((h - b) / 2.0))} text-anchor="middle">{ format!("workload downtime (up to {})", duration(max_d as u64)) }</text>
                 // Ticks on both axes: time along, downtime up.
                 { for crate::view::ticks(max_t as u64, 5).into_iter().map(|t| html! {
-                    <g class="axis"><line class="grid" x1={format!("{:.1}", x(t))} x2={format!("{:.1}", x(t))} y1={(h - b).to_string()} y2={(h - b + 5.0).to_string()} />
-                    <text x={format!("{:.1}", x(t))} y={(h - b + 17.0).to_string()} text-anchor="middle">{ duration(t) }</text></g>
+                    <g class="axis"><line class="grid" x1={fixed(x(t), 1)} x2={fixed(x(t), 1)} y1={num(h - b)} y2={num(h - b + 5.0)} />
+                    <text x={fixed(x(t), 1)} y={num(h - b + 17.0)} text-anchor="middle">{ duration(t) }</text></g>
                 }) }
                 { for crate::view::ticks(max_d as u64, 4).into_iter().map(|d| html! {
-                    <g class="axis"><line class="grid" x1={(l - 5.0).to_string()} x2={l.to_string()} y1={format!("{:.1}", y(d))} y2={format!("{:.1}", y(d))} />
-                    <text x={(l - 8.0).to_string()} y={format!("{:.1}", y(d) + 4.0)} text-anchor="end">{ duration(d) }</text></g>
+                    <g class="axis"><line class="grid" x1={num(l - 5.0)} x2={num(l)} y1={fixed(y(d), 1)} y2={fixed(y(d), 1)} />
+                    <text x={num(l - 8.0)} y={fixed(y(d) + 4.0, 1)} text-anchor="end">{ duration(d) }</text></g>
                 }) }
                 <polyline class="curve-line" points={line} />
                 { for pts.iter().zip(at.iter().copied()).map(|(p, (px, py))| {
@@ -156,11 +156,11 @@ pub fn WhatIf() -> Html {
                         if best.contains(&p.concurrency) { " (no other is both shorter and with less downtime)" } else { "" });
                     html! { <g>
                         <circle class={classes!("point", best.contains(&p.concurrency).then_some("best"), (p.concurrency == current).then_some("current"))}
-                            cx={format!("{px:.1}")} cy={format!("{py:.1}")} r="5" tabindex="0" role="button"
+                            cx={fixed(px, 1)} cy={fixed(py, 1)} r="5" tabindex="0" role="button"
                             data-concurrency={p.concurrency.to_string()} aria-label={label.clone()} onclick={pick(p.concurrency)} onkeydown={pick_key(p.concurrency)}>
                             <title>{ label }</title>
                         </circle>
-                        <text class="point-label" x={format!("{:.1}", px + 7.0)} y={format!("{:.1}", py - 7.0)} aria-hidden="true">{ p.concurrency }</text>
+                        <text class="point-label" x={fixed(px + 7.0, 1)} y={fixed(py - 7.0, 1)} aria-hidden="true">{ p.concurrency }</text>
                     </g> }
                 }) }
             </svg>
@@ -301,7 +301,7 @@ fn Compare() -> Html {
                     <table class="compare">
                         <thead><tr><th></th><th scope="col">{ "Current" }</th><th scope="col" id="compare-other">{ other_name }</th></tr></thead>
                         <tbody>
-                            { row("Verdict", c.current.verdict.to_uppercase(), c.other.verdict.to_uppercase()) }
+                            { row("Verdict", c.current.verdict.to_ascii_uppercase(), c.other.verdict.to_ascii_uppercase()) }
                             { row("Findings", findings(&c.current), findings(&c.other)) }
                             { row("Plan", plan(&c.current), plan(&c.other)) }
                             { row("Workloads down", down(&c.current), down(&c.other)) }

@@ -1100,7 +1100,7 @@ pub(crate) mod tests {
 
     #[test]
     fn fixed_and_num_write_numbers_as_format_does_for_coordinates() {
-        for (x, d) in [(0.0, 1), (14.0, 0), (2.71828, 2), (-2.27, 1), (1234.56, 1), (0.04, 1), (-0.04, 1), (99.95, 0)] {
+        for (x, d) in [(0.0, 1), (14.0, 0), (5.4321, 2), (-2.27, 1), (1234.56, 1), (0.04, 1), (-0.04, 1), (99.95, 0)] {
             assert_eq!(fixed(x, d), format!("{x:.*}", d as usize).replace("-0.0", "0.0"), "{x} {d}");
         }
         assert_eq!([fixed(2.5, 0), fixed(-2.25, 1)], ["3", "-2.3"], "an exact half away from zero");

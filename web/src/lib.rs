@@ -17,6 +17,8 @@ pub mod view;
 
 #[cfg(test)]
 mod contrast;
+#[cfg(test)]
+mod size_guard;
 #[cfg(target_arch = "wasm32")]
 pub mod worker;
 

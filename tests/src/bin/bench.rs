@@ -610,11 +610,14 @@ fn main() {
             ),
         );
     }
+    // Every `.wasm` under 300 KiB gzipped, and the dashboard's page with 20 KiB to spare (issue #36).
     for (name, raw, gz) in &wasm {
-        goals.insert(
-            format!("wasm_gzip_{name}"),
-            goal(*gz < 300 * 1024, json!({"raw_bytes": raw, "gzip_bytes": gz}), "< 300 KiB gzipped"),
-        );
+        let (limit, what) = if name.as_str() == "dashboard-page" {
+            (280 * 1024, "< 280 KiB gzipped (300 KiB with 20 KiB to spare)")
+        } else {
+            (300 * 1024, "< 300 KiB gzipped")
+        };
+        goals.insert(format!("wasm_gzip_{name}"), goal(*gz < limit, json!({"raw_bytes": raw, "gzip_bytes": gz}), what));
     }
     // The dashboard on large snapshots (issues #10 and #11): each loads with a moving progress bar and no
     // main-thread task over 200 ms. Missing figures (the e2e test did not get that far) are a goal missed.

@@ -185,8 +185,8 @@ pub struct State {
 /// Every dispatch makes a new state and the context provider compares it with the last: compared by value,
 /// a 150,000-pod report (its findings' data maps) took 60-130 ms of every tab switch. A shared part is
 /// only ever replaced, never changed in place (but `pending`, which no component reads), so the same
-/// allocation is the same value. Every field is named here: a new one does not compile until it is
-/// compared.
+/// allocation is the same value. Every field is named in the destructuring below (no `..`): a new one
+/// does not compile until it is named there, and an unused name warns.
 impl PartialEq for State {
     fn eq(&self, o: &Self) -> bool {
         fn same<T: ?Sized>(a: &Option<Rc<T>>, b: &Option<Rc<T>>) -> bool {

@@ -993,14 +993,15 @@ pub fn checks(r: &ReportView, text: &str, sort: CheckSort) -> Vec<CheckRow> {
 /// exponent, `-` only before a non-zero value. Not `format!("{x:.1}")`: the standard library's float
 /// formatting (and its tables) was 4 KB of the page's gzipped wasm for a few dozen coordinates.
 pub fn fixed(x: f64, digits: u32) -> String {
-    let scale = 10u64.pow(digits.min(3));
+    let digits = digits.min(3);
+    let scale = 10u64.pow(digits);
     // A coordinate is far inside i64; a NaN or an infinity (never drawn) is written as 0.
     let n = if x.is_finite() { (x * scale as f64).round() as i64 } else { 0 };
     let (sign, a) = (if n < 0 { "-" } else { "" }, n.unsigned_abs());
-    if scale == 1 {
+    if digits == 0 {
         format!("{sign}{a}")
     } else {
-        format!("{sign}{}.{:0w$}", a / scale, a % scale, w = digits.min(3) as usize)
+        format!("{sign}{}.{:0w$}", a / scale, a % scale, w = digits as usize)
     }
 }
 
@@ -1068,14 +1069,15 @@ pub fn node_cells(groups: &[(String, Vec<String>)], states: &BTreeMap<String, No
 /// A filter's options as HTML text ("all", then every value; the one set is selected), parsed by the
 /// browser in one go: at 150,000 pods the Node filter alone has 2,000 options, and a virtual node each made
 /// a third of opening the Findings view and was diffed again on every render (opening a finding). Values
-/// come from the inputs: escaped for HTML (only `&`, `<`, `>` and `"`: the value read back is the value
-/// given).
+/// come from the inputs: escaped for HTML (only `&`, `<`, `>` and `"`, so that the value read back is the
+/// value given: `render::xml_escape`, which `node_cells` uses, replaces control characters).
 pub fn options_html(value: &str, values: &[String]) -> String {
+    use std::fmt::Write as _;
     let esc = |v: &str| v.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;").replace('"', "&quot;");
     let sel = |on: bool| if on { " selected" } else { "" };
     let mut out = format!(r#"<option value=""{}>all</option>"#, sel(value.is_empty()));
     for v in values {
-        out.push_str(&format!(r#"<option value="{0}"{1}>{0}</option>"#, esc(v), sel(v == value)));
+        let _ = write!(out, r#"<option value="{0}"{1}>{0}</option>"#, esc(v), sel(v == value));
     }
     out
 }

@@ -226,7 +226,7 @@ impl Detected {
         let name = self
             .profile
             .map(|p| p.name().to_owned())
-            .or_else(|| self.managed.map(|m| format!("a managed {} cluster", m.to_uppercase())))
+            .or_else(|| self.managed.map(|m| format!("a managed {} cluster", m.to_ascii_uppercase())))
             .unwrap_or_default();
         let first = self.evidence.first().map(|e| match &e.at {
             Some(at) => format!("{} at {at}", e.what),

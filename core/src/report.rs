@@ -627,9 +627,14 @@ impl Report {
     }
 
     pub fn to_json(&self) -> String {
-        let mut s = serde_json::to_string_pretty(self).unwrap_or_else(|e| format!("{{\"error\":\"{e}\"}}"));
-        s.push('\n');
-        s
+        // Through `write_json`'s `dyn Write`, so the report's serializers are compiled once (a second writer
+        // type would be a second copy of every one of them in the wasm).
+        let mut out = Vec::new();
+        match self.write_json(&mut out).map(|()| String::from_utf8(out)) {
+            Ok(Ok(s)) => s,
+            Ok(Err(e)) => format!("{{\"error\":\"{e}\"}}\n"),
+            Err(e) => format!("{{\"error\":\"{e}\"}}\n"),
+        }
     }
 
     pub fn blocked(&self) -> bool {

@@ -669,7 +669,10 @@ impl BenchStages {
         // Rendered as the CLI writes it: in pieces, never held whole.
         let _ = report.write_json(&mut std::io::sink());
         stages.push(("render", now() - t, memory_mb()));
-        let rows: Vec<String> = stages.iter().map(|(s, secs, mb)| format!("[\"{s}\",{secs},{}]", mb.round())).collect();
-        Ok(format!("[{}]", rows.join(",")))
+        // Written by serde_json (whose float writer the package has anyway), not `{secs}`: f64's `Display`
+        // would bring the standard library's float formatting into the package for this bench hook alone.
+        let rows: Vec<serde_json::Value> =
+            stages.iter().map(|(s, secs, mb)| serde_json::json!([s, secs, mb.round()])).collect();
+        Ok(serde_json::Value::Array(rows).to_string())
     }
 }

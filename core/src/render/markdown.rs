@@ -157,7 +157,7 @@ fn render_with(r: &Report, shown: usize, cap: Option<usize>, list_suppressed: bo
     if sm.verdict == crate::report::NOTHING_CHECKED {
         let _ = writeln!(s, "## {icon} kube-preflight: NOTHING CHECKED (no Kubernetes object was read)");
     } else {
-        let _ = writeln!(s, "## {icon} kube-preflight: {}", sm.verdict.to_uppercase());
+        let _ = writeln!(s, "## {icon} kube-preflight: {}", sm.verdict.to_ascii_uppercase());
     }
     let _ = writeln!(
         s,

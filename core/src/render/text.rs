@@ -26,7 +26,7 @@ impl Paint {
             Severity::Warning => "33",
             Severity::Info => "36",
         };
-        self.wrap(code, &s.name().to_uppercase())
+        self.wrap(code, &s.name().to_ascii_uppercase())
     }
     fn dim(&self, s: &str) -> String {
         self.wrap("2", s)

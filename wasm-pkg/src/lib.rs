@@ -127,7 +127,15 @@ fn unrepresentable(v: &JsValue, path: &str, depth: usize, budget: &mut usize) ->
         Some(field_error(path, format!("{what} is not a value options can hold (JSON has no such value)")))
     };
     if let Some(f) = v.as_f64() {
-        return (!f.is_finite()).then(|| bad(&format!("{f}"))).flatten();
+        // Named as `format!("{f}")` names them, without bringing the standard library's float formatting.
+        let name = if f.is_nan() {
+            "NaN"
+        } else if f > 0.0 {
+            "inf"
+        } else {
+            "-inf"
+        };
+        return (!f.is_finite()).then(|| bad(name)).flatten();
     }
     if v.is_function() {
         return bad("a function");
@@ -186,6 +194,8 @@ fn stringify(v: &JsValue, what: &str) -> Result<String, JsValue> {
     // it rather than check against Kubernetes 1.3.
     for field in ["to", "from"] {
         if let Some(n) = Reflect::get(v, &JsValue::from_str(field)).ok().and_then(|x| x.as_f64()) {
+            // Shown as JavaScript shows the number (and without the standard library's float formatting).
+            let n: String = js_sys::Number::from(n).to_string_with_radix(10).map(String::from).unwrap_or_default();
             return Err(field_error(
                 field,
                 format!(

@@ -129,6 +129,9 @@ test('a version given as a number is refused, not read as another version', () =
   const files = [{ name: 'nodes.yaml', content: nodes }];
   // `{ to: 1.30 }` is the number 1.3 by the time the package sees it.
   assert.throws(() => check(files, { to: 1.30 }), (e) => e.code === 'options' && e.field === 'to' && /string/.test(e.message));
+  // The number named as JavaScript writes it.
+  assert.throws(() => check(files, { to: 1.30 }), (e) => e.message.includes('1.3 is a number'));
+  assert.throws(() => check(files, { to: 2 }), (e) => e.message.includes('2 is a number'));
   assert.throws(() => check(files, { to: '1.30.1', from: 1.29 }), (e) => e.code === 'options' && e.field === 'from');
   assert.throws(() => new Session({ to: 1.3 }), (e) => e.code === 'options' && e.field === 'to');
   assert.equal(check(files, { to: '1.30.1' }).upgrade.to, '1.30.1');

@@ -291,6 +291,14 @@ fn stages(root: &Path, times: &mut Vec<(&'static str, std::time::Duration)>) -> 
     timed("5/5 dashboard end to end", &mut || {
         step("tests 5/5: the dashboard end to end in Chromium (playwright-core)");
         web(root, &env)?;
+        // The code every shipped .wasm was rid of, not brought back (all four are built by now).
+        let unwanted = size::unwanted(&shipped_wasm(root)?)?;
+        if !unwanted.is_empty() {
+            return Err(Failure::new(format!(
+                "code the .wasm files were rid of is back:\n  {}",
+                unwanted.join("\n  ")
+            )));
+        }
         run(cmd("node", root, &env)
             .arg("--test")
             .args(util::test_files(&root.join("web/e2e"))?)
@@ -378,7 +386,12 @@ fn dist_wasm(root: &Path) -> Result<Vec<(bool, PathBuf)>, Failure> {
 fn sizes(root: &Path, env: &setup::Env) -> Result<(), Failure> {
     npm(root, env)?;
     web(root, env)?;
-    size::report(&shipped_wasm(root)?, setup::WASM_GZIP_BUDGET)
+    let shipped = shipped_wasm(root)?;
+    size::report(&shipped, setup::WASM_GZIP_BUDGET)?;
+    for u in size::unwanted(&shipped)? {
+        println!("unwanted: {u}");
+    }
+    Ok(())
 }
 
 fn bench(root: &Path, env: &setup::Env, sizes: Option<&str>) -> Result<(), Failure> {

@@ -259,6 +259,40 @@ pub fn profile(file: &Path) -> Result<Profile, Failure> {
     Ok(Profile { rows, code, data })
 }
 
+/// Code no shipped `.wasm` needs, by what its function names hold, and what to write instead: each was
+/// removed once (ARCHITECTURE.md, "Size") and comes back with one line (a `{}` of an `f64`, a
+/// `.to_uppercase()`), reached by routes a look at the sources misses.
+const UNWANTED: [(&[&str], &str); 2] = [
+    (
+        &["flt2dec"],
+        "the standard library's float formatting (an f64 written by `{}` or `{:.N}`): write it with serde_json, \
+         JavaScript's Number, or the dashboard's view::fixed and view::num",
+    ),
+    (
+        &["unicode_data", "conversions"],
+        "the Unicode case tables (`to_uppercase`, `to_lowercase`): on ASCII text use `to_ascii_uppercase` and \
+         `to_ascii_lowercase`",
+    ),
+];
+
+/// What of [`UNWANTED`] each cargo output holds: `(name, function, what to write instead)`.
+pub fn unwanted(shipped_files: &[(&str, PathBuf, PathBuf)]) -> Result<Vec<String>, Failure> {
+    let mut found = Vec::new();
+    for (name, _, cargo_output) in shipped_files {
+        let bytes = std::fs::read(cargo_output)
+            .map_err(|e| Failure::new(format!("cannot read {}: {e}", cargo_output.display())))?;
+        let module = Module::read(&bytes)
+            .ok_or_else(|| Failure::new(format!("{}: not a wasm module", cargo_output.display())))?;
+        let names = module.function_names();
+        for (parts, instead) in UNWANTED {
+            if let Some(f) = names.values().find(|f| parts.iter().all(|p| f.contains(p))) {
+                found.push(format!("{name}: {f}: {instead}"));
+            }
+        }
+    }
+    Ok(found)
+}
+
 /// A shipped `.wasm`'s size, gzipped whole and by section (code, data, the rest).
 pub fn shipped(file: &Path) -> Result<[u64; 4], Failure> {
     let bytes = std::fs::read(file).map_err(|e| Failure::new(format!("cannot read {}: {e}", file.display())))?;
@@ -324,6 +358,29 @@ mod tests {
             bucket("_ZN52_$LT$$RF$mut$u20$F$u20$as$u20$core..ops..FnOnce$GT$9call_once17h0E"),
             "(generic closures and adapters)"
         );
+    }
+
+    #[test]
+    fn unwanted_code_is_named() {
+        // (module (func)) naming its function as the standard library's float formatting.
+        let name = b"\x04name\x01\x40\x01\x00\x3d_RNvNtNtNtCs0_4core3num7flt2dec8strategy6dragon14format_exact";
+        let mut m = b"\0asm\x01\0\0\0".to_vec();
+        m.extend([1, 4, 1, 0x60, 0, 0, 3, 2, 1, 0, 10, 4, 1, 2, 0, 0x0b, 0]);
+        m.push(name.len() as u8);
+        m.extend(name);
+        let dir = std::env::temp_dir().join(format!("kp-unwanted-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).expect("dir");
+        let file = dir.join("a.wasm");
+        std::fs::write(&file, &m).expect("write");
+        let found = unwanted(&[("npm package", file.clone(), file.clone())]).expect("read");
+        assert!(
+            matches!(found.as_slice(), [f] if f.starts_with("npm package: _RNv") && f.contains("float formatting")),
+            "{found:?}"
+        );
+        m.truncate(m.len() - name.len() - 2);
+        std::fs::write(&file, &m).expect("write");
+        assert!(unwanted(&[("npm package", file.clone(), file)]).expect("read").is_empty());
+        let _ = std::fs::remove_dir_all(dir);
     }
 
     #[test]

@@ -104,8 +104,8 @@ impl<'a> Module<'a> {
         Some(count)
     }
 
-    /// Each defined function's body size, in order.
-    fn bodies(&self) -> Option<Vec<usize>> {
+    /// Each defined function's body (with its size prefix), in order.
+    fn body_bytes(&self) -> Option<Vec<&'a [u8]>> {
         let b = self.section(10)?;
         let mut i = 0;
         let n = leb(b, &mut i)?;
@@ -114,7 +114,7 @@ impl<'a> Module<'a> {
             let before = i;
             let len = usize::try_from(leb(b, &mut i)?).ok()?;
             i = i.checked_add(len)?;
-            out.push(i - before);
+            out.push(b.get(before..i)?);
         }
         Some(out)
     }
@@ -235,6 +235,10 @@ pub struct Profile {
     pub rows: Vec<(String, usize)>,
     pub code: usize,
     pub data: usize,
+    /// Gzipped apart (bytes): the functions of our own crates (`kube_preflight*`, their derived impls
+    /// included), yaml-rust2's, and the rest (the standard library's generic code instantiated for our
+    /// types, serde, hashbrown, wasm-bindgen, the other dependencies); then the data section.
+    pub gzipped: [u64; 4],
 }
 
 /// The profile of one cargo output.
@@ -243,20 +247,47 @@ pub fn profile(file: &Path) -> Result<Profile, Failure> {
     let module = Module::read(&bytes).ok_or_else(|| Failure::new(format!("{}: not a wasm module", file.display())))?;
     let imported = module.imported_functions().unwrap_or(0);
     let names = module.function_names();
-    let bodies = module.bodies().unwrap_or_default();
+    let bodies = module.body_bytes().unwrap_or_default();
     let mut by: BTreeMap<String, usize> = BTreeMap::new();
-    for (i, size) in bodies.iter().enumerate() {
+    let mut parts: [Vec<u8>; 3] = Default::default();
+    for (i, body) in bodies.iter().enumerate() {
         let index = imported.saturating_add(u32::try_from(i).unwrap_or(u32::MAX));
         let name = names.get(&index).copied().unwrap_or("(unnamed)");
         if !removed_by_bindgen(name) {
-            *by.entry(bucket(name)).or_default() += size;
+            let b = bucket(name);
+            let part = if b.starts_with("kube_preflight") {
+                0
+            } else if b.starts_with("yaml_rust2") {
+                1
+            } else {
+                2
+            };
+            if let Some(p) = parts.get_mut(part) {
+                p.extend_from_slice(body);
+            }
+            *by.entry(b).or_default() += body.len();
         }
     }
     let code: usize = by.values().sum();
-    let data = module.section(11).map_or(0, <[u8]>::len);
+    let data_bytes = module.section(11).unwrap_or_default();
+    let data = data_bytes.len();
     let mut rows: Vec<_> = by.into_iter().collect();
     rows.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
-    Ok(Profile { rows, code, data })
+    let [own, yaml, rest] = &parts;
+    let gzipped = [gz(own)?, gz(yaml)?, gz(rest)?, gz(data_bytes)?];
+    Ok(Profile { rows, code, data, gzipped })
+}
+
+/// The gzipped size of `bytes` (`gzip -9`, as the shipped files are measured).
+fn gz(bytes: &[u8]) -> Result<u64, Failure> {
+    if bytes.is_empty() {
+        return Ok(0);
+    }
+    let tmp = std::env::temp_dir().join(format!("kp-size-part-{}", std::process::id()));
+    std::fs::write(&tmp, bytes).map_err(|e| Failure::new(format!("{}: {e}", tmp.display())))?;
+    let size = gzip_size(&tmp);
+    let _ = std::fs::remove_file(&tmp);
+    size
 }
 
 /// Code no shipped `.wasm` needs, by what its function names hold, and what to write instead: each was
@@ -322,9 +353,13 @@ pub fn report(shipped_files: &[(&str, PathBuf, PathBuf)], budget: u64) -> Result
         );
     }
     for (name, _, cargo_output) in shipped_files {
-        let Profile { rows, code, data } = profile(cargo_output)?;
+        let Profile { rows, code, data, gzipped: [own, yaml, rest, data_gz] } = profile(cargo_output)?;
         println!(
             "\n{name}: code by crate and module ({code} bytes before wasm-opt, without what wasm-bindgen removes; data {data} bytes), largest first:"
+        );
+        println!(
+            "  gzipped apart, before wasm-opt: our crates' functions {own}, yaml-rust2's {yaml}, the rest (the standard \
+             library's generic code for our types, serde, hashbrown, wasm-bindgen, ...) {rest}; data {data_gz}"
         );
         let mut shown = 0;
         for (bucket, size) in rows.iter().take(24) {
@@ -395,7 +430,7 @@ mod tests {
         m.push(name.len() as u8);
         m.extend(name);
         let module = Module::read(&m).expect("a module");
-        assert_eq!(module.bodies(), Some(vec![3, 3]));
+        assert_eq!(module.body_bytes(), Some(vec![&[2u8, 0, 0x0b][..], &[2, 0, 0x0b][..]]));
         assert_eq!(module.imported_functions(), Some(0));
         assert_eq!(module.function_names().get(&1), Some(&"_ZN1aE"));
     }

@@ -561,7 +561,9 @@ fn main() {
                 .find(|(p, _, _)| *p == pods)
                 .map(|(_, _, st)| {
                     st.iter()
-                        .filter(|(n, _)| n.starts_with("wasm: ") && !n.contains("parse") && !n.starts_with("wasm: read"))
+                        .filter(|(n, _)| {
+                            n.starts_with("wasm: ") && !n.contains("parse") && !n.starts_with("wasm: read")
+                        })
                         .map(|(n, s)| ((*n).to_owned(), *s))
                         .collect()
                 })
@@ -582,7 +584,9 @@ fn main() {
         let after: Vec<(String, f64)> = r["native_check_stages"]
             .as_object()
             .map(|m| {
-                m.iter().filter_map(|(k, v)| Some((label(k, false).unwrap_or(k.as_str()).to_owned(), v.as_f64()?))).collect()
+                m.iter()
+                    .filter_map(|(k, v)| Some((label(k, false).unwrap_or(k.as_str()).to_owned(), v.as_f64()?)))
+                    .collect()
             })
             .unwrap_or_default();
         goals.insert(

@@ -18,7 +18,7 @@ use std::fmt;
 
 pub use json::{parse_json, JsonStream, Keep};
 pub use map::StringMap;
-pub use text::{Interner, Str, Text};
+pub use text::{FastHash, FastMap, FastSet, Interner, ShortHasher, Str, Text};
 pub use yaml::{
     parse_yaml_documents, parse_yaml_documents_budgeted, stream_yaml_documents, ListHead, YamlOut, YamlStop,
     MAX_ALIAS_BYTES,

@@ -2,7 +2,9 @@
 //! pods a drain never evicts.
 
 use std::cell::RefCell;
-use std::collections::{BTreeSet, HashMap};
+use std::collections::BTreeSet;
+
+use crate::parse::FastMap;
 use std::rc::Rc;
 
 use super::{Cluster, RunningPod};
@@ -83,8 +85,8 @@ fn evaluate(pdb: &PdbInfo, counted: (i64, i64), scale: Scale) -> Budget {
 /// costs a lookup (a pod under 100,000 budgets is matched once, not at every eviction the plan simulates).
 #[derive(Default)]
 pub struct BudgetIndex<'a> {
-    by_ns: HashMap<&'a str, NsBudgets<'a>>,
-    seen: RefCell<HashMap<PodKey, Rc<[usize]>>>,
+    by_ns: FastMap<&'a str, NsBudgets<'a>>,
+    seen: RefCell<FastMap<PodKey, Rc<[usize]>>>,
 }
 
 /// What decides the budgets a pod matches: its namespace and its labels.
@@ -92,7 +94,7 @@ type PodKey = (String, StringMap);
 
 #[derive(Default)]
 struct NsBudgets<'a> {
-    by_label: HashMap<(&'a str, &'a str), Vec<usize>>,
+    by_label: FastMap<(&'a str, &'a str), Vec<usize>>,
     rest: Vec<usize>,
 }
 
@@ -148,7 +150,7 @@ impl<'a> Cluster<'a> {
             // Budgets that share their list of pods (one namespace and selector, `budget_pods`) have the same
             // expected scale: computed once per list, so that many budgets over many pods stay linear in the
             // pairs they match. The list's address only keys this cache.
-            let mut scales: HashMap<*const [RunningPod<'a>], Scale> = HashMap::new();
+            let mut scales: FastMap<*const [RunningPod<'a>], Scale> = FastMap::default();
             self.pdb_infos()
                 .iter()
                 .zip(self.budget_pods())
@@ -200,7 +202,7 @@ impl<'a> Cluster<'a> {
             let pdbs = self.pdb_infos();
             let index = self.budget_index();
             // Each budget's group: the first budget with its namespace and selector.
-            let mut first: HashMap<(&str, &crate::model::LabelSelector), usize> = HashMap::new();
+            let mut first: FastMap<(&str, &crate::model::LabelSelector), usize> = FastMap::default();
             let group: Vec<usize> = pdbs
                 .iter()
                 .enumerate()

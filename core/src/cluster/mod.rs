@@ -26,8 +26,8 @@ pub mod scheduling;
 pub mod upgrade;
 pub mod workloads;
 
+use crate::parse::FastMap;
 use std::cell::OnceCell;
-use std::collections::HashMap;
 
 use crate::model::{Body, Object, PdbInfo, PodInfo, Via, WorkloadInfo};
 use crate::options::{Profile, UpgradeOptions};
@@ -60,7 +60,7 @@ pub struct Cluster<'a> {
     /// lookups in O(log n) on large snapshots, in 4 bytes an object (a hash map of the keys was 64).
     index: Vec<u32>,
     /// Nodes by name.
-    node_index: HashMap<&'a str, usize>,
+    node_index: FastMap<&'a str, usize>,
     by_controller: OnceCell<PodsByController<'a>>,
     budgets: OnceCell<Vec<(&'a Object, Budget)>>,
     /// The budgets as read (same positions as `budgets`) and where to find those covering a pod: who
@@ -78,7 +78,7 @@ pub struct Cluster<'a> {
     /// Pods whose eviction a budget refuses (`pdb_blocked_pods`).
     pdb_blocked: OnceCell<std::collections::BTreeSet<(&'a str, &'a str)>>,
     /// PersistentVolumes by the claim they are bound to (namespace, name).
-    pv_by_claim: OnceCell<HashMap<(String, String), &'a Object>>,
+    pv_by_claim: OnceCell<FastMap<(String, String), &'a Object>>,
     /// Manifests recorded in annotations, read once per distinct text (`recorded_head`).
     recorded: std::cell::RefCell<Recorded>,
     /// The distribution's own gates (`platform_gates`).
@@ -116,13 +116,13 @@ pub type RecordedHead = Option<(String, String)>;
 /// What `recorded_head` has read: each distinct annotation text once, and what is left of the YAML alias
 /// budget all annotations share.
 struct Recorded {
-    heads: HashMap<String, RecordedHead>,
+    heads: FastMap<String, RecordedHead>,
     alias_budget: usize,
 }
 
 impl Default for Recorded {
     fn default() -> Recorded {
-        Recorded { heads: HashMap::new(), alias_budget: ANNOTATIONS_ALIAS_BYTES }
+        Recorded { heads: FastMap::default(), alias_budget: ANNOTATIONS_ALIAS_BYTES }
     }
 }
 

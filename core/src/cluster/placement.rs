@@ -39,7 +39,9 @@
 
 use std::borrow::Cow;
 use std::cmp::Reverse;
-use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::collections::{BTreeMap, BTreeSet};
+
+use crate::parse::FastMap;
 use std::rc::Rc;
 
 use super::scheduling::{selector_matches, untolerated_taints, volume_reachable_parts};
@@ -294,11 +296,11 @@ pub struct Placement<'c, 'a> {
     /// Each pod's controller (an index into the controllers seen; `u32::MAX` for none), for spreading.
     owner: Vec<u32>,
     /// Pods by namespace (positions in `pods`), for affinity and spread counts.
-    by_namespace: HashMap<&'a str, Vec<u32>>,
+    by_namespace: FastMap<&'a str, Vec<u32>>,
     /// Pods with required anti-affinity terms (the existing pods' side of InterPodAffinity), by the
     /// namespace their terms cover: their own (terms naming no namespace), or any (`""`: terms naming
     /// namespaces or a namespace selector).
-    anti: HashMap<&'a str, Vec<u32>>,
+    anti: FastMap<&'a str, Vec<u32>>,
     sets: Vec<CandidateSet>,
     /// The candidate sets each node is in.
     node_sets: Vec<Vec<u32>>,
@@ -434,8 +436,8 @@ impl<'c, 'a> Placement<'c, 'a> {
             nodes: vec![NodeState::default(); ctx.nodes.len()],
             pods: Vec::new(),
             owner: Vec::new(),
-            by_namespace: HashMap::new(),
-            anti: HashMap::new(),
+            by_namespace: FastMap::default(),
+            anti: FastMap::default(),
             sets: Vec::new(),
             node_sets: vec![Vec::new(); ctx.nodes.len()],
             failed: Vec::new(),
@@ -450,7 +452,7 @@ impl<'c, 'a> Placement<'c, 'a> {
             set_grew: Vec::new(),
             nowhere: Vec::new(),
         };
-        let mut controllers: HashMap<(&str, &str, &str), u32> = HashMap::new();
+        let mut controllers: FastMap<(&str, &str, &str), u32> = FastMap::default();
         // Sized once: a model is made again at each round of the run if resolved, and vectors grown by
         // doubling leave blocks the next round's cannot use (WebAssembly's memory never shrinks).
         let running = ctx.running_pods().count();

@@ -1,8 +1,7 @@
 //! Where a pod can run: `nodeSelector`, required node affinity, taints and tolerations, as the scheduler
 //! reads them.
 
-use std::collections::hash_map::DefaultHasher;
-use std::collections::HashMap;
+use crate::parse::FastMap;
 use std::hash::{Hash, Hasher};
 use std::rc::Rc;
 
@@ -119,14 +118,14 @@ impl Placement {
 /// of placements.
 #[derive(Default)]
 pub struct EligibleCache {
-    by_hash: HashMap<u64, Vec<Eligible>>,
+    by_hash: FastMap<u64, Vec<Eligible>>,
 }
 
 /// A placement and the nodes it fits.
 type Eligible = (Placement, Rc<[usize]>);
 
 fn placement_hash(spec: &PodSpec) -> u64 {
-    let mut h = DefaultHasher::new();
+    let mut h = crate::parse::ShortHasher::default();
     spec.node_selector.hash(&mut h);
     spec.required_affinity.hash(&mut h);
     spec.tolerations.hash(&mut h);

@@ -3,7 +3,9 @@
 //! Every object read is kept with its source; every document or file that is not a Kubernetes object is
 //! listed in the inventory's `skipped` with the reason. Nothing is dropped silently.
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::BTreeMap;
+
+use crate::parse::FastMap;
 
 mod json;
 mod list;
@@ -59,7 +61,7 @@ pub struct Ingested {
     pub server_version: Option<String>,
     /// One copy of each distinct toleration list read (most pods carry the same two): at 150,000 pods,
     /// a copy each was a tenth of the model.
-    tolerations: std::collections::HashSet<std::sync::Arc<[crate::model::Toleration]>>,
+    tolerations: crate::parse::FastSet<std::sync::Arc<[crate::model::Toleration]>>,
     /// One copy of each string that repeats across objects (kinds, namespaces, labels, owners, the file
     /// name): `Object::from_node_in`. Dropped when reading ends.
     strings: crate::model::Interner,
@@ -447,8 +449,8 @@ impl Ingested {
         // checked as read, and said (input/unreadable-value), never merged.
         let mut clashes: Vec<(usize, String)> = Vec::new();
         {
-            let mut by_key: HashMap<(&str, Option<&str>, &str), usize> = HashMap::new();
-            let mut by_uid: HashMap<&crate::model::Uid, usize> = HashMap::new();
+            let mut by_key: FastMap<(&str, Option<&str>, &str), usize> = FastMap::default();
+            let mut by_uid: FastMap<&crate::model::Uid, usize> = FastMap::default();
             for (j, o) in self.objects.iter().enumerate() {
                 if o.source.via == Some(Via::HelmRelease) {
                     continue;

@@ -7,7 +7,7 @@
 //! back. The capacity rule, the admission rules and the downtime read the result, so the report tells one
 //! story.
 
-use std::collections::HashMap;
+use crate::parse::FastMap;
 use std::rc::Rc;
 
 use super::{NodeWindow, Timings};
@@ -287,7 +287,7 @@ struct Hooks {
     /// read, and whether some backend runs where the plan never goes.
     served: Vec<(Vec<u32>, Vec<usize>, bool)>,
     /// Per pod (position in the model), the webhooks covering its creation, made on first use.
-    covering: HashMap<u32, Vec<(usize, Covers)>>,
+    covering: FastMap<u32, Vec<(usize, Covers)>>,
     /// Each refusal, with the position of the pod it refused.
     refusals: Vec<(u32, Refusal)>,
     /// Pods a webhook may refuse, while that lasts: placed, yet not serving a webhook when asking whether
@@ -297,7 +297,7 @@ struct Hooks {
 
 impl Hooks {
     fn new(ctx: &Cluster<'_>, sim: &Placement<'_, '_>) -> Hooks {
-        let ids: HashMap<usize, u32> = sim
+        let ids: FastMap<usize, u32> = sim
             .pods
             .iter()
             .enumerate()
@@ -320,7 +320,7 @@ impl Hooks {
             .collect();
         // A failing policy binding has no backend to come back: it refuses for good.
         served.extend(ctx.pod_policies().iter().map(|_| (Vec::new(), Vec::new(), false)));
-        Hooks { served, covering: HashMap::new(), refusals: Vec::new(), maybe_gone: Default::default() }
+        Hooks { served, covering: FastMap::default(), refusals: Vec::new(), maybe_gone: Default::default() }
     }
 
     /// Does webhook `k` have a backend running now? `doubt`: not counting the pods a webhook may refuse.

@@ -1,6 +1,8 @@
 //! `disruption/overlapping-pdbs`: a pod covered by more than one PodDisruptionBudget cannot be evicted.
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::BTreeMap;
+
+use crate::parse::FastMap;
 
 use crate::cluster::eviction::Eviction;
 use crate::model::{display_ref, Object};
@@ -75,7 +77,7 @@ pub fn check(ctx: &Context<'_>, out: &mut Vec<Finding>) {
     // A set of budgets is numbered where it is first met (the budgets' addresses only find it again; pods
     // come in a fixed order), and its names are sorted once: a pod under 100,000 budgets is not a key of
     // 100,000 names compared at every insertion.
-    let mut sets: HashMap<Vec<usize>, usize> = HashMap::new();
+    let mut sets: FastMap<Vec<usize>, usize> = FastMap::default();
     let mut set_names: Vec<Vec<&str>> = Vec::new();
     let mut groups: BTreeMap<(String, usize), Group<'_>> = BTreeMap::new();
     for (p, info, node) in ctx.running_pods() {

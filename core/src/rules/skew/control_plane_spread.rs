@@ -40,7 +40,7 @@ pub fn check(ctx: &Context<'_>, out: &mut Vec<Finding>) {
     // Where the snapshot has the kube-apiserver static pods, their image tags are the API servers'
     // versions: a control-plane kubelet one minor behind them is the ordinary state after `kubeadm upgrade
     // apply`, before the kubelets are upgraded, and not a straggler.
-    let mut apiservers: std::collections::HashMap<&str, crate::version::Version> = std::collections::HashMap::new();
+    let mut apiservers: crate::parse::FastMap<&str, crate::version::Version> = crate::parse::FastMap::default();
     for o in ctx.objects {
         let Some(p) = o.pod() else { continue };
         if let (Some(tag), Some(node)) = (p.apiserver_version.as_deref(), p.spec.node_name.as_deref()) {

@@ -8,7 +8,7 @@ pub mod expired;
 pub mod unknown_rule;
 pub mod unused;
 
-use std::collections::HashMap;
+use crate::parse::FastMap;
 
 use crate::model::{display_ref, Object};
 use crate::options::{Date, Exemption, OptionsError, UpgradeOptions};
@@ -111,7 +111,7 @@ fn covers(e: &Exemption, f: &Finding) -> bool {
 pub fn apply(ctx: &Context<'_>, findings: &mut Vec<Finding>) {
     let options = ctx.options;
     // The few annotated objects, by kind, namespace and name (the first read of each).
-    let mut annotated: HashMap<(&str, &str, &str), &Object> = HashMap::new();
+    let mut annotated: FastMap<(&str, &str, &str), &Object> = FastMap::default();
     for o in ctx.objects.iter().filter(|o| o.annotations.get(IGNORE).is_some()) {
         annotated.entry((o.r.kind.as_str(), o.r.namespace.as_deref().unwrap_or(""), o.r.name.as_str())).or_insert(o);
     }
@@ -155,7 +155,7 @@ pub fn apply(ctx: &Context<'_>, findings: &mut Vec<Finding>) {
 /// The annotation on the finding's object, else on its pod's workload.
 fn by_annotation(
     ctx: &Context<'_>,
-    annotated: &HashMap<(&str, &str, &str), &Object>,
+    annotated: &FastMap<(&str, &str, &str), &Object>,
     f: &Finding,
 ) -> Option<Suppressed> {
     if annotated.is_empty() {

@@ -84,6 +84,10 @@ test('bad options throw with code "options" naming the field', () => {
   ]) {
     assert.throws(() => check([], options), (e) => e.code === 'options' && e.field === field, `${field}`);
   }
+  // A number JSON has no value for is named as Rust writes it.
+  for (const [value, name] of [[NaN, 'NaN'], [Infinity, 'inf'], [-Infinity, '-inf']]) {
+    assert.throws(() => check([], { to: '1.29.2', maxSurge: value }), (e) => e.message.includes(`${name} is not a value options can hold`), name);
+  }
 });
 
 test('rules() documents every rule', () => {

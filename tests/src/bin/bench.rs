@@ -122,10 +122,11 @@ fn native_check(file: &Path) -> Option<(f64, u64, Value)> {
     Some((v["seconds"].as_f64()?, v["objects"].as_u64()?, v["stages"].clone()))
 }
 
-/// Why a speed goal cannot be met on this design: the time a check spends after reading (the plan, the
-/// placement, the downtime, the rules, the run if resolved), measured in the same check, is already more
-/// than the goal allows, before a byte is read. `floor_ratio` is the goal's ratio if reading took no longer
-/// than the reference itself (serde skipping the bytes, or `JSON.parse`): no reader can do better than that.
+/// Whether a speed goal against a parser can be met on this design: the time a check spends after reading
+/// (the plan, the placement, the downtime, the rules, the run if resolved), measured in the same run, may
+/// already be more than the goal allows before a byte is read. `floor_ratio` is the goal's ratio if reading
+/// took no longer than the reference itself (serde skipping the bytes, or `JSON.parse`): no reader of ours
+/// is expected to do better than that.
 fn floor(total_s: f64, after_reading: &[(String, f64)], reference_s: f64, bound: f64) -> Value {
     let after: f64 = after_reading.iter().map(|(_, s)| s).sum();
     let mut largest: Vec<&(String, f64)> = after_reading.iter().collect();

@@ -73,6 +73,9 @@ pub struct Cluster<'a> {
     eligible: std::cell::RefCell<scheduling::EligibleCache>,
     after: OnceCell<Vec<Object>>,
     by_node: OnceCell<Vec<Vec<RunningPod<'a>>>>,
+    /// The running pods in object order (`running_pods`: asked by a dozen rules and stages, each a pass
+    /// over every object before).
+    running: OnceCell<Vec<RunningPod<'a>>>,
     /// Does the snapshot hold DaemonSet objects at all (so that a missing one is known to be gone)?
     has_daemonsets: OnceCell<bool>,
     /// Pods whose eviction a budget refuses (`pdb_blocked_pods`).
@@ -172,6 +175,7 @@ impl<'a> Cluster<'a> {
             eligible: std::cell::RefCell::default(),
             after: OnceCell::new(),
             by_node: OnceCell::new(),
+            running: OnceCell::new(),
             recorded: std::cell::RefCell::default(),
             gates: OnceCell::new(),
             lifted: Vec::new(),
@@ -300,12 +304,19 @@ impl<'a> Cluster<'a> {
     }
 
     /// Pods bound to a node and not finished.
-    pub fn running_pods(&self) -> impl Iterator<Item = RunningPod<'a>> + 'a {
-        self.pods().filter_map(|(o, p)| {
-            let node = p.spec.node_name.as_deref()?;
-            let done = matches!(p.phase.as_deref(), Some("Succeeded" | "Failed"));
-            (!done).then_some((o, p, node))
-        })
+    pub fn running_pods(&self) -> std::iter::Copied<std::slice::Iter<'_, RunningPod<'a>>> {
+        self.running
+            .get_or_init(|| {
+                self.pods()
+                    .filter_map(|(o, p)| {
+                        let node = p.spec.node_name.as_deref()?;
+                        let done = matches!(p.phase.as_deref(), Some("Succeeded" | "Failed"));
+                        (!done).then_some((o, p, node))
+                    })
+                    .collect()
+            })
+            .iter()
+            .copied()
     }
 
     /// Running pods on the node at `index`.

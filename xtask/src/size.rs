@@ -243,8 +243,8 @@ pub struct Profile {
 
 /// The profile of one cargo output.
 pub fn profile(file: &Path) -> Result<Profile, Failure> {
-    let bytes = std::fs::read(file).map_err(|e| Failure::new(format!("cannot read {}: {e}", file.display())))?;
-    let module = Module::read(&bytes).ok_or_else(|| Failure::new(format!("{}: not a wasm module", file.display())))?;
+    let bytes = read(file)?;
+    let module = module(&bytes, file)?;
     let imported = module.imported_functions().unwrap_or(0);
     let names = module.function_names();
     let bodies = module.body_bytes().unwrap_or_default();
@@ -278,6 +278,14 @@ pub fn profile(file: &Path) -> Result<Profile, Failure> {
     Ok(Profile { rows, code, data, gzipped })
 }
 
+fn read(file: &Path) -> Result<Vec<u8>, Failure> {
+    std::fs::read(file).map_err(|e| Failure::new(format!("cannot read {}: {e}", file.display())))
+}
+
+fn module<'a>(bytes: &'a [u8], file: &Path) -> Result<Module<'a>, Failure> {
+    Module::read(bytes).ok_or_else(|| Failure::new(format!("{}: not a wasm module", file.display())))
+}
+
 /// The gzipped size of `bytes` (`gzip -9`, as the shipped files are measured).
 fn gz(bytes: &[u8]) -> Result<u64, Failure> {
     if bytes.is_empty() {
@@ -306,15 +314,12 @@ const UNWANTED: [(&[&str], &str); 2] = [
     ),
 ];
 
-/// What of [`UNWANTED`] each cargo output holds: `(name, function, what to write instead)`.
+/// What of [`UNWANTED`] each cargo output holds, one line each: `name: function: what to write instead`.
 pub fn unwanted(shipped_files: &[(&str, PathBuf, PathBuf)]) -> Result<Vec<String>, Failure> {
     let mut found = Vec::new();
     for (name, _, cargo_output) in shipped_files {
-        let bytes = std::fs::read(cargo_output)
-            .map_err(|e| Failure::new(format!("cannot read {}: {e}", cargo_output.display())))?;
-        let module = Module::read(&bytes)
-            .ok_or_else(|| Failure::new(format!("{}: not a wasm module", cargo_output.display())))?;
-        let names = module.function_names();
+        let bytes = read(cargo_output)?;
+        let names = module(&bytes, cargo_output)?.function_names();
         for (parts, instead) in UNWANTED {
             if let Some(f) = names.values().find(|f| parts.iter().all(|p| f.contains(p))) {
                 found.push(format!("{name}: {f}: {instead}"));
@@ -326,17 +331,11 @@ pub fn unwanted(shipped_files: &[(&str, PathBuf, PathBuf)]) -> Result<Vec<String
 
 /// A shipped `.wasm`'s size, gzipped whole and by section (code, data, the rest).
 pub fn shipped(file: &Path) -> Result<[u64; 4], Failure> {
-    let bytes = std::fs::read(file).map_err(|e| Failure::new(format!("cannot read {}: {e}", file.display())))?;
-    let module = Module::read(&bytes).ok_or_else(|| Failure::new(format!("{}: not a wasm module", file.display())))?;
-    let tmp = std::env::temp_dir().join(format!("kp-size-{}", std::process::id()));
-    let gz = |b: &[u8]| -> Result<u64, Failure> {
-        std::fs::write(&tmp, b).map_err(|e| Failure::new(format!("{}: {e}", tmp.display())))?;
-        gzip_size(&tmp)
-    };
+    let bytes = read(file)?;
+    let module = module(&bytes, file)?;
     let whole = gzip_size(file)?;
     let code = gz(module.section(10).unwrap_or_default())?;
     let data = gz(module.section(11).unwrap_or_default())?;
-    let _ = std::fs::remove_file(&tmp);
     Ok([whole, code, data, bytes.len() as u64])
 }
 

@@ -26,11 +26,11 @@ pub mod scheduling;
 pub mod upgrade;
 pub mod workloads;
 
-use crate::parse::FastMap;
 use std::cell::OnceCell;
 
 use crate::model::{Body, Object, PdbInfo, PodInfo, Via, WorkloadInfo};
 use crate::options::{Profile, UpgradeOptions};
+use crate::parse::FastMap;
 use crate::version::Version;
 
 pub use eviction::{is_mirror, Budget};

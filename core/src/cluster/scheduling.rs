@@ -1,13 +1,12 @@
 //! Where a pod can run: `nodeSelector`, required node affinity, taints and tolerations, as the scheduler
 //! reads them.
 
-use crate::parse::FastMap;
 use std::hash::{Hash, Hasher};
 use std::rc::Rc;
 
 use super::{Cluster, NodeView};
 use crate::model::{NodeInfo, NodeSelectorTerm, Object, PodSpec, Requirement, Taint, Toleration};
-use crate::parse::{Str, StringMap};
+use crate::parse::{FastMap, Str, StringMap};
 
 fn requirement_matches(r: &Requirement, value: Option<&str>) -> bool {
     match r.operator.as_str() {

@@ -7,7 +7,6 @@
 //! back. The capacity rule, the admission rules and the downtime read the result, so the report tells one
 //! story.
 
-use crate::parse::FastMap;
 use std::rc::Rc;
 
 use super::{NodeWindow, Timings};
@@ -16,6 +15,7 @@ use crate::cluster::drain::DrainEnd;
 use crate::cluster::placement::{Placement, Unschedulable, Waiting};
 use crate::cluster::Cluster;
 use crate::model::Object;
+use crate::parse::FastMap;
 
 /// Pods a drain left Pending: which window, when, which nodes were out, and why each pod fits nowhere.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -8,10 +8,9 @@ pub mod expired;
 pub mod unknown_rule;
 pub mod unused;
 
-use crate::parse::FastMap;
-
 use crate::model::{display_ref, Object};
 use crate::options::{Date, Exemption, OptionsError, UpgradeOptions};
+use crate::parse::FastMap;
 use crate::report::{Finding, Suppressed};
 use crate::rules::{Context, INFOS};
 

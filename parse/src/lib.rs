@@ -20,8 +20,8 @@ pub use json::{parse_json, JsonStream, Keep};
 pub use map::StringMap;
 pub use text::{FastHash, FastMap, FastSet, Interner, ShortHasher, Str, Text};
 pub use yaml::{
-    parse_yaml_documents, parse_yaml_documents_budgeted, stream_yaml_documents, ListHead, YamlOut, YamlStop,
-    MAX_ALIAS_BYTES,
+    parse_yaml_documents, parse_yaml_documents_budgeted, stream_yaml_documents, yaml_event_count, ListHead, YamlOut,
+    YamlStop, MAX_ALIAS_BYTES,
 };
 
 /// A reader's open collection, as [`unread`] sees it: a map with the key whose value is being read, or

@@ -161,6 +161,19 @@ pub fn stream_yaml_documents(
     build(file, text, budget, keep, Some(out)).map(|_| ())
 }
 
+/// yaml-rust2's events over `text`, pulled and dropped, nothing built: how many, or `None` for a text it
+/// refuses. The bench's floor for reading YAML (instantiated here, so built as the reader is).
+pub fn yaml_event_count(text: &str) -> Option<usize> {
+    let mut parser = Parser::new_from_str(text);
+    let mut count = 0usize;
+    loop {
+        count += 1;
+        if matches!(parser.next_token().ok()?.0, Event::StreamEnd) {
+            return Some(count);
+        }
+    }
+}
+
 fn root_scalar(stack: &[Frame], key: &str) -> Option<String> {
     match stack.first() {
         Some(Frame::Map { entries, .. }) => {
@@ -415,6 +428,15 @@ mod tests {
         assert_eq!(items[1].get("replicas").value, Value::Scalar("3".into(), ScalarKind::Str));
         assert_eq!(docs[1].get("kind").as_str(), Some("Node"));
         assert_eq!(docs[1].line(), 12);
+    }
+
+    #[test]
+    fn event_count_is_yaml_rust2s_events() {
+        // Stream start, document start, mapping start, `a`, `1`, mapping end, document end, stream end.
+        assert_eq!(yaml_event_count("a: 1\n"), Some(8));
+        // Two documents: their four markers, and `x` and `y` as scalars.
+        assert_eq!(yaml_event_count("x\n---\ny\n"), Some(8));
+        assert_eq!(yaml_event_count("a: [1\n"), None);
     }
 
     #[test]

@@ -672,18 +672,27 @@ pub struct Facets {
 
 pub fn facets(findings: &[FindingV]) -> Facets {
     // Borrowed while counting: one string made per distinct value, not per finding.
-    let (mut rules, mut namespaces, mut nodes) = (BTreeSet::new(), BTreeSet::new(), BTreeSet::new());
+    let (mut rules, mut namespaces, mut nodes) = (Vec::new(), Vec::new(), Vec::new());
     for f in findings {
-        rules.insert(f.code.as_str());
+        add_sorted(&mut rules, f.code.as_str());
         if let Some(ns) = f.namespace() {
-            namespaces.insert(ns);
+            add_sorted(&mut namespaces, ns);
         }
         if let Some(n) = f.node() {
-            nodes.insert(n);
+            add_sorted(&mut nodes, n);
         }
     }
-    let owned = |set: BTreeSet<&str>| set.into_iter().map(str::to_owned).collect();
+    let owned = |set: Vec<&str>| set.into_iter().map(str::to_owned).collect();
     Facets { rules: owned(rules), namespaces: owned(namespaces), nodes: owned(nodes) }
+}
+
+/// Add `v` to the sorted list `set` unless it holds it already. The distinct values of a facet are few (rules,
+/// namespaces, nodes) against the findings looked at: a sorted list rather than a B-tree set, one map type
+/// less in the page's wasm.
+fn add_sorted<'a>(set: &mut Vec<&'a str>, v: &'a str) {
+    if let Err(i) = set.binary_search(&v) {
+        set.insert(i, v);
+    }
 }
 
 /// The findings that match, in groups (one unnamed group when not grouping), each group's members as
@@ -751,47 +760,71 @@ pub fn node_state(steps: &[&StepV], t: u64) -> NodeState {
 /// The nodes by pool, for the replay's map: a pool is the step's pool where the distribution has pools,
 /// else the phase (control plane, workers); each pool's nodes sorted by name.
 pub fn pools(plan: &PlanV, nodes: &[NodeFacts]) -> Vec<(String, Vec<String>)> {
-    let mut by_pool: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
-    let mut placed: BTreeSet<&str> = BTreeSet::new();
+    // (node, pool) in the order they are met: a node's first pool is its own. Sorted lists rather than B-tree
+    // maps and sets (three map types less in the page's wasm).
+    let mut met: Vec<(&str, String)> = Vec::new();
     for s in &plan.steps {
-        if placed.insert(s.node.as_str()) {
-            let pool = s.pool.clone().unwrap_or_else(|| s.phase.clone());
-            by_pool.entry(pool).or_default().insert(s.node.clone());
-        }
+        met.push((s.node.as_str(), s.pool.clone().unwrap_or_else(|| s.phase.clone())));
     }
     // Where the plan stops: the stuck node in its pool, the nodes never reached apart.
     for st in &plan.stops {
-        if let Some(node) = st.node.as_deref().filter(|n| placed.insert(n)) {
-            let pool = st.pool.clone().unwrap_or_else(|| st.phase.clone());
-            by_pool.entry(pool).or_default().insert(node.to_owned());
+        if let Some(node) = st.node.as_deref() {
+            met.push((node, st.pool.clone().unwrap_or_else(|| st.phase.clone())));
         }
-        for n in &st.pending {
-            if placed.insert(n.as_str()) {
-                by_pool.entry("never upgraded (the plan stops)".to_owned()).or_default().insert(n.clone());
-            }
-        }
+        met.extend(st.pending.iter().map(|n| (n.as_str(), "never upgraded (the plan stops)".to_owned())));
     }
     for l in &plan.left_out {
-        for n in &l.nodes {
-            if placed.insert(n.as_str()) {
-                by_pool.entry(format!("{}: left out of the upgrade", l.pool)).or_default().insert(n.clone());
-            }
-        }
+        let pool = format!("{}: left out of the upgrade", l.pool);
+        met.extend(l.nodes.iter().map(|n| (n.as_str(), pool.clone())));
     }
-    for n in nodes.iter().filter(|n| !placed.contains(n.name.as_str())) {
-        by_pool.entry("not in the plan".to_owned()).or_default().insert(n.name.clone());
+    met.extend(nodes.iter().map(|n| (n.name.as_str(), "not in the plan".to_owned())));
+    // By node, stably: each node's first pool leads its run, and is the one kept.
+    kube_preflight::sort::sort_by(&mut met, |a, b| a.0.cmp(b.0));
+    met.dedup_by(|later, first| later.0 == first.0);
+    kube_preflight::sort::sort_by(&mut met, |a, b| (&a.1, a.0).cmp(&(&b.1, b.0)));
+    let mut out: Vec<(String, Vec<String>)> = Vec::new();
+    for (node, pool) in met {
+        match out.last_mut() {
+            Some((p, names)) if *p == pool => names.push(node.to_owned()),
+            _ => out.push((pool, vec![node.to_owned()])),
+        }
     }
     // Control-plane pools first, as they upgrade first.
     let first = |p: &str| !(p.contains("control") || p.contains("master") || p == "etcd");
-    let mut out: Vec<(String, Vec<String>)> = by_pool.into_iter().map(|(k, v)| (k, v.into_iter().collect())).collect();
     kube_preflight::sort::sort_by_key(&mut out, |(p, _)| (first(p), p.clone()));
     out
+}
+
+/// Each node's state at one moment, by name: a sorted list rather than a B-tree map (one map type less in the
+/// page's wasm).
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct NodeStates(Vec<(String, NodeState)>);
+
+impl NodeStates {
+    fn at(&self, node: &str) -> Result<usize, usize> {
+        self.0.binary_search_by(|(n, _)| n.as_str().cmp(node))
+    }
+
+    pub fn get(&self, node: &str) -> Option<NodeState> {
+        self.at(node).ok().and_then(|i| self.0.get(i)).map(|(_, s)| *s)
+    }
+
+    pub fn set(&mut self, node: &str, state: NodeState) {
+        match self.at(node) {
+            Ok(i) => {
+                if let Some(e) = self.0.get_mut(i) {
+                    e.1 = state;
+                }
+            }
+            Err(i) => self.0.insert(i, (node.to_owned(), state)),
+        }
+    }
 }
 
 /// The plan at one moment: each node's state, the pods being moved, the workloads with no Ready replica.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct Frame {
-    pub states: BTreeMap<String, NodeState>,
+    pub states: NodeStates,
     pub out: Vec<String>,
     /// Pods on the nodes out now (those the drain moves), counted, and named up to 50 per node.
     pub moving: u64,
@@ -800,17 +833,17 @@ pub struct Frame {
 }
 
 pub fn frame(report: &ReportView, nodes: &[NodeFacts], t: u64) -> Frame {
-    let mut by_node: BTreeMap<&str, Vec<&StepV>> = BTreeMap::new();
-    for s in &report.plan.steps {
-        by_node.entry(s.node.as_str()).or_default().push(s);
-    }
+    // The steps by node (stably: each node's in plan order), each node's run judged at once.
+    let mut steps: Vec<&StepV> = report.plan.steps.iter().collect();
+    kube_preflight::sort::sort_by(&mut steps, |a, b| a.node.cmp(&b.node));
     let mut f = Frame::default();
-    for (node, steps) in &by_node {
-        let st = node_state(steps, t);
+    for run in steps.chunk_by(|a, b| a.node == b.node) {
+        let Some(node) = run.first().map(|s| s.node.as_str()) else { continue };
+        let st = node_state(run, t);
         if st == NodeState::Out {
-            f.out.push((*node).to_owned());
+            f.out.push(node.to_owned());
         }
-        f.states.insert((*node).to_owned(), st);
+        f.states.set(node, st);
     }
     // A node whose drain never completes is out from its step's start for ever.
     for st in &report.plan.stops {
@@ -819,7 +852,7 @@ pub fn frame(report: &ReportView, nodes: &[NodeFacts], t: u64) -> Frame {
                 if !f.out.contains(node) {
                     f.out.push(node.clone());
                 }
-                f.states.insert(node.clone(), NodeState::Out);
+                f.states.set(node, NodeState::Out);
             }
         }
     }
@@ -832,7 +865,7 @@ pub fn frame(report: &ReportView, nodes: &[NodeFacts], t: u64) -> Frame {
                 s.node.as_deref() == Some(node) && s.outcome == "fails" && s.code != "disruption/pdb-blocks-drain"
             })
         };
-    for n in nodes.iter().filter(|n| drains && !refused(&n.name) && f.states.get(&n.name) == Some(&NodeState::Out)) {
+    for n in nodes.iter().filter(|n| drains && !refused(&n.name) && f.states.get(&n.name) == Some(NodeState::Out)) {
         f.moving += u64::from(n.pods);
         f.moving_names.extend(n.pod_names.iter().map(|p| format!("{p} (from {})", n.name)));
     }
@@ -948,9 +981,15 @@ pub enum CheckSort {
 pub fn checks(r: &ReportView, text: &str, sort: CheckSort) -> Vec<CheckRow> {
     let needle = text.trim().to_ascii_lowercase();
     // One pass over the findings (a large report has hundreds of thousands): counts by rule.
-    let mut counts: BTreeMap<&str, [u64; 4]> = BTreeMap::new();
+    // By code, sorted (a hundred codes at most: a sorted list rather than a B-tree map, one map type less).
+    let mut counts: Vec<(&str, [u64; 4])> = Vec::new();
+    let find = |counts: &[(&str, [u64; 4])], code: &str| counts.binary_search_by(|(c, _)| (*c).cmp(code));
     for f in &r.findings {
-        let c = counts.entry(f.code.as_str()).or_default();
+        let i = find(&counts, &f.code).unwrap_or_else(|i| {
+            counts.insert(i, (f.code.as_str(), [0; 4]));
+            i
+        });
+        let Some((_, c)) = counts.get_mut(i) else { continue };
         match (f.suppressed.is_some(), f.severity.as_str()) {
             (true, _) => c[3] += 1,
             (false, "blocker") => c[0] += 1,
@@ -961,7 +1000,8 @@ pub fn checks(r: &ReportView, text: &str, sort: CheckSort) -> Vec<CheckRow> {
     let mut rows: Vec<CheckRow> = kube_preflight::rules()
         .into_iter()
         .map(|rule| {
-            let [b, w, i, accepted] = counts.get(rule.code).copied().unwrap_or_default();
+            let [b, w, i, accepted] =
+                find(&counts, rule.code).ok().and_then(|i| counts.get(i)).map(|(_, c)| *c).unwrap_or_default();
             let outcome = if b + w + i > 0 {
                 Outcome::Failed { blocker: b, warning: w, info: i }
             } else if let Some(n) = r.not_run.iter().find(|n| n.code == rule.code) {
@@ -1029,7 +1069,7 @@ pub fn state_mark(st: NodeState, x: f64, y: f64) -> Option<String> {
 /// (`Html::from_html_unchecked`), since at 2,000 nodes a virtual node per cell, its title and its mark (6,000
 /// of them) made opening the view take 0.2 s and each replay frame diff them all. Every name is escaped for
 /// XML: node and pool names come from the inputs.
-pub fn node_cells(groups: &[(String, Vec<String>)], states: &BTreeMap<String, NodeState>) -> (String, f64) {
+pub fn node_cells(groups: &[(String, Vec<String>)], states: &NodeStates) -> (String, f64) {
     use std::fmt::Write as _;
     const CELL: f64 = 14.0;
     let esc = kube_preflight::render::xml_escape;
@@ -1045,7 +1085,7 @@ pub fn node_cells(groups: &[(String, Vec<String>)], states: &BTreeMap<String, No
         );
         y += 16.0;
         for (i, n) in names.iter().enumerate() {
-            let st = states.get(n).copied().unwrap_or(NodeState::Waiting);
+            let st = states.get(n).unwrap_or(NodeState::Waiting);
             let (x, yy) = ((i % MAP_PER_ROW) as f64 * CELL, y + (i / MAP_PER_ROW) as f64 * CELL);
             let name = esc(n);
             let _ = write!(
@@ -1280,12 +1320,75 @@ pub(crate) mod tests {
             .collect();
         assert!(!frame(&v, &nodes, start.saturating_sub(1)).out.contains(&"w-1".to_owned()));
         for t in [start, st.at_seconds, st.at_seconds * 10] {
-            assert_eq!(frame(&v, &nodes, t).states.get("w-1"), Some(&NodeState::Out), "at {t}");
+            assert_eq!(frame(&v, &nodes, t).states.get("w-1"), Some(NodeState::Out), "at {t}");
         }
         let p = pools(&v.plan, &nodes);
         assert!(p.contains(&("never upgraded (the plan stops)".to_owned(), vec!["w-2".to_owned()])), "{p:?}");
         assert!(p.iter().any(|(_, n)| n.contains(&"w-1".to_owned())));
         assert!(st.describe().starts_with("The upgrade waits for ever at "), "{}", st.describe());
+    }
+
+    /// Each node in one pool, the first it is met in: its steps' (a pool, else the phase), the stuck node's, the
+    /// nodes never reached, those left out, then the rest; pools sorted by name, control-plane ones first,
+    /// each pool's nodes sorted by name.
+    #[test]
+    fn each_node_is_in_the_first_pool_it_is_met_in() {
+        let at = |node: &str, pool: Option<&str>, phase: &str| StepV {
+            node: node.into(),
+            phase: phase.into(),
+            pool: pool.map(str::to_owned),
+            ..StepV::default()
+        };
+        let plan = PlanV {
+            steps: vec![
+                at("w-2", Some("blue"), "workers"),
+                at("cp-1", None, "control-plane"),
+                at("w-1", Some("blue"), "workers"),
+                // A second hop's step of w-1 in another pool: w-1 stays in the first.
+                at("w-1", Some("green"), "workers"),
+            ],
+            stops: vec![StopV {
+                node: Some("g-1".into()),
+                pool: Some("green".into()),
+                phase: "workers".into(),
+                pending: vec!["g-3".into(), "w-2".into(), "g-2".into(), "g-3".into()],
+                ..StopV::default()
+            }],
+            left_out: vec![LeftOutV {
+                pool: "gpu".into(),
+                reason: String::new(),
+                nodes: vec!["x-1".into(), "g-2".into()],
+            }],
+            ..PlanV::default()
+        };
+        let facts = |n: &str| NodeFacts { name: n.into(), control_plane: false, pods: 0, pod_names: Vec::new() };
+        let nodes = vec![facts("z-1"), facts("w-1"), facts("a-1"), facts("z-1")];
+        let owned = |v: &[&str]| v.iter().map(|s| (*s).to_owned()).collect::<Vec<_>>();
+        assert_eq!(
+            pools(&plan, &nodes),
+            vec![
+                ("control-plane".to_owned(), owned(&["cp-1"])),
+                ("blue".to_owned(), owned(&["w-1", "w-2"])),
+                ("gpu: left out of the upgrade".to_owned(), owned(&["x-1"])),
+                ("green".to_owned(), owned(&["g-1"])),
+                ("never upgraded (the plan stops)".to_owned(), owned(&["g-2", "g-3"])),
+                ("not in the plan".to_owned(), owned(&["a-1", "z-1"])),
+            ]
+        );
+    }
+
+    #[test]
+    fn node_states_are_found_by_name_and_set_once_each() {
+        let mut st = NodeStates::default();
+        st.set("b", NodeState::Out);
+        st.set("a", NodeState::Done);
+        st.set("c", NodeState::Waiting);
+        st.set("b", NodeState::Between);
+        assert_eq!(st.get("a"), Some(NodeState::Done));
+        assert_eq!(st.get("b"), Some(NodeState::Between));
+        assert_eq!(st.get("c"), Some(NodeState::Waiting));
+        assert_eq!(st.get("d"), None);
+        assert_eq!(st.0.len(), 3);
     }
 
     #[test]
@@ -1302,8 +1405,8 @@ pub(crate) mod tests {
             ("pool <&>".to_owned(), vec!["n\"><script>alert(1)</script>".to_owned(), "w-1".to_owned()]),
             ("b".to_owned(), (0..65).map(|i| format!("b-{i}")).collect()),
         ];
-        let mut states = BTreeMap::new();
-        states.insert("w-1".to_owned(), NodeState::Out);
+        let mut states = NodeStates::default();
+        states.set("w-1", NodeState::Out);
         let (svg, height) = node_cells(&groups, &states);
         assert!(!svg.contains("<script>"), "{svg}");
         assert!(svg.contains(r#"data-node="n&quot;&gt;&lt;script&gt;alert(1)&lt;/script&gt;""#), "{svg}");

@@ -2,8 +2,6 @@
 //! flight), and the replay: a time slider and play over a map of the nodes by pool, with the pods being
 //! moved and the workloads without a Ready replica at that moment.
 
-use std::collections::BTreeSet;
-
 use kube_preflight::units::duration;
 use web_sys::HtmlInputElement;
 use yew::prelude::*;
@@ -41,7 +39,8 @@ pub struct GanttProps {
 pub fn Gantt(props: &GanttProps) -> Html {
     let ctx = use_ctx();
     let focus = use_state(String::new);
-    let toggled = use_state(BTreeSet::<usize>::new);
+    // The phases opened or closed by hand (a list: a few at most, and no set type in the page's wasm for it).
+    let toggled = use_state(Vec::<usize>::new);
     let zoom = use_state(|| 1u32);
     let Some(r) = props.report.clone().or_else(|| ctx.state.report.clone()) else { return html! {} };
     let plan = &r.plan;
@@ -84,8 +83,11 @@ pub fn Gantt(props: &GanttProps) -> Html {
             let toggled = toggled.clone();
             Callback::from(move |()| {
                 let mut t = (*toggled).clone();
-                if !t.remove(&i) {
-                    t.insert(i);
+                match t.iter().position(|x| *x == i) {
+                    Some(k) => {
+                        t.remove(k);
+                    }
+                    None => t.push(i),
                 }
                 toggled.set(t);
             })

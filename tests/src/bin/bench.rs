@@ -165,18 +165,20 @@ fn yaml_events_here(file: &Path) {
     println!("{}", json!({"seconds": ok.then_some(s)}));
 }
 
-/// Whether `yaml_vs_json` can be met while yaml-rust2 reads YAML: a YAML check takes at least yaml-rust2's
-/// events plus the stages after reading, all measured natively in this run on the same snapshot; what the
-/// goal leaves for our own part of reading YAML (trees from the events, objects from the trees) is set
-/// against what it takes.
-fn yaml_floor(yaml_s: f64, json_s: f64, events_s: f64, after_reading_s: f64, bound: f64) -> Value {
+/// Whether `yaml_vs_json` can be met while yaml-rust2 reads YAML and objects are built from trees: a YAML
+/// check takes at least yaml-rust2's events, the building of the objects from their trees (as long as
+/// from the JSON's: the same fields) and the stages after reading, all measured natively in this run on the
+/// same snapshot; what the goal leaves for our own part of reading YAML (trees from the events, objects
+/// from the trees) is set against what it takes.
+fn yaml_floor(yaml_s: f64, json_s: f64, events_s: f64, objects_s: f64, after_reading_s: f64, bound: f64) -> Value {
     let ours = yaml_s - events_s - after_reading_s;
-    let floor_ratio = (events_s + after_reading_s) / json_s;
+    let floor_ratio = (events_s + objects_s + after_reading_s) / json_s;
     json!({
         "native_yaml_seconds": yaml_s,
         "native_json_seconds": json_s,
         "native_ratio": yaml_s / json_s,
         "yaml_rust2_events_seconds": events_s,
+        "objects_from_trees_seconds": objects_s,
         "after_reading_seconds": after_reading_s,
         "our_yaml_reading_seconds": ours,
         "our_yaml_reading_allowed_seconds": bound * json_s - events_s - after_reading_s,
@@ -685,13 +687,19 @@ fn main() {
         let num = |r: Option<&Value>, k: &str| r.and_then(|r| r[k].as_f64());
         let after_yaml: Option<f64> =
             ry.and_then(|r| r["native_check_stages"].as_object().map(|m| m.values().filter_map(Value::as_f64).sum()));
+        // Building objects from trees, natively, on the same snapshot's JSON (the stage table's rows).
+        let objects: Option<f64> = stage_runs.iter().find(|(p, _, _)| *p == yaml_pods).and_then(|(_, _, st)| {
+            let row = |name: &str| st.iter().find(|(n, _)| *n == name).map(|(_, s)| *s);
+            Some(row("read: parse + build objects")? - row("parse into trees (our reader)")?)
+        });
         let floor = match (
             num(ry, "native_check_seconds"),
             num(rj, "native_check_seconds"),
             num(ry, "yaml_rust2_events_seconds"),
+            objects,
             after_yaml,
         ) {
-            (Some(ys), Some(js), Some(es), Some(a)) if js > 0.0 => yaml_floor(ys, js, es, a, 2.0),
+            (Some(ys), Some(js), Some(es), Some(o), Some(a)) if js > 0.0 => yaml_floor(ys, js, es, o, a, 2.0),
             _ => Value::Null,
         };
         goals.insert(
@@ -843,7 +851,7 @@ fn main() {
             if fl.get("yaml_rust2_events_seconds").is_some() {
                 let n = |k: &str| fl[k].as_f64().unwrap_or(0.0);
                 println!(
-                    "{:<32} natively YAML {:.2} s / JSON {:.2} s = {:.2}: yaml-rust2's events alone {:.2} s, after reading {:.2} s, our trees and objects from its events {:.2} s where the goal leaves them {:.2} s; with ours taking no time: {:.2} -> {}",
+                    "{:<32} natively YAML {:.2} s / JSON {:.2} s = {:.2}: yaml-rust2's events alone {:.2} s, after reading {:.2} s, our trees and objects from its events {:.2} s where the goal leaves them {:.2} s (objects from trees take {:.2} s from JSON's); with trees from the events taking no time: {:.2} -> {}",
                     "",
                     n("native_yaml_seconds"),
                     n("native_json_seconds"),
@@ -852,11 +860,12 @@ fn main() {
                     n("after_reading_seconds"),
                     n("our_yaml_reading_seconds"),
                     n("our_yaml_reading_allowed_seconds"),
+                    n("objects_from_trees_seconds"),
                     n("floor_ratio"),
                     if fl["met_on_this_design"] == true {
-                        "our part of reading YAML is what must get faster"
+                        "our trees from yaml-rust2's events are what must get faster"
                     } else {
-                        "cannot be met while yaml-rust2 reads YAML"
+                        "cannot be met on this design (yaml-rust2's events, objects built from trees)"
                     }
                 );
                 continue;

@@ -2,7 +2,7 @@
 //! and the view models the components draw: findings filtered and grouped, the timeline's rows, the
 //! replay at a moment, the what-if curve. Pure: tested natively.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeMap;
 
 use serde::Deserialize;
 
@@ -579,8 +579,9 @@ pub const SEVERITIES: [&str; 3] = ["blocker", "warning", "info"];
 /// The findings filter: every part must match; empty parts match all.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct Filter {
-    /// Severities hidden (all shown when empty).
-    pub hidden: BTreeSet<String>,
+    /// Severities hidden (all shown when empty), sorted, each once ([`Filter::toggle`]; a list rather than a
+    /// B-tree set: the page's only set of strings).
+    pub hidden: Vec<String>,
     pub rule: String,
     pub namespace: String,
     pub node: String,
@@ -605,13 +606,26 @@ impl Filter {
     /// The filter from the URL's pairs (unknown severities are ignored).
     pub fn from_pairs(pairs: &[(String, String)]) -> Filter {
         let get = |k: &str| pairs.iter().find(|(key, _)| key == k).map(|(_, v)| v.clone()).unwrap_or_default();
-        Filter {
-            hidden: get("hide").split(',').filter(|s| SEVERITIES.contains(s)).map(str::to_owned).collect(),
-            rule: get("rule"),
-            namespace: get("ns"),
-            node: get("node"),
-            text: get("q"),
+        let mut hidden: Vec<String> =
+            get("hide").split(',').filter(|s| SEVERITIES.contains(s)).map(str::to_owned).collect();
+        kube_preflight::sort::sort(&mut hidden);
+        hidden.dedup();
+        Filter { hidden, rule: get("rule"), namespace: get("ns"), node: get("node"), text: get("q") }
+    }
+
+    /// Hide the severity `sev` if shown, show it if hidden.
+    pub fn toggle(&mut self, sev: &str) {
+        match self.hidden.binary_search_by(|h| h.as_str().cmp(sev)) {
+            Ok(i) => {
+                self.hidden.remove(i);
+            }
+            Err(i) => self.hidden.insert(i, sev.to_owned()),
         }
+    }
+
+    /// Is the severity `sev` hidden?
+    pub fn hides(&self, sev: &str) -> bool {
+        self.hidden.iter().any(|h| h == sev)
     }
 
     /// The finding passes every filter. The text is matched without regard to the case of ASCII letters
@@ -623,7 +637,7 @@ impl Filter {
 
     /// [`Filter::matches`] with the text already trimmed and lowered (once for a whole list).
     fn matches_lowered(&self, f: &FindingV, text: &str) -> bool {
-        !self.hidden.contains(&f.severity)
+        !self.hides(&f.severity)
             && (self.rule.is_empty() || f.code == self.rule)
             && (self.namespace.is_empty() || f.namespace() == Some(self.namespace.as_str()))
             && (self.node.is_empty() || f.node() == Some(self.node.as_str()))
@@ -1226,7 +1240,7 @@ pub(crate) mod tests {
     #[test]
     fn a_filter_goes_into_the_url_and_back() {
         let f = Filter {
-            hidden: ["info".to_owned(), "warning".to_owned()].into(),
+            hidden: vec!["info".to_owned(), "warning".to_owned()],
             rule: "api/removed".into(),
             namespace: String::new(),
             node: "w-1".into(),
@@ -1246,8 +1260,13 @@ pub(crate) mod tests {
         assert_eq!(all.len(), 1);
         assert_eq!(all[0].1.len(), v.findings.len());
         let mut only_blockers = Filter::default();
-        only_blockers.hidden.insert("warning".into());
-        only_blockers.hidden.insert("info".into());
+        only_blockers.toggle("warning");
+        only_blockers.toggle("info");
+        assert_eq!(only_blockers.hidden, ["info", "warning"]);
+        let mut f = only_blockers.clone();
+        f.toggle("info");
+        assert_eq!(f.hidden, ["warning"]);
+        assert_eq!(Filter::from_pairs(&[("hide".into(), "warning,info,warning".into())]).hidden, ["info", "warning"]);
         let b = grouped(&v.findings, &only_blockers, GroupBy::Rule);
         assert!(b.iter().flat_map(|g| &g.1).all(|i| v.findings[*i].severity == "blocker"));
         assert_eq!(b.iter().map(|g| g.1.len()).sum::<usize>() as u64, v.summary.blocker);

@@ -160,12 +160,10 @@ pub fn FindingsView() -> Html {
     let matched: usize = groups.iter().map(|g| g.1.len()).sum();
     let sev_box = |sev: &'static str| {
         let ctx = ctx.clone();
-        let on = !filter.hidden.contains(sev);
+        let on = !filter.hides(sev);
         let onchange = Callback::from(move |_| {
             let mut f = ctx.state.filter.clone();
-            if !f.hidden.remove(sev) {
-                f.hidden.insert(sev.to_owned());
-            }
+            f.toggle(sev);
             ctx.send(Action::Filter(f));
         });
         html! { <label class={classes!("sev-toggle", sev)}><input type="checkbox" id={format!("sev-{sev}")} checked={on} {onchange} />{ sev }</label> }

@@ -593,7 +593,7 @@ impl Filter {
     pub fn pairs(&self) -> Vec<(&'static str, String)> {
         let mut out = Vec::new();
         if !self.hidden.is_empty() {
-            out.push(("hide", self.hidden.iter().cloned().collect::<Vec<_>>().join(",")));
+            out.push(("hide", self.hidden.join(",")));
         }
         for (k, v) in [("rule", &self.rule), ("ns", &self.namespace), ("node", &self.node), ("q", &self.text)] {
             if !v.is_empty() {

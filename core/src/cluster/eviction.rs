@@ -2,7 +2,6 @@
 //! pods a drain never evicts.
 
 use std::cell::RefCell;
-use std::collections::BTreeSet;
 
 use crate::parse::FastMap;
 use std::rc::Rc;
@@ -172,22 +171,27 @@ impl<'a> Cluster<'a> {
     /// ReplicationController's), pods with no controller adding nothing; `None` (its fail-safe) when a
     /// controller has no scale (a Job, a DaemonSet). A controller missing from the snapshot counts its pods.
     fn expected_scale(&self, pods: &[RunningPod<'a>]) -> Scale {
-        let mut per: std::collections::BTreeMap<super::WorkloadKey, i64> = Default::default();
+        // Each controller's pods counted: the keys sorted, then each run counted (a list rather than a
+        // B-tree map: one map type less in the wasm).
+        let mut keys: Vec<super::WorkloadKey> = Vec::new();
         for (pod, _, _) in pods {
             let Some(owner) = pod.owners.iter().find(|o| o.controller) else { continue };
             if matches!(owner.kind.as_str(), "Job" | "DaemonSet" | "CronJob") {
                 return None;
             }
             let Some(key) = self.controller_of(pod) else { continue };
-            *per.entry(key).or_insert(0) += 1;
+            keys.push(key);
         }
+        crate::sort::sort(&mut keys);
         let mut total: i64 = 0;
-        for (key, count) in &per {
+        for run in keys.chunk_by(|a, b| a == b) {
+            let Some(key) = run.first() else { continue };
+            let count = i64::try_from(run.len()).unwrap_or(i64::MAX);
             let replicas = self.workload_object(key).map(|o| match &o.body {
                 Body::Workload(w) => w.replicas.unwrap_or(1),
-                _ => *count,
+                _ => count,
             });
-            total = total.saturating_add(replicas.unwrap_or(*count));
+            total = total.saturating_add(replicas.unwrap_or(count));
         }
         Some(total)
     }
@@ -307,18 +311,21 @@ impl<'a> Cluster<'a> {
     }
 
     /// Pods a drain that honours budgets cannot evict now (held back by their budget, or under more than
-    /// one): (namespace, name), computed once (the plan and the downtime both read it).
-    pub fn pdb_blocked_pods(&self) -> &BTreeSet<(&'a str, &'a str)> {
+    /// one): (namespace, name), sorted, each once (look one up with `binary_search`), computed once (the plan
+    /// and the downtime both read it).
+    pub fn pdb_blocked_pods(&self) -> &[(&'a str, &'a str)] {
         self.note_variable_read();
         self.pdb_blocked.get_or_init(|| {
-            let mut blocked = BTreeSet::new();
+            let mut blocked = Vec::new();
             // A drain never evicts DaemonSet and mirror pods: no budget over them holds a drain back.
             for (p, info, _) in self.running_pods().filter(|(p, _, _)| !is_mirror(p) && !self.is_daemon_pod(p)) {
                 if matches!(self.eviction(p, info), Eviction::HeldBack(_) | Eviction::MoreThanOneBudget(_)) {
                     let ns = p.r.namespace.as_deref().unwrap_or("default");
-                    blocked.insert((ns, p.r.name.as_str()));
+                    blocked.push((ns, p.r.name.as_str()));
                 }
             }
+            crate::sort::sort(&mut blocked);
+            blocked.dedup();
             blocked
         })
     }

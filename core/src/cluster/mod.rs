@@ -79,7 +79,7 @@ pub struct Cluster<'a> {
     /// Does the snapshot hold DaemonSet objects at all (so that a missing one is known to be gone)?
     has_daemonsets: OnceCell<bool>,
     /// Pods whose eviction a budget refuses (`pdb_blocked_pods`).
-    pdb_blocked: OnceCell<std::collections::BTreeSet<(&'a str, &'a str)>>,
+    pdb_blocked: OnceCell<Vec<(&'a str, &'a str)>>,
     /// PersistentVolumes by the claim they are bound to (namespace, name).
     pv_by_claim: OnceCell<FastMap<(String, String), &'a Object>>,
     /// Manifests recorded in annotations, read once per distinct text (`recorded_head`).

@@ -815,20 +815,22 @@ fn node_pools<'a>(c: &Cluster<'a>, to: &Version, out: &mut Vec<Gate<'a>>) {
 /// The newest `PreflightCheck` of each namespace that did not pass: `bmctl upgrade` does not proceed past a
 /// failed preflight check.
 fn preflight<'a>(c: &Cluster<'a>, out: &mut Vec<Gate<'a>>) {
-    let mut newest: std::collections::BTreeMap<&str, (&'a Object, &'a GkePreflight)> =
-        std::collections::BTreeMap::new();
+    // By namespace, sorted (a list rather than a B-tree map: one map type less in the wasm).
+    let mut newest: Vec<(&str, (&'a Object, &'a GkePreflight))> = Vec::new();
     for o in objects(c) {
         let Body::GkePreflight(p) = &o.body else { continue };
         let ns = o.r.namespace.as_deref().unwrap_or("");
         let key = |x: &(&Object, &GkePreflight)| (x.1.created.clone().unwrap_or_default(), x.0.r.name.to_string());
-        match newest.get(ns) {
-            Some(prev) if key(prev) >= key(&(o, p)) => {}
-            _ => {
-                newest.insert(ns, (o, p));
+        match newest.binary_search_by(|(n, _)| (*n).cmp(ns)) {
+            Ok(i) => {
+                if let Some(e) = newest.get_mut(i).filter(|e| key(&e.1) < key(&(o, p))) {
+                    e.1 = (o, p);
+                }
             }
+            Err(i) => newest.insert(i, (ns, (o, p))),
         }
     }
-    for (o, p) in newest.into_values() {
+    for (_, (o, p)) in newest {
         if p.pass != Some(false) && p.failed.is_empty() {
             continue;
         }

@@ -3,8 +3,6 @@
 //! Every object read is kept with its source; every document or file that is not a Kubernetes object is
 //! listed in the inventory's `skipped` with the reason. Nothing is dropped silently.
 
-use std::collections::BTreeMap;
-
 use crate::parse::FastMap;
 
 mod json;
@@ -395,28 +393,40 @@ impl Ingested {
     /// out, and each such record is listed as skipped, saying which revision Helm reads instead.
     fn latest_helm_revisions(&mut self) {
         let releases = &self.inventory.helm_releases;
-        let mut latest: BTreeMap<(&str, &str), usize> = BTreeMap::new();
-        for (i, r) in releases.iter().enumerate() {
-            let best = latest.entry((r.namespace.as_str(), r.name.as_str())).or_insert(i);
-            if releases.get(*best).is_some_and(|b| r.revision > b.revision) {
-                *best = i;
+        // Each record's release's latest (the first of the highest revision): the records sorted stably by
+        // release, then each run's best given to its members (lists rather than B-tree maps and sets).
+        let mut by_release: Vec<usize> = (0..releases.len()).collect();
+        let release = |i: &usize| releases.get(*i).map(|r| (r.namespace.as_str(), r.name.as_str()));
+        crate::sort::sort_by(&mut by_release, |a, b| release(a).cmp(&release(b)));
+        let mut latest: Vec<usize> = (0..releases.len()).collect();
+        for run in by_release.chunk_by(|a, b| release(a) == release(b)) {
+            let mut best = run.first().copied().unwrap_or(0);
+            for &i in run {
+                if releases.get(i).zip(releases.get(best)).is_some_and(|(r, b)| r.revision > b.revision) {
+                    best = i;
+                }
+            }
+            for &i in run {
+                if let Some(l) = latest.get_mut(i) {
+                    *l = best;
+                }
             }
         }
-        let kept: std::collections::BTreeSet<usize> = latest.values().copied().collect();
-        if kept.len() == releases.len() {
+        let kept: Vec<bool> = latest.iter().enumerate().map(|(i, l)| *l == i).collect();
+        if kept.iter().all(|k| *k) {
             return;
         }
         let mut superseded = vec![false; self.objects.len()];
         let mut skipped = Vec::new();
         for (i, r) in releases.iter().enumerate() {
-            if kept.contains(&i) {
+            if kept.get(i) != Some(&false) {
                 continue;
             }
             let first = self.helm_first.get(i).copied().unwrap_or(0);
             for d in superseded.iter_mut().skip(first).take(r.objects) {
                 *d = true;
             }
-            let newer = latest.get(&(r.namespace.as_str(), r.name.as_str())).and_then(|j| releases.get(*j));
+            let newer = latest.get(i).and_then(|j| releases.get(*j));
             skipped.push(Skipped {
                 file: r.file.clone(),
                 reason: format!(
@@ -433,7 +443,7 @@ impl Ingested {
         let mut dropped = superseded.into_iter();
         self.objects.retain(|_| !dropped.next().unwrap_or(false));
         let mut index = 0..;
-        self.inventory.helm_releases.retain(|_| index.next().is_some_and(|i| kept.contains(&i)));
+        self.inventory.helm_releases.retain(|_| index.next().is_some_and(|i| kept.get(i) == Some(&true)));
         self.helm_first.clear();
         self.inventory.skipped.extend(skipped);
     }
@@ -493,16 +503,18 @@ impl Ingested {
                 o.problems.push(problem);
             }
         }
-        // The groups of more than one, by their first member's position.
-        let mut groups: BTreeMap<usize, Vec<usize>> = BTreeMap::new();
-        for (j, &l) in leader.iter().enumerate().filter(|(j, l)| *j != **l) {
-            groups.entry(l).or_insert_with(|| vec![l]).push(j);
-        }
-        if groups.is_empty() {
+        // The groups of more than one, by their first member's position: (leader, member) pairs sorted
+        // stably by leader, so that each group's members stay in order (a list rather than a B-tree map).
+        let mut pairs: Vec<(usize, usize)> =
+            leader.iter().enumerate().filter(|(j, l)| *j != **l).map(|(j, &l)| (l, j)).collect();
+        if pairs.is_empty() {
             return;
         }
+        crate::sort::sort_by_key(&mut pairs, |p| p.0);
         let mut gone = vec![false; self.objects.len()];
-        for (l, g) in groups {
+        for run in pairs.chunk_by(|a, b| a.0 == b.0) {
+            let Some(&(l, _)) = run.first() else { continue };
+            let g: Vec<usize> = std::iter::once(l).chain(run.iter().map(|p| p.1)).collect();
             // The copy read from the live cluster (it has a uid) is the one checked, in the group's place.
             let pick = g.iter().position(|j| self.objects.get(*j).is_some_and(|o| o.uid.is_some())).unwrap_or(0);
             let Some(&kept_at) = g.get(pick) else { continue };
@@ -553,9 +565,18 @@ impl Ingested {
         // merge fuzz target reads the same bytes as two files in both orders). Stable: two inputs of one
         // name keep their order.
         crate::sort::sort_by(&mut self.inventory.skipped, |a, b| a.file.cmp(&b.file));
-        let mut by_kind: BTreeMap<&str, usize> = BTreeMap::new();
+        // Counted in a sorted list (a few dozen kinds against every object: a binary search each).
+        let mut by_kind: Vec<(&str, usize)> = Vec::new();
         for o in &self.objects {
-            *by_kind.entry(o.r.kind.as_str()).or_default() += 1;
+            let kind = o.r.kind.as_str();
+            match by_kind.binary_search_by(|(k, _)| (*k).cmp(kind)) {
+                Ok(i) => {
+                    if let Some(e) = by_kind.get_mut(i) {
+                        e.1 += 1;
+                    }
+                }
+                Err(i) => by_kind.insert(i, (kind, 1)),
+            }
         }
         self.inventory.by_kind = by_kind.into_iter().map(|(k, n)| (k.to_owned(), n)).collect();
         self.inventory.objects = self.objects.len();

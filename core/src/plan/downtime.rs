@@ -4,8 +4,6 @@
 //! control-plane node or etcd member; RKE < 1.1's iptables flush). Workloads: for each controller, the
 //! seconds during which none of its replicas is Ready, given where its pods run and when each node is out.
 
-use std::collections::BTreeMap;
-
 use super::{NodeWindow, Outcome, Timings};
 use crate::cluster::nodes::etcd_members;
 use crate::cluster::{Cluster, WorkloadKey};
@@ -223,7 +221,8 @@ pub fn compute(ctx: &Cluster<'_>, outcome: &Outcome, t: &Timings) -> (Downtime, 
         let mut replicas: Vec<Vec<(u64, u64)>> = Vec::new();
         // Evictions (start, length, replica): a PodDisruptionBudget may hold them back.
         let mut evictions: Vec<(u64, u64, usize)> = Vec::new();
-        let mut reasons: BTreeMap<String, ()> = BTreeMap::new();
+        // Sorted and each once at the end (a list rather than a B-tree map: one map type less in the wasm).
+        let mut reasons: Vec<String> = Vec::new();
         let mut nodes: Vec<String> = Vec::new();
         // The pods of one controller share a spec: where it fits is computed once.
         let fit: std::rc::Rc<[usize]> = match pods.first() {
@@ -252,14 +251,11 @@ pub fn compute(ctx: &Cluster<'_>, outcome: &Outcome, t: &Timings) -> (Downtime, 
             for (k, m) in placed.moves_of(pod_obj).enumerate() {
                 if k > 0 && Some(m.from) != home {
                     if let Some(n) = ctx.nodes.get(m.from) {
-                        reasons.insert(
-                            format!(
-                                "{} lands on {}, drained later in the plan, and is evicted again",
-                                pod_obj.r.name,
-                                n.name()
-                            ),
-                            (),
-                        );
+                        reasons.push(format!(
+                            "{} lands on {}, drained later in the plan, and is evicted again",
+                            pod_obj.r.name,
+                            n.name()
+                        ));
                     }
                 }
                 let w = windows_of
@@ -271,7 +267,7 @@ pub fn compute(ctx: &Cluster<'_>, outcome: &Outcome, t: &Timings) -> (Downtime, 
                         // It comes back only with its node (never, when the node's drain never ends).
                         let len = back_of_node.map_or(OPEN, |e| (e + t.pod_start).saturating_sub(m.evicted));
                         evictions.push((m.evicted, len, r));
-                        reasons.insert(format!("{} cannot move: {why}", pod_obj.r.name), ());
+                        reasons.push(format!("{} cannot move: {why}", pod_obj.r.name));
                     }
                     None => {
                         // A StatefulSet creates the replacement of a pod (same name, same identity) only
@@ -283,14 +279,12 @@ pub fn compute(ctx: &Cluster<'_>, outcome: &Outcome, t: &Timings) -> (Downtime, 
                                 .termination_grace_seconds
                                 .map_or(t.pod_eviction, |g| g.clamp(0, super::MAX_SECONDS).unsigned_abs());
                             if grace > 0 {
-                                reasons.insert(
+                                reasons.push(
                                     format!(
                                         "{}'s replacement is created only once it is gone (a StatefulSet keeps one pod per identity): its {} grace period, taken in full",
                                         pod_obj.r.name,
                                         duration(grace)
-                                    ),
-                                    (),
-                                );
+                                    ));
                             }
                             m.evicted.saturating_add(grace)
                         } else {
@@ -303,23 +297,17 @@ pub fn compute(ctx: &Cluster<'_>, outcome: &Outcome, t: &Timings) -> (Downtime, 
                                 crate::cluster::admission::PodGate::Webhook(_) => "while it has no backend",
                                 crate::cluster::admission::PodGate::Policy(_) => "whose parameters fail",
                             };
-                            reasons.insert(
-                                format!(
-                                    "{}'s replacement is refused by {} {how} ({})",
-                                    pod_obj.r.name,
-                                    g.name(),
-                                    g.code()
-                                ),
-                                (),
-                            );
+                            reasons.push(format!(
+                                "{}'s replacement is refused by {} {how} ({})",
+                                pod_obj.r.name,
+                                g.name(),
+                                g.code()
+                            ));
                         } else if m.placed != Some(m.evicted) {
-                            reasons.insert(
-                                format!(
-                                    "{} stays Pending: no node that is up has room for it (capacity/insufficient-headroom)",
-                                    pod_obj.r.name
-                                ),
-                                (),
-                            );
+                            reasons.push(format!(
+                                "{} stays Pending: no node that is up has room for it (capacity/insufficient-headroom)",
+                                pod_obj.r.name
+                            ));
                         }
                         evictions.push((m.evicted, len, r));
                     }
@@ -335,16 +323,13 @@ pub fn compute(ctx: &Cluster<'_>, outcome: &Outcome, t: &Timings) -> (Downtime, 
                         // every container on its node as it comes up.
                         let up = w.end;
                         down.push((up.saturating_sub(t.pod_start).max(w.start), up));
-                        reasons.insert(
-                            format!(
-                                "the kubelet upgraded in place to {} restarts every container on its node ({source})",
-                                w.hop
-                            ),
-                            (),
-                        );
+                        reasons.push(format!(
+                            "the kubelet upgraded in place to {} restarts every container on its node ({source})",
+                            w.hop
+                        ));
                     } else if t.iptables_flush > 0 && w.phase == "workers" {
                         down.push((w.start, w.start + t.iptables_flush));
-                        reasons.insert("kube-proxy flushes iptables on its node".into(), ());
+                        reasons.push("kube-proxy flushes iptables on its node".into());
                     }
                 }
             }
@@ -407,7 +392,9 @@ pub fn compute(ctx: &Cluster<'_>, outcome: &Outcome, t: &Timings) -> (Downtime, 
         } else {
             String::new()
         };
-        let causes: Vec<String> = reasons.into_keys().collect();
+        crate::sort::sort(&mut reasons);
+        reasons.dedup();
+        let causes = reasons;
         for r in &causes {
             if !reason.is_empty() {
                 reason.push_str("; ");

@@ -10,8 +10,6 @@ pub mod downtime;
 pub mod placement;
 pub mod timings;
 
-use std::collections::BTreeSet;
-
 use crate::budget::{self, Gate, GateKind, Pool, PoolRole};
 use crate::cluster::drain::{DrainEnd, DrainStall};
 use crate::cluster::platform::GateStop;
@@ -167,7 +165,8 @@ struct Builder<'c, 'a> {
     t: Timings,
     drains: bool,
     /// Pods whose PodDisruptionBudget allows no disruption: (namespace, name).
-    blocked: &'c BTreeSet<(&'a str, &'a str)>,
+    /// Sorted, each once.
+    blocked: &'c [(&'a str, &'a str)],
     out: Outcome,
     /// The hop being planned.
     hop: String,
@@ -218,7 +217,7 @@ impl<'c, 'a> Builder<'c, 'a> {
         let consults_budgets = self.ctx.profile() != Profile::GkeBaremetal || self.hop_minor >= 29;
         let blocked = consults_budgets
             && pods.iter().any(|(o, _)| {
-                self.blocked.contains(&(o.r.namespace.as_deref().unwrap_or("default"), o.r.name.as_str()))
+                self.blocked.binary_search(&(o.r.namespace.as_deref().unwrap_or("default"), o.r.name.as_str())).is_ok()
             });
         // GKE on Bare Metal gives a node's drain at most its 20 minutes, a long grace period included, then
         // upgrades the node anyway (pods may still be Terminating).
@@ -719,14 +718,19 @@ impl<'c, 'a> Builder<'c, 'a> {
     fn unreached(&mut self, first: usize) {
         let hop = self.hop.clone();
         let plan = &self.out.plan;
-        let mut known: std::collections::BTreeSet<&str> =
+        // Sorted, each once (a list rather than a B-tree set: one set type less in the wasm).
+        let mut known: Vec<&str> =
             plan.steps.iter().filter(|s| s.hop.as_deref() == Some(hop.as_str())).map(|s| s.node.as_str()).collect();
         for st in plan.stops.iter().skip(first) {
             known.extend(st.node.as_deref());
             known.extend(st.pending.iter().map(String::as_str));
         }
-        let more: Vec<usize> =
-            scope(self.ctx).into_iter().filter(|i| self.node(*i).is_some_and(|n| !known.contains(n.name()))).collect();
+        crate::sort::sort(&mut known);
+        known.dedup();
+        let more: Vec<usize> = scope(self.ctx)
+            .into_iter()
+            .filter(|i| self.node(*i).is_some_and(|n| known.binary_search(&n.name()).is_err()))
+            .collect();
         let names = self.names(&more);
         if let Some(st) = self.out.plan.stops.get_mut(first) {
             st.pending.extend(names);

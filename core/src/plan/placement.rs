@@ -199,7 +199,10 @@ pub fn replay(ctx: &Cluster<'_>, windows: &[NodeWindow], phases: &[crate::report
                 let Some(w) = windows.get(k) else { continue };
                 let stuck = w.stuck.is_some();
                 let evicted = sim.evict(w.node, |o| {
-                    stuck && held.contains(&(o.r.namespace.as_deref().unwrap_or("default"), o.r.name.as_str()))
+                    stuck
+                        && held
+                            .binary_search(&(o.r.namespace.as_deref().unwrap_or("default"), o.r.name.as_str()))
+                            .is_ok()
                 });
                 let mut left = Vec::new();
                 let mut needed = (0i64, 0i64);

@@ -8,8 +8,6 @@ pub mod policy_misconfigured;
 pub mod webhook_down_in_window;
 pub mod webhook_unavailable;
 
-use std::collections::BTreeSet;
-
 use crate::cluster::admission::PodWebhook;
 use crate::report::Severity;
 use crate::rules::context::{display_ref, name_list};
@@ -36,8 +34,10 @@ pub fn refusal_effect(
     never_back: &str,
 ) -> (Severity, String, Vec<String>, Vec<String>) {
     let pods = |may: bool| -> Vec<String> {
-        let set: BTreeSet<&str> =
+        let mut set: Vec<&str> =
             ctx.refused().iter().filter(|r| r.webhook == k && r.may == may).map(|r| r.pod.as_str()).collect();
+        crate::sort::sort(&mut set);
+        set.dedup();
         set.into_iter().map(str::to_owned).collect()
     };
     let (refused, may) = (pods(false), pods(true));

@@ -1,8 +1,6 @@
 //! `admission/webhook-down-in-window`: in a window of the plan, every ready backend of a fail-closed webhook
 //! is out, and the pods re-created then are refused.
 
-use std::collections::BTreeMap;
-
 use super::describe;
 use crate::report::{Finding, Severity};
 use crate::rules::context::name_list;
@@ -60,17 +58,16 @@ spread constraint) with a PodDisruptionBudget, exclude its own namespace and `ku
 pub fn check(ctx: &Context<'_>, out: &mut Vec<Finding>) {
     let hooks = ctx.pod_webhooks();
     // By webhook, then by the window of its first refusal.
-    let mut by_hook: BTreeMap<usize, Vec<&crate::plan::placement::Refusal>> = BTreeMap::new();
-    for r in ctx.refused() {
-        if hooks.get(r.webhook).is_some_and(|h| h.code() == INFO.code) {
-            by_hook.entry(r.webhook).or_default().push(r);
-        }
-    }
-    for (k, all) in by_hook {
+    let mut mine: Vec<&crate::plan::placement::Refusal> =
+        ctx.refused().iter().filter(|r| hooks.get(r.webhook).is_some_and(|h| h.code() == INFO.code)).collect();
+    // Stably: each webhook's refusals in the order they came.
+    crate::sort::sort_by_key(&mut mine, |r| r.webhook);
+    for all in mine.chunk_by(|a, b| a.webhook == b.webhook) {
+        let Some(k) = all.first().map(|r| r.webhook) else { continue };
         // A pod refused again after a later eviction is listed once: when first refused, and how it ended
         // the last time.
         let mut refusals: Vec<crate::plan::placement::Refusal> = Vec::new();
-        for r in all {
+        for &r in all {
             match refusals.iter_mut().find(|x| x.pod == r.pod) {
                 Some(x) => x.until = r.until,
                 None => refusals.push(r.clone()),

@@ -39,13 +39,14 @@ Add a second node that fits (or surge one), relax the selector, or accept the pa
 
 pub fn check(ctx: &Context<'_>, out: &mut Vec<Finding>) {
     let eligible = |spec: &crate::model::PodSpec| ctx.eligible_nodes(spec);
-    let mut with_pods = std::collections::BTreeSet::new();
+    // Sorted (a list rather than a B-tree set: one set type less in the wasm), each looked up by a binary search.
+    let mut with_pods = Vec::new();
     for (key, pods) in ctx.pods_by_controller() {
         if key.kind == "DaemonSet" || ctx.nodes.is_empty() {
             continue;
         }
         let Some((first, p0, _)) = pods.first() else { continue };
-        with_pods.insert((key.kind.clone(), key.namespace.clone(), key.name.clone()));
+        with_pods.push((key.kind.clone(), key.namespace.clone(), key.name.clone()));
         let fit = eligible(&p0.spec);
         // A pod's own volumes (zonal or local) may narrow where it can go.
         let stuck: Vec<String> = pods
@@ -82,6 +83,8 @@ pub fn check(ctx: &Context<'_>, out: &mut Vec<Finding>) {
             .data("eligibleNodes", fit_names),
         );
     }
+    // In key order already (the controllers' map is sorted); sorted again to be sure (a pass when it is).
+    crate::sort::sort(&mut with_pods);
     // Workloads with no running pod: is there any node at all?
     if ctx.nodes.is_empty() {
         return;
@@ -91,7 +94,7 @@ pub fn check(ctx: &Context<'_>, out: &mut Vec<Finding>) {
             continue;
         }
         let ns = o.r.namespace.clone().unwrap_or_default();
-        if with_pods.contains(&(o.r.kind.clone(), ns, o.r.name.clone())) {
+        if with_pods.binary_search(&(o.r.kind.clone(), ns, o.r.name.clone())).is_ok() {
             continue;
         }
         if matches!(&o.body, crate::model::Body::Workload(w) if w.replicas == Some(0)) {

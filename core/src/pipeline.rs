@@ -318,8 +318,7 @@ fn if_resolved<'a>(
     // Sorted, for a binary search (a list rather than a B-tree set: one set type less in the wasm).
     let mut real_keys: Vec<(&str, Option<&crate::model::ObjectRef>, &str)> =
         findings.iter().map(|g| (g.code, g.object.as_ref(), g.message.as_str())).collect();
-    crate::sort::sort(&mut real_keys);
-    real_keys.dedup();
+    crate::sort::sort_dedup(&mut real_keys);
     let mut lifted: Vec<&'static str> = Vec::new();
     let mut last: Option<report::IfResolved> = None;
     let mut stops: Vec<&'static str> = plan.stops.iter().map(|s| s.code).collect();

@@ -95,6 +95,39 @@ pub fn sort<T: Ord>(v: &mut [T]) {
     sort_by(v, T::cmp);
 }
 
+/// Sort `v` and keep one of each run of equal values: a set held as a sorted list (look a value up with
+/// `binary_search`). A B-tree set brings its own search, insertion and removal code for each element type
+/// into the wasm; a list sorted once does not, for a set built once and then read.
+pub fn sort_dedup<T: Ord>(v: &mut Vec<T>) {
+    sort(v);
+    v.dedup();
+}
+
+/// Where `key` is in `v`, a list sorted by its first field, each key once (a map held as a sorted list):
+/// `Ok` its position, `Err` where it would go.
+pub fn find_key<K: Ord + ?Sized, B: core::borrow::Borrow<K>, V>(v: &[(B, V)], key: &K) -> Result<usize, usize> {
+    v.binary_search_by(|(k, _)| k.borrow().cmp(key))
+}
+
+/// In `v`, a list sorted by key with each key once, `update` the value under `key`, or insert the entry
+/// `make` gives where there is none: a map held as a sorted list, for a few keys against many updates (a
+/// binary search each). Inserting many keys in no order is quadratic: collect and [`sort_dedup`] instead.
+pub fn upsert<K: Ord + ?Sized, B: core::borrow::Borrow<K>, V>(
+    v: &mut Vec<(B, V)>,
+    key: &K,
+    make: impl FnOnce() -> (B, V),
+    update: impl FnOnce(&mut V),
+) {
+    match find_key(v, key) {
+        Ok(i) => {
+            if let Some((_, value)) = v.get_mut(i) {
+                update(value);
+            }
+        }
+        Err(i) => v.insert(i, make()),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -110,6 +143,22 @@ mod tests {
                 x % modulo
             })
             .collect()
+    }
+
+    #[test]
+    fn sorted_lists_as_sets_and_maps() {
+        let mut set = vec!["b", "a", "c", "a", "b"];
+        sort_dedup(&mut set);
+        assert_eq!(set, ["a", "b", "c"]);
+        // Counted as a map: keys inserted in place, values updated.
+        let mut counts: Vec<(String, u32)> = Vec::new();
+        for word in ["pod", "node", "pod", "job", "pod"] {
+            upsert(&mut counts, word, || (word.to_owned(), 1), |n| *n += 1);
+        }
+        assert_eq!(counts, [("job".to_owned(), 1), ("node".to_owned(), 1), ("pod".to_owned(), 3)]);
+        assert_eq!(find_key(&counts, "node"), Ok(1));
+        assert_eq!(find_key(&counts, "b"), Err(0));
+        assert_eq!(find_key(&counts, "zone"), Err(3));
     }
 
     #[test]

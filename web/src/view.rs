@@ -608,8 +608,7 @@ impl Filter {
         let get = |k: &str| pairs.iter().find(|(key, _)| key == k).map(|(_, v)| v.clone()).unwrap_or_default();
         let mut hidden: Vec<String> =
             get("hide").split(',').filter(|s| SEVERITIES.contains(s)).map(str::to_owned).collect();
-        kube_preflight::sort::sort(&mut hidden);
-        hidden.dedup();
+        kube_preflight::sort::sort_dedup(&mut hidden);
         Filter { hidden, rule: get("rule"), namespace: get("ns"), node: get("node"), text: get("q") }
     }
 
@@ -815,23 +814,12 @@ pub fn pools(plan: &PlanV, nodes: &[NodeFacts]) -> Vec<(String, Vec<String>)> {
 pub struct NodeStates(Vec<(String, NodeState)>);
 
 impl NodeStates {
-    fn at(&self, node: &str) -> Result<usize, usize> {
-        self.0.binary_search_by(|(n, _)| n.as_str().cmp(node))
-    }
-
     pub fn get(&self, node: &str) -> Option<NodeState> {
-        self.at(node).ok().and_then(|i| self.0.get(i)).map(|(_, s)| *s)
+        kube_preflight::sort::find_key(&self.0, node).ok().and_then(|i| self.0.get(i)).map(|(_, s)| *s)
     }
 
     pub fn set(&mut self, node: &str, state: NodeState) {
-        match self.at(node) {
-            Ok(i) => {
-                if let Some(e) = self.0.get_mut(i) {
-                    e.1 = state;
-                }
-            }
-            Err(i) => self.0.insert(i, (node.to_owned(), state)),
-        }
+        kube_preflight::sort::upsert(&mut self.0, node, || (node.to_owned(), state), |s| *s = state);
     }
 }
 
@@ -997,25 +985,25 @@ pub fn checks(r: &ReportView, text: &str, sort: CheckSort) -> Vec<CheckRow> {
     // One pass over the findings (a large report has hundreds of thousands): counts by rule.
     // By code, sorted (a hundred codes at most: a sorted list rather than a B-tree map, one map type less).
     let mut counts: Vec<(&str, [u64; 4])> = Vec::new();
-    let find = |counts: &[(&str, [u64; 4])], code: &str| counts.binary_search_by(|(c, _)| (*c).cmp(code));
     for f in &r.findings {
-        let i = find(&counts, &f.code).unwrap_or_else(|i| {
-            counts.insert(i, (f.code.as_str(), [0; 4]));
-            i
-        });
-        let Some((_, c)) = counts.get_mut(i) else { continue };
-        match (f.suppressed.is_some(), f.severity.as_str()) {
+        let count = |c: &mut [u64; 4]| match (f.suppressed.is_some(), f.severity.as_str()) {
             (true, _) => c[3] += 1,
             (false, "blocker") => c[0] += 1,
             (false, "warning") => c[1] += 1,
             _ => c[2] += 1,
-        }
+        };
+        let first = || {
+            let mut c = [0; 4];
+            count(&mut c);
+            (f.code.as_str(), c)
+        };
+        kube_preflight::sort::upsert(&mut counts, f.code.as_str(), first, count);
     }
     let mut rows: Vec<CheckRow> = kube_preflight::rules()
         .into_iter()
         .map(|rule| {
-            let [b, w, i, accepted] =
-                find(&counts, rule.code).ok().and_then(|i| counts.get(i)).map(|(_, c)| *c).unwrap_or_default();
+            let at = kube_preflight::sort::find_key(&counts, rule.code);
+            let [b, w, i, accepted] = at.ok().and_then(|i| counts.get(i)).map(|(_, c)| *c).unwrap_or_default();
             let outcome = if b + w + i > 0 {
                 Outcome::Failed { blocker: b, warning: w, info: i }
             } else if let Some(n) = r.not_run.iter().find(|n| n.code == rule.code) {

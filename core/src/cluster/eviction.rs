@@ -324,8 +324,7 @@ impl<'a> Cluster<'a> {
                     blocked.push((ns, p.r.name.as_str()));
                 }
             }
-            crate::sort::sort(&mut blocked);
-            blocked.dedup();
+            crate::sort::sort_dedup(&mut blocked);
             blocked
         })
     }

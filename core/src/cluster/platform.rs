@@ -821,14 +821,16 @@ fn preflight<'a>(c: &Cluster<'a>, out: &mut Vec<Gate<'a>>) {
         let Body::GkePreflight(p) = &o.body else { continue };
         let ns = o.r.namespace.as_deref().unwrap_or("");
         let key = |x: &(&Object, &GkePreflight)| (x.1.created.clone().unwrap_or_default(), x.0.r.name.to_string());
-        match newest.binary_search_by(|(n, _)| (*n).cmp(ns)) {
-            Ok(i) => {
-                if let Some(e) = newest.get_mut(i).filter(|e| key(&e.1) < key(&(o, p))) {
-                    e.1 = (o, p);
+        crate::sort::upsert(
+            &mut newest,
+            ns,
+            || (ns, (o, p)),
+            |prev| {
+                if key(prev) < key(&(o, p)) {
+                    *prev = (o, p);
                 }
-            }
-            Err(i) => newest.insert(i, (ns, (o, p))),
-        }
+            },
+        );
     }
     for (_, (o, p)) in newest {
         if p.pass != Some(false) && p.failed.is_empty() {

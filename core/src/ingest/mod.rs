@@ -569,14 +569,7 @@ impl Ingested {
         let mut by_kind: Vec<(&str, usize)> = Vec::new();
         for o in &self.objects {
             let kind = o.r.kind.as_str();
-            match by_kind.binary_search_by(|(k, _)| (*k).cmp(kind)) {
-                Ok(i) => {
-                    if let Some(e) = by_kind.get_mut(i) {
-                        e.1 += 1;
-                    }
-                }
-                Err(i) => by_kind.insert(i, (kind, 1)),
-            }
+            crate::sort::upsert(&mut by_kind, kind, || (kind, 1), |n| *n += 1);
         }
         self.inventory.by_kind = by_kind.into_iter().map(|(k, n)| (k.to_owned(), n)).collect();
         self.inventory.objects = self.objects.len();

@@ -392,8 +392,7 @@ pub fn compute(ctx: &Cluster<'_>, outcome: &Outcome, t: &Timings) -> (Downtime, 
         } else {
             String::new()
         };
-        crate::sort::sort(&mut reasons);
-        reasons.dedup();
+        crate::sort::sort_dedup(&mut reasons);
         let causes = reasons;
         for r in &causes {
             if !reason.is_empty() {

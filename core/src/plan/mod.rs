@@ -725,8 +725,7 @@ impl<'c, 'a> Builder<'c, 'a> {
             known.extend(st.node.as_deref());
             known.extend(st.pending.iter().map(String::as_str));
         }
-        crate::sort::sort(&mut known);
-        known.dedup();
+        crate::sort::sort_dedup(&mut known);
         let more: Vec<usize> = scope(self.ctx)
             .into_iter()
             .filter(|i| self.node(*i).is_some_and(|n| known.binary_search(&n.name()).is_err()))

@@ -36,8 +36,7 @@ pub fn refusal_effect(
     let pods = |may: bool| -> Vec<String> {
         let mut set: Vec<&str> =
             ctx.refused().iter().filter(|r| r.webhook == k && r.may == may).map(|r| r.pod.as_str()).collect();
-        crate::sort::sort(&mut set);
-        set.dedup();
+        crate::sort::sort_dedup(&mut set);
         set.into_iter().map(str::to_owned).collect()
     };
     let (refused, may) = (pods(false), pods(true));

@@ -109,6 +109,11 @@ pub fn find_key<K: Ord + ?Sized, B: core::borrow::Borrow<K>, V>(v: &[(B, V)], ke
     v.binary_search_by(|(k, _)| k.borrow().cmp(key))
 }
 
+/// The value under `key` in `v`, a list sorted by key with each key once.
+pub fn get_key<'v, K: Ord + ?Sized, B: core::borrow::Borrow<K>, V>(v: &'v [(B, V)], key: &K) -> Option<&'v V> {
+    find_key(v, key).ok().and_then(|i| v.get(i)).map(|(_, value)| value)
+}
+
 /// In `v`, a list sorted by key with each key once, `update` the value under `key`, or insert the entry
 /// `make` gives where there is none: a map held as a sorted list, for a few keys against many updates (a
 /// binary search each). Inserting many keys in no order is quadratic: collect and [`sort_dedup`] instead.

@@ -815,7 +815,7 @@ pub struct NodeStates(Vec<(String, NodeState)>);
 
 impl NodeStates {
     pub fn get(&self, node: &str) -> Option<NodeState> {
-        kube_preflight::sort::find_key(&self.0, node).ok().and_then(|i| self.0.get(i)).map(|(_, s)| *s)
+        kube_preflight::sort::get_key(&self.0, node).copied()
     }
 
     pub fn set(&mut self, node: &str, state: NodeState) {
@@ -1002,8 +1002,7 @@ pub fn checks(r: &ReportView, text: &str, sort: CheckSort) -> Vec<CheckRow> {
     let mut rows: Vec<CheckRow> = kube_preflight::rules()
         .into_iter()
         .map(|rule| {
-            let at = kube_preflight::sort::find_key(&counts, rule.code);
-            let [b, w, i, accepted] = at.ok().and_then(|i| counts.get(i)).map(|(_, c)| *c).unwrap_or_default();
+            let [b, w, i, accepted] = kube_preflight::sort::get_key(&counts, rule.code).copied().unwrap_or_default();
             let outcome = if b + w + i > 0 {
                 Outcome::Failed { blocker: b, warning: w, info: i }
             } else if let Some(n) = r.not_run.iter().find(|n| n.code == rule.code) {

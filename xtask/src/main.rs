@@ -396,29 +396,26 @@ fn sizes(root: &Path, env: &setup::Env) -> Result<(), Failure> {
 
 fn bench(root: &Path, env: &setup::Env, sizes: Option<&str>) -> Result<(), Failure> {
     npm(root, env)?;
-    // Each shipped wasm as `name:raw:gzipped:own:yaml:rest:data`: its sizes, then its cargo output's code
-    // gzipped apart by whose it is and its data (`size::Profile`), so that a missed size goal says where.
-    let cargo = root.join("target/wasm32-unknown-unknown/release");
-    let described = |name: &str, file: &Path, cargo_output: &Path| -> Result<String, Failure> {
-        let raw = std::fs::metadata(file).map(|m| m.len()).unwrap_or(0);
-        let gz = util::gzip_size(file)?;
-        let [own, yaml, rest, data] = size::profile(cargo_output)?.gzipped;
-        Ok(format!("{name}:{raw}:{gz}:{own}:{yaml}:{rest}:{data}"))
-    };
-    let mut wasm = Vec::new();
-    for dir in ["node", "web"] {
-        let file = root.join("wasm-pkg/pkg").join(dir).join("kube_preflight_wasm_bg.wasm");
-        wasm.push(described(&format!("npm-{dir}"), &file, &cargo.join("kube_preflight_wasm.wasm"))?);
-    }
     web(root, env)?;
-    // The page and its worker.
-    for (worker, file) in dist_wasm(root)? {
-        let (which, made_from) = if worker {
-            ("dashboard-worker", "kube-preflight-worker.wasm")
-        } else {
-            ("dashboard-page", "kube-preflight-web.wasm")
+    // Each shipped wasm with a goal as `name:raw:gzipped:own:yaml:rest:data`: its sizes, then its cargo
+    // output's code gzipped apart by whose it is and its data (`size::Profile`), so that a missed size goal
+    // says where. The npm package's module is measured as packed for Node and for the web.
+    let mut wasm = Vec::new();
+    for (shipped, file, cargo_output) in shipped_wasm(root)? {
+        let measured: Vec<(&str, PathBuf)> = match shipped {
+            "npm package" => {
+                let web_file = root.join("wasm-pkg/pkg/web/kube_preflight_wasm_bg.wasm");
+                vec![("npm-node", file), ("npm-web", web_file)]
+            }
+            "dashboard page" => vec![("dashboard-page", file)],
+            "dashboard worker" => vec![("dashboard-worker", file)],
+            _ => Vec::new(),
         };
-        wasm.push(described(which, &file, &cargo.join(made_from))?);
+        let [own, yaml, rest, data] = size::profile(&cargo_output)?.gzipped;
+        for (name, file) in measured {
+            let raw = std::fs::metadata(&file).map(|m| m.len()).unwrap_or(0);
+            wasm.push(format!("{name}:{raw}:{}:{own}:{yaml}:{rest}:{data}", util::gzip_size(&file)?));
+        }
     }
     // The dashboard on large snapshots: 2,000 nodes and 40,000 pods (issue #10), and the largest bench
     // snapshot (issue #11; the same file the bench's own run generates: nodes = pods / 100, seed 1). The

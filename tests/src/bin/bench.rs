@@ -122,10 +122,16 @@ fn wasm_stages(root: &Path, pkg: &Path, file: &Path) -> (Stages, Vec<(String, f6
 /// `check()` on `file` in a fresh process (this binary with `--native-check`): seconds, objects read, and
 /// the seconds of each stage after reading (`pipeline::STAGES`) in that same check.
 fn native_check(file: &Path) -> Option<(f64, u64, Value)> {
-    let exe = std::env::current_exe().ok()?;
-    let out = Command::new(exe).arg("--native-check").arg(file).output().ok()?;
-    let v: Value = serde_json::from_slice(&out.stdout).ok()?;
+    let v = fresh("--native-check", file)?;
     Some((v["seconds"].as_f64()?, v["objects"].as_u64()?, v["stages"].clone()))
+}
+
+/// This binary run again with `flag FILE` (a fresh process, no heap left by the runs before): the JSON it
+/// prints.
+fn fresh(flag: &str, file: &Path) -> Option<Value> {
+    let exe = std::env::current_exe().ok()?;
+    let out = Command::new(exe).arg(flag).arg(file).output().ok()?;
+    serde_json::from_slice(&out.stdout).ok()
 }
 
 /// Whether a speed goal against a parser can be met on this design: the time a check spends after reading
@@ -152,11 +158,7 @@ fn floor(total_s: f64, after_reading: &[(String, f64)], reference_s: f64, bound:
 /// native check it is set against): the least seconds of three runs (a floor: on these shared machines
 /// one run swung by a quarter from one bench to the next), or `None` for a text it refuses.
 fn yaml_events_seconds(file: &Path) -> Option<f64> {
-    let exe = std::env::current_exe().ok()?;
-    let once = || -> Option<f64> {
-        let out = Command::new(&exe).arg("--yaml-events").arg(file).output().ok()?;
-        serde_json::from_slice::<Value>(&out.stdout).ok()?["seconds"].as_f64()
-    };
+    let once = || fresh("--yaml-events", file)?["seconds"].as_f64();
     (0..3).map(|_| once()).collect::<Option<Vec<f64>>>()?.into_iter().reduce(f64::min)
 }
 

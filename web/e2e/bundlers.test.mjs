@@ -290,17 +290,55 @@ test('Parcel: the element and its worker with no configuration', async () => {
   assertElement(await run(path.join(dir, 'dist'), csp), 'Parcel element');
 });
 
+/** `names` and what they need, added to the app in `dir` as the project's package-lock.json has them (its
+ * paths, versions and integrity), and the app installed again by `npm ci --offline` from npm's cache. Never
+ * `npm install name@version`: npm 11 resolves a package named that way from its full registry document, which
+ * the project's `npm ci` never caches, so on a fresh machine it fails offline (ENOTCACHED). */
+function addLocked(dir, names) {
+  const rootLock = JSON.parse(fs.readFileSync(path.join(root, 'package-lock.json'), 'utf8')).packages;
+  const read = (f) => JSON.parse(fs.readFileSync(path.join(dir, f), 'utf8'));
+  const pkg = read('package.json');
+  const lock = read('package-lock.json');
+  for (const n of names) {
+    const version = rootLock[`node_modules/${n}`]?.version;
+    assert.ok(version, `${n} is not in the project's package-lock.json`);
+    pkg.dependencies = { ...pkg.dependencies, [n]: version };
+  }
+  lock.packages[''].dependencies = pkg.dependencies;
+  // Each package's dependencies (optional and peer ones too) found as Node finds them: the nearest
+  // node_modules up from it. Those the project's lockfile does not hold (optional peers) are left out, as there.
+  const todo = names.map((n) => `node_modules/${n}`);
+  while (todo.length) {
+    const at = todo.pop();
+    if (lock.packages[at]) continue;
+    const { dev, devOptional, ...entry } = rootLock[at];
+    lock.packages[at] = entry;
+    for (const dep of Object.keys({ ...entry.dependencies, ...entry.optionalDependencies, ...entry.peerDependencies })) {
+      for (let base = at; ; base = base.slice(0, base.lastIndexOf('/node_modules/'))) {
+        if (rootLock[`${base}/node_modules/${dep}`]) {
+          todo.push(`${base}/node_modules/${dep}`);
+          break;
+        }
+        if (!base.includes('/node_modules/')) {
+          if (rootLock[`node_modules/${dep}`]) todo.push(`node_modules/${dep}`);
+          break;
+        }
+      }
+    }
+  }
+  fs.writeFileSync(path.join(dir, 'package.json'), JSON.stringify(pkg, null, 2));
+  fs.writeFileSync(path.join(dir, 'package-lock.json'), JSON.stringify(lock, null, 2));
+  const installed = spawnSync('npm', ['ci', '--offline', '--no-audit', '--no-fund', '--loglevel=error'], { cwd: dir, encoding: 'utf8', env: { ...process.env, npm_config_update_notifier: 'false' } });
+  assert.equal(installed.status, 0, installed.stderr);
+}
+
 /** A Next.js app from the README's page, route and config, installed from the tarball and npm's cache (Turbopack
  * refuses packages linked from outside the app), shared by the Turbopack and webpack builds. */
 let nextApp;
 function nextProject() {
   if (nextApp) return nextApp;
   const dir = installApp('next', tarball, []);
-  const lock = JSON.parse(fs.readFileSync(path.join(root, 'package-lock.json'), 'utf8'));
-  const at = (name) => `${name}@${lock.packages[`node_modules/${name}`].version}`;
-  const wanted = ['next', 'react', 'react-dom', 'typescript', '@types/react', '@types/node'].map(at);
-  const installed = spawnSync('npm', ['install', '--offline', '--no-audit', '--no-fund', '--loglevel=error', ...wanted], { cwd: dir, encoding: 'utf8', env: { ...process.env, npm_config_update_notifier: 'false' } });
-  assert.equal(installed.status, 0, installed.stderr);
+  addLocked(dir, ['next', 'react', 'react-dom', 'typescript', '@types/react', '@types/node']);
   fs.mkdirSync(path.join(dir, 'app/api/check'), { recursive: true });
   fs.mkdirSync(path.join(dir, 'public'));
   fs.writeFileSync(path.join(dir, 'app/layout.tsx'), 'export default function Layout({ children }: { children: React.ReactNode }) {\n  return <html lang="en"><head><link rel="icon" href="data:," /></head><body>{children}</body></html>;\n}\n');

@@ -409,6 +409,7 @@ fn bench(root: &Path, env: &setup::Env, sizes: Option<&str>) -> Result<(), Failu
             }
             "dashboard page" => vec![("dashboard-page", file)],
             "dashboard worker" => vec![("dashboard-worker", file)],
+            "element" => vec![("element", file)],
             _ => Vec::new(),
         };
         let [own, yaml, rest, data] = size::profile(&cargo_output)?.gzipped;

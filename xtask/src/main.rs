@@ -382,6 +382,19 @@ fn dist_wasm(root: &Path) -> Result<Vec<(bool, PathBuf)>, Failure> {
         .collect())
 }
 
+/// Each `.wasm` over `budget` gzipped, by name and size, from the bench's `--wasm` arguments
+/// (`name:raw:gzipped:...`).
+fn over_budget(wasm: &[String], budget: u64) -> Vec<String> {
+    wasm.iter()
+        .filter_map(|w| {
+            let mut parts = w.split(':');
+            let name = parts.next()?;
+            let gz: u64 = parts.nth(1)?.parse().ok()?;
+            (gz > budget).then(|| format!("{name} ({gz} bytes)"))
+        })
+        .collect()
+}
+
 /// `cargo xtask size`.
 fn sizes(root: &Path, env: &setup::Env) -> Result<(), Failure> {
     npm(root, env)?;
@@ -474,11 +487,27 @@ fn bench(root: &Path, env: &setup::Env, sizes: Option<&str>) -> Result<(), Failu
     run(&mut c)?;
     // What each wasm is made of, so that a missed size goal says where its bytes are.
     size::report(&shipped_wasm(root)?, setup::WASM_GZIP_BUDGET)?;
-    for w in &wasm {
-        let gz: u64 = w.split(':').nth(2).and_then(|g| g.parse().ok()).unwrap_or(0);
-        if gz > setup::WASM_GZIP_BUDGET {
-            return Err(Failure::new(format!("{w}: over the budget of {} bytes gzipped", setup::WASM_GZIP_BUDGET)));
-        }
+    let over = over_budget(&wasm, setup::WASM_GZIP_BUDGET);
+    if !over.is_empty() {
+        return Err(Failure::new(format!(
+            "over the budget of {} bytes gzipped: {}",
+            setup::WASM_GZIP_BUDGET,
+            over.join(", ")
+        )));
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn over_budget_names_each_wasm_over_it_with_its_gzipped_size() {
+        let wasm = ["npm-node:1005724:421104:1:2:3:4", "element:642985:242766:1:2:3:4", "page:9:307200:1:2:3:4", "odd"]
+            .map(String::from);
+        assert_eq!(super::over_budget(&wasm, 300 * 1024), ["npm-node (421104 bytes)"]);
+        assert_eq!(
+            super::over_budget(&wasm, 1),
+            ["npm-node (421104 bytes)", "element (242766 bytes)", "page (307200 bytes)"]
+        );
+    }
 }

@@ -398,34 +398,60 @@ fn scope_differs(r: &Report, text: &str, o: &UpgradeOptions) -> Option<String> {
     None
 }
 
+/// One random cluster's report checked against itself: what it contradicts, if anything, and the stops
+/// and the completion it reached.
+fn one_case(seed: u64) -> (Option<String>, Vec<&'static str>) {
+    let mut r = Rng(seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1);
+    let profile = *r.pick(&Profile::ALL);
+    let snapshot = cluster(&mut r, profile);
+    let o = options(&mut r, profile);
+    let text = serde_json::to_string(&snapshot).unwrap();
+    let report = match check(&[Input::new("cluster.json", text.as_bytes())], &o) {
+        Ok(rep) => rep,
+        // A limit the distribution refuses is an options error: nothing to check.
+        Err(kube_preflight::Error::Options(_)) => return (None, Vec::new()),
+        Err(e) => panic!("seed {seed}: {e}"),
+    };
+    let mut reached: Vec<&'static str> = report.plan.stops.iter().map(|st| st.code).collect();
+    reached.push(if report.plan.complete { "complete" } else { "incomplete" });
+    let mut b = broken(&report, &snapshot);
+    b.extend(kube_preflight_tests::unshared_differs(&[Input::new("cluster.json", text.as_bytes())], &o, &report));
+    b.extend(scope_differs(&report, &text, &o));
+    let failure = (!b.is_empty()).then(|| format!("seed {seed} ({profile}, to {}):\n  {}", o.to, b.join("\n  ")));
+    (failure, reached)
+}
+
 #[test]
 fn one_report_one_story_over_random_clusters() {
     let cases: u64 = std::env::var("KP_PROPERTY_CASES").ok().and_then(|v| v.parse().ok()).unwrap_or(1000);
-    let mut failures = Vec::new();
+    // The seeds shared among the machine's cores (every `threads`th to each), the results put back in seed
+    // order: the same failures, in the same order, as one thread gives.
+    let threads = std::thread::available_parallelism().map_or(1, |n| n.get()).min(4) as u64;
+    let mut results: Vec<(u64, Option<String>, Vec<&'static str>)> = std::thread::scope(|s| {
+        let handles: Vec<_> = (0..threads)
+            .map(|t| {
+                s.spawn(move || {
+                    (1..=cases)
+                        .filter(|seed| seed % threads == t)
+                        .map(|seed| {
+                            let (failure, reached) = one_case(seed);
+                            (seed, failure, reached)
+                        })
+                        .collect::<Vec<_>>()
+                })
+            })
+            .collect();
+        handles.into_iter().flat_map(|h| h.join().unwrap_or_else(|e| std::panic::resume_unwind(e))).collect()
+    });
+    results.sort_by_key(|(seed, _, _)| *seed);
     // What the generator reached, so that the invariants are tried where they can break.
     let mut reached: BTreeMap<&'static str, usize> = BTreeMap::new();
-    for seed in 1..=cases {
-        let mut r = Rng(seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1);
-        let profile = *r.pick(&Profile::ALL);
-        let snapshot = cluster(&mut r, profile);
-        let o = options(&mut r, profile);
-        let text = serde_json::to_string(&snapshot).unwrap();
-        let report = match check(&[Input::new("cluster.json", text.as_bytes())], &o) {
-            Ok(rep) => rep,
-            // A limit the distribution refuses is an options error: nothing to check.
-            Err(kube_preflight::Error::Options(_)) => continue,
-            Err(e) => panic!("seed {seed}: {e}"),
-        };
-        for st in &report.plan.stops {
-            *reached.entry(st.code).or_default() += 1;
+    let mut failures = Vec::new();
+    for (_, failure, codes) in results {
+        for code in codes {
+            *reached.entry(code).or_default() += 1;
         }
-        *reached.entry(if report.plan.complete { "complete" } else { "incomplete" }).or_default() += 1;
-        let mut b = broken(&report, &snapshot);
-        b.extend(kube_preflight_tests::unshared_differs(&[Input::new("cluster.json", text.as_bytes())], &o, &report));
-        b.extend(scope_differs(&report, &text, &o));
-        if !b.is_empty() {
-            failures.push(format!("seed {seed} ({profile}, to {}):\n  {}", o.to, b.join("\n  ")));
-        }
+        failures.extend(failure);
     }
     assert!(
         failures.is_empty(),

@@ -42,7 +42,7 @@ impl Current {
         // A byte-order mark starts the file, never a part of it after the first (check() drops it too).
         let body = if self.started { &chunk[..] } else { chunk.strip_prefix(BOM).unwrap_or(&chunk) };
         self.started = true;
-        let lines = u32::try_from(chunk.iter().filter(|b| **b == b'\n').count()).unwrap_or(u32::MAX);
+        let lines = u32::try_from(crate::parse::count_newlines(&chunk)).unwrap_or(u32::MAX);
         // Through the reader check() uses for a whole file.
         read_yaml_into(body, self.line_offset, &mut self.alias_budget, ingested, &mut self.file)?;
         self.line_offset = self.line_offset.saturating_add(lines);

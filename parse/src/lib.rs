@@ -10,6 +10,7 @@
 #![cfg_attr(test, allow(clippy::unwrap_used, clippy::expect_used, clippy::panic, clippy::indexing_slicing))]
 
 mod json;
+mod lines;
 mod map;
 mod text;
 mod yaml;
@@ -17,6 +18,7 @@ mod yaml;
 use std::fmt;
 
 pub use json::{parse_json, JsonStream, Keep};
+pub use lines::{count_newlines, find_newline};
 pub use map::StringMap;
 pub use text::{FastHash, FastMap, FastSet, Interner, ShortHasher, Str, Text};
 pub use yaml::{

@@ -75,7 +75,7 @@ pub struct Ingested {
 pub fn decode_utf8<'a>(name: &str, bytes: &'a [u8]) -> Result<&'a str, ParseError> {
     std::str::from_utf8(bytes).map_err(|e| {
         let good = bytes.get(..e.valid_up_to()).unwrap_or_default();
-        let line = good.iter().filter(|b| **b == b'\n').count() as u32 + 1;
+        let line = crate::parse::count_newlines(good) as u32 + 1;
         let line_start = good.iter().rposition(|b| *b == b'\n').map_or(0, |p| p + 1);
         let col = String::from_utf8_lossy(good.get(line_start..).unwrap_or_default()).chars().count() as u32 + 1;
         ParseError { file: name.to_owned(), line: Some(line), col: Some(col), message: "not UTF-8 text".to_owned() }
@@ -131,7 +131,7 @@ pub fn scan_boundaries(buf: &[u8], from: usize) -> (Option<usize>, usize) {
     let mut found = None;
     let mut start = from;
     while start < buf.len() {
-        let end = buf.get(start..).and_then(|b| b.iter().position(|c| *c == b'\n')).map(|p| start + p);
+        let end = crate::parse::find_newline(buf, start);
         let Some(end) = end else { break };
         if start > 0 && begins_document(buf.get(start..end).unwrap_or_default()) {
             found = Some(start);
@@ -160,7 +160,7 @@ fn document_starts(buf: &[u8]) -> Vec<usize> {
     let mut starts = vec![0];
     let mut start = 0;
     while start < buf.len() {
-        let Some(end) = buf.get(start..).and_then(|b| b.iter().position(|c| *c == b'\n')).map(|p| start + p) else {
+        let Some(end) = crate::parse::find_newline(buf, start) else {
             break; // a last line without a newline is never a boundary (as `scan_boundaries` reads it)
         };
         if start > 0 && begins_document(buf.get(start..end).unwrap_or_default()) {
@@ -242,7 +242,7 @@ pub fn read_yaml_into(
             }
             out.add_documents(f, &docs);
         }
-        line = line.saturating_add(u32::try_from(part.iter().filter(|b| **b == b'\n').count()).unwrap_or(u32::MAX));
+        line = line.saturating_add(u32::try_from(crate::parse::count_newlines(part)).unwrap_or(u32::MAX));
     }
     Ok(())
 }

@@ -131,8 +131,7 @@ pub fn scan_boundaries(buf: &[u8], from: usize) -> (Option<usize>, usize) {
     let mut found = None;
     let mut start = from;
     while start < buf.len() {
-        let end = crate::parse::find_newline(buf, start);
-        let Some(end) = end else { break };
+        let Some(end) = crate::parse::find_newline(buf, start) else { break };
         if start > 0 && begins_document(buf.get(start..end).unwrap_or_default()) {
             found = Some(start);
         }

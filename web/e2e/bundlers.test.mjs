@@ -11,7 +11,7 @@ import { pathToFileURL } from 'node:url';
 import { createRequire } from 'node:module';
 import { createHash } from 'node:crypto';
 import { snippet } from '../../wasm-pkg/test/helpers.mjs';
-import { installApp, launch, packTarball, recordingPage, root, serve } from './helpers.mjs';
+import { installApp, launch, packTarball, quietNpm, recordingPage, root, serve } from './helpers.mjs';
 
 /** The small cluster every app checks. */
 const NODES = fs.readFileSync(path.join(root, 'tests/fixtures/cli/nodes-1.28.yaml'), 'utf8');
@@ -315,22 +315,17 @@ function addLocked(dir, names) {
     if (lock.packages[at]) continue;
     const { dev, devOptional, ...entry } = rootLock[at];
     lock.packages[at] = entry;
+    // `node_modules/a/node_modules/b` looks in b's own node_modules, then a's, then the top one.
+    const nested = at.split('/node_modules/');
     for (const dep of Object.keys({ ...entry.dependencies, ...entry.optionalDependencies, ...entry.peerDependencies })) {
-      for (let base = at; ; base = base.slice(0, base.lastIndexOf('/node_modules/'))) {
-        if (rootLock[`${base}/node_modules/${dep}`]) {
-          todo.push(`${base}/node_modules/${dep}`);
-          break;
-        }
-        if (!base.includes('/node_modules/')) {
-          if (rootLock[`node_modules/${dep}`]) todo.push(`node_modules/${dep}`);
-          break;
-        }
-      }
+      const places = nested.map((_, k) => [...nested.slice(0, nested.length - k), dep].join('/node_modules/'));
+      const found = [...places, `node_modules/${dep}`].find((p) => rootLock[p]);
+      if (found) todo.push(found);
     }
   }
   fs.writeFileSync(path.join(dir, 'package.json'), JSON.stringify(pkg, null, 2));
   fs.writeFileSync(path.join(dir, 'package-lock.json'), JSON.stringify(lock, null, 2));
-  const installed = spawnSync('npm', ['ci', '--offline', '--no-audit', '--no-fund', '--loglevel=error'], { cwd: dir, encoding: 'utf8', env: { ...process.env, npm_config_update_notifier: 'false' } });
+  const installed = spawnSync('npm', ['ci', '--offline', '--loglevel=error'], { cwd: dir, encoding: 'utf8', env: quietNpm });
   assert.equal(installed.status, 0, installed.stderr);
 }
 

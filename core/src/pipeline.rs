@@ -201,8 +201,21 @@ fn simulate(
             ..report::Plan::default()
         });
     }
-    let mut outcome = plan::build(cluster, *timings);
+    let outcome = plan::build(cluster, *timings);
     mark("simulate");
+    simulated(cluster, ingested, options, timings, outcome, mark)
+}
+
+/// What follows the plan's build in [`simulate`]: its windows replayed through the placement model, the
+/// downtime from both, and what the plan assumed.
+fn simulated(
+    cluster: &Cluster<'_>,
+    ingested: &ingest::Ingested,
+    options: &UpgradeOptions,
+    timings: &plan::Timings,
+    mut outcome: plan::Outcome,
+    mark: &mut dyn FnMut(&'static str),
+) -> Simulated {
     // Where every evicted pod lands, window by window: the capacity rule and the downtime read it.
     outcome.placed = plan::placement::replay(cluster, &outcome.windows, &outcome.plan.phases, timings);
     mark("placement");
@@ -314,39 +327,45 @@ fn if_resolved<'a>(
             .find(|(c, _)| *c == code || (c.ends_with('/') && code.starts_with(c)))
             .map(|(_, how)| *how)
     };
-    // The real report's findings, by what makes two the same (looked up once per finding of each round).
+    // The real report's findings, by what makes two the same (looked up once per finding of the last round).
     // Sorted, for a binary search (a list rather than a B-tree set: one set type less in the wasm).
     let mut real_keys: Vec<(&str, Option<&crate::model::ObjectRef>, &str)> =
         findings.iter().map(|g| (g.code, g.object.as_ref(), g.message.as_str())).collect();
     crate::sort::sort_dedup(&mut real_keys);
+    // The causes among `stops` that can be lifted and are not yet.
+    let liftable = |stops: &[report::Stop], lifted: &[&'static str]| -> Vec<&'static str> {
+        stops.iter().map(|s| s.code).filter(|c| how(c).is_some() && !lifted.contains(c)).collect()
+    };
     let mut lifted: Vec<&'static str> = Vec::new();
-    let mut last: Option<report::IfResolved> = None;
-    let mut stops: Vec<&'static str> = plan.stops.iter().map(|s| s.code).collect();
+    let mut new = liftable(&plan.stops, &lifted);
     // The real run's index, kept from round to round: only what the lifts change is found again.
-    let mut kept = Some(real_cluster);
-    for _ in 0..LIFT_ROUNDS {
-        let new: Vec<&'static str> =
-            stops.iter().copied().filter(|c| how(c).is_some() && !lifted.contains(c)).collect();
+    let mut kept = real_cluster;
+    for round in 0..LIFT_ROUNDS {
         if new.is_empty() {
             break;
         }
-        // This round gives the answer (or none at all): the last round's is dropped before its plan, the
-        // largest memory of the run, is made.
-        drop(last.take());
         for c in new {
             if !lifted.contains(&c) {
                 lifted.push(c);
             }
         }
-        let previous = kept.take()?;
         // The long way (nothing taken from the real run: `report_for_unshared`) starts each round anew.
         let cluster = if steady.is_some() {
-            previous
+            kept
         } else {
-            Cluster::new(previous.objects, options, previous.to.clone(), previous.from.clone(), previous.path.clone())
+            Cluster::new(kept.objects, options, kept.to.clone(), kept.from.clone(), kept.path.clone())
         }
         .lifting(&lifted);
-        let sim = simulate(&cluster, ingested, options, timings, None, &mut |_| {});
+        // A round's plan alone says whether another round follows (its stops): only the last round, the
+        // answer, replays its windows, weighs the downtime and runs the rules.
+        let outcome = plan::build(&cluster, *timings);
+        mark("resolved-plan");
+        new = liftable(&outcome.plan.stops, &lifted);
+        if !(outcome.plan.complete || new.is_empty() || round + 1 == LIFT_ROUNDS) {
+            kept = cluster;
+            continue;
+        }
+        let sim = simulated(&cluster, ingested, options, timings, outcome, &mut |_| {});
         mark("resolved-plan");
         let (mut p, downtime) = (sim.plan, sim.downtime);
         p.timings = timings.to_map();
@@ -355,22 +374,16 @@ fn if_resolved<'a>(
         let (mut found, _, _) = run_rules(&ctx, false, steady.map(|s| (s, findings)));
         suppression::apply(&ctx, &mut found);
         mark("resolved-rules");
-        kept = Some(ctx.into_cluster());
         let summary = report::finish_findings(&mut found);
         let revealed: Vec<report::Finding> = found
             .into_iter()
             .filter(|f| real_keys.binary_search(&(f.code, f.object.as_ref(), f.message.as_str())).is_err())
             .collect();
-        stops = p.stops.iter().map(|s| s.code).collect();
-        let complete = p.complete;
-        let lifted_said =
+        let lifted =
             lifted.iter().map(|c| report::Lifted { code: (*c).to_owned(), how: how(c).unwrap_or_default() }).collect();
-        last = Some(report::IfResolved { lifted: lifted_said, plan: p, downtime, summary, revealed });
-        if complete {
-            break;
-        }
+        return Some(report::IfResolved { lifted, plan: p, downtime, summary, revealed });
     }
-    last
+    None
 }
 
 /// An RKE `cluster.yml`'s upgrade strategy fills what the options leave open (flags win).

@@ -38,8 +38,9 @@ pub const FROM_RKE_CONFIG: &str = "RKE cluster.yml";
 pub fn oldest_control_plane_kubelet(objects: &[Object]) -> Option<(Version, &Object)> {
     objects
         .iter()
-        .filter(|o| o.node_roles().control_plane)
-        .filter_map(|o| o.node()?.kubelet_version.as_deref().and_then(|v| Version::parse(v).ok()).map(|v| (v, o)))
+        .filter_map(|o| Some((o, o.node()?)))
+        .filter(|(o, _)| o.node_roles().control_plane)
+        .filter_map(|(o, n)| n.kubelet_version.as_deref().and_then(|v| Version::parse(v).ok()).map(|v| (v, o)))
         .min_by(|a, b| a.0.cmp(&b.0))
 }
 

@@ -1145,13 +1145,13 @@ impl Object {
     /// Roles from `node-role.kubernetes.io/*` labels (kubeadm `control-plane`/`master`, RKE
     /// `controlplane`/`etcd`/`worker`).
     pub fn node_roles(&self) -> NodeRoles {
-        let has = |role: &str| {
-            self.labels.get(&format!("node-role.kubernetes.io/{role}")).is_some_and(|v| v.is_empty() || v == "true")
-        };
+        let has = |label: &str| self.labels.get(label).is_some_and(|v| v.is_empty() || v == "true");
         NodeRoles {
-            control_plane: has("control-plane") || has("master") || has("controlplane"),
-            etcd: has("etcd"),
-            worker: has("worker"),
+            control_plane: has("node-role.kubernetes.io/control-plane")
+                || has("node-role.kubernetes.io/master")
+                || has("node-role.kubernetes.io/controlplane"),
+            etcd: has("node-role.kubernetes.io/etcd"),
+            worker: has("node-role.kubernetes.io/worker"),
         }
     }
 }

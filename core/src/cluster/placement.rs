@@ -776,17 +776,24 @@ impl<'c, 'a> Placement<'c, 'a> {
                 return None;
             }
             if let Some(r) = was.plain {
+                let now = self.grown.len();
                 // Its set and requests fit nowhere since the last node came back: it does not either.
                 if self.is_dominated(set, &r) {
+                    if let Some(n) = w.nowhere.as_mut() {
+                        n.at = now;
+                    }
                     return None;
                 }
                 // Only the nodes that gained room since may take it now: when none of its set has room
-                // for it, it fits nowhere still (the same answer as a walk of the whole set).
+                // for it, it fits nowhere still (the same answer as a walk of the whole set), and neither
+                // does a pod of its set asking as much or more, until a node gains room (as after a walk).
                 let since = self.grown.get(was.at..).unwrap_or_default();
                 if since.len() <= GROWN_LOOKED_AT && !since.iter().any(|m| self.may_take(*m, set, &r)) {
-                    let now = self.grown.len();
                     if let Some(n) = w.nowhere.as_mut() {
                         n.at = now;
+                    }
+                    if self.dominated.len() < DOMINATED {
+                        self.dominated.push((set, r));
                     }
                     return None;
                 }

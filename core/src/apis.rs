@@ -68,9 +68,50 @@ pub fn lookup<'t>(rows: &'t [ApiRow], api_version: &str, kind: &str) -> Option<&
     rows.iter().find(|r| r.group_version == api_version && r.kind == kind)
 }
 
+/// The table's rows by kind and apiVersion, for [`lookup`]'s answer in a binary search: the API rules ask
+/// it of every object and of each apiVersion recorded in it (at 150,000 pods a walk of the 111 rows each
+/// time was a fifth of the rules' time).
+pub struct Index<'t> {
+    rows: &'t [ApiRow],
+    /// (kind, apiVersion, position in `rows`), sorted.
+    keys: Vec<(&'static str, &'static str, usize)>,
+}
+
+impl<'t> Index<'t> {
+    pub fn new(rows: &'t [ApiRow]) -> Index<'t> {
+        let mut keys: Vec<_> = rows.iter().enumerate().map(|(i, r)| (r.kind, r.group_version, i)).collect();
+        crate::sort::sort(&mut keys);
+        Index { rows, keys }
+    }
+
+    /// [`lookup`]'s row: the first in the table for this apiVersion and kind.
+    pub fn get(&self, api_version: &str, kind: &str) -> Option<&'t ApiRow> {
+        let first = self.keys.partition_point(|(k, v, _)| (*k, *v) < (kind, api_version));
+        let (k, v, at) = self.keys.get(first)?;
+        (*k == kind && *v == api_version).then(|| self.rows.get(*at)).flatten()
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The index answers as a walk of the table does, for every row's own apiVersion and kind and for
+    /// pairs the table does not have.
+    #[test]
+    fn the_index_answers_as_the_walk_does() {
+        let rows = table();
+        let index = Index::new(&rows);
+        let mut asked: Vec<(&str, &str)> = Vec::new();
+        for r in &rows {
+            asked.extend([(r.group_version, r.kind), ("v1", r.kind), (r.group_version, "Pod"), (r.group_version, "")]);
+        }
+        asked.extend([("", ""), ("v1", "Pod"), ("zzz/v9", "Zzz"), ("apps/v1", "Deployment")]);
+        for (v, k) in asked {
+            assert_eq!(index.get(v, k), lookup(&rows, v, k), "{v} {k}");
+        }
+        assert!(rows.iter().all(|r| index.get(r.group_version, r.kind) == Some(r)));
+    }
 
     #[test]
     fn the_table_has_111_well_formed_rows() {

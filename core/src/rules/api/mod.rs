@@ -117,8 +117,9 @@ fn release_name(o: &Object) -> String {
 /// Findings of `want` status for every usage, at the target; the hop where it first bites is named.
 pub fn report(ctx: &Context<'_>, out: &mut Vec<Finding>, want: Status, info: &RuleInfo) {
     let rows = apis::table();
+    let index = apis::Index::new(&rows);
     for u in usages(ctx) {
-        let Some(row) = apis::lookup(&rows, &u.api_version, &u.obj.r.kind) else {
+        let Some(row) = index.get(&u.api_version, &u.obj.r.kind) else {
             continue;
         };
         if row.status_at(ctx.to.minor) != want {

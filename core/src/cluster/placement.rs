@@ -398,8 +398,7 @@ fn ports_conflict(a: &HostPort, b: &HostPort) -> bool {
 /// Does the pod tolerate the `NoSchedule` taint with this key and no value (the taints the node
 /// controllers put on a cordoned, not-Ready or unreachable node)?
 fn tolerates_no_schedule(spec: &PodSpec, key: &str) -> bool {
-    let t = Taint { key: key.to_owned(), value: String::new(), effect: "NoSchedule".to_owned() };
-    spec.tolerations.iter().any(|tol| tol.tolerates(&t))
+    spec.tolerations.iter().any(|tol| tol.tolerates_parts(key, "", "NoSchedule"))
 }
 
 /// One more node with this reason.

@@ -155,15 +155,20 @@ pub struct Toleration {
 impl Toleration {
     /// Does this toleration tolerate the taint (Kubernetes `ToleratesTaint`)?
     pub fn tolerates(&self, t: &Taint) -> bool {
-        if !self.effect.is_empty() && self.effect != t.effect {
+        self.tolerates_parts(&t.key, &t.value, &t.effect)
+    }
+
+    /// [`Toleration::tolerates`] for a taint given by its key, value and effect (no `Taint` built to ask).
+    pub fn tolerates_parts(&self, key: &str, value: &str, effect: &str) -> bool {
+        if !self.effect.is_empty() && self.effect != effect {
             return false;
         }
-        if !self.key.is_empty() && self.key != t.key {
+        if !self.key.is_empty() && self.key != key {
             return false;
         }
         match self.operator.as_str() {
             "Exists" => true,
-            "" | "Equal" => self.value == t.value,
+            "" | "Equal" => self.value == value,
             _ => false,
         }
     }

@@ -1,7 +1,7 @@
 //! `tolerations/legacy-master-taint`: a pod for control-plane nodes tolerates only one of the two taints.
 
 use crate::cluster::upgrade::control_plane_taints_after;
-use crate::model::{Object, PodSpec, Taint};
+use crate::model::{Object, PodSpec};
 use crate::options::Profile;
 use crate::report::{Finding, Severity};
 use crate::rules::context::display_ref;
@@ -49,8 +49,7 @@ const MASTER: &str = "node-role.kubernetes.io/master";
 const CONTROL_PLANE: &str = "node-role.kubernetes.io/control-plane";
 
 fn tolerates(spec: &PodSpec, key: &str) -> bool {
-    let taint = Taint { key: key.to_owned(), value: String::new(), effect: "NoSchedule".to_owned() };
-    spec.tolerations.iter().any(|t| t.tolerates(&taint))
+    spec.tolerations.iter().any(|t| t.tolerates_parts(key, "", "NoSchedule"))
 }
 
 fn check_spec(ctx: &Context<'_>, o: &Object, spec: &PodSpec, out: &mut Vec<Finding>) {

@@ -1,6 +1,5 @@
 //! `tolerations/missing-eviction-toleration`: a pod has no not-ready/unreachable `NoExecute` toleration.
 
-use crate::model::Taint;
 use crate::report::{Finding, Severity};
 use crate::rules::context::name_list;
 use crate::rules::{Context, RuleInfo};
@@ -53,11 +52,10 @@ pub fn check(ctx: &Context<'_>, out: &mut Vec<Finding>) {
         let missing: Vec<&str> = ["node.kubernetes.io/not-ready", "node.kubernetes.io/unreachable"]
             .into_iter()
             .filter(|key| {
-                let taint = Taint { key: (*key).to_owned(), value: String::new(), effect: "NoExecute".to_owned() };
-                !p.spec
-                    .tolerations
-                    .iter()
-                    .any(|t| t.tolerates(&taint) && t.toleration_seconds.is_none_or(|s| s >= MIN_TOLERATION_SECONDS))
+                !p.spec.tolerations.iter().any(|t| {
+                    t.tolerates_parts(key, "", "NoExecute")
+                        && t.toleration_seconds.is_none_or(|s| s >= MIN_TOLERATION_SECONDS)
+                })
             })
             .collect();
         if !missing.is_empty() {

@@ -458,8 +458,13 @@ impl Ingested {
         // checked as read, and said (input/unreadable-value), never merged.
         let mut clashes: Vec<(usize, String)> = Vec::new();
         {
-            let mut by_key: FastMap<(&str, Option<&str>, &str), usize> = FastMap::default();
-            let mut by_uid: FastMap<&crate::model::Uid, usize> = FastMap::default();
+            // Sized for every object at once: growing them rehashed every key several times over (at
+            // 150,000 pods that was two thirds of the time this took).
+            let n = self.objects.len();
+            let mut by_key: FastMap<(&str, Option<&str>, &str), usize> =
+                FastMap::with_capacity_and_hasher(n, Default::default());
+            let mut by_uid: FastMap<&crate::model::Uid, usize> =
+                FastMap::with_capacity_and_hasher(n, Default::default());
             for (j, o) in self.objects.iter().enumerate() {
                 if o.source.via == Some(Via::HelmRelease) {
                     continue;

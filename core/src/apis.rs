@@ -63,14 +63,9 @@ impl ApiRow {
     }
 }
 
-/// The row for an apiVersion and kind, if the table has one.
-pub fn lookup<'t>(rows: &'t [ApiRow], api_version: &str, kind: &str) -> Option<&'t ApiRow> {
-    rows.iter().find(|r| r.group_version == api_version && r.kind == kind)
-}
-
-/// The table's rows by kind and apiVersion, for [`lookup`]'s answer in a binary search: the API rules ask
-/// it of every object and of each apiVersion recorded in it (at 150,000 pods, a walk of the 111 rows for
-/// each of about 500,000 asks).
+/// The table's rows by kind and apiVersion, found by a binary search: the API rules ask for the row of
+/// every object and of each apiVersion recorded in it (at 150,000 pods a walk of the 111 rows served each
+/// of about 500,000 asks).
 pub struct Index<'t> {
     rows: &'t [ApiRow],
     /// (kind, apiVersion, position in `rows`), sorted.
@@ -84,7 +79,7 @@ impl<'t> Index<'t> {
         Index { rows, keys }
     }
 
-    /// [`lookup`]'s row: the first in the table for this apiVersion and kind.
+    /// The row for an apiVersion and kind, if the table has one (the first, as a walk of it finds).
     pub fn get(&self, api_version: &str, kind: &str) -> Option<&'t ApiRow> {
         let first = self.keys.partition_point(|(k, v, _)| (*k, *v) < (kind, api_version));
         let (k, v, at) = self.keys.get(first)?;
@@ -95,6 +90,11 @@ impl<'t> Index<'t> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The row for an apiVersion and kind, by a walk of the table: what [`Index::get`] answers.
+    fn lookup<'t>(rows: &'t [ApiRow], api_version: &str, kind: &str) -> Option<&'t ApiRow> {
+        rows.iter().find(|r| r.group_version == api_version && r.kind == kind)
+    }
 
     /// The index answers as a walk of the table does, for every row's own apiVersion and kind and for
     /// pairs the table does not have.

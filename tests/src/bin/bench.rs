@@ -51,6 +51,11 @@ fn least<T>(runs: usize, mut measure: impl FnMut() -> Option<(f64, T)>) -> Optio
     best
 }
 
+/// `f` timed in this process, the least of [`RUNS`] runs.
+fn least_secs(mut f: impl FnMut()) -> f64 {
+    least(RUNS, || Some((secs(&mut f), ()))).map_or(0.0, |(s, ())| s)
+}
+
 /// Seconds by stage, in order.
 type Stages = Vec<(&'static str, f64)>;
 
@@ -179,8 +184,7 @@ fn floor(total_s: f64, after_reading: &[(String, f64)], reference_s: f64, bound:
 /// native check it is set against): the least seconds of three runs (a floor: on these shared machines
 /// one run swung by a quarter from one bench to the next), or `None` for a text it refuses.
 fn yaml_events_seconds(file: &Path) -> Option<f64> {
-    let once = || fresh("--yaml-events", file)?["seconds"].as_f64();
-    (0..3).map(|_| once()).collect::<Option<Vec<f64>>>()?.into_iter().reduce(f64::min)
+    least(RUNS, || Some((fresh("--yaml-events", file)?["seconds"].as_f64()?, ()))).map(|(s, ())| s)
 }
 
 /// `--yaml-events FILE`: time yaml-rust2's parser over the text, every event pulled and dropped (the file
@@ -492,13 +496,9 @@ fn main() {
             let events_s = yaml.then(|| yaml_events_seconds(&file)).flatten();
             let skip_s = (!yaml).then(|| {
                 let content = std::fs::read(&file).expect("read");
-                let skip = || {
-                    let s = secs(|| {
-                        let _ = serde_json::from_slice::<serde::de::IgnoredAny>(&content);
-                    });
-                    Some((s, ()))
-                };
-                least(RUNS, skip).map_or(0.0, |(s, ())| s)
+                least_secs(|| {
+                    let _ = serde_json::from_slice::<serde::de::IgnoredAny>(&content);
+                })
             });
             let file_arg = file.display().to_string();
             let pkg_arg = pkg.display().to_string();
@@ -618,13 +618,9 @@ fn main() {
         let minified = minify(&pretty);
         let run = |b: &[u8]| {
             let inputs = [Input::new("s.json", b.to_vec())];
-            let once = || {
-                let s = secs(|| {
-                    let _ = check(&inputs, &opts);
-                });
-                Some((s, ()))
-            };
-            least(RUNS, once).map_or(0.0, |(s, ())| s)
+            least_secs(|| {
+                let _ = check(&inputs, &opts);
+            })
         };
         let (p, m) = (run(&pretty), run(&minified));
         extra.insert("minified_vs_pretty".into(), json!({"pods": mid, "minified_bytes": minified.len(), "pretty_seconds": p, "minified_seconds": m, "ratio": m / p}));

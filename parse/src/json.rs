@@ -10,7 +10,9 @@
 //! - **unread fields skipped** ([`Keep::Read`]): values nothing reads are checked for validity (every
 //!   error is still found, at the same place) but never built: `metadata.managedFields[]` entries except
 //!   their `apiVersion`, a container's fields except `name` and `resources`, and a status's `images` and
-//!   container statuses. See [`super::unread`].
+//!   container statuses. See [`super::unread`]. Such an object or array is skipped by one scan of its
+//!   bytes ([`skip_container`]) when it ends within the bytes so far and is valid; otherwise (an error to
+//!   place, or more bytes to wait for) it is read token by token.
 //!
 //! Reading the same bytes whole or in any chunks gives the same tree and the same error.
 
@@ -113,6 +115,9 @@ pub struct JsonStream {
     /// Emptied buffers of closed collections, reused by the next ones open (see [`exact`]).
     spare_maps: Vec<Vec<(Str, Node)>>,
     spare_seqs: Vec<Vec<Node>>,
+    /// Skip the containers nothing reads by a scan of their bytes ([`skip_container`]); off only in the
+    /// tests that compare it with reading them token by token.
+    scan_skipped: bool,
 }
 
 /// A string read: where its text lies in the buffer when it had no escapes, or its decoded text.
@@ -189,6 +194,163 @@ fn spaces(bytes: &[u8]) -> usize {
     n + bytes.get(n..).unwrap_or_default().iter().take_while(|&&b| b == b' ').count()
 }
 
+/// A value nothing reads (see [`Keep::Read`]), skipped by a scan of its bytes rather than token by token:
+/// where it ends, and the line breaks in it. What the reader accepts, it accepts: strict JSON, depth within
+/// [`MAX_DEPTH`].
+struct Skipped {
+    /// The byte after the value.
+    end: usize,
+    /// Line breaks in it (a CRLF is one).
+    lines: u32,
+    /// The byte after its last line break, when it had one.
+    line_start: Option<usize>,
+}
+
+/// Skip the container (`{` or `[`) at `from`, read at stack depth `depth`. `None` when it does not end
+/// within `bytes`, nests deeper than the scan keeps (64) or than [`MAX_DEPTH`], or is not valid JSON: the
+/// reader then reads it token by token, and finds the error, at the same place, or waits for more bytes.
+fn skip_container(bytes: &[u8], from: usize, depth: usize) -> Option<Skipped> {
+    // Open containers, innermost in the lowest bit: 1 for an object.
+    let mut open: u64 = 0;
+    let mut opened = 0usize;
+    let limit = MAX_DEPTH.checked_sub(depth)?.min(63);
+    let mut at = Skipped { end: from, lines: 0, line_start: None };
+    let mut j = from;
+    // Whitespace at `j`, counting line breaks as the reader does (LF, CRLF, a lone CR).
+    let ws = |j: &mut usize, at: &mut Skipped| {
+        while let Some(&b) = bytes.get(*j) {
+            match b {
+                b' ' => *j += spaces(bytes.get(*j..).unwrap_or_default()),
+                b'\t' => *j += 1,
+                b'\n' => {
+                    if *j == 0 || bytes.get(*j - 1) != Some(&b'\r') {
+                        at.lines += 1;
+                    }
+                    *j += 1;
+                    at.line_start = Some(*j);
+                }
+                b'\r' => {
+                    at.lines += 1;
+                    *j += 1;
+                    at.line_start = Some(*j);
+                }
+                _ => return,
+            }
+        }
+    };
+    // A key and its colon (at the key's opening quote).
+    let key = |j: &mut usize, at: &mut Skipped| -> Option<()> {
+        (bytes.get(*j) == Some(&b'"')).then_some(())?;
+        *j = skip_string(bytes, *j)?;
+        ws(j, at);
+        (bytes.get(*j) == Some(&b':')).then_some(())?;
+        *j += 1;
+        Some(())
+    };
+    loop {
+        // A value at `j`, inside `opened` containers.
+        ws(&mut j, &mut at);
+        if opened > limit {
+            return None;
+        }
+        match *bytes.get(j)? {
+            c @ (b'{' | b'[') => {
+                open = open << 1 | u64::from(c == b'{');
+                opened += 1;
+                j += 1;
+                ws(&mut j, &mut at);
+                match *bytes.get(j)? {
+                    b'}' if c == b'{' => j += 1,
+                    b']' if c == b'[' => j += 1,
+                    _ if c == b'{' => {
+                        key(&mut j, &mut at)?;
+                        continue;
+                    }
+                    _ => continue,
+                }
+                open >>= 1;
+                opened -= 1;
+            }
+            b'"' => j = skip_string(bytes, j)?,
+            b't' => j = skip_word(bytes, j, b"true")?,
+            b'f' => j = skip_word(bytes, j, b"false")?,
+            b'n' => j = skip_word(bytes, j, b"null")?,
+            b'-' | b'0'..=b'9' => j = skip_number(bytes, j)?,
+            _ => return None,
+        }
+        // After a value: the next of its container, or the container's end.
+        loop {
+            if opened == 0 {
+                at.end = j;
+                return Some(at);
+            }
+            ws(&mut j, &mut at);
+            let in_map = open & 1 == 1;
+            match (*bytes.get(j)?, in_map) {
+                (b',', true) => {
+                    j += 1;
+                    ws(&mut j, &mut at);
+                    key(&mut j, &mut at)?;
+                    break;
+                }
+                (b',', false) => {
+                    j += 1;
+                    break;
+                }
+                (b'}', true) | (b']', false) => {
+                    j += 1;
+                    open >>= 1;
+                    opened -= 1;
+                }
+                _ => return None,
+            }
+        }
+    }
+}
+
+/// The byte after the string whose opening quote is at `from`, when it ends within `bytes` and its
+/// escapes are valid.
+fn skip_string(bytes: &[u8], from: usize) -> Option<usize> {
+    let mut j = from + 1;
+    loop {
+        j = string_stop(bytes, j);
+        match *bytes.get(j)? {
+            b'"' => return Some(j + 1),
+            b'\\' => match *bytes.get(j + 1)? {
+                b'"' | b'\\' | b'/' | b'b' | b'f' | b'n' | b'r' | b't' => j += 2,
+                b'u' => {
+                    bytes.get(j + 2..j + 6)?.iter().all(u8::is_ascii_hexdigit).then_some(())?;
+                    j += 6;
+                }
+                _ => return None,
+            },
+            // A control character.
+            _ => return None,
+        }
+    }
+}
+
+fn skip_word(bytes: &[u8], from: usize, word: &[u8]) -> Option<usize> {
+    bytes.get(from..)?.starts_with(word).then_some(from + word.len())
+}
+
+/// A number as the reader takes it (`-`, digits, `.` and digits, an exponent), when something follows it
+/// within `bytes`.
+fn skip_number(bytes: &[u8], from: usize) -> Option<usize> {
+    let digits = |from: usize| -> Option<usize> {
+        let n = bytes.get(from..)?.iter().take_while(|b| b.is_ascii_digit()).count();
+        (n > 0 && from + n < bytes.len()).then_some(from + n)
+    };
+    let mut j = digits(from + usize::from(bytes.get(from) == Some(&b'-')))?;
+    if bytes.get(j) == Some(&b'.') {
+        j = digits(j + 1)?;
+    }
+    if matches!(bytes.get(j), Some(b'e' | b'E')) {
+        j = digits(j + 1 + usize::from(matches!(bytes.get(j + 1), Some(b'+' | b'-'))))?;
+    }
+    Some(j)
+}
+
 fn chars(bytes: &[u8]) -> u32 {
     // Count the bytes that start a UTF-8 character (the text is valid UTF-8 up to `checked`).
     let n = bytes.iter().filter(|b| (**b as i8) >= -0x40).count();
@@ -221,6 +383,7 @@ impl JsonStream {
             keys: Interner::new(),
             spare_maps: Vec::new(),
             spare_seqs: Vec::new(),
+            scan_skipped: true,
         }
     }
 
@@ -480,6 +643,19 @@ impl JsonStream {
         }
         let pos = self.pos();
         let skip = self.skipping();
+        if skip && self.scan_skipped && matches!(b, Some(b'{' | b'[')) {
+            if let Some(s) = skip_container(self.buf.get(..self.checked).unwrap_or_default(), self.i, self.stack.len())
+            {
+                let (from, to) = (s.line_start.unwrap_or(self.i), s.end);
+                let chars = chars(self.buf.get(from..to).unwrap_or_default());
+                self.col = if s.line_start.is_some() { chars } else { self.col.saturating_add(chars) };
+                self.line = self.line.saturating_add(s.lines);
+                self.after_cr = false;
+                self.i = to;
+                self.complete(None)?;
+                return Ok(Step::Done);
+            }
+        }
         match b {
             Some(b'{') => {
                 self.advance(1);
@@ -881,6 +1057,84 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// Read `text` in chunks of `step` with the containers nothing reads scanned (or not): the items handed
+    /// out and the root, or the error.
+    fn read_skipping(text: &[u8], step: usize, scan: bool) -> Result<(Vec<Node>, Node), ParseError> {
+        let mut p = JsonStream::new("t", Keep::Read, true);
+        p.scan_skipped = scan;
+        let mut items = Vec::new();
+        for c in text.chunks(step.max(1)) {
+            p.push(c)?;
+            items.extend(p.take_items());
+        }
+        let root = p.finish()?;
+        Ok((items, root))
+    }
+
+    /// Skipping a container by a scan of its bytes reads what reading it token by token reads: the same
+    /// tree, positions and error (message, line and column), whatever the text and however it is split.
+    #[test]
+    fn scanned_skips_read_as_token_by_token() {
+        let deep = |n: usize, inner: &str| format!("{}{inner}{}", "[".repeat(n), "]".repeat(n));
+        let pod = |env: &str| {
+            format!(
+                "{{\"kind\": \"List\", \"items\": [\n {{\"kind\": \"Pod\", \"metadata\": {{\"name\": \"a\", \
+                 \"managedFields\": [{{\"apiVersion\": \"v1\", \"fieldsV1\": {{\"f:x\": {{}}, \"f:y\": {{\".\": {{}}}}}}}}]}},\r\n  \
+                 \"spec\": {{\"containers\": [{{\"name\": \"c\", \"env\": {env}, \"resources\": {{}}}}]}},\r  \
+                 \"status\": {{\"images\": [{{\"names\": [\"x\", \"\u{e9}\"], \"sizeBytes\": 12}}], \"phase\": \"Running\"}}}}\n]}}\n"
+            )
+        };
+        let mut texts: Vec<Vec<u8>> = [
+            pod("[{\"name\": \"X\", \"value\": \"a\\\"b\\u00e9\\ud83d\\ude00\\n\"}, {\"name\": \"Y\"}]"),
+            pod("[\n\t[], {}, [[]], {\"a\": [1, -2.5e+3, 0.0, 1E9]}, true, false, null\r\n]"),
+            pod("{\"a\": {\"b\": {\"c\": [\"\\/\\b\\f\\r\\t\\\\\"]}}}"),
+            // Nested as deep as the reader allows and one more (a value, an empty list), and deeper than the
+            // scan keeps.
+            pod(&deep(MAX_DEPTH - 6, "1")),
+            pod(&deep(MAX_DEPTH - 5, "1")),
+            pod(&deep(MAX_DEPTH - 5, "")),
+            pod(&deep(MAX_DEPTH - 4, "")),
+            pod(&deep(70, "\"x\"")),
+        ]
+        .into_iter()
+        .map(String::into_bytes)
+        .collect();
+        // Every byte of the first two, and of a short one, replaced by each byte that ends, opens, breaks
+        // or miscounts something.
+        let short = pod("[{\"n\": \"v\"}, [1]]").into_bytes();
+        let mut mutated = Vec::new();
+        for text in [&texts[0], &texts[1], &short] {
+            for at in 0..text.len() {
+                for b in *b"\"\\{}[],: \n\rx0-e.u\x01\xc3\xff" {
+                    let mut t = text.clone();
+                    t[at] = b;
+                    mutated.push(t);
+                }
+                mutated.push(text[..at].to_vec());
+            }
+        }
+        texts.extend(mutated);
+        for text in &texts {
+            let whole = read_skipping(text, text.len(), false);
+            for step in [text.len(), 1, 7, 64] {
+                assert_eq!(
+                    read_skipping(text, step, true),
+                    whole,
+                    "{:?} in chunks of {step}",
+                    String::from_utf8_lossy(text)
+                );
+            }
+        }
+        // The deep ones (the env's value is read at depth 6): a value at depth 200 reads, at 201 does not,
+        // and one deeper than the scan keeps is read all the same.
+        let deepest = |t: &Vec<u8>| read_skipping(t, 1 << 20, true).map_err(|e| e.message);
+        assert!(deepest(&texts[3]).is_ok());
+        assert_eq!(deepest(&texts[4]).unwrap_err(), "nested too deeply");
+        assert!(deepest(&texts[5]).is_ok());
+        assert_eq!(deepest(&texts[6]).unwrap_err(), "nested too deeply");
+        assert!(deepest(&texts[7]).is_ok());
     }
 
     #[test]

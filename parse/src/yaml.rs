@@ -6,7 +6,8 @@ use yaml_rust2::parser::{Event, Parser};
 use yaml_rust2::scanner::{Marker, TScalarStyle};
 
 use super::{
-    exact, share_key, unread, Interner, Keep, Node, ParseError, PathFrame, Pos, ScalarKind, Str, Value, MAX_DEPTH,
+    block, exact, share_key, unread, Interner, Keep, Node, ParseError, PathFrame, Pos, ScalarKind, Str, Value,
+    MAX_DEPTH,
 };
 
 /// How much alias expansion may produce in one input before it is refused (a "billion laughs" guard),
@@ -44,7 +45,7 @@ impl PathFrame for Frame {
     }
 }
 
-fn pos(m: &Marker) -> Pos {
+pub(crate) fn pos(m: &Marker) -> Pos {
     Pos { line: m.line() as u32, col: m.col() as u32 + 1 }
 }
 
@@ -188,12 +189,8 @@ fn build(
     text: &str,
     budget: &mut usize,
     keep: Keep,
-    mut sink: Option<&mut dyn FnMut(YamlOut) -> Result<(), YamlStop>>,
+    sink: Option<&mut dyn FnMut(YamlOut) -> Result<(), YamlStop>>,
 ) -> Result<Vec<Node>, YamlStop> {
-    let err = |m: &Marker, msg: &str| {
-        let p = pos(m);
-        ParseError { file: file.to_owned(), line: Some(p.line), col: Some(p.col), message: msg.to_owned() }
-    };
     // The YAML scanner stops at a NUL as if the input ended there: everything after it would be lost in
     // silence. YAML does not allow the character, so it is an error at its place.
     if let Some(at) = text.find('\0') {
@@ -214,56 +211,115 @@ fn build(
             _ => Err(nul.into()),
         };
     }
+    let mut b = Builder {
+        file,
+        keep,
+        sink,
+        handed: false,
+        alias_budget: budget,
+        docs: Vec::new(),
+        stack: Vec::new(),
+        anchors: HashMap::new(),
+        keys: Interner::new(),
+        spare_maps: Vec::new(),
+        spare_seqs: Vec::new(),
+        skipping: 0,
+        head: (None, None),
+    };
+    // The YAML kubectl and Helm write, by a reader of our own (see `block`); any other, by yaml-rust2.
+    match block::read(text, &mut |event, at| b.event(event, at).map(|_| ())) {
+        Ok(()) => return Ok(b.docs),
+        Err(block::Stop::Yaml(stop)) => return Err(stop),
+        // What was handed out is taken back, and the text read whole (as after an alias under Keep::Read).
+        Err(block::Stop::Other) if b.handed => return Err(YamlStop::Retry),
+        // Nothing handed out: what was built is dropped and yaml-rust2 reads the text.
+        Err(block::Stop::Other) => b.reset(),
+    }
     let mut parser = Parser::new_from_str(text);
-    let mut docs = Vec::new();
-    let mut stack: Vec<Frame> = Vec::new();
-    let mut anchors: HashMap<usize, Node> = HashMap::new();
-    let mut keys = Interner::new();
-    // Emptied buffers of closed collections, reused (see [`exact`]).
-    let mut spare_maps: Vec<Vec<(Str, Node)>> = Vec::new();
-    let mut spare_seqs: Vec<Vec<Node>> = Vec::new();
-    let alias_budget = budget;
-    // Under Keep::Read, how deep inside a value that is not built (0: building).
-    let mut skipping = 0usize;
-    // The document's head when its streamed `items` began.
-    let mut head: ListHead = (None, None);
     loop {
-        let (event, mark) = parser.next_token().map_err(|e| err(e.marker(), e.info()))?;
+        let (event, mark) = parser.next_token().map_err(|e| b.error(pos(e.marker()), e.info()))?;
+        if b.event(event, pos(&mark))? {
+            return Ok(b.docs);
+        }
+    }
+}
+
+/// The trees of a YAML stream, built from its events.
+struct Builder<'f, 's, 'b> {
+    file: &'f str,
+    keep: Keep,
+    sink: Option<&'s mut dyn FnMut(YamlOut) -> Result<(), YamlStop>>,
+    /// Has the sink been handed something?
+    handed: bool,
+    alias_budget: &'b mut usize,
+    docs: Vec<Node>,
+    stack: Vec<Frame>,
+    anchors: HashMap<usize, Node>,
+    keys: Interner,
+    /// Emptied buffers of closed collections, reused (see [`exact`]).
+    spare_maps: Vec<Vec<(Str, Node)>>,
+    spare_seqs: Vec<Vec<Node>>,
+    /// Under Keep::Read, how deep inside a value that is not built (0: building).
+    skipping: usize,
+    /// The document's head when its streamed `items` began.
+    head: ListHead,
+}
+
+impl Builder<'_, '_, '_> {
+    /// Back to the stream's start (nothing handed out; the block reader gives no aliases, so the alias
+    /// budget is as it was).
+    fn reset(&mut self) {
+        self.docs.clear();
+        self.stack.clear();
+        self.anchors.clear();
+        self.keys = Interner::new();
+        self.skipping = 0;
+        self.head = (None, None);
+    }
+
+    fn error(&self, at: Pos, msg: &str) -> ParseError {
+        ParseError { file: self.file.to_owned(), line: Some(at.line), col: Some(at.col), message: msg.to_owned() }
+    }
+
+    /// One event, at its place: `true` at the stream's end.
+    fn event(&mut self, event: Event, at: Pos) -> Result<bool, YamlStop> {
+        let keep = self.keep;
         if keep == Keep::Read && matches!(event, Event::Alias(_)) {
             return Err(YamlStop::Retry);
         }
+        let stack = &mut self.stack;
         let starts_value = matches!(event, Event::Scalar(..) | Event::SequenceStart(..) | Event::MappingStart(..));
-        if skipping == 0
+        if self.skipping == 0
             && starts_value
             && keep == Keep::Read
             && stack.last().and_then(PathFrame::key).is_some_and(|k| k != "<<")
-            && unread(&stack)
+            && unread(stack)
         {
-            skipping = 1;
+            self.skipping = 1;
             if matches!(event, Event::Scalar(..)) {
-                skipping = 0;
+                self.skipping = 0;
                 if let Some(Frame::Map { key, .. }) = stack.last_mut() {
                     *key = None;
                 }
-                continue;
+                return Ok(false);
             }
             if stack.len() >= MAX_DEPTH {
-                return Err(err(&mark, "nested too deeply").into());
+                return Err(self.error(at, "nested too deeply").into());
             }
-            continue;
+            return Ok(false);
         }
-        if skipping > 0 {
+        if self.skipping > 0 {
             match event {
                 Event::SequenceStart(..) | Event::MappingStart(..) => {
                     // The depth the tree would have, as if it were built.
-                    if stack.len() + skipping >= MAX_DEPTH {
-                        return Err(err(&mark, "nested too deeply").into());
+                    if stack.len() + self.skipping >= MAX_DEPTH {
+                        return Err(self.error(at, "nested too deeply").into());
                     }
-                    skipping += 1;
+                    self.skipping += 1;
                 }
                 Event::SequenceEnd | Event::MappingEnd => {
-                    skipping -= 1;
-                    if skipping == 0 {
+                    self.skipping -= 1;
+                    if self.skipping == 0 {
                         if let Some(Frame::Map { key, .. }) = stack.last_mut() {
                             *key = None;
                         }
@@ -271,28 +327,27 @@ fn build(
                 }
                 _ => {}
             }
-            continue;
+            return Ok(false);
         }
         let mut done: Option<(Node, usize)> = None;
         match event {
-            Event::StreamEnd => break,
+            Event::StreamEnd => return Ok(true),
             Event::StreamStart | Event::Nothing | Event::DocumentEnd => {}
-            Event::DocumentStart => anchors.clear(),
+            Event::DocumentStart => self.anchors.clear(),
             Event::Alias(id) => {
-                let anchored = anchors.get(&id).ok_or_else(|| err(&mark, "alias to an unknown anchor"))?;
+                let anchored = self.anchors.get(&id).ok_or_else(|| self.error(at, "alias to an unknown anchor"))?;
                 // Counted before it is copied: the copy is never made once the budget is spent.
                 let n = copy_bytes(anchored);
-                *alias_budget = alias_budget.checked_sub(n).ok_or_else(|| {
-                    err(
-                        &mark,
-                        &format!(
-                            "alias expansion limit: aliases would produce more than {} MiB (MAX_ALIAS_BYTES)",
-                            MAX_ALIAS_BYTES >> 20
-                        ),
-                    )
-                })?;
+                let Some(left) = self.alias_budget.checked_sub(n) else {
+                    let message = format!(
+                        "alias expansion limit: aliases would produce more than {} MiB (MAX_ALIAS_BYTES)",
+                        MAX_ALIAS_BYTES >> 20
+                    );
+                    return Err(self.error(at, &message).into());
+                };
+                *self.alias_budget = left;
                 let node = anchored.clone();
-                done = Some((Node { pos: pos(&mark), value: node.value }, 0));
+                done = Some((Node { pos: at, value: node.value }, 0));
             }
             Event::Scalar(s, style, anchor, _tag) => {
                 let value = if style == TScalarStyle::Plain {
@@ -303,70 +358,78 @@ fn build(
                 } else {
                     Value::Scalar(s.into(), ScalarKind::Str)
                 };
-                done = Some((Node::new(pos(&mark), value), anchor));
+                done = Some((Node::new(at, value), anchor));
             }
             Event::SequenceStart(anchor, _) => {
                 if stack.len() >= MAX_DEPTH {
-                    return Err(err(&mark, "nested too deeply").into());
+                    return Err(self.error(at, "nested too deeply").into());
                 }
-                let stream = sink.is_some()
+                let stream = self.sink.is_some()
                     && stack.len() == 1
                     && matches!(stack.first(), Some(Frame::Map { key: Some(k), .. }) if k == "items");
                 if stream {
-                    head = (root_scalar(&stack, "kind"), root_scalar(&stack, "apiVersion"));
+                    self.head = (root_scalar(stack, "kind"), root_scalar(stack, "apiVersion"));
                 }
-                let items = spare_seqs.pop().unwrap_or_default();
-                stack.push(Frame::Seq { pos: pos(&mark), anchor, items, stream });
+                let items = self.spare_seqs.pop().unwrap_or_default();
+                stack.push(Frame::Seq { pos: at, anchor, items, stream });
             }
             Event::MappingStart(anchor, _) => {
                 if stack.len() >= MAX_DEPTH {
-                    return Err(err(&mark, "nested too deeply").into());
+                    return Err(self.error(at, "nested too deeply").into());
                 }
-                let entries = spare_maps.pop().unwrap_or_default();
-                stack.push(Frame::Map { pos: pos(&mark), anchor, entries, key: None });
+                let entries = self.spare_maps.pop().unwrap_or_default();
+                stack.push(Frame::Map { pos: at, anchor, entries, key: None });
             }
             Event::SequenceEnd | Event::MappingEnd => match stack.pop() {
                 Some(Frame::Seq { pos, anchor, items, .. }) => {
-                    done = Some((Node::new(pos, Value::Seq(exact(items, &mut spare_seqs))), anchor));
+                    done = Some((Node::new(pos, Value::Seq(exact(items, &mut self.spare_seqs))), anchor));
                 }
                 Some(Frame::Map { pos, anchor, mut entries, key }) => {
                     if let Some(k) = key {
                         entries.push((k, Node::new(pos, Value::Null)));
                     }
                     // YAML merge keys (`<<: *defaults`): explicit keys win over merged ones.
-                    let entries = apply_merge_keys(exact(entries, &mut spare_maps));
+                    let entries = apply_merge_keys(exact(entries, &mut self.spare_maps));
                     done = Some((Node::new(pos, Value::Map(entries)), anchor));
                 }
-                None => return Err(err(&mark, "unbalanced collection end").into()),
+                None => return Err(self.error(at, "unbalanced collection end").into()),
             },
         }
         if let Some((node, anchor)) = done {
             if anchor != 0 {
-                anchors.insert(anchor, node.clone());
+                self.anchors.insert(anchor, node.clone());
             }
-            let root_level = stack.len() == 1;
-            match stack.last_mut() {
+            let root_level = self.stack.len() == 1;
+            match self.stack.last_mut() {
                 None => {
                     if !node.is_null() {
-                        match sink.as_mut() {
-                            Some(sink) => sink(YamlOut::Document(node))?,
-                            None => docs.push(node),
+                        match self.sink.as_mut() {
+                            Some(sink) => {
+                                self.handed = true;
+                                sink(YamlOut::Document(node))?;
+                            }
+                            None => self.docs.push(node),
                         }
                     }
                 }
                 Some(Frame::Seq { stream: true, .. }) => {
-                    if let Some(sink) = sink.as_mut() {
-                        sink(YamlOut::Item(node, head.clone()))?;
+                    if let Some(sink) = self.sink.as_mut() {
+                        self.handed = true;
+                        sink(YamlOut::Item(node, self.head.clone()))?;
                     }
                 }
                 Some(Frame::Seq { items, .. }) => items.push(node),
                 Some(Frame::Map { entries, key, .. }) => match key.take() {
                     None => {
-                        let k = key_text(&node, &mut keys);
+                        let k = key_text(&node, &mut self.keys);
                         // A root's `items` given twice: the last one wins (as kubectl's YAML reader,
                         // sigs.k8s.io/yaml, reads a key given twice), and the first was handed out
                         // already: read the text whole instead.
-                        if sink.is_some() && root_level && k == "items" && entries.iter().any(|(e, _)| e == "items") {
+                        if self.sink.is_some()
+                            && root_level
+                            && k == "items"
+                            && entries.iter().any(|(e, _)| e == "items")
+                        {
                             return Err(YamlStop::Retry);
                         }
                         *key = Some(k);
@@ -375,8 +438,8 @@ fn build(
                 },
             }
         }
+        Ok(false)
     }
-    Ok(docs)
 }
 
 /// YAML merge keys: the maps under `<<` (earlier ones win), under the map's own keys. Linear in the keys.

@@ -10,7 +10,8 @@
 //!
 //! Where a speed goal is missed, the goal says what is left (`value.floor`): for a goal against a parser,
 //! the time after reading and the ratio if reading were as fast as the reference; for `yaml_vs_json`,
-//! yaml-rust2's own events (`--yaml-events FILE`, in a fresh process) and what the goal leaves for ours.
+//! the YAML reader's own events (`--yaml-events FILE`, in a fresh process: our block reader's, or
+//! yaml-rust2's for a text it leaves) and what the goal leaves for the rest.
 //!
 //! The timings the goals are ratios of (the CLI, `JSON.parse`, a native check, serde's skip) are each the
 //! least of [`RUNS`] runs, as hyperfine and criterion take a floor on a shared machine: one run of the
@@ -180,14 +181,15 @@ fn floor(total_s: f64, after_reading: &[(String, f64)], reference_s: f64, bound:
     })
 }
 
-/// yaml-rust2's parser over `file`'s text in a fresh process (this binary with `--yaml-events`, as the
+/// The YAML reader's events over `file`'s text in a fresh process (this binary with `--yaml-events`, as the
 /// native check it is set against): the least seconds of three runs (a floor: on these shared machines
 /// one run swung by a quarter from one bench to the next), or `None` for a text it refuses.
 fn yaml_events_seconds(file: &Path) -> Option<f64> {
     least(RUNS, || Some((fresh("--yaml-events", file)?["seconds"].as_f64()?, ()))).map(|(s, ())| s)
 }
 
-/// `--yaml-events FILE`: time yaml-rust2's parser over the text, every event pulled and dropped (the file
+/// `--yaml-events FILE`: time the YAML reader over the text (`parse::yaml_event_count`: our block reader,
+/// or yaml-rust2 for a text it leaves), every event dropped (the file
 /// read first, not timed), and print `{"seconds"}` (`null` for a text it refuses).
 fn yaml_events_here(file: &Path) {
     let text = std::fs::read_to_string(file).expect("read");
@@ -196,8 +198,8 @@ fn yaml_events_here(file: &Path) {
     println!("{}", json!({"seconds": ok.then_some(s)}));
 }
 
-/// Whether `yaml_vs_json` can be met while yaml-rust2 reads YAML and objects are built from trees: a YAML
-/// check takes at least yaml-rust2's events, the building of the objects from their trees (as long as
+/// Whether `yaml_vs_json` can be met while objects are built from trees: a YAML check takes at least the
+/// reader's events, the building of the objects from their trees (as long as
 /// from the JSON's: the same fields) and the stages after reading, all measured natively in this run on the
 /// same snapshot; what the goal leaves for our own part of reading YAML (trees from the events, objects
 /// from the trees) is set against what it takes.
@@ -208,7 +210,7 @@ fn yaml_floor(yaml_s: f64, json_s: f64, events_s: f64, objects_s: f64, after_rea
         "native_yaml_seconds": yaml_s,
         "native_json_seconds": json_s,
         "native_ratio": yaml_s / json_s,
-        "yaml_rust2_events_seconds": events_s,
+        "yaml_events_seconds": events_s,
         "objects_from_trees_seconds": objects_s,
         "after_reading_seconds": after_reading_s,
         "our_yaml_reading_seconds": ours,
@@ -491,8 +493,8 @@ fn main() {
             // (the 20,000-pod YAML's text and trees) slowed the 150,000-pod check by a fifth.
             let (native_s, (objects, native_stages)) =
                 least(RUNS, || native_check(&file).map(|(s, o, st)| (s, (o, st)))).unwrap_or((0.0, (0, Value::Null)));
-            // yaml-rust2's parser by itself (every event, nothing built): what reading YAML costs before a
-            // line of ours runs.
+            // The YAML reader by itself (every event, nothing built): what reading YAML costs before a tree
+            // is built.
             let events_s = yaml.then(|| yaml_events_seconds(&file)).flatten();
             let skip_s = (!yaml).then(|| {
                 let content = std::fs::read(&file).expect("read");
@@ -545,7 +547,7 @@ fn main() {
                 "native_check_stages": native_stages,
                 "native_mb_per_s": mb / native_s,
                 "serde_ignored_any_seconds": skip_s,
-                "yaml_rust2_events_seconds": events_s,
+                "yaml_events_seconds": events_s,
                 "wasm_check_first_seconds": first,
                 "wasm_check_second_seconds": second,
             }));
@@ -738,7 +740,7 @@ fn main() {
         let floor = match (
             num(ry, "native_check_seconds"),
             num(rj, "native_check_seconds"),
-            num(ry, "yaml_rust2_events_seconds"),
+            num(ry, "yaml_events_seconds"),
             objects,
             after_yaml,
         ) {
@@ -891,24 +893,24 @@ fn main() {
             );
         }
         if let (Some(false), Some(fl)) = (g["met"].as_bool(), &fl) {
-            if fl.get("yaml_rust2_events_seconds").is_some() {
+            if fl.get("yaml_events_seconds").is_some() {
                 let n = |k: &str| fl[k].as_f64().unwrap_or(0.0);
                 println!(
-                    "{:<32} natively YAML {:.2} s / JSON {:.2} s = {:.2}: yaml-rust2's events alone {:.2} s, after reading {:.2} s, our trees and objects from its events {:.2} s where the goal leaves them {:.2} s (objects from trees take {:.2} s from JSON's); with trees from the events taking no time: {:.2} -> {}",
+                    "{:<32} natively YAML {:.2} s / JSON {:.2} s = {:.2}: the reader's events alone {:.2} s, after reading {:.2} s, trees and objects from its events {:.2} s where the goal leaves them {:.2} s (objects from trees take {:.2} s from JSON's); with trees from the events taking no time: {:.2} -> {}",
                     "",
                     n("native_yaml_seconds"),
                     n("native_json_seconds"),
                     n("native_ratio"),
-                    n("yaml_rust2_events_seconds"),
+                    n("yaml_events_seconds"),
                     n("after_reading_seconds"),
                     n("our_yaml_reading_seconds"),
                     n("our_yaml_reading_allowed_seconds"),
                     n("objects_from_trees_seconds"),
                     n("floor_ratio"),
                     if fl["met_on_this_design"] == true {
-                        "our trees from yaml-rust2's events are what must get faster"
+                        "the trees from the events are what must get faster"
                     } else {
-                        "cannot be met on this design (yaml-rust2's events, objects built from trees)"
+                        "cannot be met on this design (the reader's events, objects built from trees)"
                     }
                 );
                 continue;

@@ -192,11 +192,7 @@ impl<'t, 's> Walk<'t, 's> {
                     if c.indent != 0 || c.is_document_end() || c.text.starts_with('%') {
                         return Err(Stop::Other);
                     }
-                    if dash_at(c.text, 0) {
-                        self.sequence(0, false)?;
-                    } else {
-                        self.mapping(c, 0)?;
-                    }
+                    self.below(c)?;
                     // The document ends at the text's end or at the next `---`.
                     if self.peek().is_some_and(|n| !n.is_document_start()) {
                         return Err(Stop::Other);
@@ -205,7 +201,7 @@ impl<'t, 's> Walk<'t, 's> {
                 // Nothing in it: a missing value, as yaml-rust2 gives it (the builder leaves it out).
                 _ => {
                     let at = self.next_token();
-                    self.emit(|| Event::Scalar(String::new(), TScalarStyle::Plain, 0, None), at)?;
+                    self.missing(at)?;
                 }
             }
             let end = self.next_token();
@@ -213,6 +209,21 @@ impl<'t, 's> Walk<'t, 's> {
         }
         let end = self.next_token();
         self.emit(|| Event::StreamEnd, end)
+    }
+
+    /// A missing value (an empty plain scalar, as yaml-rust2 gives it) at `at`.
+    fn missing(&mut self, at: Pos) -> Result<(), Stop> {
+        self.emit(|| Event::Scalar(String::new(), TScalarStyle::Plain, 0, None), at)
+    }
+
+    /// A collection on the lines below, starting at line `l` (held by [`Walk::peek`]): a sequence when
+    /// the line is an entry, else a mapping.
+    fn below(&mut self, l: Line<'t>) -> Result<(), Stop> {
+        if dash_at(l.text, l.indent) {
+            self.sequence(l.indent, false)
+        } else {
+            self.mapping(l, l.indent)
+        }
     }
 
     fn enter(&mut self) -> Result<(), Stop> {
@@ -243,17 +254,11 @@ impl<'t, 's> Walk<'t, 's> {
                 self.inline_value(&line, value, n)?;
             } else {
                 match self.peek() {
-                    Some(l) if l.indent > n && !l.is_document_start() => {
-                        if dash_at(l.text, l.indent) {
-                            self.sequence(l.indent, false)?;
-                        } else {
-                            self.mapping(l, l.indent)?;
-                        }
-                    }
+                    Some(l) if l.indent > n && !l.is_document_start() => self.below(l)?,
                     Some(l) if l.indent == n && dash_at(l.text, n) => self.sequence(n, true)?,
                     _ => {
                         let at = self.next_token();
-                        self.emit(|| Event::Scalar(String::new(), TScalarStyle::Plain, 0, None), at)?;
+                        self.missing(at)?;
                     }
                 }
             }
@@ -296,21 +301,12 @@ impl<'t, 's> Walk<'t, 's> {
             if c >= line.text.len() {
                 // The item on the lines below, or nothing.
                 match self.peek() {
-                    Some(l) if l.indent > d && !l.is_document_start() => {
-                        if dash_at(l.text, l.indent) {
-                            self.sequence(l.indent, false)?;
-                        } else {
-                            self.mapping(l, l.indent)?;
-                        }
-                    }
+                    Some(l) if l.indent > d && !l.is_document_start() => self.below(l)?,
                     // Before the next entry, yaml-rust2 places it after that entry's `- `.
-                    Some(l) if l.indent == d && dash_at(l.text, d) => {
-                        let at = l.pos(entry_content(l.text, d));
-                        self.emit(|| Event::Scalar(String::new(), TScalarStyle::Plain, 0, None), at)?;
-                    }
+                    Some(l) if l.indent == d && dash_at(l.text, d) => self.missing(l.pos(entry_content(l.text, d)))?,
                     _ => {
                         let at = self.next_token();
-                        self.emit(|| Event::Scalar(String::new(), TScalarStyle::Plain, 0, None), at)?;
+                        self.missing(at)?;
                     }
                 }
             } else if dash_at(line.text, c) {

@@ -126,13 +126,13 @@ impl<'t, 's> Walk<'t, 's> {
         Walk { text, next: 0, number: 0, held: None, sink, depth: 0 }
     }
 
-    fn emit(&mut self, event: impl FnOnce() -> Event, at: Pos) -> Result<(), Stop> {
-        (self.sink)(event(), at).map_err(Stop::Yaml)
+    fn emit(&mut self, event: Event, at: Pos) -> Result<(), Stop> {
+        (self.sink)(event, at).map_err(Stop::Yaml)
     }
 
     fn scalar(&mut self, s: Scalar<'_>, line: &Line<'_>) -> Result<(), Stop> {
         let at = line.pos(s.start);
-        self.emit(|| Event::Scalar(s.text.into_owned(), s.style, 0, None), at)
+        self.emit(Event::Scalar(s.text.into_owned(), s.style, 0, None), at)
     }
 
     /// The next line, raw.
@@ -175,7 +175,7 @@ impl<'t, 's> Walk<'t, 's> {
 
     fn stream(&mut self) -> Result<(), Stop> {
         let start = Pos { line: 1, col: 1 };
-        self.emit(|| Event::StreamStart, start)?;
+        self.emit(Event::StreamStart, start)?;
         while let Some(l) = self.peek() {
             if l.is_document_end() || l.text.starts_with('%') {
                 return Err(Stop::Other);
@@ -186,7 +186,7 @@ impl<'t, 's> Walk<'t, 's> {
                     return Err(Stop::Other);
                 }
             }
-            self.emit(|| Event::DocumentStart, l.pos(0))?;
+            self.emit(Event::DocumentStart, l.pos(0))?;
             match self.peek() {
                 Some(c) if !c.is_document_start() => {
                     if c.indent != 0 || c.is_document_end() || c.text.starts_with('%') {
@@ -205,15 +205,15 @@ impl<'t, 's> Walk<'t, 's> {
                 }
             }
             let end = self.next_token();
-            self.emit(|| Event::DocumentEnd, end)?;
+            self.emit(Event::DocumentEnd, end)?;
         }
         let end = self.next_token();
-        self.emit(|| Event::StreamEnd, end)
+        self.emit(Event::StreamEnd, end)
     }
 
     /// A missing value (an empty plain scalar, as yaml-rust2 gives it) at `at`.
     fn missing(&mut self, at: Pos) -> Result<(), Stop> {
-        self.emit(|| Event::Scalar(String::new(), TScalarStyle::Plain, 0, None), at)
+        self.emit(Event::Scalar(String::new(), TScalarStyle::Plain, 0, None), at)
     }
 
     /// A collection on the lines below, starting at line `l` (held by [`Walk::peek`]): a sequence when
@@ -244,7 +244,7 @@ impl<'t, 's> Walk<'t, 's> {
         loop {
             let Some((key, colon)) = key_at(line.text, n) else { return Err(Stop::Other) };
             if !started {
-                self.emit(|| Event::MappingStart(0, None), line.pos(colon))?;
+                self.emit(Event::MappingStart(0, None), line.pos(colon))?;
                 started = true;
             }
             self.scalar(key, &line)?;
@@ -265,9 +265,8 @@ impl<'t, 's> Walk<'t, 's> {
             match self.peek() {
                 Some(l) if l.indent == n && !l.is_document_start() && !l.is_document_end() => {
                     if dash_at(l.text, n) {
-                        // An entry of the sequence this mapping is an item of (or an error): the mapping
-                        // ends when the sequence is indentless and this mapping is a compact one at `n`...
-                        // never at the keys' own column: left to yaml-rust2.
+                        // An entry at the keys' own column, after an entry of the mapping: an error,
+                        // left to yaml-rust2.
                         return Err(Stop::Other);
                     }
                     self.held = None;
@@ -278,7 +277,7 @@ impl<'t, 's> Walk<'t, 's> {
             }
         }
         let end = self.next_token();
-        self.emit(|| Event::MappingEnd, end)?;
+        self.emit(Event::MappingEnd, end)?;
         self.depth -= 1;
         Ok(())
     }
@@ -295,7 +294,7 @@ impl<'t, 's> Walk<'t, 's> {
             let c = entry_content(line.text, d);
             if first {
                 let at = if indentless { line.pos(c) } else { line.pos(d) };
-                self.emit(|| Event::SequenceStart(0, None), at)?;
+                self.emit(Event::SequenceStart(0, None), at)?;
                 first = false;
             }
             if c >= line.text.len() {
@@ -329,7 +328,7 @@ impl<'t, 's> Walk<'t, 's> {
             return Err(Stop::Other);
         }
         let end = self.next_token();
-        self.emit(|| Event::SequenceEnd, end)?;
+        self.emit(Event::SequenceEnd, end)?;
         self.depth -= 1;
         Ok(())
     }
@@ -340,12 +339,12 @@ impl<'t, 's> Walk<'t, 's> {
         let rest = line.text.get(at..).unwrap_or_default().trim_end_matches(' ');
         match rest {
             "{}" => {
-                self.emit(|| Event::MappingStart(0, None), line.pos(at))?;
-                self.emit(|| Event::MappingEnd, line.pos(at + 1))?;
+                self.emit(Event::MappingStart(0, None), line.pos(at))?;
+                self.emit(Event::MappingEnd, line.pos(at + 1))?;
             }
             "[]" => {
-                self.emit(|| Event::SequenceStart(0, None), line.pos(at))?;
-                self.emit(|| Event::SequenceEnd, line.pos(at + 1))?;
+                self.emit(Event::SequenceStart(0, None), line.pos(at))?;
+                self.emit(Event::SequenceEnd, line.pos(at + 1))?;
             }
             "|" | "|-" => return self.literal(n, rest == "|-"),
             _ => {
@@ -386,7 +385,7 @@ impl<'t, 's> Walk<'t, 's> {
                 self.held = Some(l);
                 break;
             } else {
-                if self.next > self.text.len() || (self.next == self.text.len() && !self.text.ends_with('\n')) {
+                if self.next == self.text.len() && !self.text.ends_with('\n') {
                     // The last line, without a line break.
                     return Err(Stop::Other);
                 }
@@ -404,7 +403,7 @@ impl<'t, 's> Walk<'t, 's> {
         if !strip {
             text.push('\n');
         }
-        self.emit(|| Event::Scalar(text, TScalarStyle::Literal, 0, None), at)?;
+        self.emit(Event::Scalar(text, TScalarStyle::Literal, 0, None), at)?;
         if self.peek().is_some_and(|l| l.indent > n && !l.is_document_start()) {
             return Err(Stop::Other);
         }

@@ -127,8 +127,8 @@ pub enum YamlOut {
 pub enum YamlStop {
     Error(ParseError),
     /// Read the text again, whole and with every field ([`parse_yaml_documents_budgeted`] with
-    /// [`Keep::All`]), after taking back what was handed out: an alias was met under [`Keep::Read`], or
-    /// the receiver asks it.
+    /// [`Keep::All`]), after taking back what was handed out: an alias was met under [`Keep::Read`], the
+    /// block reader (`block`) stopped after something was handed out, or the receiver asks it.
     Retry,
 }
 

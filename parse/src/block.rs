@@ -34,7 +34,27 @@ pub(crate) enum Stop {
     Yaml(YamlStop),
 }
 
-type Sink<'s> = &'s mut dyn FnMut(Event, Pos) -> Result<(), YamlStop>;
+/// An event as the reader hands it out: a scalar's text is borrowed from the text where it can be (the
+/// tree builder copies what it keeps, and most scalars are keys it shares or values it skips).
+pub(crate) enum Ev<'t> {
+    /// A scalar (never anchored or tagged here).
+    Scalar(Cow<'t, str>, TScalarStyle),
+    /// Any other event.
+    Other(Event),
+}
+
+impl Ev<'_> {
+    /// As yaml-rust2 gives it.
+    #[cfg(test)]
+    pub(crate) fn into_event(self) -> Event {
+        match self {
+            Ev::Scalar(s, style) => Event::Scalar(s.into_owned(), style, 0, None),
+            Ev::Other(e) => e,
+        }
+    }
+}
+
+type Sink<'s> = &'s mut dyn FnMut(Ev<'_>, Pos) -> Result<(), YamlStop>;
 
 /// The events of `text`, each with its place, handed to `sink` as they are read; [`Stop::Other`] as soon
 /// as the text holds something this reader does not read (the events so far are then to be dropped).
@@ -46,7 +66,8 @@ pub(crate) fn read(text: &str, sink: Sink<'_>) -> Result<(), Stop> {
     }
     let odd =
         |c: char| matches!(c, '\u{80}'..='\u{9f}' | '\u{2028}' | '\u{2029}' | '\u{feff}' | '\u{fffe}' | '\u{ffff}');
-    if !text.is_ascii() && text.chars().any(odd) {
+    let ascii = text.is_ascii();
+    if !ascii && text.chars().any(odd) {
         return Err(Stop::Other);
     }
     // A last line of spaces alone, without a line break, moves where yaml-rust2 places the end.
@@ -54,7 +75,7 @@ pub(crate) fn read(text: &str, sink: Sink<'_>) -> Result<(), Stop> {
     if !last.is_empty() && last.bytes().all(|b| b == b' ') {
         return Err(Stop::Other);
     }
-    Walk::new(text, sink).stream()
+    Walk::new(text, sink, ascii).stream()
 }
 
 /// A line's text (without its line break) and its place.
@@ -65,6 +86,8 @@ struct Line<'t> {
     number: u32,
     /// Leading spaces.
     indent: usize,
+    /// Is the whole text ASCII (a column is then a byte offset)?
+    ascii: bool,
 }
 
 impl Line<'_> {
@@ -86,7 +109,7 @@ impl Line<'_> {
     /// The place of byte `at` of the line (columns count characters, 1-based).
     fn pos(&self, at: usize) -> Pos {
         let before = self.text.get(..at).unwrap_or_default();
-        let col = if before.is_ascii() { before.len() } else { before.chars().count() };
+        let col = if self.ascii || before.is_ascii() { before.len() } else { before.chars().count() };
         Pos { line: self.number, col: u32::try_from(col).unwrap_or(u32::MAX).saturating_add(1) }
     }
 }
@@ -119,20 +142,21 @@ struct Walk<'t, 's> {
     held: Option<Line<'t>>,
     sink: Sink<'s>,
     depth: usize,
+    ascii: bool,
 }
 
 impl<'t, 's> Walk<'t, 's> {
-    fn new(text: &'t str, sink: Sink<'s>) -> Self {
-        Walk { text, next: 0, number: 0, held: None, sink, depth: 0 }
+    fn new(text: &'t str, sink: Sink<'s>, ascii: bool) -> Self {
+        Walk { text, next: 0, number: 0, held: None, sink, depth: 0, ascii }
     }
 
     fn emit(&mut self, event: Event, at: Pos) -> Result<(), Stop> {
-        (self.sink)(event, at).map_err(Stop::Yaml)
+        (self.sink)(Ev::Other(event), at).map_err(Stop::Yaml)
     }
 
     fn scalar(&mut self, s: Scalar<'_>, line: &Line<'_>) -> Result<(), Stop> {
         let at = line.pos(s.start);
-        self.emit(Event::Scalar(s.text.into_owned(), s.style, 0, None), at)
+        (self.sink)(Ev::Scalar(s.text, s.style), at).map_err(Stop::Yaml)
     }
 
     /// The next line, raw.
@@ -149,7 +173,7 @@ impl<'t, 's> Walk<'t, 's> {
         self.next += (len + 1).min(rest.len());
         self.number = self.number.saturating_add(1);
         let indent = text.bytes().take_while(|b| *b == b' ').count();
-        Some(Line { text, number: self.number, indent })
+        Some(Line { text, number: self.number, indent, ascii: self.ascii })
     }
 
     /// The next line that holds something (blank lines and full-line comments passed), left to be read.
@@ -213,7 +237,7 @@ impl<'t, 's> Walk<'t, 's> {
 
     /// A missing value (an empty plain scalar, as yaml-rust2 gives it) at `at`.
     fn missing(&mut self, at: Pos) -> Result<(), Stop> {
-        self.emit(Event::Scalar(String::new(), TScalarStyle::Plain, 0, None), at)
+        (self.sink)(Ev::Scalar(Cow::Borrowed(""), TScalarStyle::Plain), at).map_err(Stop::Yaml)
     }
 
     /// A collection on the lines below, starting at line `l` (held by [`Walk::peek`]): a sequence when
@@ -403,7 +427,7 @@ impl<'t, 's> Walk<'t, 's> {
         if !strip {
             text.push('\n');
         }
-        self.emit(Event::Scalar(text, TScalarStyle::Literal, 0, None), at)?;
+        (self.sink)(Ev::Scalar(Cow::Owned(text), TScalarStyle::Literal), at).map_err(Stop::Yaml)?;
         if self.peek().is_some_and(|l| l.indent > n && !l.is_document_start()) {
             return Err(Stop::Other);
         }
@@ -574,7 +598,7 @@ mod tests {
     fn ours(text: &str) -> Vec<(Event, Option<Pos>)> {
         let mut out = Vec::new();
         let read = read(text, &mut |e, at| {
-            out.push(placed(e, at));
+            out.push(placed(e.into_event(), at));
             Ok(())
         });
         assert!(read.is_ok(), "{text:?}: read stopped after accepts");

@@ -1,12 +1,13 @@
 //! YAML documents to positioned trees, built from yaml-rust2's event stream without recursion.
 
+use std::borrow::Cow;
 use std::collections::{HashMap, HashSet};
 
 use yaml_rust2::parser::{Event, Parser};
 use yaml_rust2::scanner::{Marker, TScalarStyle};
 
 use super::{
-    block, exact, share_key, unread, Interner, Keep, Node, ParseError, PathFrame, Pos, ScalarKind, Str, Value,
+    block, exact, share_key, unread, Interner, Keep, Node, ParseError, PathFrame, Pos, ScalarKind, Str, Text, Value,
     MAX_DEPTH,
 };
 
@@ -237,7 +238,7 @@ fn build(
         head: (None, None),
     };
     // The YAML kubectl and Helm write, by a reader of our own (see `block`); any other, by yaml-rust2.
-    match block::read(text, &mut |event, at| b.event(event, at).map(|_| ())) {
+    match block::read(text, &mut |event, at| b.block_event(event, at)) {
         Ok(()) => return Ok(b.docs),
         Err(block::Stop::Yaml(stop)) => return Err(stop),
         // What was handed out is taken back, and the text read whole (as after an alias under Keep::Read).
@@ -291,33 +292,87 @@ impl Builder<'_, '_, '_> {
         ParseError { file: self.file.to_owned(), line: Some(at.line), col: Some(at.col), message: msg.to_owned() }
     }
 
-    /// One event, at its place: `true` at the stream's end.
+    /// One of yaml-rust2's events, at its place: `true` at the stream's end.
     fn event(&mut self, event: Event, at: Pos) -> Result<bool, YamlStop> {
-        let keep = self.keep;
-        if keep == Keep::Read && matches!(event, Event::Alias(_)) {
+        match event {
+            Event::Scalar(s, style, anchor, _tag) => self.scalar(Cow::Owned(s), style, anchor, at).map(|()| false),
+            other => self.other(other, at),
+        }
+    }
+
+    /// One of the block reader's events (its scalars borrowed from the text).
+    fn block_event(&mut self, event: block::Ev<'_>, at: Pos) -> Result<(), YamlStop> {
+        match event {
+            block::Ev::Scalar(s, style) => self.scalar(s, style, 0, at),
+            block::Ev::Other(e) => self.other(e, at).map(|_| ()),
+        }
+    }
+
+    /// Is the value about to start one nothing reads, not to be built ([`Keep::Read`], [`unread`])?
+    fn value_unread(&self) -> bool {
+        self.keep == Keep::Read
+            && self.stack.last().and_then(PathFrame::key).is_some_and(|k| k != "<<")
+            && unread(&self.stack)
+    }
+
+    /// A scalar: a key's text is shared, a value's copied into its node (unless nothing reads it).
+    fn scalar(&mut self, s: Cow<'_, str>, style: TScalarStyle, anchor: usize, at: Pos) -> Result<(), YamlStop> {
+        if self.skipping > 0 {
+            return Ok(());
+        }
+        if self.value_unread() {
+            if let Some(Frame::Map { key, .. }) = self.stack.last_mut() {
+                *key = None;
+            }
+            return Ok(());
+        }
+        let null = style == TScalarStyle::Plain && matches!(&*s, "" | "~" | "null" | "Null" | "NULL");
+        // A key without an anchor: no node made (as `key_text` reads the node it would be).
+        if anchor == 0 && matches!(self.stack.last(), Some(Frame::Map { key: None, .. })) {
+            let k = if null { Str::default() } else { share_key(&mut self.keys, &s) };
+            return self.set_key(k);
+        }
+        let text = |s: Cow<'_, str>| match s {
+            Cow::Borrowed(b) => Text::from(b),
+            Cow::Owned(o) => Text::from(o),
+        };
+        let value = match (null, style) {
+            (true, _) => Value::Null,
+            (false, TScalarStyle::Plain) => Value::Scalar(text(s), ScalarKind::Plain),
+            (false, _) => Value::Scalar(text(s), ScalarKind::Str),
+        };
+        self.place(Node::new(at, value), anchor)
+    }
+
+    /// The key of the mapping being built (which waits for one).
+    fn set_key(&mut self, k: Str) -> Result<(), YamlStop> {
+        let root_level = self.stack.len() == 1;
+        let streamed = self.sink.is_some();
+        if let Some(Frame::Map { entries, key, .. }) = self.stack.last_mut() {
+            // A root's `items` given twice: the last one wins (as kubectl's YAML reader, sigs.k8s.io/yaml,
+            // reads a key given twice), and the first was handed out already: read the text whole instead.
+            if streamed && root_level && k == "items" && entries.iter().any(|(e, _)| e == "items") {
+                return Err(YamlStop::Retry);
+            }
+            *key = Some(k);
+        }
+        Ok(())
+    }
+
+    /// Any event but a scalar: `true` at the stream's end.
+    fn other(&mut self, event: Event, at: Pos) -> Result<bool, YamlStop> {
+        if self.keep == Keep::Read && matches!(event, Event::Alias(_)) {
             return Err(YamlStop::Retry);
         }
-        let stack = &mut self.stack;
-        let starts_value = matches!(event, Event::Scalar(..) | Event::SequenceStart(..) | Event::MappingStart(..));
-        if self.skipping == 0
-            && starts_value
-            && keep == Keep::Read
-            && stack.last().and_then(PathFrame::key).is_some_and(|k| k != "<<")
-            && unread(stack)
-        {
-            self.skipping = 1;
-            if matches!(event, Event::Scalar(..)) {
-                self.skipping = 0;
-                if let Some(Frame::Map { key, .. }) = stack.last_mut() {
-                    *key = None;
-                }
-                return Ok(false);
-            }
-            if stack.len() >= MAX_DEPTH {
+        let starts_value = matches!(event, Event::SequenceStart(..) | Event::MappingStart(..));
+        if self.skipping == 0 && starts_value && self.value_unread() {
+            if self.stack.len() >= MAX_DEPTH {
                 return Err(self.error(at, "nested too deeply").into());
             }
+            self.skipping = 1;
             return Ok(false);
         }
+        let stack = &mut self.stack;
         if self.skipping > 0 {
             match event {
                 Event::SequenceStart(..) | Event::MappingStart(..) => {
@@ -339,11 +394,15 @@ impl Builder<'_, '_, '_> {
             }
             return Ok(false);
         }
-        let mut done: Option<(Node, usize)> = None;
-        match event {
+        let (node, anchor) = match event {
             Event::StreamEnd => return Ok(true),
-            Event::StreamStart | Event::Nothing | Event::DocumentEnd => {}
-            Event::DocumentStart => self.anchors.clear(),
+            Event::StreamStart | Event::Nothing | Event::DocumentEnd => return Ok(false),
+            Event::DocumentStart => {
+                self.anchors.clear();
+                return Ok(false);
+            }
+            // Scalars go to `scalar`.
+            Event::Scalar(..) => return Ok(false),
             Event::Alias(id) => {
                 let anchored = self.anchors.get(&id).ok_or_else(|| self.error(at, "alias to an unknown anchor"))?;
                 // Counted before it is copied: the copy is never made once the budget is spent.
@@ -357,18 +416,7 @@ impl Builder<'_, '_, '_> {
                 };
                 *self.alias_budget = left;
                 let node = anchored.clone();
-                done = Some((Node { pos: at, value: node.value }, 0));
-            }
-            Event::Scalar(s, style, anchor, _tag) => {
-                let value = if style == TScalarStyle::Plain {
-                    match s.as_str() {
-                        "" | "~" | "null" | "Null" | "NULL" => Value::Null,
-                        _ => Value::Scalar(s.into(), ScalarKind::Plain),
-                    }
-                } else {
-                    Value::Scalar(s.into(), ScalarKind::Str)
-                };
-                done = Some((Node::new(at, value), anchor));
+                (Node { pos: at, value: node.value }, 0)
             }
             Event::SequenceStart(anchor, _) => {
                 if stack.len() >= MAX_DEPTH {
@@ -382,6 +430,7 @@ impl Builder<'_, '_, '_> {
                 }
                 let items = self.spare_seqs.pop().unwrap_or_default();
                 stack.push(Frame::Seq { pos: at, anchor, items, stream });
+                return Ok(false);
             }
             Event::MappingStart(anchor, _) => {
                 if stack.len() >= MAX_DEPTH {
@@ -389,10 +438,11 @@ impl Builder<'_, '_, '_> {
                 }
                 let entries = self.spare_maps.pop().unwrap_or_default();
                 stack.push(Frame::Map { pos: at, anchor, entries, key: None });
+                return Ok(false);
             }
             Event::SequenceEnd | Event::MappingEnd => match stack.pop() {
                 Some(Frame::Seq { pos, anchor, items, .. }) => {
-                    done = Some((Node::new(pos, Value::Seq(exact(items, &mut self.spare_seqs))), anchor));
+                    (Node::new(pos, Value::Seq(exact(items, &mut self.spare_seqs))), anchor)
                 }
                 Some(Frame::Map { pos, anchor, mut entries, key }) => {
                     if let Some(k) = key {
@@ -400,55 +450,48 @@ impl Builder<'_, '_, '_> {
                     }
                     // YAML merge keys (`<<: *defaults`): explicit keys win over merged ones.
                     let entries = apply_merge_keys(exact(entries, &mut self.spare_maps));
-                    done = Some((Node::new(pos, Value::Map(entries)), anchor));
+                    (Node::new(pos, Value::Map(entries)), anchor)
                 }
                 None => return Err(self.error(at, "unbalanced collection end").into()),
             },
-        }
-        if let Some((node, anchor)) = done {
-            if anchor != 0 {
-                self.anchors.insert(anchor, node.clone());
-            }
-            let root_level = self.stack.len() == 1;
-            match self.stack.last_mut() {
-                None => {
-                    if !node.is_null() {
-                        match self.sink.as_mut() {
-                            Some(sink) => {
-                                self.handed = true;
-                                sink(YamlOut::Document(node))?;
-                            }
-                            None => self.docs.push(node),
-                        }
-                    }
-                }
-                Some(Frame::Seq { stream: true, .. }) => {
-                    if let Some(sink) = self.sink.as_mut() {
-                        self.handed = true;
-                        sink(YamlOut::Item(node, self.head.clone()))?;
-                    }
-                }
-                Some(Frame::Seq { items, .. }) => items.push(node),
-                Some(Frame::Map { entries, key, .. }) => match key.take() {
-                    None => {
-                        let k = key_text(&node, &mut self.keys);
-                        // A root's `items` given twice: the last one wins (as kubectl's YAML reader,
-                        // sigs.k8s.io/yaml, reads a key given twice), and the first was handed out
-                        // already: read the text whole instead.
-                        if self.sink.is_some()
-                            && root_level
-                            && k == "items"
-                            && entries.iter().any(|(e, _)| e == "items")
-                        {
-                            return Err(YamlStop::Retry);
-                        }
-                        *key = Some(k);
-                    }
-                    Some(k) => entries.push((k, node)),
-                },
-            }
-        }
+        };
+        self.place(node, anchor)?;
         Ok(false)
+    }
+
+    /// A value complete: into its collection, its document, or the receiver.
+    fn place(&mut self, node: Node, anchor: usize) -> Result<(), YamlStop> {
+        if anchor != 0 {
+            self.anchors.insert(anchor, node.clone());
+        }
+        match self.stack.last_mut() {
+            None => {
+                if !node.is_null() {
+                    match self.sink.as_mut() {
+                        Some(sink) => {
+                            self.handed = true;
+                            sink(YamlOut::Document(node))?;
+                        }
+                        None => self.docs.push(node),
+                    }
+                }
+            }
+            Some(Frame::Seq { stream: true, .. }) => {
+                if let Some(sink) = self.sink.as_mut() {
+                    self.handed = true;
+                    sink(YamlOut::Item(node, self.head.clone()))?;
+                }
+            }
+            Some(Frame::Seq { items, .. }) => items.push(node),
+            Some(Frame::Map { entries, key, .. }) => match key.take() {
+                Some(k) => entries.push((k, node)),
+                None => {
+                    let k = key_text(&node, &mut self.keys);
+                    self.set_key(k)?;
+                }
+            },
+        }
+        Ok(())
     }
 }
 

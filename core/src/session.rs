@@ -42,9 +42,8 @@ impl Current {
         // A byte-order mark starts the file, never a part of it after the first (check() drops it too).
         let body = if self.started { &chunk[..] } else { chunk.strip_prefix(BOM).unwrap_or(&chunk) };
         self.started = true;
-        let lines = u32::try_from(crate::parse::count_newlines(&chunk)).unwrap_or(u32::MAX);
-        // Through the reader check() uses for a whole file.
-        read_yaml_into(body, self.line_offset, &mut self.alias_budget, ingested, &mut self.file)?;
+        // Through the reader check() uses for a whole file (a byte-order mark holds no line break).
+        let lines = read_yaml_into(body, self.line_offset, &mut self.alias_budget, ingested, &mut self.file)?;
         self.line_offset = self.line_offset.saturating_add(lines);
         Ok(())
     }

@@ -61,7 +61,9 @@ type Sink<'s> = &'s mut dyn FnMut(Ev<'_>, Pos) -> Result<(), YamlStop>;
 pub(crate) fn read(text: &str, sink: Sink<'_>) -> Result<(), Stop> {
     // Tabs, CRs and the characters YAML does not allow or reads as line breaks (yaml-rust2 refuses some,
     // and counts lines by others) are left to yaml-rust2.
-    if text.bytes().any(|b| (b < 0x20 && b != b'\n') || b == 0x7f) {
+    // (By blocks, each without a branch per byte: several times faster than stopping at the first.)
+    let odd_byte = |b: u8| (b < 0x20) & (b != b'\n') | (b == 0x7f);
+    if text.as_bytes().chunks(256).any(|block| block.iter().fold(false, |odd, b| odd | odd_byte(*b))) {
         return Err(Stop::Other);
     }
     let odd =
@@ -441,10 +443,9 @@ fn key_at(text: &str, at: usize) -> Option<(Scalar<'_>, usize)> {
     let key = match rest.as_bytes().first()? {
         b'"' | b'\'' => quoted(text, at)?,
         _ => {
-            let (colon, comment) = marks(rest);
-            let colon = colon?;
+            let colon = key_colon(rest)?;
             let word = rest.get(..colon)?;
-            if comment.is_some_and(|c| c < colon) || !plain_start(word) || word.ends_with(' ') {
+            if !plain_start(word) || word.ends_with(' ') {
                 return None;
             }
             Scalar { text: Cow::Borrowed(word), style: TScalarStyle::Plain, start: at, end: at + colon }
@@ -474,6 +475,20 @@ fn value_at(text: &str, at: usize) -> Option<Scalar<'_>> {
             })
         }
     }
+}
+
+/// In a plain key's line: the first `:` that ends a key (a space or the end after it), unless a comment
+/// (` #`) comes before it. The line is read only up to it (the value after it is read by [`value_at`]).
+fn key_colon(rest: &str) -> Option<usize> {
+    let b = rest.as_bytes();
+    for (i, c) in b.iter().enumerate() {
+        match c {
+            b':' if matches!(b.get(i + 1), None | Some(b' ')) => return Some(i),
+            b'#' if i > 0 && b.get(i - 1) == Some(&b' ') => return None,
+            _ => {}
+        }
+    }
+    None
 }
 
 /// In a plain scalar's line: the first `:` that ends a key (a space or the end after it), and the first

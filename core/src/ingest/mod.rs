@@ -124,20 +124,24 @@ pub fn shift(node: &mut Node, by: u32) {
     }
 }
 
+/// The lines after `from` (a line start; itself too when it is not the first) that begin a new document
+/// (see [`begins_document`]) and end within `buf` (a last line without a line break is never one): where
+/// each starts. Only lines that begin with `-` or `.` are looked at, found without a step per line.
+fn document_markers(buf: &[u8], from: usize) -> impl Iterator<Item = usize> + '_ {
+    let first = if from > 0 { Some(from) } else { crate::parse::find_line_beginning(buf, from, b'-', b'.') };
+    std::iter::successors(first, move |at| crate::parse::find_line_beginning(buf, *at, b'-', b'.')).filter(move |at| {
+        crate::parse::find_newline(buf, *at).is_some_and(|end| begins_document(buf.get(*at..end).unwrap_or_default()))
+    })
+}
+
 /// Scan `buf` from `from` (a line start) for lines that begin a new document (`---` or `...` at the
 /// start of a line): the last one found (a line start after the first byte), and where the scan stopped
 /// (the start of the unfinished last line), so that the next push scans only what is new.
 pub fn scan_boundaries(buf: &[u8], from: usize) -> (Option<usize>, usize) {
-    let mut found = None;
-    let mut start = from;
-    while start < buf.len() {
-        let Some(end) = crate::parse::find_newline(buf, start) else { break };
-        if start > 0 && begins_document(buf.get(start..end).unwrap_or_default()) {
-            found = Some(start);
-        }
-        start = end + 1;
-    }
-    (found, start)
+    let whole = buf.get(from..).and_then(|rest| rest.iter().rposition(|b| *b == b'\n'));
+    let Some(last_break) = whole else { return (None, from) };
+    let stop = from + last_break + 1;
+    (document_markers(buf.get(..stop).unwrap_or_default(), from).last(), stop)
 }
 
 /// Directives (`%YAML 1.2`) belong to the document after them: a cut at `cut` moves before them.
@@ -157,18 +161,11 @@ pub fn before_directives(buf: &[u8], mut cut: usize) -> usize {
 /// moved before the directives that belong to it. Linear in the text.
 fn document_starts(buf: &[u8]) -> Vec<usize> {
     let mut starts = vec![0];
-    let mut start = 0;
-    while start < buf.len() {
-        let Some(end) = crate::parse::find_newline(buf, start) else {
-            break; // a last line without a newline is never a boundary (as `scan_boundaries` reads it)
-        };
-        if start > 0 && begins_document(buf.get(start..end).unwrap_or_default()) {
-            let cut = before_directives(buf, start);
-            if starts.last().is_some_and(|last| cut > *last) {
-                starts.push(cut);
-            }
+    for at in document_markers(buf, 0) {
+        let cut = before_directives(buf, at);
+        if starts.last().is_some_and(|last| cut > *last) {
+            starts.push(cut);
         }
-        start = end + 1;
     }
     starts
 }
@@ -183,13 +180,15 @@ fn document_starts(buf: &[u8]) -> Vec<usize> {
 /// `kubectl get -o yaml` List is never one tree. A document part with an alias, or a List whose `kind`
 /// changes after its items (a key given twice), is taken back and read whole with every field instead:
 /// the objects are those of the whole tree either way (tests below).
+///
+/// Returns the lines of `bytes` (its line breaks), counted once here for the caller.
 pub fn read_yaml_into(
     bytes: &[u8],
     first_line: u32,
     budget: &mut usize,
     out: &mut Ingested,
     f: &mut FileIngest,
-) -> Result<(), ParseError> {
+) -> Result<u32, ParseError> {
     use crate::parse::{stream_yaml_documents, Keep, YamlOut, YamlStop};
     let name = &f.name.clone();
     let starts = document_starts(bytes);
@@ -243,7 +242,7 @@ pub fn read_yaml_into(
         }
         line = line.saturating_add(u32::try_from(crate::parse::count_newlines(part)).unwrap_or(u32::MAX));
     }
-    Ok(())
+    Ok(line.saturating_sub(first_line))
 }
 
 /// A byte-order mark: not part of the text, dropped from the start of a file (positions count after it).
@@ -600,7 +599,7 @@ pub fn ingest(inputs: &[Input]) -> Result<Ingested, ParseError> {
                 .and_then(|()| j.finish(&mut out, &mut f))
         } else {
             let mut budget = crate::parse::MAX_ALIAS_BYTES;
-            read_yaml_into(bytes, 0, &mut budget, &mut out, &mut f)
+            read_yaml_into(bytes, 0, &mut budget, &mut out, &mut f).map(|_| ())
         };
         match read {
             Ok(()) => out.end_file(f),
@@ -829,6 +828,50 @@ fn with_kind(item: &Node, kind: &str, api_version: &str) -> Node {
 #[cfg(test)]
 pub(crate) mod tests {
     use super::*;
+
+    /// Document boundaries found without a step per line, as a line-by-line reading finds them: texts of
+    /// markers, near-markers, directives, blanks and CRs, from every line start.
+    #[test]
+    fn document_markers_are_those_line_by_line() {
+        let by_line = |buf: &[u8], from: usize| -> (Vec<usize>, usize) {
+            let (mut found, mut start) = (Vec::new(), from);
+            while let Some(end) = crate::parse::find_newline(buf, start) {
+                if start > 0 && begins_document(&buf[start..end]) {
+                    found.push(start);
+                }
+                start = end + 1;
+            }
+            (found, start.max(from))
+        };
+        let pieces: [&[u8]; 12] =
+            [b"---", b"...", b"--- x", b"---x", b"-- ", b"- a", b".", b"%YAML 1.2", b"a: 1", b" ", b"\r", b"\t"];
+        let mut seed = 5u32;
+        for _ in 0..3000 {
+            let mut text = Vec::new();
+            for _ in 0..(seed % 9) {
+                seed = seed.wrapping_mul(1_103_515_245).wrapping_add(12_345);
+                text.extend_from_slice(pieces[(seed >> 16) as usize % pieces.len()]);
+                if (seed >> 8) % 3 > 0 {
+                    text.push(b'\n');
+                }
+            }
+            seed = seed.wrapping_mul(1_103_515_245).wrapping_add(12_345);
+            let starts: Vec<usize> =
+                std::iter::once(0).chain((1..=text.len()).filter(|&i| text[i - 1] == b'\n')).collect();
+            for &from in &starts {
+                let (found, stop) = by_line(&text, from);
+                assert_eq!(scan_boundaries(&text, from), (found.last().copied(), stop), "{text:?} from {from}");
+            }
+            let mut want = vec![0];
+            for at in by_line(&text, 0).0 {
+                let cut = before_directives(&text, at);
+                if cut > *want.last().unwrap() {
+                    want.push(cut);
+                }
+            }
+            assert_eq!(document_starts(&text), want, "{text:?}");
+        }
+    }
 
     #[test]
     fn lists_documents_and_skips() {

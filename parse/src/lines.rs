@@ -52,7 +52,7 @@ pub fn find_line_beginning(bytes: &[u8], from: usize, a: u8, b: u8) -> Option<us
         i += 8;
     }
     let rest = bytes.get(i..)?;
-    rest.windows(2).position(|p| p[0] == b'\n' && (p[1] == a || p[1] == b)).map(|p| i + p + 1)
+    rest.windows(2).position(|p| matches!(p, [b'\n', c] if *c == a || *c == b)).map(|p| i + p + 1)
 }
 
 /// How many `\n` `bytes` holds. Eight bytes at a time (in WebAssembly, a byte at a time took a fifth of a

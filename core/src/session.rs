@@ -220,7 +220,7 @@ impl Session {
         // that begins like a document marker (`...   x\0`) and has not ended: whether it begins a document,
         // and so where the NUL's document starts, is known only when the line ends (found by
         // `cargo xtask fuzz`: an unclosed quote before such a line ran into it here, not in check()).
-        let early = match (self.current.as_ref(), chunk.iter().position(|b| *b == 0)) {
+        let early = match (self.current.as_ref(), crate::parse::find_byte(chunk, 0, 0)) {
             (Some(c), Some(n)) if c.json == Some(false) => {
                 // The chunk ends the pending bytes (whatever a cut above left of them).
                 let at = c.pending.len().checked_sub(chunk.len() - n);

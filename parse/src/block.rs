@@ -61,9 +61,7 @@ type Sink<'s> = &'s mut dyn FnMut(Ev<'_>, Pos) -> Result<(), YamlStop>;
 pub(crate) fn read(text: &str, sink: Sink<'_>) -> Result<(), Stop> {
     // Tabs, CRs and the characters YAML does not allow or reads as line breaks (yaml-rust2 refuses some,
     // and counts lines by others) are left to yaml-rust2.
-    // (By blocks, each without a branch per byte: several times faster than stopping at the first.)
-    let odd_byte = |b: u8| (b < 0x20) & (b != b'\n') | (b == 0x7f);
-    if text.as_bytes().chunks(256).any(|block| block.iter().fold(false, |odd, b| odd | odd_byte(*b))) {
+    if crate::lines::has_control(text.as_bytes()) {
         return Err(Stop::Other);
     }
     let odd =

@@ -19,7 +19,7 @@ mod yaml;
 use std::fmt;
 
 pub use json::{parse_json, JsonStream, Keep};
-pub use lines::{count_newlines, find_line_beginning, find_newline};
+pub use lines::{count_newlines, find_byte, find_line_beginning, find_newline, has_control};
 pub use map::StringMap;
 pub use text::{FastHash, FastMap, FastSet, Interner, ShortHasher, Str, Text};
 pub use yaml::{

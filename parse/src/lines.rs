@@ -5,6 +5,12 @@
 /// Where the first `\n` at or after `from` is (`None`: there is none, or `from` is past the end). Eight
 /// bytes at a time (SWAR), as the JSON reader scans its strings.
 pub fn find_newline(bytes: &[u8], from: usize) -> Option<usize> {
+    find_byte(bytes, from, b'\n')
+}
+
+/// Where the first `byte` at or after `from` is (`None`: there is none, or `from` is past the end), eight
+/// bytes at a time.
+pub fn find_byte(bytes: &[u8], from: usize, byte: u8) -> Option<usize> {
     const ONES: u64 = 0x0101_0101_0101_0101;
     const HIGH: u64 = 0x8080_8080_8080_8080;
     let rest = bytes.get(from..)?;
@@ -12,7 +18,7 @@ pub fn find_newline(bytes: &[u8], from: usize) -> Option<usize> {
     for word in rest.chunks_exact(8) {
         let mut w = [0u8; 8];
         w.copy_from_slice(word);
-        let x = u64::from_le_bytes(w) ^ (ONES * u64::from(b'\n'));
+        let x = u64::from_le_bytes(w) ^ (ONES * u64::from(byte));
         // The high bit set at a byte that is zero (exact for the first such byte, which is all that is read).
         let hit = x.wrapping_sub(ONES) & !x & HIGH;
         if hit != 0 {
@@ -20,7 +26,30 @@ pub fn find_newline(bytes: &[u8], from: usize) -> Option<usize> {
         }
         j += 8;
     }
-    bytes.get(j..)?.iter().position(|&b| b == b'\n').map(|p| j + p)
+    bytes.get(j..)?.iter().position(|&b| b == byte).map(|p| j + p)
+}
+
+/// Does `bytes` hold a control character other than `\n` (below 0x20, or DEL)? Eight bytes at a time.
+pub fn has_control(bytes: &[u8]) -> bool {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const LOW7: u64 = 0x7f7f_7f7f_7f7f_7f7f;
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    let control = |b: u8| (b < 0x20 && b != b'\n') || b == 0x7f;
+    let words = bytes.chunks_exact(8);
+    let tail = words.remainder();
+    for word in words {
+        let mut w = [0u8; 8];
+        w.copy_from_slice(word);
+        let x = u64::from_le_bytes(w);
+        // The high bit of each byte below 0x20: its own high bit clear, and its low seven bits plus 0x60
+        // below 0x80 (added apart: nothing carries into the next byte).
+        let below = !(((x & LOW7) + ONES * 0x60) | x) & HIGH;
+        let odd = (below & !zero_bytes(x ^ (ONES * u64::from(b'\n')))) | zero_bytes(x ^ (ONES * 0x7f));
+        if odd != 0 {
+            return true;
+        }
+    }
+    tail.iter().any(|b| control(*b))
 }
 
 /// The high bit of each byte of `x` that is zero, and no other bit (the low seven bits of each byte are
@@ -120,6 +149,27 @@ mod tests {
                 for from in 0..=len + 1 {
                     let want = (from + 1..len).find(|&p| text[p - 1] == b'\n' && matches!(text[p], b'-' | b'.'));
                     assert_eq!(find_line_beginning(&text, from, b'-', b'.'), want, "{text:?} from {from}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn find_byte_and_has_control_read_each_byte() {
+        // Every byte value, alone and in a word of letters at every place, and beside its neighbours.
+        for b in 0..=255u8 {
+            let control = (b < 0x20 && b != b'\n') || b == 0x7f;
+            for len in 1..20 {
+                for at in 0..len {
+                    let mut text = vec![b'x'; len];
+                    text[at] = b;
+                    if at + 1 < len {
+                        text[at + 1] = b.wrapping_add(1);
+                    }
+                    let want = control || (at + 1 < len && matches!(b.wrapping_add(1), 0..=0x09 | 0x0b..=0x1f | 0x7f));
+                    assert_eq!(has_control(&text), want, "{text:?}");
+                    let first = text.iter().position(|c| *c == b);
+                    assert_eq!(find_byte(&text, 0, b), first, "{text:?}");
                 }
             }
         }

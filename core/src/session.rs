@@ -32,6 +32,28 @@ struct Current {
     discovered: bool,
     /// The error that ended the reading of a found file: the rest of it is passed over.
     failed: Option<crate::parse::ParseError>,
+    /// The input's size in bytes, when told ([`Session::size_hint`]).
+    size: Option<u64>,
+    /// Bytes of the input pushed so far.
+    pushed: u64,
+}
+
+impl Current {
+    /// Room in `pending` for `more` bytes. A document that grows past what doubling would hold anyway,
+    /// in an input of known size, gets room for the rest of the input at once (when that is at most four
+    /// times what it holds): a `kubectl get -o yaml` List, one document, is then held in its own size,
+    /// not up to twice it, and copied fewer times while it grows.
+    fn make_room(&mut self, more: usize) {
+        let (len, cap) = (self.pending.len(), self.pending.capacity());
+        let need = len.saturating_add(more);
+        let Some(size) = self.size.filter(|_| need > cap) else { return };
+        // The rest of the input from the start of `pending`: the document held may run to its end.
+        let left = usize::try_from(size.saturating_sub(self.pushed)).unwrap_or(usize::MAX);
+        let whole = len.saturating_add(left).max(need);
+        if whole <= need.saturating_mul(4) {
+            self.pending.reserve_exact(whole - len);
+        }
+    }
 }
 
 impl Current {
@@ -66,13 +88,15 @@ pub struct Session {
     error: Option<Error>,
     /// Bytes pushed so far, over all inputs.
     bytes: u64,
+    /// The size of the input named, for when it begins ([`Session::size_hint`]).
+    size_hint: Option<(String, u64)>,
 }
 
 impl Session {
     /// A new session; bad options are refused at once.
     pub fn new(options: UpgradeOptions) -> Result<Session, Error> {
         check_options(&options)?;
-        Ok(Session { options, ingested: Ingested::default(), current: None, error: None, bytes: 0 })
+        Ok(Session { options, ingested: Ingested::default(), current: None, error: None, bytes: 0, size_hint: None })
     }
 
     fn parse_pending(&mut self, upto: usize) -> Result<(), Error> {
@@ -103,6 +127,14 @@ impl Session {
             Err(e) => self.ingested.unreadable(e, cur.file, cur.discovered)?,
         }
         Ok(())
+    }
+
+    /// The size in bytes of the input `name` whose first chunk comes next (a file's, known before it is
+    /// read). Optional, and read only for memory: a YAML document is held until it ends, and one that
+    /// runs to the input's end (a `kubectl get -o yaml` List) is then held in its own size rather than in a
+    /// buffer grown by doublings. A wrong size changes no result.
+    pub fn size_hint(&mut self, name: &str, bytes: u64) {
+        self.size_hint = Some((name.to_owned(), bytes));
     }
 
     /// Add a chunk of the named input. A new name ends the previous input.
@@ -175,6 +207,8 @@ impl Session {
                 reader: None,
                 discovered,
                 failed: None,
+                size: self.size_hint.take().filter(|(n, _)| n == name).map(|(_, bytes)| bytes),
+                pushed: 0,
             });
         }
         self.bytes = self.bytes.saturating_add(chunk.len() as u64);
@@ -185,7 +219,9 @@ impl Session {
         if let Some(reader) = cur.reader.as_mut() {
             return reader.push(chunk, &mut self.ingested, &mut cur.file).map_err(Error::Input);
         }
+        cur.make_room(chunk.len());
         cur.pending.extend_from_slice(chunk);
+        cur.pushed = cur.pushed.saturating_add(chunk.len() as u64);
         if cur.json.is_none() {
             // Decide once the first non-blank byte after a byte-order mark is in (a mark split across
             // chunks waits for its last byte).
@@ -286,6 +322,39 @@ mod tests {
             s.push("b.json", br#"{"kind":"Pod","apiVersion":"v1","#).unwrap();
             s.push("b.json", br#""metadata":{"name":"q"}}"#).unwrap();
             assert_eq!(s.finish().unwrap().to_json(), whole, "chunks of {size}");
+        }
+    }
+
+    /// A YAML List of one document, its size told: held in a buffer of the input's size (not a doubling
+    /// past it), the same report; a size that is wrong changes only the buffer.
+    #[test]
+    fn a_size_hint_holds_a_yaml_list_in_its_size() {
+        let opts = UpgradeOptions::new("1.22.0");
+        let mut text = String::from("apiVersion: v1\nitems:\n");
+        for i in 0..400 {
+            text.push_str(&format!("- apiVersion: v1\n  kind: Pod\n  metadata:\n    name: p{i}\n    namespace: n\n"));
+        }
+        text.push_str("kind: List\n");
+        let whole = check(&[Input::new("l.yaml", text.as_str())], &opts).unwrap().to_json();
+        let size = text.len() as u64;
+        for (hint, most) in
+            [(Some(size), text.len()), (Some(size / 3), usize::MAX), (Some(size * 100), usize::MAX), (None, usize::MAX)]
+        {
+            let mut s = Session::new(opts.clone()).unwrap();
+            if let Some(h) = hint {
+                s.size_hint("l.yaml", h);
+            }
+            let mut largest = 0;
+            for c in text.as_bytes().chunks(1000) {
+                s.push("l.yaml", c).unwrap();
+                largest = largest.max(s.current.as_ref().map_or(0, |c| c.pending.capacity()));
+            }
+            assert!(largest <= most, "{hint:?}: {largest} bytes held for {}", text.len());
+            // Without the size, the doublings pass it.
+            if hint.is_none() {
+                assert!(largest > text.len(), "{largest}");
+            }
+            assert_eq!(s.finish().unwrap().to_json(), whole, "{hint:?}");
         }
     }
 

@@ -360,6 +360,17 @@ impl CliSession {
         self.push_to(&name, &chunk, kube_preflight::Session::push_found)
     }
 
+    /// The size in bytes of the input whose first chunk comes next (a file's), read only for memory
+    /// (`Session::size_hint`); a size that is not a whole number of bytes is passed over.
+    #[wasm_bindgen(js_name = sizeHint)]
+    pub fn size_hint(&mut self, name: JsValue, bytes: f64) -> Result<(), JsValue> {
+        let name = name.as_string().ok_or_else(|| options_error("name: expected a string"))?;
+        if bytes.is_finite() && bytes >= 0.0 && bytes.fract() == 0.0 && bytes < 2f64.powi(53) {
+            self.session()?.size_hint(&name, bytes as u64);
+        }
+        Ok(())
+    }
+
     /// A chunk copied into the reused buffer, then given to the session by `push`.
     fn push_to(
         &mut self,

@@ -416,11 +416,14 @@ function streamInput(session, f, progress) {
   const name = f.name;
   let fd;
   let limit;
+  let size;
   try {
     fd = f.path === 0 ? 0 : fs.openSync(f.path, 'r');
     const st = fs.fstatSync(fd);
     if (st.isDirectory()) throw Object.assign(new Error('is a folder'), { code: 'EISDIR' });
     limit = st.isFile() ? Infinity : MAX_STREAM_BYTES;
+    // A file's size lets a YAML document that runs to its end be held in one buffer of its size.
+    if (st.isFile()) size = st.size;
   } catch (e) {
     if (fd !== undefined && fd !== 0) fs.closeSync(fd);
     if (f.discovered) {
@@ -430,6 +433,7 @@ function streamInput(session, f, progress) {
     throw inputError(`${name}: ${describe(e)}`);
   }
   try {
+    if (size !== undefined) session.sizeHint(name, size);
     let total = 0;
     let pushed = false;
     try {

@@ -515,12 +515,18 @@ impl Ingested {
         }
         crate::sort::sort_by_key(&mut pairs, |p| p.0);
         let mut gone = vec![false; self.objects.len()];
+        let mut listed: Vec<(Str, Option<u32>, Duplicate)> = Vec::new();
         for run in pairs.chunk_by(|a, b| a.0 == b.0) {
             let Some(&(l, _)) = run.first() else { continue };
-            let g: Vec<usize> = std::iter::once(l).chain(run.iter().map(|p| p.1)).collect();
-            // The copy read from the live cluster (it has a uid) is the one checked, in the group's place.
-            let pick = g.iter().position(|j| self.objects.get(*j).is_some_and(|o| o.uid.is_some())).unwrap_or(0);
-            let Some(&kept_at) = g.get(pick) else { continue };
+            let mut g: Vec<usize> = std::iter::once(l).chain(run.iter().map(|p| p.1)).collect();
+            // The copy checked, in the group's place: the one read from the live cluster (it has a uid),
+            // else the first by file and line, whatever order the inputs came in (the report does not
+            // depend on it: the merge fuzz target reads the same bytes as two files in both orders); the
+            // others after it in that order. Ties (one file read twice) keep the order read.
+            let objects = &self.objects;
+            let rank = |j: &usize| objects.get(*j).map(|o| (o.uid.is_none(), o.source.file.as_str(), o.source.line));
+            crate::sort::sort_by(&mut g, |a, b| rank(a).cmp(&rank(b)));
+            let Some(&kept_at) = g.first() else { continue };
             let Some(kept) = self.objects.get(kept_at) else { continue };
             let copies: Vec<CopyOf> = g
                 .iter()
@@ -540,16 +546,23 @@ impl Ingested {
             }
             let Some(kept) = self.objects.get_mut(l) else { continue };
             kept.copies = copies;
-            self.inventory.duplicates.push(Duplicate {
-                kind: kept.r.kind.to_string(),
-                namespace: kept.r.namespace.as_ref().map(Str::to_string),
-                name: kept.r.name.to_string(),
-                copies: std::iter::once(kept.source.location())
-                    .chain(kept.copies.iter().map(|c| c.source.location()))
-                    .collect(),
-                identical: kept.copies.iter().all(|c| !c.differs),
-            });
+            listed.push((
+                kept.source.file.clone(),
+                kept.source.line,
+                Duplicate {
+                    kind: kept.r.kind.to_string(),
+                    namespace: kept.r.namespace.as_ref().map(Str::to_string),
+                    name: kept.r.name.to_string(),
+                    copies: std::iter::once(kept.source.location())
+                        .chain(kept.copies.iter().map(|c| c.source.location()))
+                        .collect(),
+                    identical: kept.copies.iter().all(|c| !c.differs),
+                },
+            ));
         }
+        // By the checked copy's file and line, not by where the first copy came in the inputs.
+        crate::sort::sort_by_key(&mut listed, |(file, line, _)| (file.clone(), *line));
+        self.inventory.duplicates.extend(listed.into_iter().map(|(_, _, d)| d));
         let mut at = 0;
         self.objects.retain(|_| {
             let keep = !gone.get(at).copied().unwrap_or(false);
@@ -1111,6 +1124,32 @@ metadata: {}
             // Only the volumes a drain or the downtime reads are kept.
             assert_eq!(pa.spec.volumes.iter().map(|v| v.name.as_str()).collect::<Vec<_>>(), ["cache"]);
         }
+    }
+
+    /// Copies in two inputs, given in either order: the same copy checked (the first by file and line),
+    /// the same copies listed in the same order (found by the merge fuzz target: the first read was kept).
+    #[test]
+    fn copies_merge_alike_whatever_order_the_inputs_come_in() {
+        let node = "apiVersion: v1\nkind: Node\nmetadata: {name: n}\n";
+        let psp = "apiVersion: policy/v1beta1\nkind: PodSecurityPolicy\nmetadata: {name: r}\n";
+        let a = format!("{psp}---\n{node}");
+        let b = format!("# b\n---\n{node}---\n{psp}");
+        let read = |first: (&str, &str), second: (&str, &str)| {
+            let i = ingest(&[Input::new(first.0, first.1), Input::new(second.0, second.1)]).unwrap();
+            let kept: Vec<String> = i.objects.iter().map(|o| o.source.location()).collect();
+            let listed: Vec<Vec<String>> = i.inventory.duplicates.iter().map(|d| d.copies.clone()).collect();
+            (kept, listed)
+        };
+        let forward = read(("a.yaml", &a), ("b.yaml", &b));
+        let backward = read(("b.yaml", &b), ("a.yaml", &a));
+        assert_eq!(forward.1, [["a.yaml:1", "b.yaml:7"], ["a.yaml:5", "b.yaml:3"]]);
+        assert_eq!(backward.1, forward.1);
+        let sorted = |mut v: Vec<String>| {
+            v.sort();
+            v
+        };
+        assert_eq!(sorted(backward.0), sorted(forward.0.clone()));
+        assert_eq!(sorted(forward.0), ["a.yaml:1", "a.yaml:5"]);
     }
 
     /// Copies of one object: the live one (with a uid) is checked, in the place of the first copy read;

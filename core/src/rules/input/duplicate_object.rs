@@ -16,8 +16,8 @@ pub const INFO: RuleInfo = RuleInfo {
 pub const DOCS: &str = r#"## What it checks
 Objects read more than once (the same kind, namespace and name, or the same `metadata.uid`), for
 example a snapshot given twice, or a manifest from Git beside the live object. Every object is counted
-and checked once: the live copy (the one with a `uid`) when there is one, else the first read. Every
-copy is listed in `inventory.duplicates`; this rule reports the objects whose copies differ. The
+and checked once: the live copy (the one with a `uid`) when there is one, else the first by file name
+and line, whatever order the inputs come in. Every copy is listed in `inventory.duplicates`; this rule reports the objects whose copies differ. The
 apiVersion each differing copy was written in is still checked by `api/removed` and `api/deprecated`.
 
 ## Why it matters for an upgrade
@@ -53,7 +53,7 @@ pub fn check(ctx: &Context<'_>, out: &mut Vec<Finding>) {
                     o.source.location(),
                     others.join(", "),
                     o.source.location(),
-                    if o.uid.is_some() { " (the live object)" } else { " (the first read)" }
+                    if o.uid.is_some() { " (the live object)" } else { " (the first by file and line)" }
                 ),
                 "Give each object once, or bring the manifest and the cluster in line before the upgrade.",
             )

@@ -132,6 +132,17 @@ mod tests {
         assert_eq!(find_newline(b"abcdefghijklmnop", 3), None);
     }
 
+    /// A text of `len` bytes drawn from `pick` by a linear congruential sequence from `seed` (advanced), so
+    /// that many texts visit the mixes of the bytes.
+    fn mix(pick: &[u8], seed: &mut u32, len: usize) -> Vec<u8> {
+        (0..len)
+            .map(|_| {
+                *seed = seed.wrapping_mul(1_103_515_245).wrapping_add(12_345);
+                pick[(*seed >> 16) as usize % pick.len()]
+            })
+            .collect()
+    }
+
     #[test]
     fn find_line_beginning_finds_the_first_after_from() {
         // Texts of every length around two words', of line breaks, the two bytes looked for, bytes beside
@@ -140,12 +151,7 @@ mod tests {
         let mut seed = 11u32;
         for len in 0..40 {
             for _ in 0..40 {
-                let text: Vec<u8> = (0..len)
-                    .map(|_| {
-                        seed = seed.wrapping_mul(1_103_515_245).wrapping_add(12_345);
-                        pick[(seed >> 16) as usize % pick.len()]
-                    })
-                    .collect();
+                let text = mix(&pick, &mut seed, len);
                 for from in 0..=len + 1 {
                     let want = (from + 1..len).find(|&p| text[p - 1] == b'\n' && matches!(text[p], b'-' | b'.'));
                     assert_eq!(find_line_beginning(&text, from, b'-', b'.'), want, "{text:?} from {from}");
@@ -186,12 +192,7 @@ mod tests {
         let mut seed = 7u32;
         for len in 0..64 {
             for _ in 0..50 {
-                let text: Vec<u8> = (0..len)
-                    .map(|_| {
-                        seed = seed.wrapping_mul(1_103_515_245).wrapping_add(12_345);
-                        pick[(seed >> 16) as usize % pick.len()]
-                    })
-                    .collect();
+                let text = mix(&pick, &mut seed, len);
                 assert_eq!(count_newlines(&text), text.iter().filter(|&&b| b == b'\n').count(), "{text:?}");
             }
         }

@@ -39,10 +39,10 @@ struct Current {
 }
 
 impl Current {
-    /// Room in `pending` for `more` bytes. A document that grows past what doubling would hold anyway,
-    /// in an input of known size, gets room for the rest of the input at once (when that is at most four
-    /// times what it holds): a `kubectl get -o yaml` List, one document, is then held in its own size,
-    /// not up to twice it, and copied fewer times while it grows.
+    /// Room in `pending` for `more` bytes. When its buffer must grow, in an input of known size, a
+    /// document gets room for the rest of the input at once (if that is at most four times what it then
+    /// needs): a `kubectl get -o yaml` List, one document, is held in its own size rather than up to twice
+    /// it, and copied fewer times while it grows.
     fn make_room(&mut self, more: usize) {
         let (len, cap) = (self.pending.len(), self.pending.capacity());
         let need = len.saturating_add(more);
@@ -54,9 +54,7 @@ impl Current {
             self.pending.reserve_exact(whole - len);
         }
     }
-}
 
-impl Current {
     /// Parse the first `upto` pending bytes (whole YAML documents) into `ingested`.
     fn parse_pending(&mut self, upto: usize, ingested: &mut Ingested) -> Result<(), Error> {
         let rest = self.pending.split_off(upto.min(self.pending.len()));

@@ -157,9 +157,13 @@ impl<'t, 's> Walk<'t, 's> {
         (self.sink)(Ev::Other(event), at).map_err(Stop::Yaml)
     }
 
+    /// A scalar, its text borrowed from the text where it can be.
+    fn emit_scalar(&mut self, text: Cow<'_, str>, style: TScalarStyle, at: Pos) -> Result<(), Stop> {
+        (self.sink)(Ev::Scalar(text, style), at).map_err(Stop::Yaml)
+    }
+
     fn scalar(&mut self, s: Scalar<'_>, line: &Line<'_>) -> Result<(), Stop> {
-        let at = line.pos(s.start);
-        (self.sink)(Ev::Scalar(s.text, s.style), at).map_err(Stop::Yaml)
+        self.emit_scalar(s.text, s.style, line.pos(s.start))
     }
 
     /// The next line, raw.
@@ -240,7 +244,7 @@ impl<'t, 's> Walk<'t, 's> {
 
     /// A missing value (an empty plain scalar, as yaml-rust2 gives it) at `at`.
     fn missing(&mut self, at: Pos) -> Result<(), Stop> {
-        (self.sink)(Ev::Scalar(Cow::Borrowed(""), TScalarStyle::Plain), at).map_err(Stop::Yaml)
+        self.emit_scalar(Cow::Borrowed(""), TScalarStyle::Plain, at)
     }
 
     /// A collection on the lines below, starting at line `l` (held by [`Walk::peek`]): a sequence when
@@ -484,7 +488,7 @@ impl<'t, 's> Walk<'t, 's> {
         if !strip {
             text.push('\n');
         }
-        (self.sink)(Ev::Scalar(Cow::Owned(text), TScalarStyle::Literal), at).map_err(Stop::Yaml)?;
+        self.emit_scalar(Cow::Owned(text), TScalarStyle::Literal, at)?;
         if self.peek().is_some_and(|l| l.indent > n && !l.is_document_start()) {
             return Err(Stop::Other);
         }

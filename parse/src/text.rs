@@ -181,6 +181,15 @@ impl From<String> for Text {
     }
 }
 
+impl From<std::borrow::Cow<'_, str>> for Text {
+    fn from(s: std::borrow::Cow<'_, str>) -> Text {
+        match s {
+            std::borrow::Cow::Borrowed(b) => Text::from(b),
+            std::borrow::Cow::Owned(o) => Text::from(o),
+        }
+    }
+}
+
 impl PartialEq for Text {
     fn eq(&self, other: &Text) -> bool {
         self.as_str() == other.as_str()

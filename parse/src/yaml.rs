@@ -7,7 +7,7 @@ use yaml_rust2::parser::{Event, Parser};
 use yaml_rust2::scanner::{Marker, TScalarStyle};
 
 use super::{
-    block, exact, share_key, unread, Interner, Keep, Node, ParseError, PathFrame, Pos, ScalarKind, Str, Text, Value,
+    block, exact, share_key, unread, Interner, Keep, Node, ParseError, PathFrame, Pos, ScalarKind, Str, Value,
     MAX_DEPTH,
 };
 
@@ -332,14 +332,10 @@ impl Builder<'_, '_, '_> {
             let k = if null { Str::default() } else { share_key(&mut self.keys, &s) };
             return self.set_key(k);
         }
-        let text = |s: Cow<'_, str>| match s {
-            Cow::Borrowed(b) => Text::from(b),
-            Cow::Owned(o) => Text::from(o),
-        };
         let value = match (null, style) {
             (true, _) => Value::Null,
-            (false, TScalarStyle::Plain) => Value::Scalar(text(s), ScalarKind::Plain),
-            (false, _) => Value::Scalar(text(s), ScalarKind::Str),
+            (false, TScalarStyle::Plain) => Value::Scalar(s.into(), ScalarKind::Plain),
+            (false, _) => Value::Scalar(s.into(), ScalarKind::Str),
         };
         self.place(Node::new(at, value), anchor)
     }

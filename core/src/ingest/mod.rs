@@ -561,7 +561,7 @@ impl Ingested {
             ));
         }
         // By the checked copy's file and line, not by where the first copy came in the inputs.
-        crate::sort::sort_by_key(&mut listed, |(file, line, _)| (file.clone(), *line));
+        crate::sort::sort_by(&mut listed, |a, b| (&a.0, a.1).cmp(&(&b.0, b.1)));
         self.inventory.duplicates.extend(listed.into_iter().map(|(_, _, d)| d));
         let mut at = 0;
         self.objects.retain(|_| {

@@ -73,7 +73,8 @@ export function check(files, options) {
   return wasm.check(files, options);
 }
 
-/** Streaming input: `new Session(options)`, `push(name, chunk)`, `finish()`, `free()`. */
+/** Streaming input: `new Session(options)`, `sizeHint(name, bytes)` (optional), `push(name, chunk)`, `endInput()`,
+ * `finish()`, `free()`. */
 export class Session extends wasm.Session {
   constructor(options) {
     loadedOrThrow();

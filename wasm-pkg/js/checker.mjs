@@ -33,6 +33,13 @@ function describe(input, i) {
   return input;
 }
 
+/** The size in bytes of an input's content where it is known before reading it (a buffer's, a Blob's). */
+function sizeOf(content) {
+  if (content instanceof ArrayBuffer || ArrayBuffer.isView(content)) return content.byteLength;
+  if (typeof Blob === 'function' && content instanceof Blob) return content.size;
+  return undefined;
+}
+
 /** The chunks of one input's content, as `Uint8Array`s of their own (safe to transfer). */
 async function* chunks(content, where, stop) {
   const pieces = function* (bytes) {
@@ -108,14 +115,20 @@ export function runInWorker(makeWorker, start, inputs, options, { signal, onProg
       await ack;
       let bytes = 0;
       for (let i = 0; i < described.length; i++) {
-        const { name, content } = described[i];
+        const { name } = described[i];
+        // A string is encoded once, here, so that its size in bytes is known as a Blob's or a buffer's is.
+        const content = typeof described[i].content === 'string' ? new TextEncoder().encode(described[i].content) : described[i].content;
+        // The first chunk carries the input's size where it is known: the session holds a YAML document
+        // that runs to the input's end in one buffer of that size.
+        let size = sizeOf(content);
         let any = false;
         for await (const chunk of chunks(content, `inputs[${i}].content`, stop)) {
           if (settled) return;
           ack = next();
           bytes += chunk.byteLength;
           any = true;
-          worker.post({ type: 'chunk', name, chunk }, [chunk.buffer]);
+          worker.post({ type: 'chunk', name, chunk, size }, [chunk.buffer]);
+          size = undefined;
           const { objects } = await ack;
           onProgress?.({ bytes, objects, input: name });
         }

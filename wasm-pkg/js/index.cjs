@@ -54,9 +54,9 @@ function guarded(call) {
 }
 
 /**
- * Streaming input: `new Session(options)`, `push(name, chunk)`, `endInput()`, `finish()`. A session holds what it has
- * read in the module's memory until `finish()` or `free()` (or, once it is garbage collected, through the
- * module's FinalizationRegistry): call `free()` on a session you abandon.
+ * Streaming input: `new Session(options)`, `sizeHint(name, bytes)` (optional), `push(name, chunk)`, `endInput()`,
+ * `finish()`. A session holds what it has read in the module's memory until `finish()` or `free()` (or, once it
+ * is garbage collected, through the module's FinalizationRegistry): call `free()` on a session you abandon.
  */
 class Session {
   constructor(options) {
@@ -67,6 +67,15 @@ class Session {
   push(name, chunk) {
     this.usable();
     return guarded(() => this.inner.push(name, chunk));
+  }
+
+  /**
+   * The size in bytes of the input whose first chunk comes next (a file's `size`), optional and read only for
+   * memory; a size that is not a whole number of bytes is passed over, and a wrong one changes no result.
+   */
+  sizeHint(name, bytes) {
+    this.usable();
+    return guarded(() => this.inner.sizeHint(name, bytes));
   }
 
   /** End the current input now: the next chunk, whatever its name, begins another input. */

@@ -385,6 +385,11 @@ export function check(files: InputFile[], options: UpgradeOptions): Report;
 export class Session {
   constructor(options: UpgradeOptions);
   push(name: string, chunk: string | Uint8Array): void;
+  /** Optional, before an input's first chunk: its size in bytes (a file's `size`), read only for memory (a
+   * YAML document that runs to the input's end, as a `kubectl get -o yaml` List does, is then held in one
+   * buffer of that size rather than one grown by doublings). A size that is not a whole number of bytes is
+   * passed over; a wrong one changes no result. */
+  sizeHint(name: string, bytes: number): void;
   /** End the current input now: the next chunk, whatever its name, begins another input (two inputs of one
    * name stay two; an input that had no chunk is listed as empty). */
   endInput(): void;

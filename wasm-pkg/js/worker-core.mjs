@@ -14,6 +14,8 @@ export function serve(Session, init, post) {
         session = new Session(m.options);
         post({ type: 'ready' });
       } else if (m.type === 'chunk') {
+        // An input's first chunk carries its size where the page knew it (read only for memory).
+        if (m.size !== undefined) session.sizeHint(m.name, m.size);
         session.push(m.name, m.chunk);
         post({ type: 'ack', objects: session.progress()[1] });
       } else if (m.type === 'end') {

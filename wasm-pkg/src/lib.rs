@@ -363,10 +363,10 @@ impl CliSession {
     /// The size in bytes of the input whose first chunk comes next (a file's), read only for memory
     /// (`Session::size_hint`); a size that is not a whole number of bytes is passed over.
     #[wasm_bindgen(js_name = sizeHint)]
-    pub fn size_hint(&mut self, name: JsValue, bytes: f64) -> Result<(), JsValue> {
+    pub fn size_hint(&mut self, name: JsValue, bytes: JsValue) -> Result<(), JsValue> {
         let name = name.as_string().ok_or_else(|| options_error("name: expected a string"))?;
-        if bytes.is_finite() && bytes >= 0.0 && bytes.fract() == 0.0 && bytes < 2f64.powi(53) {
-            self.session()?.size_hint(&name, bytes as u64);
+        if let Some(bytes) = whole_bytes(&bytes) {
+            self.session()?.size_hint(&name, bytes);
         }
         Ok(())
     }
@@ -529,6 +529,13 @@ pub fn render_rules(format: JsValue) -> Result<String, JsValue> {
     }
 }
 
+/// A count of bytes given from JavaScript: a whole, non-negative, exactly representable number, else
+/// `None` (the caller passes it over).
+fn whole_bytes(v: &JsValue) -> Option<u64> {
+    let n = v.as_f64()?;
+    (n.is_finite() && n >= 0.0 && n.fract() == 0.0 && n < 2f64.powi(53)).then_some(n as u64)
+}
+
 /// Streaming input (CONTRACT section 1): `new Session(options)`, `push(name, chunk)` any number of
 /// times, `finish()`.
 #[wasm_bindgen]
@@ -581,6 +588,19 @@ impl Session {
             return Err(options_error("chunk: expected a string or a Uint8Array"));
         };
         s.push(&name, &bytes).map_err(|e| to_js_error(&e))
+    }
+
+    /// The size in bytes of the input whose first chunk comes next (a file's `size`), read only for memory
+    /// (`Session::size_hint`: a YAML document that runs to the input's end is held in one buffer of that
+    /// size); a size that is not a whole number of bytes is passed over, and a wrong one changes no result.
+    #[wasm_bindgen(js_name = sizeHint)]
+    pub fn size_hint(&mut self, name: JsValue, bytes: JsValue) -> Result<(), JsValue> {
+        let name = name.as_string().ok_or_else(|| options_error("name: expected a string"))?;
+        let s = self.inner.as_mut().ok_or_else(|| options_error("this session is finished"))?;
+        if let Some(bytes) = whole_bytes(&bytes) {
+            s.size_hint(&name, bytes);
+        }
+        Ok(())
     }
 
     /// End the current input now: the next chunk, whatever its name, begins another (two inputs of one

@@ -95,3 +95,26 @@ test('free() releases an abandoned session at once; a dropped one is released by
   s.free();
   assert.throws(() => s.push('a.yaml', 'kind: Pod\n'), /finished or freed/);
 });
+
+test('sizeHint: any size, or none, gives the same report; what is not a whole number of bytes is passed over', () => {
+  // A kubectl List in YAML: one document that runs to the input's end, the case the size is told for.
+  const items = Array.from({ length: 300 }, (_, i) => `- apiVersion: v1\n  kind: ConfigMap\n  metadata:\n    name: c${i}\n    namespace: n\n  data:\n    k: ${'v'.repeat(100)}\n`);
+  const list = Buffer.from(`apiVersion: v1\nitems:\n${items.join('')}kind: List\nmetadata:\n  resourceVersion: ""\n`);
+  const want = JSON.stringify(check([{ name: 'l.yaml', content: list }], { to: '1.29.2' }));
+  for (const hint of [list.length, Math.floor(list.length / 3), list.length * 100, 0, undefined, -1, 1.5, NaN, Infinity, '1000', null]) {
+    const s = new Session({ to: '1.29.2' });
+    s.sizeHint('l.yaml', hint);
+    for (let i = 0; i < list.length; i += 4096) s.push('l.yaml', list.subarray(i, i + 4096));
+    assert.equal(JSON.stringify(s.finish()), want, `size ${hint}`);
+  }
+  // A hint for another name, or between two inputs, changes nothing either.
+  const s = new Session({ to: '1.29.2' });
+  s.push('a.yaml', 'kind: Pod\napiVersion: v1\nmetadata: {name: a, namespace: n}\n');
+  s.sizeHint('other.yaml', 10);
+  s.push('l.yaml', list);
+  assert.deepEqual(s.finish().inventory.byKind, { ConfigMap: 300, Pod: 1 });
+  const t = new Session({ to: '1.29.2' });
+  assert.throws(() => t.sizeHint(7, 10), (e) => e.code === 'options' && /name: expected a string/.test(e.message));
+  t.free();
+  assert.throws(() => t.sizeHint('a.yaml', 10), /finished or freed/);
+});

@@ -82,3 +82,36 @@ test('AbortSignal: an aborted signal rejects at once; aborting mid-way ends the 
   await assert.rejects(run, /enough/);
   assert.equal(progress, 5);
 });
+
+test('each input\'s first chunk tells the worker its size in bytes where it is known before reading', async () => {
+  const { runInWorker } = await import(`${pkg}/checker.mjs`);
+  const posted = [];
+  // A worker that answers as the real one does, and keeps what it was sent.
+  const fake = () => {
+    let onMessage;
+    return {
+      post: (m) => {
+        posted.push({ ...m, chunk: m.chunk?.byteLength });
+        queueMicrotask(() => onMessage(m.type === 'finish' ? { type: 'report', report: {} } : m.type === 'start' ? { type: 'ready' } : { type: 'ack', objects: 0 }));
+      },
+      listen: (f) => { onMessage = f; },
+      terminate: () => {},
+    };
+  };
+  const big = Buffer.alloc((1 << 20) + 10, 0x20);
+  await runInWorker(fake, {}, [
+    { name: 'bytes.yaml', content: big },
+    { name: 'text.yaml', content: 'name: café\n' },
+    { name: 'blob.yaml', content: new Blob(['abc']) },
+    { name: 'stream.yaml', content: Readable.from(['ab', 'c']) },
+    { name: 'empty.yaml', content: '' },
+  ], options);
+  const chunks = posted.filter((m) => m.type === 'chunk').map(({ name, chunk, size }) => [name, chunk, size]);
+  assert.deepEqual(chunks, [
+    ['bytes.yaml', 1 << 20, (1 << 20) + 10], ['bytes.yaml', 10, undefined],
+    ['text.yaml', 12, 12],
+    ['blob.yaml', 3, 3],
+    ['stream.yaml', 2, undefined], ['stream.yaml', 1, undefined],
+    ['empty.yaml', 0, undefined],
+  ]);
+});

@@ -161,6 +161,9 @@ impl Engine {
                 continue;
             }
             let before = session.progress().1;
+            // Read only for memory: a YAML document that runs to the file's end is held in one buffer of
+            // its size.
+            session.size_hint(&spec.name, size);
             let mut offset = 0u64;
             loop {
                 let len = CHUNK.min(size - offset);

@@ -24,6 +24,7 @@ export async function run(files: { name: string; content: string | Uint8Array }[
   const kinds = Object.entries(report.inventory.byKind).map(([k, n]) => `${k}=${n}`);
   const catalogue: RuleInfo[] = rules();
   const s = new Session(options);
+  s.sizeHint('a.yaml', 10);
   s.push('a.yaml', new Uint8Array([0x6b]));
   s.push('a.yaml', 'ind: Pod\n');
   const streamed: Report = s.finish();

@@ -13,10 +13,13 @@
 //! the YAML reader's own events (`--yaml-events FILE`, in a fresh process: our block reader's, or
 //! yaml-rust2's for a text it leaves) and what the goal leaves for the rest.
 //!
-//! The timings the goals are ratios of (the CLI, `JSON.parse`, a native check, serde's skip) are each the
-//! least of [`RUNS`] runs, as hyperfine and criterion take a floor on a shared machine: one run of the
-//! same binary swung by a quarter between two benches. The CLI is run once above [`RUNS_MAX_BYTES`] (the
-//! 150,000-pod snapshot: its peak memory is the goal there, and a run takes most of a minute).
+//! The timings the goals are ratios of (the CLI, `JSON.parse`, a native check, serde's skip, wasm
+//! `check()`, the YAML reader's events) are each the least of [`RUNS`] runs, as hyperfine and criterion
+//! take a floor on a shared machine: one run of the same binary swung by a quarter between two benches.
+//! The runs are rounds, each timing every snapshot and every measure once, so that both sides of a ratio
+//! (two sizes, two engines, a parser and a check) are taken from the same rounds of the host's load. The
+//! CLI is run once above [`RUNS_MAX_BYTES`] (the 150,000-pod snapshot: its peak memory is the goal there,
+//! and a run takes most of a minute).
 //!
 //! Each `--dashboard` names the figures the dashboard's e2e test wrote while loading a large snapshot
 //! (`target/e2e/large.json` for 2,000 nodes / 40,000 pods, `large-<pods>.json` for the largest bench
@@ -50,6 +53,43 @@ fn least<T>(runs: usize, mut measure: impl FnMut() -> Option<(f64, T)>) -> Optio
         }
     }
     best
+}
+
+/// YAML above 20,000 pods is not measured: a `kubectl get -o yaml` List is one YAML document, whose
+/// items are made objects one by one, but whose text is held until it ends (a Session cannot resume the
+/// YAML parser mid-document).
+fn not_measured(pods: usize, yaml: bool) -> bool {
+    yaml && pods > 20_000
+}
+
+/// A measure's least run over the rounds so far (seconds first): `None` before its first run,
+/// `Some(None)` once a run failed (the measure is then left out, as [`least`] leaves it).
+type Kept<T> = Option<Option<(f64, T)>>;
+
+/// Keep `run` in `slot` if it took less than the least so far.
+fn keep_least<T>(slot: &mut Kept<T>, run: Option<(f64, T)>) {
+    *slot = match (slot.take(), run) {
+        (Some(None), _) | (_, None) => Some(None),
+        (Some(Some(b)), Some(r)) if b.0 <= r.0 => Some(Some(b)),
+        (_, Some(r)) => Some(Some(r)),
+    };
+}
+
+/// The least run of each measure of one snapshot, over the rounds.
+#[derive(Default)]
+struct Best {
+    /// The CLI: seconds, peak RSS in bytes.
+    cli: Kept<f64>,
+    /// `JSON.parse` of the same bytes.
+    parse: Kept<()>,
+    /// A native check in a fresh process: seconds, then objects read and the stages' seconds.
+    native: Kept<(u64, Value)>,
+    /// serde_json skipping the same bytes.
+    skip: Kept<()>,
+    /// The YAML reader's events.
+    events: Kept<()>,
+    /// wasm `check()`: the second call's seconds, then the first's.
+    wasm: Kept<f64>,
 }
 
 /// `f` timed in this process, the least of [`RUNS`] runs.
@@ -179,13 +219,6 @@ fn floor(total_s: f64, after_reading: &[(String, f64)], reference_s: f64, bound:
         "met_on_this_design": floor_ratio <= bound,
         "largest_after_reading": largest.iter().take(3).map(|(n, s)| json!([n, s])).collect::<Vec<_>>(),
     })
-}
-
-/// The YAML reader's events over `file`'s text in a fresh process (this binary with `--yaml-events`, as the
-/// native check it is set against): the least seconds of three runs (a floor: on these shared machines
-/// one run swung by a quarter from one bench to the next), or `None` for a text it refuses.
-fn yaml_events_seconds(file: &Path) -> Option<f64> {
-    least(RUNS, || Some((fresh("--yaml-events", file)?["seconds"].as_f64()?, ()))).map(|(s, ())| s)
 }
 
 /// `--yaml-events FILE`: time the YAML reader over the text (`parse::yaml_event_count`: our block reader,
@@ -468,90 +501,115 @@ fn main() {
         "wasm 2nd",
         "objects"
     );
+    // The snapshots, generated once (kept in target/bench/ from one bench to the next).
+    let mut cases: Vec<(usize, bool, PathBuf)> = Vec::new();
     for &pods in sizes.iter().filter(|_| !stages_only) {
-        let shape = Shape { nodes: (pods / 100).max(3), pods, seed: 1 };
         for yaml in [false, true] {
             let ext = if yaml { "yaml" } else { "json" };
-            if yaml && pods > 20_000 {
-                // A `kubectl get -o yaml` List is one YAML document: its items are made objects one by one, but
-                // its text is held until it ends (a Session cannot resume the YAML parser mid-document).
-                runs.push(json!({"pods": pods, "format": ext, "skipped": "YAML above 20,000 pods: a kubectl List is one document, whose text (over a gigabyte at 150,000 pods) the CLI holds in WebAssembly memory until it ends; measured up to 20,000 pods"}));
-                continue;
-            }
             let file = dir.join(format!("snapshot-{pods}.{ext}"));
-            if !file.exists() {
+            if !not_measured(pods, yaml) && !file.exists() {
+                let shape = Shape { nodes: (pods / 100).max(3), pods, seed: 1 };
                 let tmp = file.with_extension("tmp");
                 let mut w = std::io::BufWriter::new(std::fs::File::create(&tmp).expect("create"));
                 write(shape, yaml, &mut w).and_then(|()| std::io::Write::flush(&mut w)).expect("write");
                 std::fs::rename(&tmp, &file).expect("rename");
             }
-            let bytes = std::fs::metadata(&file).map(|m| m.len()).unwrap_or(0);
-            let mb = bytes as f64 / 1e6;
-            let cli_runs = if bytes > RUNS_MAX_BYTES { 1 } else { RUNS };
-            let cli_run = least(cli_runs, || cli(&root, &file, &dir.join(format!("report-{pods}.{ext}.json"))));
+            cases.push((pods, yaml, file));
+        }
+    }
+    // Side by side: each round times every case once, every measure of it in turn (the CLI, `JSON.parse`,
+    // a native check, serde's skip, the YAML reader's events, wasm `check()`), and each measure keeps its
+    // least over the rounds. Both sides of every ratio are so taken from the same rounds: measured one
+    // size after the other, three runs each, a ratio of two sizes (`linear`) or of two engines
+    // (`wasm_vs_native`) met or missed by which side a change in the host's load fell on.
+    let bench_js = root.join("tests/bench/wasm.mjs").display().to_string();
+    let pkg_arg = pkg.display().to_string();
+    let mut best: Vec<Best> = cases.iter().map(|_| Best::default()).collect();
+    for round in 0..RUNS {
+        for ((pods, yaml, file), b) in cases.iter().zip(&mut best) {
+            let (pods, yaml) = (*pods, *yaml);
+            if not_measured(pods, yaml) {
+                continue;
+            }
+            let ext = if yaml { "yaml" } else { "json" };
+            let bytes = std::fs::metadata(file).map(|m| m.len()).unwrap_or(0);
+            if round == 0 || bytes <= RUNS_MAX_BYTES {
+                keep_least(&mut b.cli, cli(&root, file, &dir.join(format!("report-{pods}.{ext}.json"))));
+            }
             // In a fresh process, as a pipeline runs it: in this one, the heap left by the runs before
             // (the 20,000-pod YAML's text and trees) slowed the 150,000-pod check by a fifth.
-            let (native_s, (objects, native_stages)) =
-                least(RUNS, || native_check(&file).map(|(s, o, st)| (s, (o, st)))).unwrap_or((0.0, (0, Value::Null)));
-            // The YAML reader by itself (every event, nothing built): what reading YAML costs before a tree
-            // is built.
-            let events_s = yaml.then(|| yaml_events_seconds(&file)).flatten();
-            let skip_s = (!yaml).then(|| {
-                let content = std::fs::read(&file).expect("read");
-                least_secs(|| {
-                    let _ = serde_json::from_slice::<serde::de::IgnoredAny>(&content);
-                })
-            });
+            keep_least(&mut b.native, native_check(file).map(|(s, o, st)| (s, (o, st))));
             let file_arg = file.display().to_string();
-            let pkg_arg = pkg.display().to_string();
-            let bench_js = root.join("tests/bench/wasm.mjs").display().to_string();
-            let parse_s = (!yaml && bytes <= V8_MAX_STRING)
-                .then(|| {
-                    least(RUNS, || {
-                        Some((node_json(&root, &[&bench_js, &pkg_arg, &file_arg, "parse"])?["parse_s"].as_f64()?, ()))
-                    })
-                })
-                .flatten()
-                .map(|(s, ())| s);
-            // The run whose second call took least, with its first call.
-            let wasm_run = (bytes <= WASM_WHOLE_MAX)
-                .then(|| {
-                    least(RUNS, || {
-                        let v = node_json(&root, &[&bench_js, &pkg_arg, &file_arg, "check"])?;
-                        Some((v["second_s"].as_f64()?, v["first_s"].as_f64()?))
-                    })
-                })
-                .flatten();
-            let (first, second) = wasm_run.map_or((None, None), |(second, first)| (Some(first), Some(second)));
-            let f = |x: Option<f64>| x.map_or("-".to_owned(), |v| format!("{v:.2}"));
-            println!(
-                "{:>7} {:>5} {:>9.1} {:>8} {:>8} {:>9} {:>8} {:>8.2} {:>8} {:>8} {:>8} {:>8}",
-                pods,
-                ext,
-                mb,
-                f(cli_run.map(|c| c.0)),
-                cli_run.map_or("-".to_owned(), |c| format!("{:.0}", mb / c.0)),
-                cli_run.map_or("-".to_owned(), |c| format!("{:.0} MB", c.1 / 1e6)),
-                f(parse_s),
-                native_s,
-                f(skip_s),
-                f(first),
-                f(second),
-                objects
-            );
-            runs.push(json!({
-                "pods": pods, "nodes": shape.nodes, "format": ext, "bytes": bytes, "objects": objects,
-                "cli": cli_run.map(|(s, rss)| json!({"seconds": s, "mb_per_s": mb / s, "peak_rss_bytes": rss, "rss_per_input_byte": rss / bytes as f64})),
-                "json_parse_seconds": parse_s,
-                "native_check_seconds": native_s,
-                "native_check_stages": native_stages,
-                "native_mb_per_s": mb / native_s,
-                "serde_ignored_any_seconds": skip_s,
-                "yaml_events_seconds": events_s,
-                "wasm_check_first_seconds": first,
-                "wasm_check_second_seconds": second,
-            }));
+            if yaml {
+                // The YAML reader by itself (every event, nothing built): what reading YAML costs before a
+                // tree is built.
+                keep_least(
+                    &mut b.events,
+                    fresh("--yaml-events", file).and_then(|v| Some((v["seconds"].as_f64()?, ()))),
+                );
+            } else {
+                let content = std::fs::read(file).expect("read");
+                let s = secs(|| {
+                    let _ = serde_json::from_slice::<serde::de::IgnoredAny>(&content);
+                });
+                drop(content);
+                keep_least(&mut b.skip, Some((s, ())));
+                if bytes <= V8_MAX_STRING {
+                    let v = node_json(&root, &[&bench_js, &pkg_arg, &file_arg, "parse"]);
+                    keep_least(&mut b.parse, v.and_then(|v| Some((v["parse_s"].as_f64()?, ()))));
+                }
+                if bytes <= WASM_WHOLE_MAX {
+                    // The run whose second call took least, with its first call.
+                    let v = node_json(&root, &[&bench_js, &pkg_arg, &file_arg, "check"]);
+                    keep_least(&mut b.wasm, v.and_then(|v| Some((v["second_s"].as_f64()?, v["first_s"].as_f64()?))));
+                }
+            }
         }
+    }
+    for ((pods, yaml, file), b) in cases.iter().zip(best) {
+        let (pods, yaml) = (*pods, *yaml);
+        let ext = if yaml { "yaml" } else { "json" };
+        if not_measured(pods, yaml) {
+            runs.push(json!({"pods": pods, "format": ext, "skipped": "YAML above 20,000 pods: a kubectl List is one document, whose text (over a gigabyte at 150,000 pods) the CLI holds in WebAssembly memory until it ends; measured up to 20,000 pods"}));
+            continue;
+        }
+        let shape = Shape { nodes: (pods / 100).max(3), pods, seed: 1 };
+        let bytes = std::fs::metadata(file).map(|m| m.len()).unwrap_or(0);
+        let mb = bytes as f64 / 1e6;
+        let cli_run = b.cli.flatten();
+        let (native_s, (objects, native_stages)) = b.native.flatten().unwrap_or((0.0, (0, Value::Null)));
+        let events_s = b.events.flatten().map(|(s, ())| s);
+        let skip_s = b.skip.flatten().map(|(s, ())| s);
+        let parse_s = b.parse.flatten().map(|(s, ())| s);
+        let (first, second) = b.wasm.flatten().map_or((None, None), |(second, first)| (Some(first), Some(second)));
+        let f = |x: Option<f64>| x.map_or("-".to_owned(), |v| format!("{v:.2}"));
+        println!(
+            "{:>7} {:>5} {:>9.1} {:>8} {:>8} {:>9} {:>8} {:>8.2} {:>8} {:>8} {:>8} {:>8}",
+            pods,
+            ext,
+            mb,
+            f(cli_run.map(|c| c.0)),
+            cli_run.map_or("-".to_owned(), |c| format!("{:.0}", mb / c.0)),
+            cli_run.map_or("-".to_owned(), |c| format!("{:.0} MB", c.1 / 1e6)),
+            f(parse_s),
+            native_s,
+            f(skip_s),
+            f(first),
+            f(second),
+            objects
+        );
+        runs.push(json!({
+            "pods": pods, "nodes": shape.nodes, "format": ext, "bytes": bytes, "objects": objects,
+            "cli": cli_run.map(|(s, rss)| json!({"seconds": s, "mb_per_s": mb / s, "peak_rss_bytes": rss, "rss_per_input_byte": rss / bytes as f64})),
+            "json_parse_seconds": parse_s,
+            "native_check_seconds": native_s,
+            "native_check_stages": native_stages,
+            "native_mb_per_s": mb / native_s,
+            "serde_ignored_any_seconds": skip_s,
+            "yaml_events_seconds": events_s,
+            "wasm_check_first_seconds": first,
+            "wasm_check_second_seconds": second,
+        }));
     }
     // Stage by stage, natively, on each JSON snapshot: a stage whose time per MB grows with the cluster is
     // one that is not linear.

@@ -43,18 +43,6 @@ const RUNS: usize = 3;
 /// Inputs above this size are given to the CLI once.
 const RUNS_MAX_BYTES: u64 = 1 << 30;
 
-/// The run of `measure` (seconds first) that took least, of `runs`; `None` if one failed.
-fn least<T>(runs: usize, mut measure: impl FnMut() -> Option<(f64, T)>) -> Option<(f64, T)> {
-    let mut best: Option<(f64, T)> = None;
-    for _ in 0..runs.max(1) {
-        let run = measure()?;
-        if best.as_ref().is_none_or(|b| run.0 < b.0) {
-            best = Some(run);
-        }
-    }
-    best
-}
-
 /// YAML above 20,000 pods is not measured: a `kubectl get -o yaml` List is one YAML document, whose
 /// items are made objects one by one, but whose text is held until it ends (a Session cannot resume the
 /// YAML parser mid-document).
@@ -63,7 +51,7 @@ fn not_measured(pods: usize, yaml: bool) -> bool {
 }
 
 /// A measure's least run over the rounds so far (seconds first): `None` before its first run,
-/// `Some(None)` once a run failed (the measure is then left out, as [`least`] leaves it).
+/// `Some(None)` once a run failed (the measure is then left out).
 type Kept<T> = Option<Option<(f64, T)>>;
 
 /// Keep `run` in `slot` if it took less than the least so far.
@@ -94,7 +82,7 @@ struct Best {
 
 /// `f` timed in this process, the least of [`RUNS`] runs.
 fn least_secs(mut f: impl FnMut()) -> f64 {
-    least(RUNS, || Some((secs(&mut f), ()))).map_or(0.0, |(s, ())| s)
+    (0..RUNS).map(|_| secs(&mut f)).fold(f64::INFINITY, f64::min)
 }
 
 /// Seconds by stage, in order.

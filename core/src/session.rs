@@ -40,9 +40,11 @@ struct Current {
 
 impl Current {
     /// Room in `pending` for `more` bytes. When its buffer must grow, in an input of known size, a
-    /// document gets room for the rest of the input at once (if that is at most four times what it then
-    /// needs): a `kubectl get -o yaml` List, one document, is held in its own size rather than up to twice
-    /// it, and copied fewer times while it grows.
+    /// document gets room for the rest of the input at once if that is at most four times what it then
+    /// needs, or if it is a List past [`LIST_HELD`] bytes (a `kubectl get -o yaml` List, one document, runs
+    /// to the input's end): it is held in its own size rather than up to twice it, and copied fewer times
+    /// while it grows (a List is then copied once, at [`LIST_HELD`], rather than at a quarter of its size,
+    /// when both buffers are held at once).
     fn make_room(&mut self, more: usize) {
         let (len, cap) = (self.pending.len(), self.pending.capacity());
         let need = len.saturating_add(more);
@@ -50,7 +52,7 @@ impl Current {
         // The rest of the input from the start of `pending`: the document held may run to its end.
         let left = usize::try_from(size.saturating_sub(self.pushed)).unwrap_or(usize::MAX);
         let whole = len.saturating_add(left).max(need);
-        if whole <= need.saturating_mul(4) {
+        if whole <= need.saturating_mul(4) || (len >= LIST_HELD && begins_list(&self.pending)) {
             self.pending.reserve_exact(whole - len);
         }
     }
@@ -67,6 +69,18 @@ impl Current {
         self.line_offset = self.line_offset.saturating_add(lines);
         Ok(())
     }
+}
+
+/// How large a held YAML document must be before it is asked whether it is a List (and so runs to the
+/// input's end): past one chunk of a multi-document input, whose earlier documents are cut from `pending`
+/// as each ends, so that `pending` begins with the document held.
+const LIST_HELD: usize = 256 << 10;
+
+/// Does this YAML text begin as a List: a top-level `items:` key in its first 64 KiB (`kubectl get -o yaml`
+/// writes it on its second line)? Read only for memory: a wrong answer changes no result.
+fn begins_list(text: &[u8]) -> bool {
+    let head = text.get(..64 << 10).unwrap_or(text);
+    head.starts_with(b"items:") || head.windows(7).any(|w| w == b"\nitems:")
 }
 
 /// May the document holding the first NUL of `pending` be read now, its start known? `nul` is the first
@@ -354,6 +368,55 @@ mod tests {
             }
             assert_eq!(s.finish().unwrap().to_json(), whole, "{hint:?}");
         }
+    }
+
+    /// A large YAML List, its size told, is given its size once it passes [`LIST_HELD`] bytes (copied
+    /// then, small), not when the four-times rule would (at a quarter of its size, both buffers held); a
+    /// large input of small documents, a List among them, never is.
+    #[test]
+    fn a_large_yaml_list_gets_its_size_early_and_small_documents_never_do() {
+        let opts = UpgradeOptions::new("1.22.0");
+        let value = "v".repeat(1000);
+        let item = |i: usize| {
+            format!(
+                "apiVersion: v1\n  kind: ConfigMap\n  metadata: {{name: c{i}, namespace: n}}\n  data: {{k: {value}}}\n"
+            )
+        };
+        let mut list = String::from("apiVersion: v1\nitems:\n");
+        for i in 0..4000 {
+            list.push_str(&format!("- {}", item(i)));
+        }
+        list.push_str("kind: List\n");
+        let mut documents =
+            String::from("apiVersion: v1\nkind: List\nitems:\n- apiVersion: v1\n  kind: Pod\n  metadata: {name: p}\n");
+        for i in 0..4000 {
+            documents.push_str(&format!("---\n{}", item(i).replace("\n  ", "\n")));
+        }
+        for (text, is_list) in [(&list, true), (&documents, false)] {
+            let whole = check(&[Input::new("l.yaml", text.as_str())], &opts).unwrap().to_json();
+            let mut s = Session::new(opts.clone()).unwrap();
+            s.size_hint("l.yaml", text.len() as u64);
+            let mut held: Vec<usize> = Vec::new();
+            for c in text.as_bytes().chunks(64 << 10) {
+                s.push("l.yaml", c).unwrap();
+                let cap = s.current.as_ref().map_or(0, |c| c.pending.capacity());
+                if held.last() != Some(&cap) {
+                    held.push(cap);
+                }
+            }
+            let largest = held.iter().copied().max().unwrap_or(0);
+            if is_list {
+                // Small buffers, then one of the input's size.
+                assert_eq!(largest, text.len());
+                let before = held.iter().copied().filter(|c| *c < largest).max().unwrap_or(0);
+                assert!(before <= 2 * LIST_HELD, "{held:?}");
+            } else {
+                assert!(largest < 4 * LIST_HELD, "{held:?}");
+            }
+            assert_eq!(s.finish().unwrap().to_json(), whole);
+        }
+        assert!(begins_list(b"items:\n- a\n") && begins_list(b"# c\napiVersion: v1\nitems:\n"));
+        assert!(!begins_list(b"apiVersion: v1\nkind: ConfigMap\ndata:\n  items: x\n"));
     }
 
     #[test]

@@ -53,7 +53,8 @@ impl Current {
         let left = usize::try_from(size.saturating_sub(self.pushed)).unwrap_or(usize::MAX);
         let whole = len.saturating_add(left).max(need);
         if whole <= need.saturating_mul(4) || (len >= LIST_HELD && begins_list(&self.pending)) {
-            self.pending.reserve_exact(whole - len);
+            // A size told wrong (larger than memory allows) leaves the buffer to grow as it would have.
+            let _ = self.pending.try_reserve_exact(whole - len);
         }
     }
 
@@ -144,7 +145,8 @@ impl Session {
     /// The size in bytes of the input `name` whose first chunk comes next (a file's, known before it is
     /// read). Optional, and read only for memory: a YAML document is held until it ends, and one that
     /// runs to the input's end (a `kubectl get -o yaml` List) is then held in its own size rather than in a
-    /// buffer grown by doublings. A wrong size changes no result.
+    /// buffer grown by doublings. A wrong size changes no report, only the memory held (a size too large,
+    /// for a List, up to the size told; one larger than memory allows, nothing).
     pub fn size_hint(&mut self, name: &str, bytes: u64) {
         self.size_hint = Some((name.to_owned(), bytes));
     }
@@ -391,6 +393,17 @@ mod tests {
             String::from("apiVersion: v1\nkind: List\nitems:\n- apiVersion: v1\n  kind: Pod\n  metadata: {name: p}\n");
         for i in 0..4000 {
             documents.push_str(&format!("---\n{}", item(i).replace("\n  ", "\n")));
+        }
+        let whole = check(&[Input::new("l.yaml", list.as_str())], &opts).unwrap().to_json();
+        // A size told wrong: much too large (the reservation refused: the buffer grows as untold), or ten
+        // times the input (held): the same report.
+        for hint in [u64::MAX / 2, list.len() as u64 * 10] {
+            let mut s = Session::new(opts.clone()).unwrap();
+            s.size_hint("l.yaml", hint);
+            for c in list.as_bytes().chunks(64 << 10) {
+                s.push("l.yaml", c).unwrap();
+            }
+            assert_eq!(s.finish().unwrap().to_json(), whole, "{hint}");
         }
         for (text, is_list) in [(&list, true), (&documents, false)] {
             let whole = check(&[Input::new("l.yaml", text.as_str())], &opts).unwrap().to_json();

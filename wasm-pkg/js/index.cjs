@@ -71,7 +71,8 @@ class Session {
 
   /**
    * The size in bytes of the input whose first chunk comes next (a file's `size`), optional and read only for
-   * memory; a size that is not a whole number of bytes is passed over, and a wrong one changes no result.
+   * memory; a size that is not a whole number of bytes is passed over, and a wrong one changes no report, only
+   * the memory held (a size too large, for a List, up to the size told).
    */
   sizeHint(name, bytes) {
     this.usable();

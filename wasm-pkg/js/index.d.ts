@@ -388,7 +388,8 @@ export class Session {
   /** Optional, before an input's first chunk: its size in bytes (a file's `size`), read only for memory (a
    * YAML document that runs to the input's end, as a `kubectl get -o yaml` List does, is then held in one
    * buffer of that size rather than one grown by doublings). A size that is not a whole number of bytes is
-   * passed over; a wrong one changes no result. */
+   * passed over; a wrong one changes no report, only the memory held (a size too large, for a List, up to
+   * the size told). */
   sizeHint(name: string, bytes: number): void;
   /** End the current input now: the next chunk, whatever its name, begins another input (two inputs of one
    * name stay two; an input that had no chunk is listed as empty). */

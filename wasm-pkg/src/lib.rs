@@ -592,7 +592,7 @@ impl Session {
 
     /// The size in bytes of the input whose first chunk comes next (a file's `size`), read only for memory
     /// (`Session::size_hint`: a YAML document that runs to the input's end is held in one buffer of that
-    /// size); a size that is not a whole number of bytes is passed over, and a wrong one changes no result.
+    /// size); a size that is not a whole number of bytes is passed over, and a wrong one changes no report.
     #[wasm_bindgen(js_name = sizeHint)]
     pub fn size_hint(&mut self, name: JsValue, bytes: JsValue) -> Result<(), JsValue> {
         let name = name.as_string().ok_or_else(|| options_error("name: expected a string"))?;

@@ -73,8 +73,8 @@ impl Current {
 }
 
 /// How large a held YAML document must be before it is asked whether it is a List (and so runs to the
-/// input's end): past one chunk of a multi-document input, whose earlier documents are cut from `pending`
-/// as each ends, so that `pending` begins with the document held.
+/// input's end): a small List among other documents is never given the input's size. (`pending` begins
+/// with the document held: the documents before it are cut from it as each ends.)
 const LIST_HELD: usize = 256 << 10;
 
 /// Does this YAML text begin as a List: a top-level `items:` key in its first 64 KiB (`kubectl get -o yaml`

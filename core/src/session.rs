@@ -81,7 +81,11 @@ const LIST_HELD: usize = 256 << 10;
 /// writes it on its second line)? Read only for memory: a wrong answer changes no result.
 fn begins_list(text: &[u8]) -> bool {
     let head = text.get(..64 << 10).unwrap_or(text);
-    head.starts_with(b"items:") || head.windows(7).any(|w| w == b"\nitems:")
+    // The lines that begin with `i` (the readers' own line scan), then whether one is `items:`.
+    let next = |from: usize| crate::parse::find_line_beginning(head, from, b'i', b'i');
+    std::iter::once(0)
+        .chain(std::iter::successors(next(0), |at| next(*at)))
+        .any(|at| head.get(at..).is_some_and(|line| line.starts_with(b"items:")))
 }
 
 /// May the document holding the first NUL of `pending` be read now, its start known? `nul` is the first

@@ -43,6 +43,15 @@ const RUNS: usize = 3;
 /// Inputs above this size are given to the CLI once.
 const RUNS_MAX_BYTES: u64 = 1 << 30;
 
+/// A snapshot's format, as its file's extension and the report's `format` say it.
+fn format_name(yaml: bool) -> &'static str {
+    if yaml {
+        "yaml"
+    } else {
+        "json"
+    }
+}
+
 /// YAML above 20,000 pods is not measured: a `kubectl get -o yaml` List is one YAML document, whose
 /// items are made objects one by one, but whose text is held until it ends (a Session cannot resume the
 /// YAML parser mid-document).
@@ -493,7 +502,7 @@ fn main() {
     let mut cases: Vec<(usize, bool, PathBuf)> = Vec::new();
     for &pods in sizes.iter().filter(|_| !stages_only) {
         for yaml in [false, true] {
-            let ext = if yaml { "yaml" } else { "json" };
+            let ext = format_name(yaml);
             let file = dir.join(format!("snapshot-{pods}.{ext}"));
             if !not_measured(pods, yaml) && !file.exists() {
                 let shape = Shape { nodes: (pods / 100).max(3), pods, seed: 1 };
@@ -519,7 +528,7 @@ fn main() {
             if not_measured(pods, yaml) {
                 continue;
             }
-            let ext = if yaml { "yaml" } else { "json" };
+            let ext = format_name(yaml);
             let bytes = std::fs::metadata(file).map(|m| m.len()).unwrap_or(0);
             if round == 0 || bytes <= RUNS_MAX_BYTES {
                 keep_least(&mut b.cli, cli(&root, file, &dir.join(format!("report-{pods}.{ext}.json"))));
@@ -556,7 +565,7 @@ fn main() {
     }
     for ((pods, yaml, file), b) in cases.iter().zip(best) {
         let (pods, yaml) = (*pods, *yaml);
-        let ext = if yaml { "yaml" } else { "json" };
+        let ext = format_name(yaml);
         if not_measured(pods, yaml) {
             runs.push(json!({"pods": pods, "format": ext, "skipped": "YAML above 20,000 pods: a kubectl List is one document, whose text (over a gigabyte at 150,000 pods) the CLI holds in WebAssembly memory until it ends; measured up to 20,000 pods"}));
             continue;

@@ -279,8 +279,6 @@ impl fmt::Display for Version {
     }
 }
 
-/// The hops from `from` to `to`: one per minor, the intermediate ones as bare minors, the last the target.
-/// Empty when `to` is not above `from`'s minor (a patch upgrade is one hop: `[to]`).
 /// The most minor versions one upgrade may cross. Kubernetes has had about 35 minors in ten years; a path
 /// longer than this is a typo (`--to 1.2900`), and would build a plan of millions of steps.
 pub const MAX_HOPS: u32 = 100;
@@ -290,6 +288,8 @@ pub fn hop_count(from: &Version, to: &Version) -> u32 {
     to.minor.saturating_sub(from.minor)
 }
 
+/// The hops from `from` to `to`: one per minor, the intermediate ones as bare minors, the last the target.
+/// Empty when `to` is not above `from`'s minor (a patch upgrade is one hop: `[to]`).
 pub fn hop_path(from: &Version, to: &Version) -> Vec<Version> {
     match to.scheme_cmp(from) {
         Some(Ordering::Less | Ordering::Equal) => return Vec::new(),
@@ -303,6 +303,37 @@ pub fn hop_path(from: &Version, to: &Version) -> Vec<Version> {
     let mut path: Vec<Version> = (from.minor + 1..to.minor).map(|m| Version::minor_of(m, to)).collect();
     path.push(to.clone());
     path
+}
+
+/// Is `raw` a version as SemVer 2.0.0 writes it, strictly: `MAJOR.MINOR.PATCH`, each a number without a
+/// leading zero, then an optional `-` pre-release and `+` build, dot-separated identifiers of ASCII letters,
+/// digits and hyphens, never empty (a numeric pre-release identifier without a leading zero either). No
+/// `v` before it. OpenShift's cluster-version operator reads `status.desired.version` so (blang/semver's
+/// `Parse`), and a release it cannot parse there only warns (`InvalidCurrentVersion`) rather than blocking.
+pub fn is_strict_semver(raw: &str) -> bool {
+    fn number(s: &str) -> bool {
+        !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit()) && (s.len() == 1 || !s.starts_with('0'))
+    }
+    fn identifiers(s: &str, numeric_without_zero: bool) -> bool {
+        s.split('.').all(|id| {
+            !id.is_empty()
+                && id.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-')
+                && (!numeric_without_zero || !id.bytes().all(|b| b.is_ascii_digit()) || number(id))
+        })
+    }
+    let (rest, build) = match raw.split_once('+') {
+        Some((r, b)) => (r, Some(b)),
+        None => (raw, None),
+    };
+    let (core, pre) = match rest.split_once('-') {
+        Some((c, p)) => (c, Some(p)),
+        None => (rest, None),
+    };
+    let mut parts = core.split('.');
+    let three = (parts.next(), parts.next(), parts.next(), parts.next());
+    matches!(three, (Some(a), Some(b), Some(c), None) if number(a) && number(b) && number(c))
+        && pre.is_none_or(|p| identifiers(p, true))
+        && build.is_none_or(|b| identifiers(b, false))
 }
 
 #[cfg(test)]
@@ -385,6 +416,21 @@ mod tests {
         assert_eq!(names("1.15.2", "1.28.100"), ["1.16", "1.28.100"]);
         assert_eq!(g("1.16.3").scheme_cmp(&v("1.27.6-gke.2500")), None);
         assert_eq!(g("1.16.3").scheme_cmp(&g("1.16.2")), Some(Ordering::Greater));
+    }
+
+    #[test]
+    fn strict_semver_as_the_cvo_parses_status_desired() {
+        // cluster-version-operator upgradeable_test.go: "4.1" is no Major.Minor.Patch; its other cases' forms parse.
+        for ok in
+            ["4.1.1", "4.16.3", "4.17.0-rc.6", "4.17.0-0.test-2024-10-07-173400-ci-ln-pwn9ngk-latest", "1.0.0+b.01"]
+        {
+            assert!(is_strict_semver(ok), "{ok}");
+        }
+        for bad in
+            ["4.1", "4.2", "", "v4.1.1", "4.01.1", "4.1.1-", "4.1.1-rc.01", "4.1.1+", "4.1.1-a..b", "4.1.1.1", "4.1.x"]
+        {
+            assert!(!is_strict_semver(bad), "{bad}");
+        }
     }
 
     #[test]

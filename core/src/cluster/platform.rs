@@ -157,7 +157,11 @@ fn openshift<'a>(c: &Cluster<'a>, from: &Version, out: &mut Vec<Gate<'a>>) {
             Some(r) => by_operators && operator_reasons.contains(&r),
             None => false,
         };
-        if let Some(up) = up.filter(|u| minor && u.status == "False" && !explained) {
+        // The CVO reads the release it reconciles (`status.desired.version`) as strict SemVer before it
+        // weighs the condition: one it cannot parse (`4.1`, or none) only warns (`InvalidCurrentVersion`,
+        // "do not block on issues that require an update to fix"; upgradeable.go), so nothing is refused.
+        let parsed = cv.desired.as_deref().is_some_and(crate::version::is_strict_semver);
+        if let Some(up) = up.filter(|u| minor && parsed && u.status == "False" && !explained) {
             out.push(not_upgradeable(o, up, &format!("the CVO refuses the minor update to {to}")));
         }
     }

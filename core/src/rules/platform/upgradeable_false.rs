@@ -17,7 +17,10 @@ pub const DOCS: &str = r#"## What it checks
 Under `--profile openshift`, for a minor (or major) update: whether a `ClusterOperator` or the
 `ClusterVersion` has the condition `Upgradeable=False`. Each ClusterOperator is reported with its reason
 and message; the ClusterVersion's own condition is reported only when nothing else found explains it
-(it sums the operators' and the admin acks'). A z-stream update within the current minor is not held.
+(it sums the operators' and the admin acks'). A z-stream update within the current minor is not held,
+and neither is any update while the release the CVO reconciles (`status.desired.version`) is not a
+strict `MAJOR.MINOR.PATCH` SemVer version (`4.1`, or none): the CVO cannot parse it and only warns
+(`InvalidCurrentVersion`), so its own condition refuses nothing.
 
 ## Why it matters for an upgrade
 The CVO's `Upgradeable` precondition refuses a minor update while any operator says it is not safe

@@ -742,7 +742,7 @@ impl<'c, 'a> Builder<'c, 'a> {
     /// (pkg/controller/node/node_controller.go, status.go): nodes already unavailable (not Ready,
     /// NetworkUnavailable, unschedulable) use up `maxUnavailable` and are never picked, so the pool does not
     /// complete; candidates sorted by zone label, then age (oldest first), nodes without
-    /// a zone label last.
+    /// a zone label last; in the `master` pool, the node running the machine-config-operator pod last.
     fn mco_pool(&mut self, p: &Pool, start: u64) -> Option<u64> {
         let ctx = self.ctx;
         let (name, work) = if p.role == PoolRole::ControlPlane {
@@ -784,6 +784,25 @@ impl<'c, 'a> Builder<'c, 'a> {
                 )
             })
         });
+        // The master pool defers the node running the machine-config-operator pod while another master is
+        // a candidate (updateCandidateMachines, filterControlPlaneCandidateNodes; getOperatorNodeName: the
+        // one pod labelled k8s-app=machine-config-operator; none deferred when there are several or none):
+        // it goes last, started once it is the only candidate left. The controller lists pods in every
+        // namespace (its informer is the cluster-wide one: cmd/machine-config-controller/start.go).
+        if p.name == "master" {
+            let mut operators =
+                ctx.pods().filter(|(o, _)| o.labels.get("k8s-app").is_some_and(|v| v == "machine-config-operator"));
+            let node = match (operators.next(), operators.next()) {
+                (Some((_, info)), None) => info.spec.node_name.as_deref(),
+                _ => None,
+            };
+            if let Some(at) =
+                node.and_then(|name| order.iter().position(|i| self.node(*i).is_some_and(|n| n.name() == name)))
+            {
+                let deferred = order.remove(at);
+                order.push(deferred);
+            }
+        }
         // Capacity: maxUnavailable less the nodes already unavailable.
         let limit = budget::limit(ctx, p).concurrency;
         let concurrency = limit.saturating_sub(u32::try_from(unavailable).unwrap_or(u32::MAX)).max(1);

@@ -12,6 +12,9 @@ use crate::options::{OptionsError, Profile, UpgradeOptions};
 use crate::quantity::IntOrPercent;
 
 pub const KOPS_GROUP_LABEL: &str = "kops.k8s.io/instancegroup";
+
+/// The static pods kOps validation requires on each Ready control-plane node (`masterStaticPods`).
+const KOPS_STATIC_PODS: [&str; 3] = ["kube-apiserver", "kube-controller-manager", "kube-scheduler"];
 pub const GKE_POOL_LABEL: &str = "baremetal.cluster.gke.io/node-pool";
 /// More bastions than this in one group is not a real cluster: the plan counts at most this many.
 pub const MAX_BASTIONS: i64 = 100;
@@ -121,8 +124,9 @@ pub fn unavailable(cluster: &Cluster<'_>, pool: &Pool) -> Vec<usize> {
 
 /// A failure of kOps' cluster validation besides a node's (pkg/validation/validate_cluster.go): a
 /// system-critical pod that is Pending, Unknown or has a container not ready (the snapshot's Ready condition
-/// False; `collectPodFailures`), or an instance group with fewer nodes than its `minSize` (`validateNodes`,
-/// "did not have enough nodes"). It is tied to an instance group (`pool`: a `system-node-critical` pod's
+/// False; `collectPodFailures`), a Ready control-plane node without its kube-apiserver, kube-controller-manager
+/// or kube-scheduler pod (`collectPodFailures`, "is missing ... pod"), or an instance group with fewer nodes
+/// than its `minSize` (`validateNodes`, "did not have enough nodes"). It is tied to an instance group (`pool`: a `system-node-critical` pod's
 /// node's group, the short group) or to none (`system-cluster-critical`, or a pod on no known node), which
 /// concerns every group (`hasFailureRelevantToGroup`).
 pub struct ValidationFailure<'a> {
@@ -135,6 +139,7 @@ pub struct ValidationFailure<'a> {
 
 /// The failures kOps validation reports besides not-Ready nodes (empty for any other distribution).
 pub fn kops_validation_failures<'a>(cluster: &Cluster<'a>) -> Vec<ValidationFailure<'a>> {
+    use crate::cluster::nodes::Treatment;
     use crate::model::Critical;
     if cluster.profile() != Profile::Kops || cluster.lifts("budget/unavailable-exceeds-limit") {
         return Vec::new();
@@ -164,6 +169,42 @@ pub fn kops_validation_failures<'a>(cluster: &Cluster<'a>) -> Vec<ValidationFail
             control_plane: pool.is_some_and(|p| p.role == PoolRole::ControlPlane),
             what: format!("{class} pod {} {why}", o.r.name),
         });
+    }
+    // The control plane's static pods (`collectPodFailures`, `masterStaticPods`): each Ready node labelled
+    // node-role.kubernetes.io/control-plane runs a kube-apiserver, kube-controller-manager and kube-scheduler
+    // pod, found by their `k8s-app` label in kube-system (kOps matches a pod's hostIP to the node's addresses;
+    // a running pod's node is its spec.nodeName here). Only where the snapshot holds kube-system's pods at
+    // all: a snapshot of other namespaces says nothing of them.
+    if cluster.pods().any(|(o, _)| o.r.namespace.as_deref() == Some("kube-system")) {
+        let mut found: Vec<(&str, &str)> = cluster
+            .pods()
+            .filter(|(o, _)| o.r.namespace.as_deref() == Some("kube-system"))
+            .filter_map(|(o, p)| {
+                let app = o.labels.get("k8s-app")?;
+                Some((p.spec.node_name.as_deref()?, KOPS_STATIC_PODS.iter().copied().find(|a| app == a)?))
+            })
+            .collect();
+        crate::sort::sort_dedup(&mut found);
+        for n in &cluster.nodes {
+            let control_plane = n.obj.labels.contains_key("node-role.kubernetes.io/control-plane");
+            if !control_plane || n.treatment(Profile::Kops) == Treatment::Stops {
+                continue;
+            }
+            let group = n.obj.labels.get(KOPS_GROUP_LABEL).and_then(|g| pools.iter().find(|p| p.name == **g));
+            for app in KOPS_STATIC_PODS {
+                if found.binary_search(&(n.name(), app)).is_err() {
+                    out.push(ValidationFailure {
+                        object: n.obj,
+                        pool: group.map(|p| p.name.clone()),
+                        control_plane: true,
+                        what: format!(
+                            "control-plane node {} is missing its {app} pod (kube-system, k8s-app={app})",
+                            n.name()
+                        ),
+                    });
+                }
+            }
+        }
     }
     // Group sizes: only where the nodes carry the instance-group label at all.
     if cluster.nodes.iter().any(|n| n.obj.labels.contains_key(KOPS_GROUP_LABEL)) {

@@ -23,7 +23,10 @@ compares them with the pool's resolved limit:
   `maxUnavailable`; at the limit it starts nothing.
 - GKE on Bare Metal: nodes that are not Ready, against the pool's concurrency.
 - kOps: validation (Ready and not NetworkUnavailable, every node; every `system-cluster-critical` and
-  `system-node-critical` pod running and ready) runs before each instance group and after each node: a
+  `system-node-critical` pod running and ready; on each Ready node labelled
+  `node-role.kubernetes.io/control-plane`, a `kube-apiserver`, `kube-controller-manager` and
+  `kube-scheduler` pod, by their `k8s-app` label in kube-system, judged when the snapshot holds
+  kube-system's pods) runs before each instance group and after each node: a
   failure stops the rolling update at the first group it concerns (its node's group, a control-plane
   group, or every group for a cluster-wide one).
 - kubeadm: `kubeadm upgrade apply` checks that every control-plane node is Ready; workers are not checked.
@@ -44,13 +47,14 @@ upgrading.
 ## References
 - RKE `services/node_util.go` (`ResetMaxUnavailable`), `cluster/cluster.go` (`UpgradeControlPlane`, `UpgradeWorkerPlane`)
 - machine-config-operator `pkg/controller/node/status.go` (`getUnavailableMachines`)
-- kOps `pkg/validation/node_status.go`; kubeadm `cmd/kubeadm/app/phases/upgrade/health.go`
+- kOps `pkg/validation/node_status.go`, `pkg/validation/validate_cluster.go` (`collectPodFailures`); kubeadm `cmd/kubeadm/app/phases/upgrade/health.go`
 - RKE upgrade strategy: <https://rke.docs.rancher.com/upgrades/configuring-strategy>
 "#;
 
 pub fn check(ctx: &Context<'_>, out: &mut Vec<Finding>) {
     let profile = ctx.profile();
-    // kOps validation also fails on a system-critical pod that is not running well, and on a short group.
+    // kOps validation also fails on a system-critical pod that is not running well, on a control-plane node
+    // without its static pods, and on a short group.
     for f in kops_validation_failures(ctx) {
         let scope = match (&f.pool, f.control_plane) {
             (Some(pool), false) => format!("when the rolling update reaches instance group {pool}"),
@@ -61,7 +65,7 @@ pub fn check(ctx: &Context<'_>, out: &mut Vec<Finding>) {
             Finding::new(
                 &INFO,
                 format!("{}: kops validation fails on it, so the rolling update stops {scope}", f.what),
-                "Get the system-critical pods running and Ready, and every instance group to its size, before the rolling update.",
+                "Get the system-critical pods (and each control-plane node's static pods) running and Ready, and every instance group to its size, before the rolling update.",
             )
             .object(f.object)
             .data("pool", f.pool.clone().unwrap_or_default()),

@@ -78,6 +78,9 @@ pub struct UpgradeOptions {
     pub drain_force: Option<bool>,
     /// The drain's `--delete-emptydir-data` (RKE `node_drain_input.delete_local_data`).
     pub drain_delete_local_data: Option<bool>,
+    /// The drain's `--ignore-daemonsets`, as RKE's `cluster.yml` sets it (`node_drain_input.ignore_daemonsets`;
+    /// no option of its own: the other distributions' drains always ignore DaemonSet pods).
+    pub drain_ignore_daemonsets: Option<bool>,
     /// Overrides of the planner's default times, in seconds, by name.
     pub timings: BTreeMap<String, u64>,
     /// More annotations whose value is the manifest as applied (JSON or YAML), read for the apiVersion it

@@ -395,6 +395,7 @@ fn with_distribution_config(options: &UpgradeOptions, rke: Option<&RkeConfig>) -
         o.drain = o.drain.or(r.drain);
         o.drain_force = o.drain_force.or(r.drain_force);
         o.drain_delete_local_data = o.drain_delete_local_data.or(r.drain_delete_local_data);
+        o.drain_ignore_daemonsets = o.drain_ignore_daemonsets.or(r.drain_ignore_daemonsets);
         if let Some(t) = r.drain_timeout {
             o.timings.entry("drainTimeoutSeconds".to_owned()).or_insert(t);
         }

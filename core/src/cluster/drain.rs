@@ -22,10 +22,11 @@ impl Cluster<'_> {
         }
         let mut flags = match self.profile() {
             // RKE builds the helper from node_drain_input (services/node_util.go getDrainHelper): force and
-            // delete_local_data default to false.
+            // delete_local_data default to false, ignore_daemonsets to true (only an explicit false clears it).
             Profile::Rke | Profile::RkeLegacy => DrainFlags {
                 force: self.options.drain_force.unwrap_or(false),
                 delete_emptydir_data: self.options.drain_delete_local_data.unwrap_or(false),
+                ignore_daemonsets: self.options.drain_ignore_daemonsets.unwrap_or(true),
                 who: "RKE's drain",
                 set_force: "upgrade_strategy.node_drain_input.force: true",
                 set_emptydir: "upgrade_strategy.node_drain_input.delete_local_data: true",
@@ -40,6 +41,7 @@ impl Cluster<'_> {
             Profile::Kubeadm => DrainFlags {
                 force: self.options.drain_force.unwrap_or(false),
                 delete_emptydir_data: self.options.drain_delete_local_data.unwrap_or(false),
+                ignore_daemonsets: true,
                 who: "kubectl drain",
                 set_force: "--force (drainForce: true)",
                 set_emptydir: "--delete-emptydir-data (drainDeleteLocalData: true)",
@@ -47,6 +49,7 @@ impl Cluster<'_> {
         };
         flags.force |= self.lifts("disruption/unmanaged-pod");
         flags.delete_emptydir_data |= self.lifts("disruption/local-storage");
+        flags.ignore_daemonsets |= self.lifts(DAEMONSET_POD);
         Some(flags)
     }
 
@@ -57,13 +60,18 @@ impl Cluster<'_> {
     }
 }
 
+/// The rule whose blocker says a drain refuses a running DaemonSet pod.
+pub const DAEMONSET_POD: &str = "disruption/daemonset-pod";
+
 /// A drain's flags, as kubectl's drain helper reads them (staging/src/k8s.io/kubectl/pkg/drain/filters.go):
 /// without `force` a pod that declares no controller fails the whole drain; without
-/// `delete_emptydir_data` so does a pod with an emptyDir volume (finished pods excepted).
+/// `delete_emptydir_data` so does a pod with an emptyDir volume (finished pods excepted); without
+/// `ignore_daemonsets` so does a running pod of a DaemonSet that exists (`daemonSetFilter`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct DrainFlags {
     pub force: bool,
     pub delete_emptydir_data: bool,
+    pub ignore_daemonsets: bool,
     /// Who drains, for messages (`RKE's drain`, `kubectl drain`).
     pub who: &'static str,
 
@@ -84,7 +92,14 @@ impl DrainFlags {
     }
 
     fn always(who: &'static str) -> DrainFlags {
-        DrainFlags { force: true, delete_emptydir_data: true, who, set_force: "", set_emptydir: "" }
+        DrainFlags {
+            force: true,
+            delete_emptydir_data: true,
+            ignore_daemonsets: true,
+            who,
+            set_force: "",
+            set_emptydir: "",
+        }
     }
 }
 
@@ -172,8 +187,26 @@ impl<'a> Cluster<'a> {
             Profile::Kubeadm | Profile::Openshift => DrainEnd::WaitsForEver,
             _ => DrainEnd::FailsAfterTimeout,
         };
+        // kubectl's drain helper lists every pod first and refuses the whole drain before evicting any: a
+        // running DaemonSet pod without --ignore-daemonsets ("cannot delete DaemonSet-managed Pods").
+        if !flags.ignore_daemonsets {
+            if let Some((pod, _, _)) =
+                self.running_pods_on(i).iter().find(|(o, _, _)| !is_mirror(o) && self.is_daemon_pod(o))
+            {
+                return Some(DrainStall {
+                    pod,
+                    end: DrainEnd::FailsAtOnce,
+                    code: DAEMONSET_POD,
+                    reason: format!(
+                        "{} refuses {} (a DaemonSet's pod, without ignore_daemonsets): {}",
+                        flags.who,
+                        pod.r.name,
+                        flags.failure()
+                    ),
+                });
+            }
+        }
         for (pod, info) in self.evicted_by_drain(i) {
-            // kubectl's drain helper lists every pod first and refuses the whole drain before evicting any.
             if !flags.force && (unmanaged(pod) || self.orphaned_daemon_pod(pod)) {
                 return Some(DrainStall {
                     pod,

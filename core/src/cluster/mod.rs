@@ -118,6 +118,7 @@ pub const LIFTS: &[(&str, &str)] = &[
     ("disruption/overlapping-pdbs", "each pod is under one PodDisruptionBudget"),
     ("disruption/unmanaged-pod", "the drain runs with force: the pods with no controller are deleted for good"),
     ("disruption/local-storage", "the drain deletes emptyDir data (delete-emptydir-data)"),
+    ("disruption/daemonset-pod", "the drain ignores DaemonSet pods (ignore_daemonsets: true, RKE's default)"),
     ("admission/webhook-unavailable", "the fail-closed webhooks on pods/eviction have a ready endpoint"),
     ("budget/unavailable-exceeds-limit", "the nodes already unavailable are back, so the pool's gate passes"),
     ("budget/node-unavailable", "the cordoned nodes are uncordoned, so the MCO picks them"),

@@ -164,6 +164,8 @@ pub struct RkeConfig {
     pub drain_force: Option<bool>,
     /// `node_drain_input.delete_local_data` (RKE's default: false).
     pub drain_delete_local_data: Option<bool>,
+    /// `node_drain_input.ignore_daemonsets` (RKE's default: true; only `false` turns it off).
+    pub drain_ignore_daemonsets: Option<bool>,
     pub nodes: usize,
     /// Does the file have an `upgrade_strategy` (which RKE reads from v1.1.0 on)?
     pub upgrade_strategy: bool,
@@ -262,6 +264,8 @@ impl RkeConfig {
         let drain_force = flag("node_drain_input.force", s.at(&["node_drain_input", "force"]));
         let drain_delete_local_data =
             flag("node_drain_input.delete_local_data", s.at(&["node_drain_input", "delete_local_data"]));
+        let drain_ignore_daemonsets =
+            flag("node_drain_input.ignore_daemonsets", s.at(&["node_drain_input", "ignore_daemonsets"]));
         let timeout = s.at(&["node_drain_input", "timeout"]);
         let drain_timeout = match &timeout.value {
             crate::parse::Value::Scalar(raw, crate::parse::ScalarKind::Plain) => {
@@ -283,6 +287,7 @@ impl RkeConfig {
             drain_timeout,
             drain_force,
             drain_delete_local_data,
+            drain_ignore_daemonsets,
             nodes: doc.get("nodes").as_seq().len(),
             upgrade_strategy: s.is_map(),
             addons: rke_addons(doc),

@@ -64,6 +64,7 @@ registry![
     budget::single_control_plane,
     budget::unavailable_exceeds_limit,
     capacity::insufficient_headroom,
+    disruption::daemonset_pod,
     disruption::in_place_restart,
     disruption::local_storage,
     disruption::overlapping_pdbs,

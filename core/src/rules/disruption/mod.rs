@@ -1,6 +1,7 @@
 //! disruption/: what the drains do to workloads: budgets that stall them, replicas that all go at once,
 //! pods that are deleted for good or lose their data.
 
+pub mod daemonset_pod;
 pub mod in_place_restart;
 pub mod local_storage;
 pub mod overlapping_pdbs;

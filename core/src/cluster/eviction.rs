@@ -169,7 +169,10 @@ impl<'a> Cluster<'a> {
     /// The disruption controller's expected count for these pods (disruption.go, getExpectedScale): each
     /// distinct controller's `spec.replicas` (a ReplicaSet's Deployment's, a StatefulSet's, a
     /// ReplicationController's), pods with no controller adding nothing; `None` (its fail-safe) when a
-    /// controller has no scale (a Job, a DaemonSet). A controller missing from the snapshot counts its pods.
+    /// controller has no scale (a Job, a DaemonSet). A custom resource's scale is its scale subresource's
+    /// (`getScaleController`): the number at its CustomResourceDefinition's `specReplicasPath`, and no scale
+    /// (`None`) when the definition read has none. A controller missing from the snapshot, or a custom
+    /// resource whose definition or number is not in it, counts its pods.
     fn expected_scale(&self, pods: &[RunningPod<'a>]) -> Scale {
         // Each controller's pods counted: the keys sorted, then each run counted (a list rather than a
         // B-tree map: one map type less in the wasm).
@@ -187,13 +190,33 @@ impl<'a> Cluster<'a> {
         for run in keys.chunk_by(|a, b| a == b) {
             let Some(key) = run.first() else { continue };
             let count = i64::try_from(run.len()).unwrap_or(i64::MAX);
-            let replicas = self.workload_object(key).map(|o| match &o.body {
-                Body::Workload(w) => w.replicas.unwrap_or(1),
-                _ => count,
-            });
-            total = total.saturating_add(replicas.unwrap_or(count));
+            let replicas = match self.workload_object(key) {
+                Some(o) => match &o.body {
+                    Body::Workload(w) => w.replicas.unwrap_or(1),
+                    body => match self.scale_path(o) {
+                        // A definition without a scale subresource: no controller found, the fail-safe.
+                        Some(None) => return None,
+                        Some(Some(path)) => match body {
+                            Body::Custom(c) => c.at(path).unwrap_or(count),
+                            _ => count,
+                        },
+                        None => count,
+                    },
+                },
+                None => count,
+            };
+            total = total.saturating_add(replicas);
         }
         Some(total)
+    }
+
+    /// The scale subresource's `specReplicasPath` of a custom resource's version, from its
+    /// CustomResourceDefinition: `Some(None)` when the definition read gives that version none, `None` when
+    /// no definition of its group and kind was read.
+    fn scale_path(&self, o: &Object) -> Option<Option<&'a str>> {
+        let (group, version) = o.r.api_version.rsplit_once('/')?;
+        let crd = self.crds().iter().find(|c| c.group == group && c.kind == *o.r.kind)?;
+        Some(crd.versions.iter().find(|v| v.name == version).and_then(|v| v.scale_replicas_path.as_deref()))
     }
 
     /// The running pods each budget's selector matches (same positions as [`Cluster::budgets`]), found in

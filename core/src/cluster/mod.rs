@@ -89,6 +89,8 @@ pub struct Cluster<'a> {
     running: OnceCell<Vec<RunningPod<'a>>>,
     /// Does the snapshot hold DaemonSet objects at all (so that a missing one is known to be gone)?
     has_daemonsets: OnceCell<bool>,
+    /// The CustomResourceDefinitions read, in the order read (`eviction::scale_path`).
+    crds: OnceCell<Vec<&'a crate::model::admission::CrdInfo>>,
     /// Pods whose eviction a budget refuses (`pdb_blocked_pods`).
     pdb_blocked: OnceCell<Vec<(&'a str, &'a str)>>,
     /// PersistentVolumes by the claim they are bound to (namespace, name).
@@ -182,6 +184,7 @@ impl<'a> Cluster<'a> {
             admission: admission::Admission::default(),
             pv_by_claim: OnceCell::new(),
             has_daemonsets: OnceCell::new(),
+            crds: OnceCell::new(),
             by_controller: OnceCell::new(),
             budgets: OnceCell::new(),
             pdb_infos: OnceCell::new(),
@@ -265,6 +268,18 @@ impl<'a> Cluster<'a> {
         let size = std::mem::size_of::<Object>().max(1);
         let offset = (o as *const Object as usize).checked_sub(self.objects.as_ptr() as usize)?;
         (offset % size == 0).then_some(offset / size).filter(|i| *i < self.objects.len())
+    }
+
+    /// The CustomResourceDefinitions read, in the order read.
+    pub fn crds(&self) -> &[&'a crate::model::admission::CrdInfo] {
+        self.crds.get_or_init(|| {
+            self.live_objects()
+                .filter_map(|o| match &o.body {
+                    Body::Crd(c) => Some(&**c),
+                    _ => None,
+                })
+                .collect()
+        })
     }
 
     /// Is the cause of stops that rule `code` names taken as resolved here?

@@ -166,6 +166,8 @@ pub struct CrdVersion {
     pub name: String,
     pub served: bool,
     pub storage: bool,
+    /// The scale subresource's `specReplicasPath` (`.spec.replicas`); `None` without a scale subresource.
+    pub scale_replicas_path: Option<String>,
 }
 
 /// A `CustomResourceDefinition`: its versions, the versions its objects were stored at, its conversion
@@ -197,6 +199,9 @@ impl CrdInfo {
         } else {
             conversion.at(&["webhook", "clientConfig"])
         };
+        // v1 gives each version its subresources; v1beta1 may give them once for all, under `spec`.
+        let scale_path = |subresources: &Node| subresources.at(&["scale", "specReplicasPath"]).as_string();
+        let shared_scale = scale_path(spec.get("subresources"));
         let mut versions: Vec<CrdVersion> = spec
             .get("versions")
             .as_seq()
@@ -205,12 +210,22 @@ impl CrdInfo {
                 name: v.get("name").as_str().unwrap_or_default().to_owned(),
                 served: v.get("served").as_bool_yaml11().unwrap_or(true),
                 storage: v.get("storage").as_bool_yaml11().unwrap_or(false),
+                scale_replicas_path: if v.get("subresources").is_null() {
+                    shared_scale.clone()
+                } else {
+                    scale_path(v.get("subresources"))
+                },
             })
             .collect();
         // v1beta1's single `spec.version`.
         if versions.is_empty() {
             if let Some(v) = spec.get("version").as_str() {
-                versions.push(CrdVersion { name: v.to_owned(), served: true, storage: true });
+                versions.push(CrdVersion {
+                    name: v.to_owned(),
+                    served: true,
+                    storage: true,
+                    scale_replicas_path: shared_scale,
+                });
             }
         }
         let status = n.get("status");

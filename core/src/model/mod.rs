@@ -777,7 +777,47 @@ pub enum Body {
     Crd(Box<admission::CrdInfo>),
     AdmissionPolicy(Box<admission::AdmissionPolicy>),
     PolicyBinding(Box<admission::PolicyBinding>),
+    /// An object of another API group (a custom resource, most often) with whole numbers in its `spec`:
+    /// what a CustomResourceDefinition's scale subresource may point at (`specReplicasPath`).
+    Custom(Box<CustomInfo>),
     Other,
+}
+
+/// The whole numbers in an object's `spec`, by path as a scale subresource writes it (`.spec.replicas`),
+/// in maps only (a path through a list is no `specReplicasPath`), at most [`CUSTOM_INT_DEPTH`] deep.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct CustomInfo {
+    pub spec_ints: Vec<(String, i64)>,
+}
+
+/// How deep below `spec` [`CustomInfo`] looks.
+const CUSTOM_INT_DEPTH: usize = 4;
+
+impl CustomInfo {
+    /// The whole numbers under `spec`, or `None` when it has none.
+    fn from_spec(spec: &Node) -> Option<CustomInfo> {
+        let mut spec_ints = Vec::new();
+        let mut stack: Vec<(String, &Node, usize)> = vec![(".spec".to_owned(), spec, 1)];
+        while let Some((path, n, depth)) = stack.pop() {
+            for (k, v) in n.as_map() {
+                let at = format!("{path}.{k}");
+                if v.is_map() && depth < CUSTOM_INT_DEPTH {
+                    stack.push((at, v, depth + 1));
+                } else if let Some(i) = int(v)
+                    .filter(|_| matches!(v.value, crate::parse::Value::Scalar(_, crate::parse::ScalarKind::Plain)))
+                {
+                    spec_ints.push((at, i));
+                }
+            }
+        }
+        spec_ints.sort();
+        (!spec_ints.is_empty()).then_some(CustomInfo { spec_ints })
+    }
+
+    /// The whole number at a scale subresource's `specReplicasPath` (`.spec.replicas`).
+    pub fn at(&self, path: &str) -> Option<i64> {
+        self.spec_ints.iter().find(|(p, _)| p == path).map(|(_, v)| *v)
+    }
 }
 
 /// One Kubernetes object as read, with where it came from.
@@ -1066,6 +1106,7 @@ impl Object {
                     disruptions_allowed: int(status.get("disruptionsAllowed")),
                 }),
             })),
+            (_, v) if v.contains('/') => CustomInfo::from_spec(spec).map_or(Body::Other, |c| Body::Custom(Box::new(c))),
             _ => Body::Other,
         };
         let mut managed_api_versions: Vec<Str> = Vec::new();

@@ -270,6 +270,16 @@ impl<'a> Cluster<'a> {
         (offset % size == 0).then_some(offset / size).filter(|i| *i < self.objects.len())
     }
 
+    /// Does OpenShift run a two-node control plane with an arbiter (the `cluster` Infrastructure's
+    /// `status.controlPlaneTopology: HighlyAvailableArbiter`, which the MCO's node controller reads through
+    /// its ControllerConfig)?
+    pub fn arbiter_topology(&self) -> bool {
+        self.live_objects().any(|o| {
+            o.r.name == "cluster"
+                && matches!(&o.body, Body::Infrastructure(t) if t.as_str() == "HighlyAvailableArbiter")
+        })
+    }
+
     /// The CustomResourceDefinitions read, in the order read.
     pub fn crds(&self) -> &[&'a crate::model::admission::CrdInfo] {
         self.crds.get_or_init(|| {

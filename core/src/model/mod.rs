@@ -777,6 +777,9 @@ pub enum Body {
     Crd(Box<admission::CrdInfo>),
     AdmissionPolicy(Box<admission::AdmissionPolicy>),
     PolicyBinding(Box<admission::PolicyBinding>),
+    /// OpenShift's `Infrastructure` (config.openshift.io): its `status.controlPlaneTopology`
+    /// (`HighlyAvailable`, `HighlyAvailableArbiter`, `SingleReplica`, `External`, ...), empty when unset.
+    Infrastructure(Box<String>),
     /// An object of another API group (a custom resource, most often) with whole numbers in its `spec`:
     /// what a CustomResourceDefinition's scale subresource may point at (`specReplicasPath`).
     Custom(Box<CustomInfo>),
@@ -1028,6 +1031,9 @@ impl Object {
             ("ClusterVersion", v) if v.starts_with("config.openshift.io/") => {
                 Body::ClusterVersion(Box::new(distro::ClusterVersion::from_node(n)))
             }
+            ("Infrastructure", v) if v.starts_with("config.openshift.io/") => Body::Infrastructure(Box::new(
+                status.get("controlPlaneTopology").as_str().unwrap_or_default().to_owned(),
+            )),
             ("ClusterOperator", v) if v.starts_with("config.openshift.io/") => {
                 Body::ClusterOperator(Box::new(distro::ClusterOperator::from_node(n)))
             }

@@ -666,15 +666,30 @@ impl<'c, 'a> Builder<'c, 'a> {
                     }
                 }
                 // The CVO applies the manifests runlevel by runlevel; the MCO updates the pools at the end,
-                // all pools in parallel, nodes sorted by zone then age (oldest first).
+                // all pools in parallel, nodes sorted by zone then age (oldest first). With an arbiter
+                // (controlPlaneTopology HighlyAvailableArbiter) the arbiter pool is synced with the master
+                // pool and only after every master is updated (node_controller.go, updatePools).
                 t = self.fixed_phase("control-plane", "cluster-version-operator", self.t.cluster_operators, t);
+                let arbiter = ctx.arbiter_topology();
+                let merge = |a: Option<u64>, b: Option<u64>| match (a, b) {
+                    (Some(a), Some(b)) => Some(a.max(b)),
+                    _ => None,
+                };
                 let mut end = Some(t);
-                for p in pools.iter().filter(|p| !p.paused) {
-                    let done = self.mco_pool(p, t);
-                    end = match (end, done) {
-                        (Some(a), Some(b)) => Some(a.max(b)),
-                        _ => None,
+                let mut master_end = None;
+                for p in pools.iter().filter(|p| !p.paused && !(arbiter && p.name == "arbiter")) {
+                    let done = if arbiter && p.name == "master" {
+                        let done = self.arbiter_master_pool(p, &pools, t);
+                        master_end = Some(done);
+                        done
+                    } else {
+                        self.mco_pool(p, t)
                     };
+                    end = merge(end, done);
+                }
+                if let Some(a) = pools.iter().find(|p| arbiter && p.name == "arbiter" && !p.paused) {
+                    let done = self.arbiter_pool(a, &pools, master_end, t);
+                    end = merge(end, done);
                 }
                 t = end?;
             }
@@ -736,6 +751,84 @@ impl<'c, 'a> Builder<'c, 'a> {
             crate::sort::sort(&mut st.pending);
             st.pending.dedup();
         }
+    }
+
+    /// The nodes of `pool` the MCO never picks (not Ready, NetworkUnavailable, DiskPressure, cordoned), as
+    /// `mco_pool` leaves them, unless the run if resolved takes them as back.
+    fn never_picked(&self, pool: &Pool) -> Vec<usize> {
+        if self.ctx.lifts("budget/node-unavailable") {
+            return Vec::new();
+        }
+        pool.nodes
+            .iter()
+            .copied()
+            .filter(|i| {
+                self.ctx
+                    .nodes
+                    .get(*i)
+                    .is_some_and(|n| n.treatment(Profile::Openshift) == crate::cluster::nodes::Treatment::Stops)
+            })
+            .collect()
+    }
+
+    /// The master pool with an arbiter: while an arbiter node is unavailable the MCO gives the master pool
+    /// no capacity ("to prevent simultaneous updates", node_controller.go updatePools), so nothing in it
+    /// starts; else as any pool.
+    fn arbiter_master_pool(&mut self, master: &Pool, pools: &[Pool], start: u64) -> Option<u64> {
+        let down = pools.iter().find(|p| p.name == "arbiter").map(|a| self.never_picked(a)).unwrap_or_default();
+        let Some(first) = down.first().and_then(|i| self.node(*i)).map(|n| n.name().to_owned()) else {
+            return self.mco_pool(master, start);
+        };
+        let why = Why {
+            node: Some(first.clone()),
+            start: None,
+            outcome: "waits",
+            code: "budget/node-unavailable",
+            reason: format!(
+                "arbiter node {first} is unavailable: with an arbiter (HighlyAvailableArbiter) the MCO gives pool \
+                 {} no capacity while an arbiter node is, so none of its nodes starts",
+                master.name
+            ),
+        };
+        self.stop("control-plane", Some(master.name.clone()), start, why, &master.nodes);
+        None
+    }
+
+    /// The arbiter pool with an arbiter topology: after the master pool has updated every node (`master_end`,
+    /// `None` when it never completes), or, when the master pool is paused, at once unless a master node is
+    /// unavailable (the MCO then defers it to keep etcd's quorum: node_controller.go syncMachineConfigPool).
+    fn arbiter_pool(
+        &mut self,
+        arbiter: &Pool,
+        pools: &[Pool],
+        master_end: Option<Option<u64>>,
+        start: u64,
+    ) -> Option<u64> {
+        let master = pools.iter().find(|p| p.name == "master");
+        let begin = match (master, master_end) {
+            (Some(m), _) if m.paused => {
+                let down = self.never_picked(m);
+                if let Some(first) = down.first().and_then(|i| self.node(*i)).map(|n| n.name().to_owned()) {
+                    let why = Why {
+                        node: Some(first.clone()),
+                        start: None,
+                        outcome: "waits",
+                        code: "budget/node-unavailable",
+                        reason: format!(
+                            "master node {first} is unavailable and pool {} is paused: the MCO defers pool {} to \
+                             keep etcd's quorum, so none of its nodes starts",
+                            m.name, arbiter.name
+                        ),
+                    };
+                    self.stop("control-plane", Some(arbiter.name.clone()), start, why, &arbiter.nodes);
+                    return None;
+                }
+                start
+            }
+            (_, Some(end)) => end?,
+            (_, None) => start,
+        };
+        self.mco_pool(arbiter, begin)
     }
 
     /// One machine config pool, as the MCO's node controller updates it

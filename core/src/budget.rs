@@ -12,9 +12,6 @@ use crate::options::{OptionsError, Profile, UpgradeOptions};
 use crate::quantity::IntOrPercent;
 
 pub const KOPS_GROUP_LABEL: &str = "kops.k8s.io/instancegroup";
-
-/// The static pods kOps validation requires on each Ready control-plane node (`masterStaticPods`).
-const KOPS_STATIC_PODS: [&str; 3] = ["kube-apiserver", "kube-controller-manager", "kube-scheduler"];
 pub const GKE_POOL_LABEL: &str = "baremetal.cluster.gke.io/node-pool";
 /// More bastions than this in one group is not a real cluster: the plan counts at most this many.
 pub const MAX_BASTIONS: i64 = 100;
@@ -124,11 +121,12 @@ pub fn unavailable(cluster: &Cluster<'_>, pool: &Pool) -> Vec<usize> {
 
 /// A failure of kOps' cluster validation besides a node's (pkg/validation/validate_cluster.go): a
 /// system-critical pod that is Pending, Unknown or has a container not ready (the snapshot's Ready condition
-/// False; `collectPodFailures`), a Ready control-plane node without its kube-apiserver, kube-controller-manager
-/// or kube-scheduler pod (`collectPodFailures`, "is missing ... pod"), or an instance group with fewer nodes
-/// than its `minSize` (`validateNodes`, "did not have enough nodes"). It is tied to an instance group (`pool`: a `system-node-critical` pod's
-/// node's group, the short group) or to none (`system-cluster-critical`, or a pod on no known node), which
-/// concerns every group (`hasFailureRelevantToGroup`).
+/// False; `collectPodFailures`), a Ready control-plane node without its kube-apiserver,
+/// kube-controller-manager or kube-scheduler pod (`collectPodFailures`, "is missing ... pod"), or an instance
+/// group with fewer nodes than its `minSize` (`validateNodes`, "did not have enough nodes"). It is tied to an
+/// instance group (`pool`: a `system-node-critical` pod's node's group, a control-plane node's group, the
+/// short group) or to none (`system-cluster-critical`, or a pod on no known node), which concerns every group
+/// (`hasFailureRelevantToGroup`).
 pub struct ValidationFailure<'a> {
     pub object: &'a Object,
     pub pool: Option<String>,
@@ -136,6 +134,9 @@ pub struct ValidationFailure<'a> {
     pub control_plane: bool,
     pub what: String,
 }
+
+/// The static pods kOps validation requires on each Ready control-plane node (`masterStaticPods`).
+const KOPS_STATIC_PODS: [&str; 3] = ["kube-apiserver", "kube-controller-manager", "kube-scheduler"];
 
 /// The failures kOps validation reports besides not-Ready nodes (empty for any other distribution).
 pub fn kops_validation_failures<'a>(cluster: &Cluster<'a>) -> Vec<ValidationFailure<'a>> {

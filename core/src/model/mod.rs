@@ -803,23 +803,22 @@ impl CustomInfo {
         let mut stack: Vec<(String, &Node, usize)> = vec![(".spec".to_owned(), spec, 1)];
         while let Some((path, n, depth)) = stack.pop() {
             for (k, v) in n.as_map() {
-                let at = format!("{path}.{k}");
                 if v.is_map() && depth < CUSTOM_INT_DEPTH {
-                    stack.push((at, v, depth + 1));
-                } else if let Some(i) = int(v)
-                    .filter(|_| matches!(v.value, crate::parse::Value::Scalar(_, crate::parse::ScalarKind::Plain)))
-                {
-                    spec_ints.push((at, i));
+                    stack.push((format!("{path}.{k}"), v, depth + 1));
+                } else if let crate::parse::Value::Scalar(_, crate::parse::ScalarKind::Plain) = &v.value {
+                    if let Some(i) = int(v) {
+                        spec_ints.push((format!("{path}.{k}"), i));
+                    }
                 }
             }
         }
-        spec_ints.sort();
         (!spec_ints.is_empty()).then_some(CustomInfo { spec_ints })
     }
 
-    /// The whole number at a scale subresource's `specReplicasPath` (`.spec.replicas`).
+    /// The whole number at a scale subresource's `specReplicasPath` (`.spec.replicas`); of a key given
+    /// twice, the last (as the API server decodes it).
     pub fn at(&self, path: &str) -> Option<i64> {
-        self.spec_ints.iter().find(|(p, _)| p == path).map(|(_, v)| *v)
+        self.spec_ints.iter().rev().find(|(p, _)| p == path).map(|(_, v)| *v)
     }
 }
 
@@ -1405,6 +1404,25 @@ mod tests {
     fn obj(yaml: &str) -> Object {
         let docs = parse_yaml_documents("t.yaml", yaml).unwrap();
         Object::from_node(&docs[0], Source { file: "t.yaml".into(), line: Some(1), via: None })
+    }
+
+    /// A custom resource keeps the whole numbers of its `spec` by path, where a CRD's scale subresource may
+    /// point: nested maps, not lists or quoted strings; a key given twice reads as its last.
+    #[test]
+    fn custom_resources_keep_their_spec_numbers_by_path() {
+        let o = obj("apiVersion: example.com/v1\nkind: Widget\nmetadata: {name: w}\nspec:\n  replicas: 3\n  \
+                     size: {count: 0x10, label: '7'}\n  ports: [{port: 80}]\n  replicas: 5\n");
+        let Body::Custom(c) = &o.body else { panic!("{:?}", o.body) };
+        assert_eq!(c.at(".spec.replicas"), Some(5));
+        assert_eq!(c.at(".spec.size.count"), Some(16));
+        assert_eq!(c.at(".spec.size.label"), None);
+        assert_eq!(c.at(".spec.ports"), None);
+        // Built-in kinds of the core group, and objects without a number in `spec`, keep nothing.
+        assert!(matches!(obj("apiVersion: v1\nkind: Secret\nmetadata: {name: s}\n").body, Body::Other));
+        assert!(matches!(
+            obj("apiVersion: example.com/v1\nkind: W\nmetadata: {name: w}\nspec: {a: b}\n").body,
+            Body::Other
+        ));
     }
 
     #[test]

@@ -677,7 +677,8 @@ impl<'c, 'a> Builder<'c, 'a> {
                 };
                 let mut end = Some(t);
                 let mut master_end = None;
-                for p in pools.iter().filter(|p| !p.paused && !(arbiter && p.name == "arbiter")) {
+                let with_master = |p: &&Pool| arbiter && p.name == "arbiter";
+                for p in pools.iter().filter(|p| !p.paused).filter(|p| !with_master(p)) {
                     let done = if arbiter && p.name == "master" {
                         let done = self.arbiter_master_pool(p, &pools, t);
                         master_end = Some(done);

@@ -62,14 +62,8 @@ impl Version {
             return Err(bad("empty"));
         }
         // Split off `+meta`, then `-suffix`.
-        let (s, plus_meta) = match s.split_once('+') {
-            Some((a, b)) => (a, Some(b)),
-            None => (s, None),
-        };
-        let (core, dash) = match s.split_once('-') {
-            Some((a, b)) => (a, Some(b)),
-            None => (s, None),
-        };
+        let (s, plus_meta) = split_off(s, '+');
+        let (core, dash) = split_off(s, '-');
         let parts: Vec<&str> = core.split('.').collect();
         if parts.len() < 2 || parts.len() > 3 {
             return Err(bad("expected MAJOR.MINOR or MAJOR.MINOR.PATCH"));
@@ -305,6 +299,11 @@ pub fn hop_path(from: &Version, to: &Version) -> Vec<Version> {
     path
 }
 
+/// `s` cut at the first `sep`: what comes before it, and what after (`None` without one).
+fn split_off(s: &str, sep: char) -> (&str, Option<&str>) {
+    s.split_once(sep).map_or((s, None), |(a, b)| (a, Some(b)))
+}
+
 /// Is `raw` a version as SemVer 2.0.0 writes it, strictly: `MAJOR.MINOR.PATCH`, each a number without a
 /// leading zero, then an optional `-` pre-release and `+` build, dot-separated identifiers of ASCII letters,
 /// digits and hyphens, never empty (a numeric pre-release identifier without a leading zero either). No
@@ -321,14 +320,8 @@ pub fn is_strict_semver(raw: &str) -> bool {
                 && (!numeric_without_zero || !id.bytes().all(|b| b.is_ascii_digit()) || number(id))
         })
     }
-    let (rest, build) = match raw.split_once('+') {
-        Some((r, b)) => (r, Some(b)),
-        None => (raw, None),
-    };
-    let (core, pre) = match rest.split_once('-') {
-        Some((c, p)) => (c, Some(p)),
-        None => (rest, None),
-    };
+    let (rest, build) = split_off(raw, '+');
+    let (core, pre) = split_off(rest, '-');
     let mut parts = core.split('.');
     let three = (parts.next(), parts.next(), parts.next(), parts.next());
     matches!(three, (Some(a), Some(b), Some(c), None) if number(a) && number(b) && number(c))

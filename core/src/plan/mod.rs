@@ -754,45 +754,57 @@ impl<'c, 'a> Builder<'c, 'a> {
         }
     }
 
-    /// The nodes of `pool` the MCO never picks (not Ready, NetworkUnavailable, DiskPressure, cordoned), as
-    /// `mco_pool` leaves them, unless the run if resolved takes them as back.
-    fn never_picked(&self, pool: &Pool) -> Vec<usize> {
+    /// The first node of `pool` the MCO never picks (not Ready, NetworkUnavailable, DiskPressure, cordoned),
+    /// as `mco_pool` leaves them, unless the run if resolved takes them as back.
+    fn first_never_picked(&self, pool: &Pool) -> Option<String> {
         if self.ctx.lifts("budget/node-unavailable") {
-            return Vec::new();
+            return None;
         }
         pool.nodes
             .iter()
-            .copied()
-            .filter(|i| {
-                self.ctx
-                    .nodes
-                    .get(*i)
-                    .is_some_and(|n| n.treatment(Profile::Openshift) == crate::cluster::nodes::Treatment::Stops)
-            })
-            .collect()
+            .filter_map(|i| self.ctx.nodes.get(*i))
+            .find(|n| n.treatment(Profile::Openshift) == crate::cluster::nodes::Treatment::Stops)
+            .map(|n| n.name().to_owned())
+    }
+
+    /// Stops pool `held` at `start`, none of its nodes started, while a node of pool `other` is one the MCO
+    /// never picks (`reason` says why, given that node's name): `true` when it does.
+    fn held_by_unavailable(
+        &mut self,
+        held: &Pool,
+        other: &Pool,
+        start: u64,
+        reason: impl FnOnce(&str) -> String,
+    ) -> bool {
+        let Some(first) = self.first_never_picked(other) else { return false };
+        let why = Why {
+            node: Some(first.clone()),
+            start: None,
+            outcome: "waits",
+            code: "budget/node-unavailable",
+            reason: reason(&first),
+        };
+        self.stop("control-plane", Some(held.name.clone()), start, why, &held.nodes);
+        true
     }
 
     /// The master pool with an arbiter: while an arbiter node is unavailable the MCO gives the master pool
     /// no capacity ("to prevent simultaneous updates", node_controller.go updatePools), so nothing in it
     /// starts; else as any pool.
     fn arbiter_master_pool(&mut self, master: &Pool, pools: &[Pool], start: u64) -> Option<u64> {
-        let down = pools.iter().find(|p| p.name == "arbiter").map(|a| self.never_picked(a)).unwrap_or_default();
-        let Some(first) = down.first().and_then(|i| self.node(*i)).map(|n| n.name().to_owned()) else {
-            return self.mco_pool(master, start);
-        };
-        let why = Why {
-            node: Some(first.clone()),
-            start: None,
-            outcome: "waits",
-            code: "budget/node-unavailable",
-            reason: format!(
-                "arbiter node {first} is unavailable: with an arbiter (HighlyAvailableArbiter) the MCO gives pool \
-                 {} no capacity while an arbiter node is, so none of its nodes starts",
-                master.name
-            ),
-        };
-        self.stop("control-plane", Some(master.name.clone()), start, why, &master.nodes);
-        None
+        if let Some(arbiter) = pools.iter().find(|p| p.name == "arbiter") {
+            let held = self.held_by_unavailable(master, arbiter, start, |node| {
+                format!(
+                    "arbiter node {node} is unavailable: with an arbiter (HighlyAvailableArbiter) the MCO gives \
+                     pool {} no capacity while an arbiter node is, so none of its nodes starts",
+                    master.name
+                )
+            });
+            if held {
+                return None;
+            }
+        }
+        self.mco_pool(master, start)
     }
 
     /// The arbiter pool with an arbiter topology: after the master pool has updated every node (`master_end`,
@@ -808,20 +820,14 @@ impl<'c, 'a> Builder<'c, 'a> {
         let master = pools.iter().find(|p| p.name == "master");
         let begin = match (master, master_end) {
             (Some(m), _) if m.paused => {
-                let down = self.never_picked(m);
-                if let Some(first) = down.first().and_then(|i| self.node(*i)).map(|n| n.name().to_owned()) {
-                    let why = Why {
-                        node: Some(first.clone()),
-                        start: None,
-                        outcome: "waits",
-                        code: "budget/node-unavailable",
-                        reason: format!(
-                            "master node {first} is unavailable and pool {} is paused: the MCO defers pool {} to \
-                             keep etcd's quorum, so none of its nodes starts",
-                            m.name, arbiter.name
-                        ),
-                    };
-                    self.stop("control-plane", Some(arbiter.name.clone()), start, why, &arbiter.nodes);
+                let held = self.held_by_unavailable(arbiter, m, start, |node| {
+                    format!(
+                        "master node {node} is unavailable and pool {} is paused: the MCO defers pool {} to keep \
+                         etcd's quorum, so none of its nodes starts",
+                        m.name, arbiter.name
+                    )
+                });
+                if held {
                     return None;
                 }
                 start

@@ -391,13 +391,7 @@ impl<'a> Cluster<'a> {
     /// listed: [`Cluster::param_found`]). In the order read.
     pub fn pod_policies(&self) -> &[PodPolicy<'a>] {
         self.admission.pod_policies.get_or_init(|| {
-            let crds: Vec<&crate::model::admission::CrdInfo> = self
-                .live_objects()
-                .filter_map(|o| match &o.body {
-                    Body::Crd(c) => Some(&**c),
-                    _ => None,
-                })
-                .collect();
+            let crds = self.crds();
             let mut out = Vec::new();
             for binding in self.live_objects() {
                 let Body::PolicyBinding(bind) = &binding.body else { continue };

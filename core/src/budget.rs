@@ -147,7 +147,18 @@ pub fn kops_validation_failures<'a>(cluster: &Cluster<'a>) -> Vec<ValidationFail
     }
     let pools = pools(cluster);
     let mut out = Vec::new();
+    // Read in the same pass: whether the snapshot holds kube-system's pods at all, and the control plane's
+    // static pods found there by node (their `k8s-app` label).
+    let mut kube_system = false;
+    let mut found: Vec<(&str, &str)> = Vec::new();
     for (o, p) in cluster.pods() {
+        if o.r.namespace.as_deref() == Some("kube-system") {
+            kube_system = true;
+            let app = o.labels.get("k8s-app").and_then(|app| KOPS_STATIC_PODS.iter().copied().find(|a| app == a));
+            if let (Some(app), Some(node)) = (app, p.spec.node_name.as_deref()) {
+                found.push((node, app));
+            }
+        }
         if p.spec.critical == Critical::No {
             continue;
         }
@@ -176,15 +187,7 @@ pub fn kops_validation_failures<'a>(cluster: &Cluster<'a>) -> Vec<ValidationFail
     // pod, found by their `k8s-app` label in kube-system (kOps matches a pod's hostIP to the node's addresses;
     // a running pod's node is its spec.nodeName here). Only where the snapshot holds kube-system's pods at
     // all: a snapshot of other namespaces says nothing of them.
-    if cluster.pods().any(|(o, _)| o.r.namespace.as_deref() == Some("kube-system")) {
-        let mut found: Vec<(&str, &str)> = cluster
-            .pods()
-            .filter(|(o, _)| o.r.namespace.as_deref() == Some("kube-system"))
-            .filter_map(|(o, p)| {
-                let app = o.labels.get("k8s-app")?;
-                Some((p.spec.node_name.as_deref()?, KOPS_STATIC_PODS.iter().copied().find(|a| app == a)?))
-            })
-            .collect();
+    if kube_system {
         crate::sort::sort_dedup(&mut found);
         for n in &cluster.nodes {
             let control_plane = n.obj.labels.contains_key("node-role.kubernetes.io/control-plane");

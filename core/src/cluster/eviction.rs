@@ -191,19 +191,14 @@ impl<'a> Cluster<'a> {
             let Some(key) = run.first() else { continue };
             let count = i64::try_from(run.len()).unwrap_or(i64::MAX);
             let replicas = match self.workload_object(key) {
-                Some(o) => match &o.body {
-                    Body::Workload(w) => w.replicas.unwrap_or(1),
-                    body => match self.scale_path(o) {
-                        // A definition without a scale subresource: no controller found, the fail-safe.
-                        Some(None) => return None,
-                        Some(Some(path)) => match body {
-                            Body::Custom(c) => c.at(path).unwrap_or(count),
-                            _ => count,
-                        },
-                        None => count,
-                    },
-                },
                 None => count,
+                Some(o) => match (&o.body, self.scale_path(o)) {
+                    (Body::Workload(w), _) => w.replicas.unwrap_or(1),
+                    // A definition without a scale subresource: no controller found, the fail-safe.
+                    (_, Some(None)) => return None,
+                    (Body::Custom(c), Some(Some(path))) => c.at(path).unwrap_or(count),
+                    _ => count,
+                },
             };
             total = total.saturating_add(replicas);
         }

@@ -48,22 +48,21 @@ pub fn check(ctx: &Context<'_>, out: &mut Vec<Finding>) {
     if flags.ignore_daemonsets {
         return;
     }
-    // Each DaemonSet once (by namespace and name, in the pods' order), with its first pod's node and how
-    // many of its pods the drains meet.
-    let mut sets: Vec<(&str, &str, &crate::model::Object, &str, u64)> = Vec::new();
+    // Each DaemonSet once (its controller key, in the pods' order), with its first pod's node and how many
+    // of its pods the drains meet.
+    let mut sets: Vec<(crate::cluster::WorkloadKey, &crate::model::Object, &str, u64)> = Vec::new();
     for (o, _, node) in ctx.running_pods() {
         if is_mirror(o) || !ctx.is_daemon_pod(o) {
             continue;
         }
-        let ns = o.r.namespace.as_deref().unwrap_or("default");
-        let Some(owner) = o.owners.iter().find(|w| w.controller && w.kind == "DaemonSet") else { continue };
-        match sets.iter_mut().find(|s| s.0 == ns && s.1 == owner.name.as_str()) {
-            Some(s) => s.4 += 1,
-            None => sets.push((ns, owner.name.as_str(), o, node, 1)),
+        let Some(key) = ctx.controller_of(o) else { continue };
+        match sets.iter_mut().find(|s| s.0 == key) {
+            Some(s) => s.3 += 1,
+            None => sets.push((key, o, node, 1)),
         }
     }
-    for (ns, name, pod, node, pods) in sets {
-        let set = ctx.lookup("DaemonSet", ns, name);
+    for (key, pod, node, pods) in sets {
+        let set = ctx.workload_object(&key);
         let shown = set.map_or_else(|| display_ref(&pod.r), |s| display_ref(&s.r));
         out.push(
             Finding::new(

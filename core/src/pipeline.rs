@@ -231,6 +231,7 @@ fn simulated(
         by: f.who,
         force: f.force,
         delete_empty_dir_data: f.delete_emptydir_data,
+        ignore_daemonsets: f.ignore_daemonsets,
         honours_budgets: cluster.drain_honours_pdbs(),
         flags_from_options: matches!(options.profile, Profile::Kubeadm | Profile::Rke | Profile::RkeLegacy),
     });

@@ -499,6 +499,10 @@ pub struct DrainAssumed {
     /// `--delete-emptydir-data`: pods with emptyDir volumes are evicted and their data deleted (else
     /// they fail the drain).
     pub delete_empty_dir_data: bool,
+    /// `--ignore-daemonsets`: DaemonSet pods are left on the node (else the drain refuses a node that runs
+    /// one). Every distribution's drain ignores them; only RKE's `node_drain_input.ignore_daemonsets:
+    /// false` turns it off (`disruption/daemonset-pod`). An addition to the contract.
+    pub ignore_daemonsets: bool,
     /// Does it wait on PodDisruptionBudgets (the eviction API) rather than proceed regardless?
     pub honours_budgets: bool,
     /// Are the flags the options' (`drainForce`, `drainDeleteLocalData`; RKE's `node_drain_input`), or

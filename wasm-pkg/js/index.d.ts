@@ -250,6 +250,11 @@ export interface DrainAssumed {
   force: boolean;
   /** `--delete-emptydir-data`: emptyDir pods are evicted and their data deleted, else they fail the drain. */
   deleteEmptyDirData: boolean;
+  /**
+   * `--ignore-daemonsets`: DaemonSet pods stay on the node, else the drain refuses a node running one
+   * (only RKE's `node_drain_input.ignore_daemonsets: false` turns it off). An addition.
+   */
+  ignoreDaemonsets: boolean;
   /** Does it wait on PodDisruptionBudgets (the eviction API)? */
   honoursBudgets: boolean;
   /** Are the flags the options' (`drainForce`, `drainDeleteLocalData`) rather than the distribution's own? */

@@ -40,7 +40,7 @@ test('check() returns a report in the contract shape', () => {
   assert.deepEqual(f.data.path, ['1.29', '1.30.1']);
   // The drain the plan assumes is stated (an addition): kubeadm's own `kubectl drain`, flags off.
   assert.deepEqual(Object.keys(report.plan), ['phases', 'steps', 'totalSeconds', 'timings', 'complete', 'stops', 'drain']);
-  assert.deepEqual(report.plan.drain, { by: 'kubectl drain', force: false, deleteEmptyDirData: false, honoursBudgets: true, flagsFromOptions: true });
+  assert.deepEqual(report.plan.drain, { by: 'kubectl drain', force: false, deleteEmptyDirData: false, ignoreDaemonsets: true, honoursBudgets: true, flagsFromOptions: true });
   assert.deepEqual([report.plan.complete, report.plan.stops], [true, []]);
   assert.deepEqual(report.plan.phases.map((p) => [p.name, p.hop, p.nodes]), [['control-plane', '1.29', ['cp-1']], ['workers', '1.29', ['worker-1']], ['control-plane', '1.30.1', ['cp-1']], ['workers', '1.30.1', ['worker-1']]]);
   assert.deepEqual(Object.keys(report.downtime), ['components', 'workloads']);

@@ -434,18 +434,26 @@ pub struct DrainV {
     pub by: String,
     pub force: bool,
     pub delete_empty_dir_data: bool,
+    /// Absent from a report of an earlier version, whose drains all ignored DaemonSet pods.
+    #[serde(default = "yes")]
+    pub ignore_daemonsets: bool,
     pub honours_budgets: bool,
     pub flags_from_options: bool,
+}
+
+fn yes() -> bool {
+    true
 }
 
 impl DrainV {
     /// `kubectl drain, without --force, without --delete-emptydir-data, waiting on PodDisruptionBudgets`.
     pub fn describe(&self) -> String {
         format!(
-            "{}, {} --force, {} --delete-emptydir-data, {}",
+            "{}, {} --force, {} --delete-emptydir-data, {}{}",
             self.by,
             if self.force { "with" } else { "without" },
             if self.delete_empty_dir_data { "with" } else { "without" },
+            if self.ignore_daemonsets { "" } else { "without --ignore-daemonsets (DaemonSet pods refused), " },
             if self.honours_budgets {
                 "waiting on PodDisruptionBudgets"
             } else {

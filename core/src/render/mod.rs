@@ -200,13 +200,15 @@ pub fn suppressed_count(c: &crate::report::Counts) -> Option<String> {
 }
 
 /// The drain the plan assumes, as a sentence: `kubectl drain, without --force, without
-/// --delete-emptydir-data, waiting on PodDisruptionBudgets (the options drainForce, drainDeleteLocalData)`.
+/// --delete-emptydir-data, waiting on PodDisruptionBudgets (the options drainForce, drainDeleteLocalData)`;
+/// a drain that does not ignore DaemonSet pods (RKE's `ignore_daemonsets: false`) says so after the flags.
 pub fn drain_line(d: &crate::report::DrainAssumed) -> String {
     format!(
-        "{}, {} --force, {} --delete-emptydir-data, {}{}",
+        "{}, {} --force, {} --delete-emptydir-data, {}{}{}",
         d.by,
         if d.force { "with" } else { "without" },
         if d.delete_empty_dir_data { "with" } else { "without" },
+        if d.ignore_daemonsets { "" } else { "without --ignore-daemonsets (DaemonSet pods refused), " },
         if d.honours_budgets { "waiting on PodDisruptionBudgets" } else { "not waiting on PodDisruptionBudgets" },
         if d.flags_from_options {
             " (the flags: drainForce, drainDeleteLocalData)"
@@ -288,4 +290,32 @@ pub fn resolved_lines(ir: &crate::report::IfResolved, items: usize) -> Vec<Strin
         out.push(format!("  ({} more)", w.len() - items));
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::report::DrainAssumed;
+
+    #[test]
+    fn the_drain_line_says_when_daemonset_pods_are_refused() {
+        let mut d = DrainAssumed {
+            by: "RKE's drain",
+            force: false,
+            delete_empty_dir_data: true,
+            ignore_daemonsets: true,
+            honours_budgets: true,
+            flags_from_options: true,
+        };
+        assert_eq!(
+            super::drain_line(&d),
+            "RKE's drain, without --force, with --delete-emptydir-data, waiting on PodDisruptionBudgets \
+             (the flags: drainForce, drainDeleteLocalData)"
+        );
+        d.ignore_daemonsets = false;
+        assert_eq!(
+            super::drain_line(&d),
+            "RKE's drain, without --force, with --delete-emptydir-data, without --ignore-daemonsets (DaemonSet \
+             pods refused), waiting on PodDisruptionBudgets (the flags: drainForce, drainDeleteLocalData)"
+        );
+    }
 }

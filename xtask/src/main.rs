@@ -149,8 +149,9 @@ const WASM_OPT_FLAGS: [&str; 6] = [
 
 /// `wasm-bindgen --target <target>` of `wasm` into `out_dir` as `<name>.js`, then `wasm-opt` on its
 /// `<name>_bg.wasm` (`WASM_OPT_FLAGS`, with the features today's Rust emits). Both run in
-/// `target/xtask-cache/` and only when their input changed (the wasm's bytes, the target, the flags, the tools' versions): a build that changed
-/// nothing copies the last output (wasm-opt alone took most of a minute per call).
+/// `target/xtask-cache/` and only when their input changed (the wasm's bytes, the target, the flags, the
+/// tools' versions): a build that changed nothing copies the last output (wasm-opt alone took most of a
+/// minute per call).
 fn bindgen(
     root: &Path,
     env: &setup::Env,
@@ -436,9 +437,9 @@ fn sizes(root: &Path, env: &setup::Env) -> Result<(), Failure> {
 fn bench(root: &Path, env: &setup::Env, sizes: Option<&str>) -> Result<(), Failure> {
     npm(root, env)?;
     web(root, env)?;
-    // Each shipped wasm with a goal as `name:raw:gzipped:own:yaml:rest:data:ours`: its sizes, then its
-    // cargo output's code gzipped apart by whose it is and its data (`size::Profile`; `ours`: the generic
-    // code instantiated for our types and closures, out of `rest`), so that a missed size goal says where. The npm package's module is measured as packed for Node and for the web.
+    // Each shipped wasm with a goal as `name:raw:gzipped:own:yaml:ours:rest:data`: its sizes, then its
+    // cargo output's code gzipped apart by whose it is and its data (`size::Profile`, in its order), so that
+    // a missed size goal says where. The npm package's module is measured as packed for Node and for the web.
     let mut wasm = Vec::new();
     for (shipped, file, cargo_output) in shipped_wasm(root)? {
         let measured: Vec<(&str, PathBuf)> = match shipped {
@@ -451,10 +452,10 @@ fn bench(root: &Path, env: &setup::Env, sizes: Option<&str>) -> Result<(), Failu
             "element" => vec![("element", file)],
             _ => Vec::new(),
         };
-        let [own, yaml, ours, rest, data] = size::profile(&cargo_output)?.gzipped;
+        let parts = size::profile(&cargo_output)?.gzipped.map(|p| p.to_string()).join(":");
         for (name, file) in measured {
             let raw = std::fs::metadata(&file).map(|m| m.len()).unwrap_or(0);
-            wasm.push(format!("{name}:{raw}:{}:{own}:{yaml}:{rest}:{data}:{ours}", util::gzip_size(&file)?));
+            wasm.push(format!("{name}:{raw}:{}:{parts}", util::gzip_size(&file)?));
         }
     }
     // The dashboard on large snapshots: 2,000 nodes and 40,000 pods (issue #10), and the largest bench

@@ -3,11 +3,11 @@
 //! Benchmarks measure; tests never time anything. Speeds are given as ratios to a reference measured in the
 //! same run (V8's `JSON.parse`, serde_json skipping the same bytes), since these machines are shared.
 //!
-//! `bench --root DIR [--wasm NAME:RAW:GZIP[:OWN:YAML:REST:DATA[:OURS]]]... [--sizes 1000,20000,150000]
+//! `bench --root DIR [--wasm NAME:RAW:GZIP[:OWN:YAML:OURS:REST:DATA]]... [--sizes 1000,20000,150000]
 //! [--dashboard FIGURES_JSON]... [--stages-only]` (the stage table alone, for profiling:
 //! `target/bench/stages.json`). A `--wasm`'s figures after its sizes are its cargo output's code gzipped
-//! apart by whose it is (our crates', yaml-rust2's, the rest) and its data, then the part of the rest that is
-//! generic code instantiated for our types and closures, as `cargo xtask size` prints them.
+//! apart by whose it is (our crates', yaml-rust2's, the generic code instantiated for our types and
+//! closures, the rest) and its data, as `cargo xtask size` prints them.
 //!
 //! Where a speed goal is missed, the goal says what is left (`value.floor`): for a goal against a parser,
 //! the time after reading and the ratio if reading were as fast as the reference; for `yaml_vs_json`,
@@ -455,14 +455,13 @@ fn main() {
         match args[i].as_str() {
             "--root" => root = PathBuf::from(v),
             "--wasm" => {
-                // name:raw:gzipped, then (optional) own:yaml:rest:data[:ours]: the cargo output's code gzipped
-                // apart by whose it is, and its data; then the generic code for our types, out of the rest.
+                // name:raw:gzipped, then (optional) own:yaml:ours:rest:data: the cargo output's code gzipped
+                // apart by whose it is, and its data (`size::Profile`'s order).
                 let p: Vec<&str> = v.split(':').collect();
                 if let [name, raw, gz, parts @ ..] = &p[..] {
                     let n = |s: &str| s.parse::<u64>().unwrap_or(0);
                     let parts = match parts {
-                        [own, yaml, rest, data] => Some([n(own), n(yaml), n(rest), n(data), 0]),
-                        [own, yaml, rest, data, ours] => Some([n(own), n(yaml), n(rest), n(data), n(ours)]),
+                        [own, yaml, ours, rest, data] => Some([n(own), n(yaml), n(ours), n(rest), n(data)]),
                         _ => None,
                     };
                     wasm.push(((*name).to_owned(), n(raw), n(gz), parts));
@@ -853,7 +852,7 @@ fn main() {
             (300 * 1024, "< 300 KiB gzipped")
         };
         let mut value = json!({"raw_bytes": raw, "gzip_bytes": gz});
-        if let Some([own, yaml, rest, data, ours]) = parts {
+        if let Some([own, yaml, ours, rest, data]) = parts {
             // Gzipped apart before wasm-opt (so they add up to more than the whole): what is left where the
             // goal is missed. What our own source gives rise to (our functions, the generic code instantiated
             // for our types and closures, our data) is the floor on this design: smaller only with less of

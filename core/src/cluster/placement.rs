@@ -803,6 +803,15 @@ impl<'c, 'a> Placement<'c, 'a> {
         placed
     }
 
+    /// May a pod of candidate set `set` asking `r`, which fitted nowhere at moment `at`, fit now? Only if
+    /// a node of the set that gained room since has room for it ([`Placement::may_take`]): room appears
+    /// nowhere else.
+    fn may_have_room(&self, set: u32, r: &Resources, at: usize) -> bool {
+        let s = set as usize;
+        self.set_grew.get(s).is_some_and(|g| *g > at)
+            && self.grown.get(at..).unwrap_or_default().iter().any(|m| self.may_take(*m, s, r))
+    }
+
     /// Pod `id` as a retry list holds it, after it was refused or fitted nowhere.
     pub fn wait(&self, id: u32) -> Waiting {
         Waiting { id, nowhere: self.nowhere.get(id as usize).copied().flatten() }
@@ -1410,6 +1419,198 @@ struct SpreadCount {
     self_match: bool,
 }
 
+/// The Pending pods of a replay, oldest first, asked again as nodes come back ([`Queue::retry`]).
+///
+/// Most of them fit nowhere for their candidate set and requests alone (a drain of a full cluster leaves
+/// tens of thousands so at 150,000 pods): those wait in one line per set and requests, and a line is asked
+/// again only when a node of its set that gained room since it last fitted nowhere has room for its
+/// requests. Each node back used to ask every Pending pod again (cheaply, but the pods times the nodes).
+/// The order is the same as asking each pod in turn, oldest first: a merge of the lines and the other
+/// pods by age, and a line that fits nowhere stops (room only shrinks while pods are placed, so the rest
+/// of the line fits nowhere either).
+#[derive(Debug, Default)]
+pub struct Queue {
+    /// The next pod's age (its place in the order).
+    next: u64,
+    /// The pods asked again one by one: refused ones, those with pod-level constraints, ports, volumes or
+    /// extended resources, and those not yet tried.
+    others: Vec<(u64, Waiting)>,
+    /// One line per candidate set and requests, sorted by them.
+    lines: Vec<Line>,
+}
+
+#[derive(Debug)]
+struct Line {
+    set: u32,
+    requests: Resources,
+    /// The moment ([`Placement::grown`]) by which a pod of this set asking this much last fitted nowhere.
+    at: usize,
+    /// Its pods (age, position in the model), oldest first, from `start` on (those before it are gone).
+    pods: Vec<(u64, u32)>,
+    start: usize,
+}
+
+impl Line {
+    fn key(&self) -> (u32, [i64; 4]) {
+        line_key(self.set, &self.requests)
+    }
+
+    fn waiting(&self) -> &[(u64, u32)] {
+        self.pods.get(self.start..).unwrap_or_default()
+    }
+}
+
+fn line_key(set: u32, r: &Resources) -> (u32, [i64; 4]) {
+    (set, [r.cpu_millis, r.memory_bytes, r.ephemeral_bytes, r.pods])
+}
+
+/// Where a pod asked in a pass of [`Queue::retry`] comes from.
+const OTHERS: usize = usize::MAX;
+
+impl Queue {
+    /// A pod that was refused or fitted nowhere ([`Placement::wait`]), the youngest.
+    pub fn push(&mut self, w: Waiting) {
+        let age = self.next;
+        self.next += 1;
+        self.insert(age, w);
+    }
+
+    fn insert(&mut self, age: u64, w: Waiting) {
+        let Some(Nowhere { at, set, plain: Some(r) }) = w.nowhere else {
+            let i = self.others.partition_point(|(a, _)| *a < age);
+            self.others.insert(i, (age, w));
+            return;
+        };
+        let key = line_key(set, &r);
+        let k = match self.lines.binary_search_by_key(&key, Line::key) {
+            Ok(k) => k,
+            Err(k) => {
+                self.lines.insert(k, Line { set, requests: r, at, pods: Vec::new(), start: 0 });
+                k
+            }
+        };
+        let Some(line) = self.lines.get_mut(k) else { return };
+        // It fitted nowhere at `at`: so did any pod of the line (the same set and requests).
+        line.at = line.at.max(at);
+        let i = line.start + line.waiting().partition_point(|(a, _)| *a < age);
+        line.pods.insert(i, (age, w.id));
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.others.is_empty() && self.lines.iter().all(|l| l.waiting().is_empty())
+    }
+
+    /// The pods waiting (positions in the model), oldest first.
+    pub fn ids(&self) -> Vec<u32> {
+        let mut all: Vec<(u64, u32)> = self.others.iter().map(|(a, w)| (*a, w.id)).collect();
+        for l in &self.lines {
+            all.extend_from_slice(l.waiting());
+        }
+        crate::sort::sort(&mut all);
+        all.into_iter().map(|(_, id)| id).collect()
+    }
+
+    /// Ask again, oldest first, of every pod waiting that `refused` does not hold back and that may fit
+    /// now ([`Placement::place_again`]); `placed` hears of each pod placed, which leaves the queue. The same
+    /// pods land on the same nodes as a pass asking each pod in turn.
+    pub fn retry(
+        &mut self,
+        sim: &mut Placement<'_, '_>,
+        refused: impl Fn(&Placement<'_, '_>, u32) -> bool,
+        mut placed: impl FnMut(u32),
+    ) {
+        use std::collections::BinaryHeap;
+        let now = sim.grown.len();
+        // The lines with a node that gained room for them since they last fitted nowhere; the rest fit
+        // nowhere still.
+        let mut heads: BinaryHeap<Reverse<(u64, usize, usize)>> = BinaryHeap::new();
+        for (k, line) in self.lines.iter_mut().enumerate() {
+            match line.waiting().first() {
+                Some((age, _)) if sim.may_have_room(line.set, &line.requests, line.at) => {
+                    heads.push(Reverse((*age, k, line.start)));
+                }
+                _ => line.at = now,
+            }
+        }
+        if let Some((age, _)) = self.others.first() {
+            heads.push(Reverse((*age, OTHERS, 0)));
+        }
+        let mut others: Vec<(u64, Waiting)> = Vec::with_capacity(self.others.len());
+        let mut to_lines: Vec<(u64, Waiting)> = Vec::new();
+        // Per line asked: the pods kept among those asked (held back by `refused`), and where asking ended.
+        let mut asked: Vec<(usize, Vec<(u64, u32)>, usize)> = Vec::new();
+        while let Some(Reverse((age, from, i))) = heads.pop() {
+            if from == OTHERS {
+                let Some(&(_, mut w)) = self.others.get(i) else { continue };
+                if let Some((next, _)) = self.others.get(i + 1) {
+                    heads.push(Reverse((*next, OTHERS, i + 1)));
+                }
+                if refused(sim, w.id) {
+                    others.push((age, w));
+                } else if sim.place_again(&mut w).is_some() {
+                    placed(w.id);
+                } else if w.nowhere.is_some_and(|n| n.plain.is_some()) {
+                    to_lines.push((age, w));
+                } else {
+                    others.push((age, w));
+                }
+                continue;
+            }
+            let Some(line) = self.lines.get(from) else { continue };
+            let Some(&(_, id)) = line.pods.get(i) else { continue };
+            let slot = match asked.iter().position(|(k, _, _)| *k == from) {
+                Some(s) => s,
+                None => {
+                    asked.push((from, Vec::new(), line.start));
+                    asked.len() - 1
+                }
+            };
+            let Some((_, kept, end)) = asked.get_mut(slot) else { continue };
+            *end = i + 1;
+            let mut w = Waiting {
+                id,
+                nowhere: Some(Nowhere { at: line.at, set: line.set, plain: Some(line.requests) }),
+            };
+            let fits = if refused(sim, id) {
+                kept.push((age, id));
+                true
+            } else if sim.place_again(&mut w).is_some() {
+                placed(id);
+                true
+            } else {
+                // It fits nowhere, and neither does the rest of its line.
+                *end = i;
+                false
+            };
+            if let (true, Some((next, _))) = (fits, line.pods.get(i + 1)) {
+                heads.push(Reverse((*next, from, i + 1)));
+            }
+        }
+        self.others = others;
+        for (k, kept, end) in asked {
+            let Some(line) = self.lines.get_mut(k) else { continue };
+            // Asking ended at a pod that fits nowhere, or at the line's end: either way, the line's set
+            // and requests fit nowhere now only in the first case; the line keeps its moment otherwise.
+            if end < line.pods.len() {
+                line.at = now;
+            }
+            // The pods asked and kept go back before `end`, in order; those placed are gone.
+            let Some(first) = end.checked_sub(kept.len()) else { continue };
+            for (slot, pod) in line.pods.iter_mut().skip(first).zip(kept) {
+                *slot = pod;
+            }
+            line.start = first;
+            if line.start * 2 > line.pods.len() {
+                line.pods.drain(..line.start);
+                line.start = 0;
+            }
+        }
+        for (age, w) in to_lines {
+            self.insert(age, w);
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -1500,8 +1701,9 @@ mod tests {
     }
 
     /// Over random clusters and random moments (nodes out and back, surges, drains), a retry of the
-    /// Pending pods with [`Placement::place_again`] (which does not ask again of a pod nothing changed for)
-    /// puts every pod where asking each one again would.
+    /// Pending pods with [`Placement::place_again`] (which does not ask again of a pod nothing changed for),
+    /// and one through a [`Queue`] (which does not ask again of a line of pods that fits nowhere), put every
+    /// pod where asking each one again would, some pods held back at each retry as a webhook refuses them.
     #[test]
     fn a_retry_places_as_asking_every_pod_again_would() {
         let options = UpgradeOptions::new("1.29.2");
@@ -1509,21 +1711,28 @@ mod tests {
             let mut r = Rng(seed.wrapping_mul(0x2545_f491_4f6c_dd1d) | 1);
             let objects = cluster(&mut r);
             let c = Cluster::new(&objects, &options, Version::parse("1.29.2").unwrap(), None, Vec::new());
-            let (mut short, mut long) = (Placement::new(&c), Placement::new(&c));
+            let (mut short, mut long, mut lined) = (Placement::new(&c), Placement::new(&c), Placement::new(&c));
             let n = c.nodes.len();
             let (mut waiting_short, mut waiting_long): (Vec<Waiting>, Vec<Waiting>) = (Vec::new(), Vec::new());
-            for step in 0..30 {
+            let mut queue = Queue::default();
+            for step in 0..30u64 {
                 let node = r.below(n as u64) as usize;
+                // A third of the seeds refuse some pods at each retry (one in five, a different fifth each time).
+                let refusing = seed % 3 == 0;
+                let refused = |id: u32| refusing && (u64::from(id) + step) % 5 == 0;
                 match r.below(8) {
                     0..=2 => {
                         short.set_out(node, false);
                         long.set_out(node, false);
-                        waiting_short.retain_mut(|w| short.place_again(w).is_none());
-                        waiting_long.retain(|w| long.place_explained(w.id, false).is_err());
+                        lined.set_out(node, false);
+                        waiting_short.retain_mut(|w| refused(w.id) || short.place_again(w).is_none());
+                        waiting_long.retain(|w| refused(w.id) || long.place_explained(w.id, false).is_err());
+                        queue.retry(&mut lined, |_, id| refused(id), |_| {});
                     }
                     3 => {
                         short.add_surge(node);
                         long.add_surge(node);
+                        lined.add_surge(node);
                     }
                     _ => {
                         for (p, waiting) in [(&mut short, &mut waiting_short), (&mut long, &mut waiting_long)] {
@@ -1534,12 +1743,21 @@ mod tests {
                                 }
                             }
                         }
+                        lined.set_out(node, true);
+                        for id in lined.evict(node, |_| false) {
+                            if lined.place(id).is_err() {
+                                queue.push(lined.wait(id));
+                            }
+                        }
                     }
                 }
                 let at = |p: &Placement<'_, '_>| p.pods.iter().map(|s| s.node).collect::<Vec<_>>();
                 assert_eq!(at(&short), at(&long), "seed {seed}, step {step}: the retries placed differently");
+                assert_eq!(at(&lined), at(&long), "seed {seed}, step {step}: the queue placed differently");
                 let ids = |w: &[Waiting]| w.iter().map(|w| w.id).collect::<Vec<_>>();
                 assert_eq!(ids(&waiting_short), ids(&waiting_long), "seed {seed}, step {step}");
+                assert_eq!(queue.ids(), ids(&waiting_long), "seed {seed}, step {step}: the queue's order");
+                assert_eq!(queue.is_empty(), waiting_long.is_empty());
             }
         }
     }

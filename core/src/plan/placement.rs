@@ -12,7 +12,7 @@ use std::rc::Rc;
 use super::{NodeWindow, Timings};
 use crate::cluster::admission::Covers;
 use crate::cluster::drain::DrainEnd;
-use crate::cluster::placement::{Placement, Unschedulable, Waiting};
+use crate::cluster::placement::{Placement, Queue, Unschedulable};
 use crate::cluster::Cluster;
 use crate::model::Object;
 use crate::parse::FastMap;
@@ -184,7 +184,7 @@ pub fn replay(ctx: &Cluster<'_>, windows: &[NodeWindow], phases: &[crate::report
     let mut sim = Placement::new(ctx);
     let mut hooks = Hooks::new(ctx, &sim);
     // Pods Pending, oldest first.
-    let mut waiting: Vec<Waiting> = Vec::new();
+    let mut waiting = Queue::default();
     let mut moves = MoveLog::new(sim.pods.len());
     for (at, e) in events {
         match e {
@@ -260,23 +260,18 @@ pub fn replay(ctx: &Cluster<'_>, windows: &[NodeWindow], phases: &[crate::report
 
 /// Place the pods waiting (oldest first) that no webhook refuses now, until nothing changes: a webhook's
 /// backend placed lets the pods it refused be created at the same moment.
-fn retry(sim: &mut Placement<'_, '_>, hooks: &Hooks, waiting: &mut Vec<Waiting>, moves: &mut MoveLog, at: u64) {
+fn retry(sim: &mut Placement<'_, '_>, hooks: &Hooks, waiting: &mut Queue, moves: &mut MoveLog, at: u64) {
     loop {
         let before = hooks.up_now(sim);
-        waiting.retain_mut(|w| {
-            if hooks.refuses_now(sim, w.id) {
-                return true;
-            }
-            match sim.place_again(w) {
-                Some(_) => {
-                    if let Some(m) = moves.last_mut(w.id) {
-                        m.placed = Some(at);
-                    }
-                    false
+        waiting.retry(
+            sim,
+            |sim, id| hooks.refuses_now(sim, id),
+            |id| {
+                if let Some(m) = moves.last_mut(id) {
+                    m.placed = Some(at);
                 }
-                None => true,
-            }
-        });
+            },
+        );
         if hooks.up_now(sim) == before {
             break;
         }

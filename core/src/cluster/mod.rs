@@ -56,6 +56,27 @@ fn key_hash(key: (&str, &str, &str)) -> u32 {
     (std::hash::Hasher::finish(&h) >> 32) as u32
 }
 
+/// The run of the index a hash is in: its top `bits` bits.
+fn run_of(hash: u32, bits: u32) -> usize {
+    hash.checked_shr(32 - bits).unwrap_or(0) as usize
+}
+
+/// Where each run of the sorted index starts ([`Cluster::runs`]), with its last end, and how many bits of
+/// the hash tell the runs apart: about one entry a run.
+fn runs_of(index: &[(u32, u32)]) -> (Vec<u32>, u32) {
+    let bits = index.len().next_power_of_two().trailing_zeros().min(24);
+    let mut runs = Vec::with_capacity((1usize << bits) + 1);
+    let mut at = 0usize;
+    for run in 0..1usize << bits {
+        while index.get(at).is_some_and(|(h, _)| run_of(*h, bits) < run) {
+            at += 1;
+        }
+        runs.push(u32::try_from(at).unwrap_or(u32::MAX));
+    }
+    runs.push(u32::try_from(index.len()).unwrap_or(u32::MAX));
+    (runs, bits)
+}
+
 /// The objects read, indexed once, with the upgrade they are judged against.
 pub struct Cluster<'a> {
     pub objects: &'a [Object],
@@ -67,9 +88,15 @@ pub struct Cluster<'a> {
     pub path: Vec<Version>,
     pub nodes: Vec<NodeView<'a>>,
     /// The live objects' positions with their key's hash ([`key_hash`]), sorted by it and then by
-    /// (kind, namespace, name), the first read of a key first: lookups in O(log n) on large snapshots, in
-    /// 8 bytes an object (a hash map of the keys was 64).
+    /// (kind, namespace, name), the first read of a key first: 8 bytes an object (a hash map of the keys
+    /// was 64).
     index: Vec<(u32, u32)>,
+    /// Where each run of hashes sharing their top [`Cluster::index_bits`] bits starts in `index` (one more
+    /// at the end): a lookup searches the few entries of its run, not the whole index (a binary search of
+    /// 200,000 entries read 18 of them, each far from the last: at 150,000 pods, lookups grew 2.3 times as
+    /// fast as the snapshot). 4 bytes an object.
+    runs: Vec<u32>,
+    index_bits: u32,
     /// Nodes by name.
     node_index: FastMap<&'a str, usize>,
     by_controller: OnceCell<PodsByController<'a>>,
@@ -169,6 +196,7 @@ impl<'a> Cluster<'a> {
         };
         crate::sort::sort_by(&mut index, key_order);
         index.dedup_by(|later, first| key_order(later, first).is_eq());
+        let (runs, index_bits) = runs_of(&index);
         let node_index =
             nodes.iter().enumerate().map(|(i, n): (usize, &NodeView<'a>)| (n.obj.r.name.as_str(), i)).collect();
         Cluster {
@@ -179,6 +207,8 @@ impl<'a> Cluster<'a> {
             path,
             nodes,
             index,
+            runs,
+            index_bits,
             node_index,
             pdb_blocked: OnceCell::new(),
             admission: admission::Admission::default(),
@@ -333,11 +363,13 @@ impl<'a> Cluster<'a> {
     pub fn lookup(&self, kind: &str, namespace: &str, name: &str) -> Option<&'a Object> {
         let key = (kind, namespace, name);
         let hash = key_hash(key);
-        let i = self
-            .index
+        let run = run_of(hash, self.index_bits);
+        let (from, to) = (*self.runs.get(run)? as usize, *self.runs.get(run + 1)? as usize);
+        let entries = self.index.get(from..to)?;
+        let i = entries
             .binary_search_by(|(h, p)| h.cmp(&hash).then_with(|| key_at(self.objects, *p).cmp(&Some(key))))
             .ok()?;
-        self.objects.get(self.index.get(i)?.1 as usize)
+        self.objects.get(entries.get(i)?.1 as usize)
     }
 
     /// Objects as they are in the cluster or the manifests (Helm release contents left out).
@@ -436,6 +468,27 @@ mod tests {
         assert!(c.lookup("Pod", "ns", "missing").is_none());
         assert!(c.lookup("Pod", "other", "web").is_none());
         assert_eq!(c.index.len(), 5, "one entry per key");
+    }
+
+    /// The index's runs at every size (none, one, and up to past a power of two): every object is found,
+    /// and no key that is not there.
+    #[test]
+    fn the_index_runs_find_every_object_at_every_size() {
+        let options = UpgradeOptions::new("1.29.2");
+        for n in [0usize, 1, 2, 3, 4, 5, 63, 64, 65, 1000] {
+            let text: String = (0..n)
+                .map(|i| format!("apiVersion: v1\nkind: ConfigMap\nmetadata: {{name: c-{i}, namespace: ns}}\n---\n"))
+                .collect();
+            let ingested = crate::ingest::ingest(&[crate::Input::new("s.yaml", text)]).expect("reads");
+            let c = Cluster::new(&ingested.objects, &options, Version::parse("1.29.2").unwrap(), None, Vec::new());
+            assert_eq!(c.runs.len(), (1 << c.index_bits) + 1, "{n} objects");
+            for i in 0..n {
+                let name = format!("c-{i}");
+                assert_eq!(c.lookup("ConfigMap", "ns", &name).map(|o| o.r.name.as_str()), Some(name.as_str()));
+            }
+            assert!(c.lookup("ConfigMap", "ns", &format!("c-{n}")).is_none());
+            assert!(c.lookup("Secret", "ns", "c-0").is_none());
+        }
     }
 
     /// A YAML alias bomb of `levels` levels, each doubling: about 2^levels copies of a short string.

@@ -1467,6 +1467,14 @@ fn line_key(set: u32, r: &Resources) -> (u32, [i64; 4]) {
 /// Where a pod asked in a pass of [`Queue::retry`] comes from.
 const OTHERS: usize = usize::MAX;
 
+/// A line asked in a pass of [`Queue::retry`]: the pods asked and held back by `refused` (kept, in order),
+/// and where asking stopped (the pod that fitted nowhere, or the line's end).
+struct Asked {
+    line: usize,
+    kept: Vec<(u64, u32)>,
+    end: usize,
+}
+
 impl Queue {
     /// A pod that was refused or fitted nowhere ([`Placement::wait`]), the youngest.
     pub fn push(&mut self, w: Waiting) {
@@ -1537,8 +1545,7 @@ impl Queue {
         }
         let mut others: Vec<(u64, Waiting)> = Vec::with_capacity(self.others.len());
         let mut to_lines: Vec<(u64, Waiting)> = Vec::new();
-        // Per line asked: the pods kept among those asked (held back by `refused`), and where asking ended.
-        let mut asked: Vec<(usize, Vec<(u64, u32)>, usize)> = Vec::new();
+        let mut asked: Vec<Asked> = Vec::new();
         while let Some(Reverse((age, from, i))) = heads.pop() {
             if from == OTHERS {
                 let Some(&(_, mut w)) = self.others.get(i) else { continue };
@@ -1558,19 +1565,17 @@ impl Queue {
             }
             let Some(line) = self.lines.get(from) else { continue };
             let Some(&(_, id)) = line.pods.get(i) else { continue };
-            let slot = match asked.iter().position(|(k, _, _)| *k == from) {
+            let slot = match asked.iter().position(|a| a.line == from) {
                 Some(s) => s,
                 None => {
-                    asked.push((from, Vec::new(), line.start));
+                    asked.push(Asked { line: from, kept: Vec::new(), end: line.start });
                     asked.len() - 1
                 }
             };
-            let Some((_, kept, end)) = asked.get_mut(slot) else { continue };
+            let Some(Asked { kept, end, .. }) = asked.get_mut(slot) else { continue };
             *end = i + 1;
-            let mut w = Waiting {
-                id,
-                nowhere: Some(Nowhere { at: line.at, set: line.set, plain: Some(line.requests) }),
-            };
+            let mut w =
+                Waiting { id, nowhere: Some(Nowhere { at: line.at, set: line.set, plain: Some(line.requests) }) };
             let fits = if refused(sim, id) {
                 kept.push((age, id));
                 true
@@ -1587,10 +1592,10 @@ impl Queue {
             }
         }
         self.others = others;
-        for (k, kept, end) in asked {
+        for Asked { line: k, kept, end } in asked {
             let Some(line) = self.lines.get_mut(k) else { continue };
-            // Asking ended at a pod that fits nowhere, or at the line's end: either way, the line's set
-            // and requests fit nowhere now only in the first case; the line keeps its moment otherwise.
+            // Asking stopped at a pod that fitted nowhere: so does the line now. At the line's end (every
+            // pod placed or held back), it keeps its moment.
             if end < line.pods.len() {
                 line.at = now;
             }

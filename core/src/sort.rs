@@ -133,6 +133,43 @@ pub fn upsert<K: Ord + ?Sized, B: core::borrow::Borrow<K>, V>(
     }
 }
 
+/// Sort pairs by their first number, stably (equal numbers keep their order): a radix sort, four passes
+/// of a byte each, in time linear in the pairs where a comparison sort takes n log n comparisons, each
+/// reading two pairs far apart once the pairs outgrow the caches. Small lists go through [`sort_by_key`].
+pub fn sort_by_number(v: &mut Vec<(u32, u32)>) {
+    if v.len() < 1024 {
+        sort_by_key(v, |p| p.0);
+        return;
+    }
+    let mut other: Vec<(u32, u32)> = vec![(0, 0); v.len()];
+    for shift in [0u32, 8, 16, 24] {
+        let digit = |p: &(u32, u32)| (p.0 >> shift & 0xff) as usize;
+        let mut starts = [0usize; 257];
+        for p in v.iter() {
+            if let Some(c) = starts.get_mut(digit(p) + 1) {
+                *c += 1;
+            }
+        }
+        // Every pair in one bucket: this byte leaves the order as it is.
+        if starts.contains(&v.len()) {
+            continue;
+        }
+        let mut total = 0;
+        for c in &mut starts {
+            total += *c;
+            *c = total;
+        }
+        for p in v.iter() {
+            let Some(at) = starts.get_mut(digit(p)) else { continue };
+            if let Some(slot) = other.get_mut(*at) {
+                *slot = *p;
+            }
+            *at += 1;
+        }
+        core::mem::swap(v, &mut other);
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -186,6 +223,30 @@ mod tests {
             expected.reverse();
             assert_eq!(rev, expected);
         }
+    }
+
+    #[test]
+    fn sorts_pairs_by_number_as_a_stable_sort_does() {
+        for (seed, n, modulo) in
+            [(1, 0, 1), (2, 1, 5), (3, 1023, 7), (4, 1024, 3), (5, 5000, 1 << 32), (6, 70_000, 1000)]
+        {
+            let mut ours: Vec<(u32, u32)> =
+                numbers(seed, n, modulo).into_iter().zip(0..).map(|(k, i)| (k as u32, i)).collect();
+            let mut std = ours.clone();
+            sort_by_number(&mut ours);
+            std.sort_by_key(|p| p.0);
+            assert_eq!(ours, std, "seed {seed}");
+        }
+        // Keys sharing their low bytes, and one key throughout.
+        let mut high: Vec<(u32, u32)> = (0..3000u32).map(|i| ((3000 - i) << 16, i)).collect();
+        let mut expected = high.clone();
+        sort_by_number(&mut high);
+        expected.sort_by_key(|p| p.0);
+        assert_eq!(high, expected);
+        let mut same: Vec<(u32, u32)> = (0..2000u32).map(|i| (7, i)).collect();
+        let before = same.clone();
+        sort_by_number(&mut same);
+        assert_eq!(same, before);
     }
 
     #[test]

@@ -1527,30 +1527,35 @@ impl Queue {
         refused: impl Fn(&Placement<'_, '_>, u32) -> bool,
         mut placed: impl FnMut(u32),
     ) {
-        use std::collections::BinaryHeap;
         let now = sim.grown.len();
         // The lines with a node that gained room for them since they last fitted nowhere; the rest fit
         // nowhere still.
-        let mut heads: BinaryHeap<Reverse<(u64, usize, usize)>> = BinaryHeap::new();
+        // The next pod of each source (age, line or OTHERS, position), the oldest last: a list kept sorted
+        // rather than a heap (one line per shape of pod, few at a time; less code in the wasm).
+        let mut heads: Vec<(u64, usize, usize)> = Vec::new();
+        let queue = |heads: &mut Vec<(u64, usize, usize)>, head: (u64, usize, usize)| {
+            let i = heads.partition_point(|h| h.0 > head.0);
+            heads.insert(i, head);
+        };
         for (k, line) in self.lines.iter_mut().enumerate() {
             match line.waiting().first() {
                 Some((age, _)) if sim.may_have_room(line.set, &line.requests, line.at) => {
-                    heads.push(Reverse((*age, k, line.start)));
+                    queue(&mut heads, (*age, k, line.start));
                 }
                 _ => line.at = now,
             }
         }
         if let Some((age, _)) = self.others.first() {
-            heads.push(Reverse((*age, OTHERS, 0)));
+            queue(&mut heads, (*age, OTHERS, 0));
         }
         let mut others: Vec<(u64, Waiting)> = Vec::with_capacity(self.others.len());
         let mut to_lines: Vec<(u64, Waiting)> = Vec::new();
         let mut asked: Vec<Asked> = Vec::new();
-        while let Some(Reverse((age, from, i))) = heads.pop() {
+        while let Some((age, from, i)) = heads.pop() {
             if from == OTHERS {
                 let Some(&(_, mut w)) = self.others.get(i) else { continue };
                 if let Some((next, _)) = self.others.get(i + 1) {
-                    heads.push(Reverse((*next, OTHERS, i + 1)));
+                    queue(&mut heads, (*next, OTHERS, i + 1));
                 }
                 if refused(sim, w.id) {
                     others.push((age, w));
@@ -1588,7 +1593,7 @@ impl Queue {
                 false
             };
             if let (true, Some((next, _))) = (fits, line.pods.get(i + 1)) {
-                heads.push(Reverse((*next, from, i + 1)));
+                queue(&mut heads, (*next, from, i + 1));
             }
         }
         self.others = others;

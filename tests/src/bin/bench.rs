@@ -101,7 +101,7 @@ type Stages = Vec<(&'static str, f64)>;
 /// Where the time of one native check goes, stage by stage, on the JSON snapshot of `pods` pods: reading
 /// (parsing and building objects: `ingest`), then each of the pipeline's stages (`report_for_staged`'s
 /// marks), then rendering the JSON report; and serde skipping the same bytes, as the parser's floor.
-fn stages(file: &Path, opts: &UpgradeOptions) -> Stages {
+fn stages(file: &Path, opts: &UpgradeOptions) -> (Stages, [u64; 2]) {
     let content = std::fs::read(file).expect("read");
     let skip = secs(|| {
         let _ = serde_json::from_slice::<serde::de::IgnoredAny>(&content);
@@ -120,11 +120,14 @@ fn stages(file: &Path, opts: &UpgradeOptions) -> Stages {
     });
     let inputs = [Input::new(file.display().to_string(), content)];
     let mut out = vec![("parse floor (serde IgnoredAny)", skip), ("parse into trees (our reader)", parse)];
+    let before_reading = minor_faults();
     let t = Instant::now();
-    let Ok(ingested) = kube_preflight::ingest::ingest(&inputs) else { return out };
+    let Ok(ingested) = kube_preflight::ingest::ingest(&inputs) else { return (out, [0, 0]) };
     out.push(("read: parse + build objects", t.elapsed().as_secs_f64()));
     drop(inputs);
+    let after_reading = minor_faults();
     let (report, marks) = timed_report(&ingested, opts);
+    let faults = [after_reading.saturating_sub(before_reading), minor_faults().saturating_sub(after_reading)];
     for (stage, s) in marks {
         if let Some(name) = label(stage, false) {
             add(&mut out, name, s);
@@ -157,13 +160,25 @@ fn stages(file: &Path, opts: &UpgradeOptions) -> Stages {
         }),
     ));
     eprintln!("bench: every node drained in turn: {placed} pods placed, {pending} left Pending");
-    out
+    (out, faults)
 }
 
-/// [`stages`] on `file` in a fresh process (this binary with `--stages`).
-fn fresh_stages(file: &Path) -> Stages {
-    let Some(v) = fresh("--stages", file) else { return Vec::new() };
-    v.as_array()
+/// The page faults this process has taken so far (`minflt` in `/proc/self/stat`, Linux; 0 elsewhere): each
+/// is a fresh page the kernel zeroed and mapped, the cost of memory the allocator took from the system
+/// (and perhaps gave back before).
+fn minor_faults() -> u64 {
+    let stat = std::fs::read_to_string("/proc/self/stat").unwrap_or_default();
+    // After the command's name (in parentheses), the fields from the third: minflt is the tenth.
+    stat.rsplit_once(')').and_then(|(_, rest)| rest.split_whitespace().nth(7)?.parse().ok()).unwrap_or(0)
+}
+
+/// [`stages`] on `file` in a fresh process (this binary with `--stages`), with its page faults while reading
+/// and in the stages after reading.
+fn fresh_stages(file: &Path) -> (Stages, [u64; 2]) {
+    let Some(v) = fresh("--stages", file) else { return (Vec::new(), [0, 0]) };
+    let faults = [v["faults"][0].as_u64().unwrap_or(0), v["faults"][1].as_u64().unwrap_or(0)];
+    let st = v["stages"]
+        .as_array()
         .into_iter()
         .flatten()
         .filter_map(|row| {
@@ -180,7 +195,8 @@ fn fresh_stages(file: &Path) -> Stages {
             .find(|n| *n == name)?;
             Some((known, row.get(1)?.as_f64()?))
         })
-        .collect()
+        .collect();
+    (st, faults)
 }
 
 /// The same stages in WebAssembly, in Node (`tests/bench/wasm.mjs stages`: the npm package's bench-only
@@ -461,8 +477,9 @@ fn main() {
             return;
         }
         if flag == "--stages" {
-            let st = stages(Path::new(file), &UpgradeOptions::new("1.29.2"));
-            println!("{}", json!(st.iter().map(|(n, s)| json!([n, s])).collect::<Vec<_>>()));
+            let (st, faults) = stages(Path::new(file), &UpgradeOptions::new("1.29.2"));
+            let rows: Vec<Value> = st.iter().map(|(n, s)| json!([n, s])).collect();
+            println!("{}", json!({"stages": rows, "faults": faults}));
             return;
         }
     }
@@ -657,9 +674,15 @@ fn main() {
     }
     let mut least: Vec<Stages> = files.iter().map(|_| Vec::new()).collect();
     let mut wasm_memory: Vec<(usize, Vec<(String, f64)>)> = files.iter().map(|(p, _, _)| (*p, Vec::new())).collect();
+    // Per size, the fewest page faults of its rounds, reading and after reading.
+    let mut faults: Vec<[u64; 2]> = files.iter().map(|_| [u64::MAX; 2]).collect();
     for _ in 0..RUNS {
-        for (((_, _, file), least), (_, memory)) in files.iter().zip(&mut least).zip(&mut wasm_memory) {
-            let mut st = fresh_stages(file);
+        for ((((_, _, file), least), (_, memory)), fewest) in
+            files.iter().zip(&mut least).zip(&mut wasm_memory).zip(&mut faults)
+        {
+            let (mut st, f) = fresh_stages(file);
+            let ([a, b], [c, d]) = (*fewest, f);
+            *fewest = [a.min(c), b.min(d)];
             let (wasm_st, mem) = wasm_stages(&root, &pkg, file);
             st.extend(wasm_st);
             for (name, s) in st {
@@ -704,8 +727,21 @@ fn main() {
         let row: Vec<String> = memory.iter().map(|(s, mb)| format!("{s} {mb:.0}")).collect();
         println!("wasm memory (MB) after each stage, {pods} pods: {}", row.join(", "));
     }
+    // The native stages' fresh pages, per MB: where the time of a stage grows natively and not in
+    // WebAssembly (whose memory is never given back), the kernel handing pages back counts.
+    let faults_per_mb: Vec<[f64; 2]> =
+        stage_runs.iter().zip(&faults).map(|((_, mb, _), [r, a])| [*r as f64 / mb, *a as f64 / mb]).collect();
+    if let (Some([r0, a0]), Some([r1, a1])) =
+        (faults_per_mb.get(faults_per_mb.len().saturating_sub(2)), faults_per_mb.last())
+    {
+        println!(
+            "native page faults per MB (fresh pages from the kernel), the middle size and the largest: reading {r0:.0} and {r1:.0} ({:.2}x), after reading {a0:.0} and {a1:.0} ({:.2}x)",
+            r1 / r0.max(f64::MIN_POSITIVE),
+            a1 / a0.max(f64::MIN_POSITIVE)
+        );
+    }
     let stage_report = json!({
-        "sizes": stage_runs.iter().zip(&wasm_memory).map(|((p, mb, st), (_, memory))| json!({"pods": p, "mb": mb, "seconds": st.iter().map(|(n, s)| (n.to_string(), json!(s))).collect::<serde_json::Map<_, _>>(), "wasm_memory_mb_after": memory.iter().map(|(s, m)| json!([s, m])).collect::<Vec<_>>()})).collect::<Vec<_>>(),
+        "sizes": stage_runs.iter().zip(&wasm_memory).zip(&faults).map(|(((p, mb, st), (_, memory)), f)| json!({"pods": p, "mb": mb, "seconds": st.iter().map(|(n, s)| (n.to_string(), json!(s))).collect::<serde_json::Map<_, _>>(), "wasm_memory_mb_after": memory.iter().map(|(s, m)| json!([s, m])).collect::<Vec<_>>(), "native_page_faults": {"reading": f[0], "after_reading": f[1]}})).collect::<Vec<_>>(),
         "stages": stage_json,
     });
     if stages_only {
@@ -897,11 +933,21 @@ fn main() {
         let over: Vec<Value> =
             stage_json.iter().filter(|s| growth_of(s) > 1.25).map(|s| json!([s["stage"], growth_of(s)])).collect();
         let reference = stage_json.iter().find(|s| s["stage"] == "parse floor (serde IgnoredAny)").map(growth_of);
+        // The same code in WebAssembly, timed in the same rounds, and the native stages' fresh pages.
+        let wasm_worst = stage_json
+            .iter()
+            .filter(|s| s["stage"].as_str().is_some_and(|n| n.starts_with("wasm: ")))
+            .map(growth_of)
+            .reduce(f64::max);
+        let faults_growth = match (faults_per_mb.get(faults_per_mb.len().saturating_sub(2)), faults_per_mb.last()) {
+            (Some([r0, a0]), Some([r1, a1])) if *r0 > 0.0 && *a0 > 0.0 => Some([r1 / r0, a1 / a0]),
+            _ => None,
+        };
         goals.insert(
             "linear_every_stage".into(),
             goal(
                 over.is_empty(),
-                json!({"from_pods": mid, "to_pods": biggest, "time_per_mb_ratio": worst, "stages_over": over, "serde_skip_growth": reference}),
+                json!({"from_pods": mid, "to_pods": biggest, "time_per_mb_ratio": worst, "stages_over": over, "serde_skip_growth": reference, "wasm_worst_growth": wasm_worst, "native_page_faults_per_mb_growth": faults_growth}),
                 "every stage's time per MB (native and wasm) grows by at most 25%",
             ),
         );
@@ -1010,6 +1056,16 @@ fn main() {
                 .map(|r| format!("{} {:.2}", r[0].as_str().unwrap_or(""), r[1].as_f64().unwrap_or(0.0)))
                 .collect();
             println!("{:<32} growing faster than the snapshot: {}", "", rows.join(", "));
+            let v = &g["value"];
+            if let Some(w) = v["wasm_worst_growth"].as_f64() {
+                println!(
+                    "{:<32} the same stages in WebAssembly, the same rounds: every one at most {w:.2}x; serde's skip {:.2}x; natively, fresh pages from the kernel per MB {:.2}x reading and {:.2}x after reading",
+                    "",
+                    v["serde_skip_growth"].as_f64().unwrap_or(0.0),
+                    v["native_page_faults_per_mb_growth"][0].as_f64().unwrap_or(0.0),
+                    v["native_page_faults_per_mb_growth"][1].as_f64().unwrap_or(0.0),
+                );
+            }
         }
         if let (Some(false), Some(p)) = (g["met"].as_bool(), &parts) {
             let kb = |k: &str| p[k].as_f64().unwrap_or(0.0) / 1024.0;

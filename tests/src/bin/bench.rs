@@ -98,6 +98,12 @@ fn least_secs(mut f: impl FnMut()) -> f64 {
 /// Seconds by stage, in order.
 type Stages = Vec<(&'static str, f64)>;
 
+/// The stage table's rows of its own, before and after the pipeline's stages ([`STAGE_LABELS`]).
+const SKIP_ROW: &str = "parse floor (serde IgnoredAny)";
+const PARSE_ROW: &str = "parse into trees (our reader)";
+const READ_ROW: &str = "read: parse + build objects";
+const DRAINED_ROW: &str = "placement: every node drained in turn";
+
 /// Where the time of one native check goes, stage by stage, on the JSON snapshot of `pods` pods: reading
 /// (parsing and building objects: `ingest`), then each of the pipeline's stages (`report_for_staged`'s
 /// marks), then rendering the JSON report; and serde skipping the same bytes, as the parser's floor.
@@ -119,11 +125,11 @@ fn stages(file: &Path, opts: &UpgradeOptions) -> (Stages, [u64; 2]) {
         let _ = p.finish();
     });
     let inputs = [Input::new(file.display().to_string(), content)];
-    let mut out = vec![("parse floor (serde IgnoredAny)", skip), ("parse into trees (our reader)", parse)];
+    let mut out = vec![(SKIP_ROW, skip), (PARSE_ROW, parse)];
     let before_reading = minor_faults();
     let t = Instant::now();
     let Ok(ingested) = kube_preflight::ingest::ingest(&inputs) else { return (out, [0, 0]) };
-    out.push(("read: parse + build objects", t.elapsed().as_secs_f64()));
+    out.push((READ_ROW, t.elapsed().as_secs_f64()));
     drop(inputs);
     let after_reading = minor_faults();
     let (report, marks) = timed_report(&ingested, opts);
@@ -144,7 +150,7 @@ fn stages(file: &Path, opts: &UpgradeOptions) -> (Stages, [u64; 2]) {
     let cluster = kube_preflight::cluster::Cluster::new(&ingested.objects, opts, to, None, Vec::new());
     let (mut placed, mut pending) = (0usize, 0usize);
     out.push((
-        "placement: every node drained in turn",
+        DRAINED_ROW,
         secs(|| {
             let mut p = kube_preflight::cluster::placement::Placement::new(&cluster);
             for n in 0..cluster.nodes.len() {
@@ -184,15 +190,10 @@ fn fresh_stages(file: &Path) -> (Stages, [u64; 2]) {
         .filter_map(|row| {
             let name = row.get(0)?.as_str()?;
             // The row names [`stages`] gives: its own, and the pipeline's stages' native labels.
-            let known = [
-                "parse floor (serde IgnoredAny)",
-                "parse into trees (our reader)",
-                "read: parse + build objects",
-                "placement: every node drained in turn",
-            ]
-            .into_iter()
-            .chain(STAGE_LABELS.iter().map(|(_, native, _)| *native))
-            .find(|n| *n == name)?;
+            let known = [SKIP_ROW, PARSE_ROW, READ_ROW, DRAINED_ROW]
+                .into_iter()
+                .chain(STAGE_LABELS.iter().map(|(_, native, _)| *native))
+                .find(|n| *n == name)?;
             Some((known, row.get(1)?.as_f64()?))
         })
         .collect();
@@ -873,7 +874,7 @@ fn main() {
         // Building objects from trees, natively, on the same snapshot's JSON (the stage table's rows).
         let objects: Option<f64> = stage_runs.iter().find(|(p, _, _)| *p == yaml_pods).and_then(|(_, _, st)| {
             let row = |name: &str| st.iter().find(|(n, _)| *n == name).map(|(_, s)| *s);
-            Some(row("read: parse + build objects")? - row("parse into trees (our reader)")?)
+            Some(row(READ_ROW)? - row(PARSE_ROW)?)
         });
         let floor = match (
             num(ry, "native_check_seconds"),
@@ -932,7 +933,7 @@ fn main() {
     if let Some(worst) = stage_json.iter().map(growth_of).reduce(f64::max) {
         let over: Vec<Value> =
             stage_json.iter().filter(|s| growth_of(s) > 1.25).map(|s| json!([s["stage"], growth_of(s)])).collect();
-        let reference = stage_json.iter().find(|s| s["stage"] == "parse floor (serde IgnoredAny)").map(growth_of);
+        let reference = stage_json.iter().find(|s| s["stage"] == SKIP_ROW).map(growth_of);
         // The same code in WebAssembly, timed in the same rounds, and the native stages' fresh pages.
         let wasm_worst = stage_json
             .iter()

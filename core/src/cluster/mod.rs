@@ -196,16 +196,8 @@ impl<'a> Cluster<'a> {
             a.0.cmp(&b.0).then_with(|| key_at(objects, a.1).cmp(&key_at(objects, b.1)))
         };
         crate::sort::sort_by_number(&mut index);
-        let mut start = 0;
-        while start < index.len() {
-            let hash = index.get(start).map(|p| p.0);
-            let end = start + index.get(start..).unwrap_or_default().iter().take_while(|p| Some(p.0) == hash).count();
-            if end - start > 1 {
-                if let Some(run) = index.get_mut(start..end) {
-                    crate::sort::sort_by(run, key_order);
-                }
-            }
-            start = end.max(start + 1);
+        for run in index.chunk_by_mut(|a, b| a.0 == b.0).filter(|run| run.len() > 1) {
+            crate::sort::sort_by(run, key_order);
         }
         index.dedup_by(|later, first| key_order(later, first).is_eq());
         let (runs, index_bits) = runs_of(&index);

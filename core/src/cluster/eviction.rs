@@ -85,11 +85,12 @@ fn evaluate(pdb: &PdbInfo, counted: (i64, i64), scale: Scale) -> Budget {
 #[derive(Default)]
 pub struct BudgetIndex<'a> {
     by_ns: FastMap<&'a str, NsBudgets<'a>>,
-    seen: RefCell<FastMap<PodKey, Rc<[usize]>>>,
+    seen: RefCell<FastMap<PodKey<'a>, Rc<[usize]>>>,
 }
 
-/// What decides the budgets a pod matches: its namespace and its labels.
-type PodKey = (String, StringMap);
+/// What decides the budgets a pod matches: its namespace and its labels (borrowed from the snapshot's
+/// pod: no copy per pod).
+type PodKey<'a> = (&'a str, &'a StringMap);
 
 #[derive(Default)]
 struct NsBudgets<'a> {
@@ -117,15 +118,25 @@ impl<'a> BudgetIndex<'a> {
     /// selector matches every pod of its namespace, as the disruption controller counts them
     /// (pkg/controller/disruption/disruption.go, getPodsForPdb: `LabelSelectorAsSelector` of an empty
     /// selector is `Everything`).
-    fn matching(&self, pdbs: &[(&'a Object, &'a PdbInfo)], pod: &Object) -> Rc<[usize]> {
+    fn matching(&self, pdbs: &[(&'a Object, &'a PdbInfo)], pod: &'a Object) -> Rc<[usize]> {
         let namespace = pod.r.namespace.as_deref().unwrap_or("default");
-        let Some(ns) = self.by_ns.get(namespace) else {
+        if !self.by_ns.contains_key(namespace) {
             return Rc::from([]);
-        };
-        let key = (namespace.to_owned(), pod.labels.clone());
+        }
+        let key = (namespace, &pod.labels);
         if let Some(found) = self.seen.borrow().get(&key) {
             return Rc::clone(found);
         }
+        let found = self.find(pdbs, pod);
+        self.seen.borrow_mut().insert(key, Rc::clone(&found));
+        found
+    }
+
+    /// [`BudgetIndex::matching`] found anew, remembered nowhere (for a pod that is not the snapshot's).
+    fn find(&self, pdbs: &[(&'a Object, &'a PdbInfo)], pod: &Object) -> Rc<[usize]> {
+        let Some(ns) = self.by_ns.get(pod.r.namespace.as_deref().unwrap_or("default")) else {
+            return Rc::from([]);
+        };
         let mut found: Vec<usize> = pod
             .labels
             .iter()
@@ -136,9 +147,7 @@ impl<'a> BudgetIndex<'a> {
             .filter(|i| pdbs.get(*i).is_some_and(|(_, pdb)| pdb.selector.matches(&pod.labels)))
             .collect();
         crate::sort::sort(&mut found);
-        let found: Rc<[usize]> = Rc::from(found);
-        self.seen.borrow_mut().insert(key, Rc::clone(&found));
-        found
+        Rc::from(found)
     }
 }
 
@@ -283,15 +292,17 @@ impl<'a> Cluster<'a> {
         if let Some(found) = at.and_then(|i| self.pod_budgets.borrow().get(i).cloned().flatten()) {
             return found;
         }
-        let found = self.budget_index().matching(self.pdb_infos(), pod);
-        if let Some(i) = at {
-            let mut kept = self.pod_budgets.borrow_mut();
-            if kept.len() < self.objects.len() {
-                kept.resize(self.objects.len(), None);
-            }
-            if let Some(slot) = kept.get_mut(i) {
-                *slot = Some(Rc::clone(&found));
-            }
+        // The snapshot's own copy of the pod (the index keeps borrowing its labels); another is found anew.
+        let Some((i, own)) = at.and_then(|i| Some((i, self.objects.get(i)?))) else {
+            return self.budget_index().find(self.pdb_infos(), pod);
+        };
+        let found = self.budget_index().matching(self.pdb_infos(), own);
+        let mut kept = self.pod_budgets.borrow_mut();
+        if kept.len() < self.objects.len() {
+            kept.resize(self.objects.len(), None);
+        }
+        if let Some(slot) = kept.get_mut(i) {
+            *slot = Some(Rc::clone(&found));
         }
         found
     }

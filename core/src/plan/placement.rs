@@ -244,7 +244,7 @@ pub fn replay(ctx: &Cluster<'_>, windows: &[NodeWindow], phases: &[crate::report
                 hooks.close(&sim, at);
                 if !left.is_empty() {
                     crate::sort::sort_by(&mut left, |a, b| a.0.cmp(&b.0));
-                    let nodes_out = (0..ctx.nodes.len()).filter(|n| sim.is_out(*n)).collect();
+                    let nodes_out = sim.nodes_out();
                     let free = sim.free_now();
                     placed.pending.push(Pending { window: k, at, nodes_out, pods: left, needed, free });
                 }

@@ -131,10 +131,31 @@ pub fn detect(ingested: &Ingested, chosen: Profile) -> Option<Detected> {
         (Profile::GkeBaremetal, "baremetal.cluster.gke.io/", "Cluster"),
         (Profile::GkeBaremetal, "baremetal.cluster.gke.io/", "NodePool"),
     ];
-    for (profile, group, kind) in objects {
-        let mut of = ingested.objects.iter().filter(|o| &*o.r.kind == kind && o.r.api_version.starts_with(group));
-        if let Some(first) = of.next() {
-            let n = 1 + of.count();
+    // One pass over the objects (at 150,000 pods, seven passes were a fifth of assembling the report): the
+    // first of each of `objects` and how many, the first kubeadm-config, the nodes.
+    let mut found: [(Option<&Object>, usize); 5] = [(None, 0); 5];
+    let mut kubeadm: Option<&Object> = None;
+    let mut nodes: Vec<&Object> = Vec::new();
+    for o in &ingested.objects {
+        if o.node().is_some() {
+            nodes.push(o);
+        }
+        for ((_, group, kind), (first, n)) in objects.iter().zip(found.iter_mut()) {
+            if &*o.r.kind == *kind && o.r.api_version.starts_with(group) {
+                first.get_or_insert(o);
+                *n += 1;
+            }
+        }
+        if kubeadm.is_none()
+            && &*o.r.kind == "ConfigMap"
+            && o.r.namespace.as_deref() == Some("kube-system")
+            && &*o.r.name == "kubeadm-config"
+        {
+            kubeadm = Some(o);
+        }
+    }
+    for ((profile, group, kind), (first, n)) in objects.into_iter().zip(found) {
+        if let Some(first) = first {
             add(
                 Some(profile),
                 None,
@@ -146,9 +167,7 @@ pub fn detect(ingested: &Ingested, chosen: Profile) -> Option<Detected> {
             );
         }
     }
-    if let Some(cm) = ingested.objects.iter().find(|o| {
-        &*o.r.kind == "ConfigMap" && o.r.namespace.as_deref() == Some("kube-system") && &*o.r.name == "kubeadm-config"
-    }) {
+    if let Some(cm) = kubeadm {
         add(
             Some(Profile::Kubeadm),
             None,
@@ -156,7 +175,6 @@ pub fn detect(ingested: &Ingested, chosen: Profile) -> Option<Detected> {
             Evidence { what: "ConfigMap kube-system/kubeadm-config".to_owned(), at: Some(cm.source.location()) },
         );
     }
-    let nodes: Vec<&Object> = ingested.objects.iter().filter(|o| o.node().is_some()).collect();
     for (profile, managed, has, what) in MARKS {
         let mut marked = nodes.iter().filter(|o| has(o));
         if let Some(first) = marked.next() {

@@ -134,13 +134,28 @@ impl<'a> Cluster<'a> {
             .all(|w| self.lookup("DaemonSet", ns, &w.name).is_none())
     }
 
+    /// A pod a drain leaves where it is: a mirror pod, or a DaemonSet pod whose DaemonSet exists. Known
+    /// once per object (a flag a pod, read in place of its annotations and owners).
+    pub fn drain_leaves(&self, pod: &Object) -> bool {
+        let leaves = |o: &Object| is_mirror(o) || self.is_daemon_pod(o);
+        // 0: not a pod (asked anew), 1: left, 2: evicted.
+        let known = self.drain_leaves.get_or_init(|| {
+            let flag = |o: &Object| match o.body {
+                crate::model::Body::Pod(_) => 2 - u8::from(leaves(o)),
+                _ => 0,
+            };
+            self.objects.iter().map(flag).collect()
+        });
+        match self.position(pod).and_then(|i| known.get(i)) {
+            Some(1) => true,
+            Some(2) => false,
+            _ => leaves(pod),
+        }
+    }
+
     /// Pods a drain of node `i` evicts or deletes: not mirror pods, not DaemonSet pods.
     pub fn evicted_by_drain(&self, i: usize) -> Vec<(&'a Object, &'a PodInfo)> {
-        self.running_pods_on(i)
-            .iter()
-            .filter(|(o, _, _)| !is_mirror(o) && !self.is_daemon_pod(o))
-            .map(|(o, p, _)| (*o, *p))
-            .collect()
+        self.running_pods_on(i).iter().filter(|(o, _, _)| !self.drain_leaves(o)).map(|(o, p, _)| (*o, *p)).collect()
     }
 }
 

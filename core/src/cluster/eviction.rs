@@ -282,16 +282,23 @@ impl<'a> Cluster<'a> {
         if budgets.is_empty() {
             return Vec::new();
         }
-        self.budgets_matching(pod).iter().filter_map(|&i| budgets.get(i)).collect()
+        let of = |matching: &[usize]| -> Vec<&(&'a Object, Budget)> {
+            matching.iter().filter_map(|&i| budgets.get(i)).collect()
+        };
+        // Read in place when known (the shared list's count of owners left alone).
+        if let Some(i) = self.position(pod) {
+            if let Some(Some(known)) = self.pod_budgets.borrow().get(i) {
+                return of(known);
+            }
+        }
+        of(&self.budgets_matching(pod))
     }
 
-    /// Positions of the budgets whose selector matches a pod ([`BudgetIndex::matching`]), kept per pod of
-    /// the snapshot: every simulation asks of every pod, the run if resolved round after round.
+    /// Positions of the budgets whose selector matches a pod ([`BudgetIndex::matching`]), found and kept
+    /// per pod of the snapshot (`pdbs_of` reads them there): every simulation asks of every pod, the run if
+    /// resolved round after round.
     fn budgets_matching(&self, pod: &Object) -> Rc<[usize]> {
         let at = self.position(pod);
-        if let Some(found) = at.and_then(|i| self.pod_budgets.borrow().get(i).cloned().flatten()) {
-            return found;
-        }
         // The snapshot's own copy of the pod (the index keeps borrowing its labels); another is found anew.
         let Some((i, own)) = at.and_then(|i| Some((i, self.objects.get(i)?))) else {
             return self.budget_index().find(self.pdb_infos(), pod);
@@ -347,7 +354,7 @@ impl<'a> Cluster<'a> {
         self.pdb_blocked.get_or_init(|| {
             let mut blocked = Vec::new();
             // A drain never evicts DaemonSet and mirror pods: no budget over them holds a drain back.
-            for (p, info, _) in self.running_pods().filter(|(p, _, _)| !is_mirror(p) && !self.is_daemon_pod(p)) {
+            for (p, info, _) in self.running_pods().filter(|(p, _, _)| !self.drain_leaves(p)) {
                 if matches!(self.eviction(p, info), Eviction::HeldBack(_) | Eviction::MoreThanOneBudget(_)) {
                     let ns = p.r.namespace.as_deref().unwrap_or("default");
                     blocked.push((ns, p.r.name.as_str()));

@@ -116,6 +116,9 @@ pub struct Cluster<'a> {
     running: OnceCell<Vec<RunningPod<'a>>>,
     /// Does the snapshot hold DaemonSet objects at all (so that a missing one is known to be gone)?
     has_daemonsets: OnceCell<bool>,
+    /// Per object (its position in `objects`): a pod a drain leaves where it is ([`Cluster::drain_leaves`]),
+    /// asked of every pod by each simulated drain, the rules and each round of the run if resolved.
+    drain_leaves: OnceCell<Vec<u8>>,
     /// The CustomResourceDefinitions read, in the order read (`eviction::scale_path`).
     crds: OnceCell<Vec<&'a crate::model::admission::CrdInfo>>,
     /// Pods whose eviction a budget refuses (`pdb_blocked_pods`).
@@ -218,6 +221,7 @@ impl<'a> Cluster<'a> {
             admission: admission::Admission::default(),
             pv_by_claim: OnceCell::new(),
             has_daemonsets: OnceCell::new(),
+            drain_leaves: OnceCell::new(),
             crds: OnceCell::new(),
             by_controller: OnceCell::new(),
             budgets: OnceCell::new(),

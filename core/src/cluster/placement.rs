@@ -45,7 +45,7 @@ use crate::parse::FastMap;
 use std::rc::Rc;
 
 use super::scheduling::{selector_matches, untolerated_taints, volume_reachable_parts};
-use super::{is_mirror, Cluster};
+use super::Cluster;
 use crate::model::{HostPort, LabelSelector, Object, PodAffinityTerm, PodInfo, PodSpec, Resources, Taint, UNKNOWN};
 use crate::parse::StringMap;
 
@@ -732,9 +732,7 @@ impl<'c, 'a> Placement<'c, 'a> {
         let ids: Vec<u32> = self.nodes.get(n).map(|s| s.pods.clone()).unwrap_or_default();
         let mut out: Vec<u32> = ids
             .into_iter()
-            .filter(|id| {
-                self.slot(*id).is_some_and(|s| !is_mirror(s.obj) && !self.ctx.is_daemon_pod(s.obj) && !keep(s.obj))
-            })
+            .filter(|id| self.slot(*id).is_some_and(|s| !self.ctx.drain_leaves(s.obj) && !keep(s.obj)))
             .collect();
         crate::sort::sort(&mut out);
         for id in &out {

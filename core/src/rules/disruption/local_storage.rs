@@ -1,6 +1,5 @@
 //! `disruption/local-storage`: a pod keeps data in emptyDir or on a node-bound volume.
 
-use super::is_mirror;
 use crate::cluster::scheduling::{volume_constrained, volume_reachable};
 use crate::model::VolumeKind;
 use crate::report::{Finding, Severity};
@@ -54,7 +53,7 @@ pub fn check(ctx: &Context<'_>, out: &mut Vec<Finding>) {
     let after = ctx.nodes_after();
     let mut hits = Vec::new();
     for (o, p, node) in ctx.running_pods() {
-        if is_mirror(o) || ctx.is_daemon_pod(o) {
+        if ctx.drain_leaves(o) {
             continue;
         }
         let mut lost = Vec::new();

@@ -1,7 +1,6 @@
 //! `disruption/pdb-blocks-drain`: a PodDisruptionBudget allows no disruption.
 
 use crate::cluster::eviction::Eviction;
-use crate::cluster::is_mirror;
 use crate::model::Body;
 use crate::options::Profile;
 use crate::report::{Finding, Severity};
@@ -84,10 +83,10 @@ pub fn check(ctx: &Context<'_>, out: &mut Vec<Finding>) {
         // eviction): a budget over them alone holds no drain back.
         let held_pods: Vec<_> = covered
             .iter()
-            .filter(|(p, _, _)| !is_mirror(p) && !ctx.is_daemon_pod(p))
+            .filter(|(p, _, _)| !ctx.drain_leaves(p))
             .filter(|(p, i, _)| ctx.eviction(p, i) == Eviction::HeldBack(o))
             .collect();
-        let evictable = covered.iter().any(|(p, _, _)| !is_mirror(p) && !ctx.is_daemon_pod(p));
+        let evictable = covered.iter().any(|(p, _, _)| !ctx.drain_leaves(p));
         if !covered.is_empty() && !evictable {
             continue;
         }

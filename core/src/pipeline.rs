@@ -328,11 +328,29 @@ fn if_resolved<'a>(
             .find(|(c, _)| *c == code || (c.ends_with('/') && code.starts_with(c)))
             .map(|(_, how)| *how)
     };
-    // The real report's findings, by what makes two the same (looked up once per finding of the last round).
-    // Sorted, for a binary search (a list rather than a B-tree set: one set type less in the wasm).
-    let mut real_keys: Vec<(&str, Option<&crate::model::ObjectRef>, &str)> =
-        findings.iter().map(|g| (g.code, g.object.as_ref(), g.message.as_str())).collect();
-    crate::sort::sort_dedup(&mut real_keys);
+    // The real report's findings by what makes two the same, looked up once per finding of the last round:
+    // by the key's hash in a sorted list (a list rather than a set: one set type less in the wasm), the
+    // keys compared only where the hashes are equal. A binary search of the keys themselves compared
+    // fifteen messages and object names a lookup, each far from the last.
+    fn key(f: &report::Finding) -> (&str, Option<&crate::model::ObjectRef>, &str) {
+        (f.code, f.object.as_ref(), f.message.as_str())
+    }
+    let hash = |f: &report::Finding| {
+        use core::hash::BuildHasher;
+        crate::parse::FastHash::default().hash_one(key(f))
+    };
+    let mut real_keys: Vec<(u64, usize)> = findings.iter().enumerate().map(|(i, g)| (hash(g), i)).collect();
+    crate::sort::sort(&mut real_keys);
+    let is_real = |f: &report::Finding| {
+        let h = hash(f);
+        let from = real_keys.partition_point(|(k, _)| *k < h);
+        real_keys
+            .get(from..)
+            .unwrap_or_default()
+            .iter()
+            .take_while(|(k, _)| *k == h)
+            .any(|(_, i)| findings.get(*i).is_some_and(|g| key(g) == key(f)))
+    };
     // The causes among `stops` that can be lifted and are not yet.
     let liftable = |stops: &[report::Stop], lifted: &[&'static str]| -> Vec<&'static str> {
         stops.iter().map(|s| s.code).filter(|c| how(c).is_some() && !lifted.contains(c)).collect()
@@ -376,10 +394,7 @@ fn if_resolved<'a>(
         suppression::apply(&ctx, &mut found);
         mark("resolved-rules");
         let summary = report::finish_findings(&mut found);
-        let revealed: Vec<report::Finding> = found
-            .into_iter()
-            .filter(|f| real_keys.binary_search(&(f.code, f.object.as_ref(), f.message.as_str())).is_err())
-            .collect();
+        let revealed: Vec<report::Finding> = found.into_iter().filter(|f| !is_real(f)).collect();
         let lifted =
             lifted.iter().map(|c| report::Lifted { code: (*c).to_owned(), how: how(c).unwrap_or_default() }).collect();
         return Some(report::IfResolved { lifted, plan: p, downtime, summary, revealed });

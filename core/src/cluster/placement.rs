@@ -462,9 +462,7 @@ impl<'c, 'a> Placement<'c, 'a> {
             nowhere: Vec::new(),
         };
         for n in 0..p.nodes.len() {
-            p.counted.push(p.counts_free(n));
-            let free = p.free_of(n);
-            p.free = (p.free.0 + free.0, p.free.1 + free.1);
+            p.count_free(n);
         }
         let mut controllers: FastMap<(&str, &str, &str), u32> = FastMap::default();
         // Sized once: a model is made again at each round of the run if resolved, and vectors grown by
@@ -537,9 +535,7 @@ impl<'c, 'a> Placement<'c, 'a> {
             }
         }
         self.node_sets.push(sets);
-        self.counted.push(self.counts_free(n));
-        let free = self.free_of(n);
-        self.free = (self.free.0 + free.0, self.free.1 + free.1);
+        self.count_free(n);
         self.list(n);
         self.grew(n);
         self.failed.clear();
@@ -690,12 +686,16 @@ impl<'c, 'a> Placement<'c, 'a> {
         (clamp(self.free.0), clamp(self.free.1))
     }
 
-    /// Does node `n` count in [`Placement::free_now`] while it is in?
-    fn counts_free(&self, n: usize) -> bool {
-        self.ctx
+    /// Node `n`, new to the model (the next one), joins the free sums: whether it counts while it is in (a
+    /// worker, not of the control plane, Ready, schedulable), and what it adds now.
+    fn count_free(&mut self, n: usize) {
+        let counts = self
+            .ctx
             .nodes
             .get(self.view(n))
-            .is_some_and(|v| v.ready() && !v.info.unschedulable && v.is_worker() && !v.is_control_plane())
+            .is_some_and(|v| v.ready() && !v.info.unschedulable && v.is_worker() && !v.is_control_plane());
+        self.counted.push(counts);
+        self.refree(n, (0, 0));
     }
 
     /// What node `n` adds to [`Placement::free_now`] now: its CPU and memory left (none below zero, none

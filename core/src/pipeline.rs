@@ -299,6 +299,33 @@ fn run_rules(
     (findings, not_run, kept)
 }
 
+/// The findings of the run if resolved that the real report does not have, by what makes two the same (code,
+/// object, message): looked up by the key's hash in a sorted list (a list rather than a set: one set type
+/// less in the wasm), the keys compared only where the hashes are equal. A binary search of the keys
+/// themselves compared fifteen messages and object names a lookup, each far from the last.
+fn revealed(found: Vec<report::Finding>, real: &[report::Finding]) -> Vec<report::Finding> {
+    fn key(f: &report::Finding) -> (&str, Option<&crate::model::ObjectRef>, &str) {
+        (f.code, f.object.as_ref(), f.message.as_str())
+    }
+    let hash = |f: &report::Finding| {
+        use core::hash::BuildHasher;
+        crate::parse::FastHash::default().hash_one(key(f))
+    };
+    let mut real_keys: Vec<(u64, usize)> = real.iter().enumerate().map(|(i, g)| (hash(g), i)).collect();
+    crate::sort::sort(&mut real_keys);
+    let is_real = |f: &report::Finding| {
+        let h = hash(f);
+        let from = real_keys.partition_point(|(k, _)| *k < h);
+        real_keys
+            .get(from..)
+            .unwrap_or_default()
+            .iter()
+            .take_while(|(k, _)| *k == h)
+            .any(|(_, i)| real.get(*i).is_some_and(|g| key(g) == key(f)))
+    };
+    found.into_iter().filter(|f| !is_real(f)).collect()
+}
+
 /// How many times the causes of stops are lifted, at most, before the plan "if resolved" is given as it
 /// stands (each round lifts at least one more cause; there are fewer kinds than this).
 const LIFT_ROUNDS: usize = 12;
@@ -327,29 +354,6 @@ fn if_resolved<'a>(
             .iter()
             .find(|(c, _)| *c == code || (c.ends_with('/') && code.starts_with(c)))
             .map(|(_, how)| *how)
-    };
-    // The real report's findings by what makes two the same, looked up once per finding of the last round:
-    // by the key's hash in a sorted list (a list rather than a set: one set type less in the wasm), the
-    // keys compared only where the hashes are equal. A binary search of the keys themselves compared
-    // fifteen messages and object names a lookup, each far from the last.
-    fn key(f: &report::Finding) -> (&str, Option<&crate::model::ObjectRef>, &str) {
-        (f.code, f.object.as_ref(), f.message.as_str())
-    }
-    let hash = |f: &report::Finding| {
-        use core::hash::BuildHasher;
-        crate::parse::FastHash::default().hash_one(key(f))
-    };
-    let mut real_keys: Vec<(u64, usize)> = findings.iter().enumerate().map(|(i, g)| (hash(g), i)).collect();
-    crate::sort::sort(&mut real_keys);
-    let is_real = |f: &report::Finding| {
-        let h = hash(f);
-        let from = real_keys.partition_point(|(k, _)| *k < h);
-        real_keys
-            .get(from..)
-            .unwrap_or_default()
-            .iter()
-            .take_while(|(k, _)| *k == h)
-            .any(|(_, i)| findings.get(*i).is_some_and(|g| key(g) == key(f)))
     };
     // The causes among `stops` that can be lifted and are not yet.
     let liftable = |stops: &[report::Stop], lifted: &[&'static str]| -> Vec<&'static str> {
@@ -394,7 +398,7 @@ fn if_resolved<'a>(
         suppression::apply(&ctx, &mut found);
         mark("resolved-rules");
         let summary = report::finish_findings(&mut found);
-        let revealed: Vec<report::Finding> = found.into_iter().filter(|f| !is_real(f)).collect();
+        let revealed = revealed(found, findings);
         let lifted =
             lifted.iter().map(|c| report::Lifted { code: (*c).to_owned(), how: how(c).unwrap_or_default() }).collect();
         return Some(report::IfResolved { lifted, plan: p, downtime, summary, revealed });

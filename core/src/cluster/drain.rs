@@ -135,21 +135,13 @@ impl<'a> Cluster<'a> {
     }
 
     /// A pod a drain leaves where it is: a mirror pod, or a DaemonSet pod whose DaemonSet exists. Known
-    /// once per object (a flag a pod, read in place of its annotations and owners).
+    /// once per object of the snapshot (a flag read in place of its annotations and owners).
     pub fn drain_leaves(&self, pod: &Object) -> bool {
         let leaves = |o: &Object| is_mirror(o) || self.is_daemon_pod(o);
-        // 0: not a pod (asked anew), 1: left, 2: evicted.
-        let known = self.drain_leaves.get_or_init(|| {
-            let flag = |o: &Object| match o.body {
-                crate::model::Body::Pod(_) => 2 - u8::from(leaves(o)),
-                _ => 0,
-            };
-            self.objects.iter().map(flag).collect()
-        });
+        let known = self.drain_leaves.get_or_init(|| self.objects.iter().map(leaves).collect());
         match self.position(pod).and_then(|i| known.get(i)) {
-            Some(1) => true,
-            Some(2) => false,
-            _ => leaves(pod),
+            Some(k) => *k,
+            None => leaves(pod),
         }
     }
 

@@ -118,7 +118,7 @@ pub struct Cluster<'a> {
     has_daemonsets: OnceCell<bool>,
     /// Per object (its position in `objects`): a pod a drain leaves where it is ([`Cluster::drain_leaves`]),
     /// asked of every pod by each simulated drain, the rules and each round of the run if resolved.
-    drain_leaves: OnceCell<Vec<u8>>,
+    drain_leaves: OnceCell<Vec<bool>>,
     /// The CustomResourceDefinitions read, in the order read (`eviction::scale_path`).
     crds: OnceCell<Vec<&'a crate::model::admission::CrdInfo>>,
     /// Pods whose eviction a budget refuses (`pdb_blocked_pods`).

@@ -131,26 +131,38 @@ fn stages(file: &Path, opts: &UpgradeOptions) -> (Stages, [u64; 2]) {
     let Ok(ingested) = kube_preflight::ingest::ingest(&inputs) else { return (out, [0, 0]) };
     out.push((READ_ROW, t.elapsed().as_secs_f64()));
     drop(inputs);
+    // The stages after reading, [`REPEATS`] times on the same objects, each stage the least of its
+    // repeats (reading, a third of the process's time at 150,000 pods, is done once); the fresh pages
+    // are the first repeat's, as a check takes them.
     let after_reading = minor_faults();
-    let (report, marks) = timed_report(&ingested, opts);
-    let faults = [after_reading.saturating_sub(before_reading), minor_faults().saturating_sub(after_reading)];
-    for (stage, s) in marks {
-        if let Some(name) = label(stage, false) {
-            add(&mut out, name, s);
+    let mut after: Stages = Vec::new();
+    let mut faults = [after_reading.saturating_sub(before_reading), 0];
+    for repeat in 0..REPEATS {
+        let mut this: Stages = Vec::new();
+        let (report, marks) = timed_report(&ingested, opts);
+        if repeat == 0 {
+            faults[1] = minor_faults().saturating_sub(after_reading);
         }
+        for (stage, s) in marks {
+            if let Some(name) = label(stage, false) {
+                add(&mut this, name, s);
+            }
+        }
+        if let (Ok(r), Some(name)) = (report, label("render", false)) {
+            // As the CLI writes it: in pieces, never held whole.
+            this.push((name, secs(|| drop(r.write_json(&mut std::io::sink())))));
+        }
+        keep_least_stages(&mut after, this);
     }
-    if let (Ok(r), Some(name)) = (report, label("render", false)) {
-        // As the CLI writes it: in pieces, never held whole.
-        out.push((name, secs(|| drop(r.write_json(&mut std::io::sink())))));
-    }
+    out.extend(after);
     // The placement model at full load: every node drained in turn, each of its pods placed through the
     // scheduler's filters (the generated cluster's plan stops at its first overlapping budgets, so the
     // check above places few pods).
     let to = kube_preflight::version::Version::parse("1.29.2").expect("version");
     let cluster = kube_preflight::cluster::Cluster::new(&ingested.objects, opts, to, None, Vec::new());
     let (mut placed, mut pending) = (0usize, 0usize);
-    out.push((
-        DRAINED_ROW,
+    let drained = (0..REPEATS).map(|_| {
+        (placed, pending) = (0, 0);
         secs(|| {
             let mut p = kube_preflight::cluster::placement::Placement::new(&cluster);
             for n in 0..cluster.nodes.len() {
@@ -163,10 +175,27 @@ fn stages(file: &Path, opts: &UpgradeOptions) -> (Stages, [u64; 2]) {
                 }
                 p.set_out(n, false);
             }
-        }),
-    ));
+        })
+    });
+    out.push((DRAINED_ROW, drained.fold(f64::INFINITY, f64::min)));
     eprintln!("bench: every node drained in turn: {placed} pods placed, {pending} left Pending");
     (out, faults)
+}
+
+/// How many times one process of the stage table times the stages after reading (the least counts):
+/// on this shared host one run of a stage swung by half between two processes, and the stages of 8 to
+/// 30 ms at 20,000 pods moved the growth of the table by as much as its goal's margin.
+const REPEATS: usize = 3;
+
+/// Keep in `least` each stage's least time so far, `run`'s included (a stage new to `least` joins it at
+/// the end).
+fn keep_least_stages(least: &mut Stages, run: Stages) {
+    for (name, s) in run {
+        match least.iter_mut().find(|(n, _)| *n == name) {
+            Some(row) => row.1 = row.1.min(s),
+            None => least.push((name, s)),
+        }
+    }
 }
 
 /// The page faults this process has taken so far (`minflt` in `/proc/self/stat`, Linux; 0 elsewhere): each
@@ -722,12 +751,7 @@ fn main() {
             let (wasm_st, mem) = wasm_stages(&root, &pkg, file);
             st.extend(wasm_st);
             st.extend(on_huge);
-            for (name, s) in st {
-                match least.iter_mut().find(|(n, _)| *n == name) {
-                    Some(row) => row.1 = row.1.min(s),
-                    None => least.push((name, s)),
-                }
-            }
+            keep_least_stages(least, st);
             if memory.is_empty() {
                 *memory = mem;
             }

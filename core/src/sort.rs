@@ -11,31 +11,41 @@
 
 use core::cmp::Ordering;
 
-/// The order (indices into the input) that sorts `n` items by `cmp`, stably: a bottom-up merge sort of
-/// indices. Not generic, so compiled once; and unlike the standard sort (which panics on a comparison that
-/// is not a total order, since Rust 1.81) it never panics: such a comparison gives some permutation.
+/// The order (indices into the input) that sorts `n` items by `cmp`, stably: a natural merge sort of
+/// indices, the input's own runs in order (stretches where no item is greater than the next) merged pair
+/// by pair, so that a list made of sorted runs takes n log(runs) comparisons, not n log n (at 150,000 pods:
+/// a list of 150,050 items built group by group was 1,497 runs, the findings 2,801 runs of 17,172; a list
+/// built in order and sorted again to be sure is one run, n - 1 comparisons). Not generic, so compiled once;
+/// and unlike the standard sort (which panics on a comparison that is not a total order, since Rust 1.81)
+/// it never panics: such a comparison gives some permutation.
 fn order(n: usize, cmp: &mut dyn FnMut(usize, usize) -> Ordering) -> Vec<usize> {
     let mut from: Vec<usize> = (0..n).collect();
-    // Input already in order (common: lists built in order and sorted again to be sure): n - 1 comparisons.
-    if (1..n).all(|i| cmp(i - 1, i) != Ordering::Greater) {
-        return from;
-    }
-    let mut to: Vec<usize> = vec![0; n];
-    let mut width = 1;
-    while width < n {
-        let mut start = 0;
-        while start < n {
-            let mid = start.saturating_add(width).min(n);
-            let end = mid.saturating_add(width).min(n);
+    // Where each run starts, then `n`: n - 1 comparisons.
+    let mut bounds: Vec<usize> = core::iter::once(0)
+        .chain((1..n).filter(|&i| cmp(i - 1, i) == Ordering::Greater))
+        .chain(core::iter::once(n))
+        .collect();
+    let mut to: Vec<usize> = Vec::new();
+    while bounds.len() > 2 {
+        to.resize(n, 0);
+        let mut merged = Vec::with_capacity(bounds.len() / 2 + 2);
+        for pair in bounds.chunks(2) {
+            let (start, mid) = match pair {
+                [start, mid] => (*start, *mid),
+                _ => continue,
+            };
+            // The run after `mid`'s ends where the next pair starts (or at `n`).
+            let end = bounds.get(merged.len() * 2 + 2).copied().unwrap_or(n);
             let left = from.get(start..mid).unwrap_or_default();
             let right = from.get(mid..end).unwrap_or_default();
             if let Some(out) = to.get_mut(start..end) {
                 merge(left, right, out, cmp);
             }
-            start = end;
+            merged.push(start);
         }
+        merged.push(n);
         core::mem::swap(&mut from, &mut to);
-        width = width.saturating_mul(2);
+        bounds = merged;
     }
     from
 }
@@ -247,6 +257,39 @@ mod tests {
         let before = same.clone();
         sort_by_number(&mut same);
         assert_eq!(same, before);
+    }
+
+    #[test]
+    fn a_list_of_sorted_runs_takes_n_log_runs_comparisons() {
+        // Eight runs in order, one after another (as a list built group by group comes), equal keys
+        // across runs: the result is the standard library's stable sort, in at most n - 1 comparisons to
+        // find the runs and n per level of merging (three levels for eight runs), where a merge sort from
+        // single items takes n log n (about 13 levels here).
+        let runs: Vec<Vec<(u64, usize)>> = (0..8)
+            .map(|r| {
+                let mut run: Vec<u64> = numbers(r + 11, 1000, 300);
+                run.sort_unstable();
+                run.into_iter().zip(r as usize * 1000..).collect()
+            })
+            .collect();
+        let mut ours: Vec<(u64, usize)> = runs.concat();
+        let mut std = ours.clone();
+        let mut comparisons = 0usize;
+        sort_by(&mut ours, |a, b| {
+            comparisons += 1;
+            a.0.cmp(&b.0)
+        });
+        std.sort_by_key(|p| p.0);
+        assert_eq!(ours, std);
+        assert!(comparisons <= 7999 + 3 * 8000, "{comparisons} comparisons");
+        // One run: n - 1 comparisons, nothing moved.
+        let mut sorted = std.clone();
+        comparisons = 0;
+        sort_by(&mut sorted, |a, b| {
+            comparisons += 1;
+            a.0.cmp(&b.0)
+        });
+        assert_eq!((sorted, comparisons), (std, 7999));
     }
 
     #[test]

@@ -149,10 +149,10 @@ fn shown(from: Option<&Version>, to: &Version, path: &[Version]) -> Option<repor
 }
 
 /// One simulation and what follows from it: the plan, its replay, the downtime.
-struct Simulated {
+struct Simulated<'a> {
     plan: report::Plan,
     downtime: report::Downtime,
-    workloads: Option<Vec<plan::downtime::WorkloadOutcome>>,
+    workloads: Option<Vec<plan::downtime::WorkloadOutcome<'a>>>,
     placed: plan::placement::Placed,
     windows: Vec<plan::NodeWindow>,
 }
@@ -160,14 +160,14 @@ struct Simulated {
 /// Simulate the upgrade of `cluster`: nothing when there is nothing to plan, a stop before anything
 /// starts when RKE refuses its `cluster.yml`, else the plan, its windows replayed through the placement
 /// model, and the downtime from both.
-fn simulate(
-    cluster: &Cluster<'_>,
+fn simulate<'a>(
+    cluster: &Cluster<'a>,
     ingested: &ingest::Ingested,
     options: &UpgradeOptions,
     timings: &plan::Timings,
     rke_refused: Option<&RkeConfig>,
     mark: &mut dyn FnMut(&'static str),
-) -> Simulated {
+) -> Simulated<'a> {
     let empty = |plan: report::Plan| Simulated {
         plan,
         downtime: report::Downtime::default(),
@@ -208,14 +208,14 @@ fn simulate(
 
 /// What follows the plan's build in [`simulate`]: its windows replayed through the placement model, the
 /// downtime from both, and what the plan assumed.
-fn simulated(
-    cluster: &Cluster<'_>,
+fn simulated<'a>(
+    cluster: &Cluster<'a>,
     ingested: &ingest::Ingested,
     options: &UpgradeOptions,
     timings: &plan::Timings,
     mut outcome: plan::Outcome,
     mark: &mut dyn FnMut(&'static str),
-) -> Simulated {
+) -> Simulated<'a> {
     // Where every evicted pod lands, window by window: the capacity rule and the downtime read it.
     outcome.placed = plan::placement::replay(cluster, &outcome.windows, &outcome.plan.phases, timings);
     mark("placement");

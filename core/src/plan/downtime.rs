@@ -15,8 +15,8 @@ use crate::units::duration;
 /// The outcome of one workload that is down at some time in the plan (`seconds > 0`, or `open`), kept for
 /// the rules that read it.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct WorkloadOutcome {
-    pub key: WorkloadKey,
+pub struct WorkloadOutcome<'a> {
+    pub key: WorkloadKey<'a>,
     pub replicas: usize,
     pub seconds: u64,
     pub reason: String,
@@ -122,7 +122,7 @@ pub fn rke_addon_rows(cfg: &crate::model::distro::RkeConfig) -> Vec<ComponentDow
 }
 
 /// The downtime, and the outcome of each workload that is down at some time.
-pub fn compute(ctx: &Cluster<'_>, outcome: &Outcome, t: &Timings) -> (Downtime, Vec<WorkloadOutcome>) {
+pub fn compute<'a>(ctx: &Cluster<'a>, outcome: &Outcome, t: &Timings) -> (Downtime, Vec<WorkloadOutcome<'a>>) {
     let placed = &outcome.placed;
     // The distribution's tool refuses to start (`cluster::platform`): nothing is touched, nothing is down.
     if outcome.plan.stops.iter().any(|s| s.phase == "preconditions") {
@@ -408,7 +408,7 @@ pub fn compute(ctx: &Cluster<'_>, outcome: &Outcome, t: &Timings) -> (Downtime, 
         }
         let replicas = replicas.len();
         results.push(WorkloadOutcome {
-            key: key.clone(),
+            key: *key,
             replicas,
             seconds,
             reason,

@@ -17,7 +17,7 @@ pub use crate::units::name_list;
 /// the same findings in the run if resolved.
 pub struct Context<'a> {
     cluster: Cluster<'a>,
-    workload_outcomes: Option<Vec<WorkloadOutcome>>,
+    workload_outcomes: Option<Vec<WorkloadOutcome<'a>>>,
     pending: Vec<Pending>,
     refused: Vec<Refusal>,
     windows: Vec<NodeWindow>,
@@ -28,7 +28,7 @@ pub struct Context<'a> {
 impl<'a> Context<'a> {
     pub fn new(
         cluster: Cluster<'a>,
-        workload_outcomes: Option<Vec<WorkloadOutcome>>,
+        workload_outcomes: Option<Vec<WorkloadOutcome<'a>>>,
         placed: Placed,
         windows: Vec<NodeWindow>,
         helm_releases: Vec<crate::report::HelmRelease>,
@@ -43,7 +43,7 @@ impl<'a> Context<'a> {
 
     /// The outcome in the plan's simulation of each workload that is down at some time (`None` when there
     /// is no plan).
-    pub fn workload_outcomes(&self) -> Option<&[WorkloadOutcome]> {
+    pub fn workload_outcomes(&self) -> Option<&[WorkloadOutcome<'a>]> {
         self.cluster.note_variable_read();
         self.workload_outcomes.as_deref()
     }

@@ -46,7 +46,7 @@ pub fn check(ctx: &Context<'_>, out: &mut Vec<Finding>) {
             continue;
         }
         let Some((first, p0, _)) = pods.first() else { continue };
-        with_pods.push((key.kind.clone(), key.namespace.clone(), key.name.clone()));
+        with_pods.push((key.kind, key.namespace, key.name));
         let fit = eligible(&p0.spec);
         // A pod's own volumes (zonal or local) may narrow where it can go.
         let stuck: Vec<String> = pods
@@ -93,8 +93,8 @@ pub fn check(ctx: &Context<'_>, out: &mut Vec<Finding>) {
         if o.r.kind == "DaemonSet" || o.owners.is_empty() && o.pod().is_some() {
             continue;
         }
-        let ns = o.r.namespace.clone().unwrap_or_default();
-        if with_pods.binary_search(&(o.r.kind.clone(), ns, o.r.name.clone())).is_ok() {
+        let ns = o.r.namespace.as_deref().unwrap_or_default();
+        if with_pods.binary_search(&(o.r.kind.as_str(), ns, o.r.name.as_str())).is_ok() {
             continue;
         }
         if matches!(&o.body, crate::model::Body::Workload(w) if w.replicas == Some(0)) {

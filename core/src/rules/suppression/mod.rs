@@ -166,7 +166,7 @@ fn by_annotation(
         annotated.get(&(r.kind.as_str(), ns, r.name.as_str())).copied().into_iter().collect();
     if r.kind == "Pod" {
         if let Some(w) = ctx.lookup("Pod", ns, &r.name).and_then(|p| ctx.controller_of(p)) {
-            holders.extend(annotated.get(&(w.kind.as_str(), w.namespace.as_str(), w.name.as_str())).copied());
+            holders.extend(annotated.get(&(w.kind, w.namespace, w.name)).copied());
         }
     }
     holders.into_iter().find_map(|o| {

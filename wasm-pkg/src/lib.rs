@@ -636,10 +636,12 @@ impl Session {
 /// For `cargo xtask bench` only, not part of the package's contract: one JSON input read in chunks, to time
 /// in WebAssembly what the bench times natively. `new BenchStages(name, to, parseOnly)`; `push(chunk)` for
 /// each chunk (the caller times these: reading, or with `parseOnly` our JSON reader alone with its trees
-/// dropped); `finish()` -> `[[stage, seconds, memory MB], ...]` for the stages after reading
-/// (`pipeline::STAGES`, then rendering the JSON report as the CLI does, in pieces), timed with
-/// `performance.now()`, each with the WebAssembly memory's size after it (which never shrinks: the
-/// high-water mark so far), after a first row `["read", 0, memory MB]`.
+/// dropped); `finish(checks)` checks the objects read `checks` times (a block of the same work at every
+/// size, as the bench's native stage table) and gives `{"rows": [[stage, seconds, memory MB], ...],
+/// "checks", "seconds"}`: the stages after reading (`pipeline::STAGES`, then rendering the JSON report as
+/// the CLI does, in pieces), timed with `performance.now()`, each the mean of the checks, with the
+/// WebAssembly memory's size after the first check's (which never shrinks: the high-water mark so far),
+/// after a first row `["read", 0, memory MB]`; and the seconds of all the checks.
 #[wasm_bindgen]
 pub struct BenchStages {
     parse: Option<kube_preflight::parse::JsonStream>,
@@ -674,12 +676,13 @@ impl BenchStages {
         Ok(())
     }
 
-    pub fn finish(self) -> Result<String, JsValue> {
+    pub fn finish(self, checks: u32) -> Result<String, JsValue> {
+        let none = || Ok(serde_json::json!({ "rows": [], "checks": 0, "seconds": 0 }).to_string());
         if let Some(p) = self.parse {
             p.finish().map_err(|e| options_error(&e.to_string()))?;
-            return Ok("[]".to_owned());
+            return none();
         }
-        let Some(session) = self.session else { return Ok("[]".to_owned()) };
+        let Some(session) = self.session else { return none() };
         let ingested = session.finish_ingested().map_err(|e| to_js_error(&e))?;
         let perf = Reflect::get(&js_sys::global(), &JsValue::from_str("performance")).ok();
         let now = || {
@@ -697,23 +700,45 @@ impl BenchStages {
                 .and_then(|m| m.buffer().dyn_into::<js_sys::ArrayBuffer>().ok())
                 .map_or(0.0, |b| b.byte_length() as f64 / 1e6)
         };
-        let mut last = now();
+        let checks = checks.max(1);
+        // Let go before the last check's rendering, as the CLI lets its objects go before it renders.
+        let mut ingested = Some(ingested);
         let mut stages: Vec<(&str, f64, f64)> = vec![("read", 0.0, memory_mb())];
-        let report = kube_preflight::pipeline::report_for_staged(&ingested, &self.options, &mut |stage| {
+        let mut spent = 0.0;
+        for check in 0..checks {
+            let start = now();
+            let mut last = start;
+            // The first check's rows, with the memory after each; the later checks' seconds added to them
+            // row by row (every check marks the same stages in the same order).
+            let mut row = 1;
+            let mut mark = |stage: &'static str, secs: f64| {
+                if check == 0 {
+                    stages.push((stage, secs, memory_mb()));
+                } else if let Some(r) = stages.get_mut(row) {
+                    r.1 += secs;
+                }
+                row += 1;
+            };
+            let Some(read) = ingested.as_ref() else { break };
+            let report = kube_preflight::pipeline::report_for_staged(read, &self.options, &mut |stage| {
+                let t = now();
+                mark(stage, t - last);
+                last = t;
+            })
+            .map_err(|e| to_js_error(&e))?;
+            if check + 1 == checks {
+                ingested = None;
+            }
             let t = now();
-            stages.push((stage, t - last, memory_mb()));
-            last = t;
-        })
-        .map_err(|e| to_js_error(&e))?;
-        drop(ingested);
-        let t = now();
-        // Rendered as the CLI writes it: in pieces, never held whole.
-        let _ = report.write_json(&mut std::io::sink());
-        stages.push(("render", now() - t, memory_mb()));
+            // Rendered as the CLI writes it: in pieces, never held whole.
+            let _ = report.write_json(&mut std::io::sink());
+            mark("render", now() - t);
+            spent += now() - start;
+        }
         // Written by serde_json (whose float writer the package has anyway), not `{secs}`: f64's `Display`
         // would bring the standard library's float formatting into the package for this bench hook alone.
         let rows: Vec<serde_json::Value> =
-            stages.iter().map(|(s, secs, mb)| serde_json::json!([s, secs, mb.round()])).collect();
-        Ok(serde_json::Value::Array(rows).to_string())
+            stages.iter().map(|(s, secs, mb)| serde_json::json!([s, secs / f64::from(checks), mb.round()])).collect();
+        Ok(serde_json::json!({ "rows": rows, "checks": checks, "seconds": spent }).to_string())
     }
 }

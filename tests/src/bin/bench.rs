@@ -196,10 +196,10 @@ const REPEATS: usize = 3;
 
 /// The megabytes of snapshot one block of the stage table checks: at every size a block is the same work
 /// and so about the same time (the 150,000-pod snapshot once, the 20,000-pod one eight times), so that
-/// both sizes' least is taken over the same exposure to the host's load. A block of one short check caught
-/// quiet moments a long one never does: the least of three 20,000-pod checks was a fifth to a third below
-/// their median, the 150,000 pods' a tenth, and stages grew 1.3-1.45x per MB in one run, 1.1-1.2x in the
-/// next.
+/// both sizes' least is taken over the same exposure to the host's load. With one check per block, a
+/// short 20,000-pod check could fall in a quiet moment of the host that a 150,000-pod one, seven times
+/// longer, does not: on the same commit (2026-11-29) the stages after reading grew 1.1-1.2x per MB in one
+/// run of the table and 1.3-1.45x in the next.
 const BLOCK_MB: f64 = 2_900.0;
 
 /// How many checks a block of the stage table is for `file` ([`BLOCK_MB`]; at least 1, at most 64).

@@ -29,19 +29,17 @@ fn order(n: usize, cmp: &mut dyn FnMut(usize, usize) -> Ordering) -> Vec<usize> 
     while bounds.len() > 2 {
         to.resize(n, 0);
         let mut merged = Vec::with_capacity(bounds.len() / 2 + 2);
-        for pair in bounds.chunks(2) {
-            let (start, mid) = match pair {
-                [start, mid] => (*start, *mid),
-                _ => continue,
-            };
-            // The run after `mid`'s ends where the next pair starts (or at `n`).
-            let end = bounds.get(merged.len() * 2 + 2).copied().unwrap_or(n);
+        // Runs k and k + 1 merged, for k = 0, 2, 4...; a last run alone is copied (its `mid` is `n`).
+        let mut k = 0;
+        while let (Some(&start), Some(&mid)) = (bounds.get(k), bounds.get(k + 1)) {
+            let end = bounds.get(k + 2).copied().unwrap_or(n);
             let left = from.get(start..mid).unwrap_or_default();
             let right = from.get(mid..end).unwrap_or_default();
             if let Some(out) = to.get_mut(start..end) {
                 merge(left, right, out, cmp);
             }
             merged.push(start);
+            k += 2;
         }
         merged.push(n);
         core::mem::swap(&mut from, &mut to);

@@ -85,7 +85,11 @@ fn evaluate(pdb: &PdbInfo, counted: (i64, i64), scale: Scale) -> Budget {
 #[derive(Default)]
 pub struct BudgetIndex<'a> {
     by_ns: FastMap<&'a str, NsBudgets<'a>>,
-    seen: RefCell<FastMap<PodKey<'a>, Rc<[usize]>>>,
+    /// Each distinct (namespace, labels) seen: the position of its list in `lists`.
+    seen: RefCell<FastMap<PodKey<'a>, u32>>,
+    /// The distinct lists of budgets found, the empty one first: a pod's is kept as its position
+    /// ([`Cluster::budgets_matching`]), not as one more count on a shared list per pod.
+    lists: RefCell<Vec<Rc<[usize]>>>,
 }
 
 /// What decides the budgets a pod matches: its namespace and its labels (borrowed from the snapshot's
@@ -100,7 +104,7 @@ struct NsBudgets<'a> {
 
 impl<'a> BudgetIndex<'a> {
     fn new(pdbs: &[(&'a Object, &'a PdbInfo)]) -> BudgetIndex<'a> {
-        let mut index = BudgetIndex::default();
+        let mut index = BudgetIndex { lists: RefCell::new(vec![Rc::from([])]), ..BudgetIndex::default() };
         for (i, (o, pdb)) in pdbs.iter().enumerate() {
             if !pdb.selector.present {
                 continue;
@@ -119,17 +123,35 @@ impl<'a> BudgetIndex<'a> {
     /// (pkg/controller/disruption/disruption.go, getPodsForPdb: `LabelSelectorAsSelector` of an empty
     /// selector is `Everything`).
     fn matching(&self, pdbs: &[(&'a Object, &'a PdbInfo)], pod: &'a Object) -> Rc<[usize]> {
+        match self.matching_at(pdbs, pod) {
+            Some(at) => self.list(at),
+            None => self.find(pdbs, pod),
+        }
+    }
+
+    /// Where in `lists` the budgets a pod matches are ([`BudgetIndex::matching`]), found once per distinct
+    /// (namespace, labels); `None` only past `u32::MAX` distinct lists (found anew then).
+    fn matching_at(&self, pdbs: &[(&'a Object, &'a PdbInfo)], pod: &'a Object) -> Option<u32> {
         let namespace = pod.r.namespace.as_deref().unwrap_or("default");
         if !self.by_ns.contains_key(namespace) {
-            return Rc::from([]);
+            return Some(0);
         }
         let key = (namespace, &pod.labels);
-        if let Some(found) = self.seen.borrow().get(&key) {
-            return Rc::clone(found);
+        if let Some(&at) = self.seen.borrow().get(&key) {
+            return Some(at);
         }
         let found = self.find(pdbs, pod);
-        self.seen.borrow_mut().insert(key, Rc::clone(&found));
-        found
+        let mut lists = self.lists.borrow_mut();
+        let at = u32::try_from(lists.len()).ok()?;
+        lists.push(found);
+        self.seen.borrow_mut().insert(key, at);
+        Some(at)
+    }
+
+    /// The list at `at` in `lists` (the empty one for a position never given).
+    fn list(&self, at: u32) -> Rc<[usize]> {
+        let lists = self.lists.borrow();
+        usize::try_from(at).ok().and_then(|i| lists.get(i)).map_or_else(|| Rc::from([]), Rc::clone)
     }
 
     /// [`BudgetIndex::matching`] found anew, remembered nowhere (for a pod that is not the snapshot's).
@@ -286,9 +308,11 @@ impl<'a> Cluster<'a> {
             matching.iter().filter_map(|&i| budgets.get(i)).collect()
         };
         // Read in place when known (the shared list's count of owners left alone).
-        if let Some(i) = self.position(pod) {
-            if let Some(Some(known)) = self.pod_budgets.borrow().get(i) {
-                return of(known);
+        let known = self.position(pod).and_then(|i| self.pod_budgets.borrow().get(i).copied());
+        if let Some(at) = known.and_then(|k| k.checked_sub(1)) {
+            let lists = self.budget_index().lists.borrow();
+            if let Some(list) = usize::try_from(at).ok().and_then(|a| lists.get(a)) {
+                return of(list);
             }
         }
         of(&self.budgets_matching(pod))
@@ -298,20 +322,22 @@ impl<'a> Cluster<'a> {
     /// per pod of the snapshot (`pdbs_of` reads them there): every simulation asks of every pod, the run if
     /// resolved round after round.
     fn budgets_matching(&self, pod: &Object) -> Rc<[usize]> {
-        let at = self.position(pod);
         // The snapshot's own copy of the pod (the index keeps borrowing its labels); another is found anew.
-        let Some((i, own)) = at.and_then(|i| Some((i, self.objects.get(i)?))) else {
+        let Some((i, own)) = self.position(pod).and_then(|i| Some((i, self.objects.get(i)?))) else {
             return self.budget_index().find(self.pdb_infos(), pod);
         };
-        let found = self.budget_index().matching(self.pdb_infos(), own);
+        let index = self.budget_index();
+        let Some(at) = index.matching_at(self.pdb_infos(), own) else {
+            return index.find(self.pdb_infos(), pod);
+        };
         let mut kept = self.pod_budgets.borrow_mut();
         if kept.len() < self.objects.len() {
-            kept.resize(self.objects.len(), None);
+            kept.resize(self.objects.len(), 0);
         }
-        if let Some(slot) = kept.get_mut(i) {
-            *slot = Some(Rc::clone(&found));
+        if let (Some(slot), Some(known)) = (kept.get_mut(i), at.checked_add(1)) {
+            *slot = known;
         }
-        found
+        index.list(at)
     }
 
     /// What the eviction API answers for this pod now (pkg/registry/core/pod/storage/eviction.go).

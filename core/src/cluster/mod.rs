@@ -106,8 +106,9 @@ pub struct Cluster<'a> {
     pdb_infos: OnceCell<Vec<(&'a Object, &'a PdbInfo)>>,
     budget_index: OnceCell<eviction::BudgetIndex<'a>>,
     budget_pods: OnceCell<Vec<std::rc::Rc<[RunningPod<'a>]>>>,
-    /// The budgets matching each pod, by the pod's position in `objects` (`budgets_matching`).
-    pod_budgets: std::cell::RefCell<Vec<Option<std::rc::Rc<[usize]>>>>,
+    /// The budgets matching each pod, by the pod's position in `objects` (`budgets_matching`): 0 when not
+    /// known yet, else one more than its list's position in the budget index's distinct lists.
+    pod_budgets: std::cell::RefCell<Vec<u32>>,
     eligible: std::cell::RefCell<scheduling::EligibleCache>,
     after: OnceCell<Vec<Object>>,
     by_node: OnceCell<Vec<Vec<RunningPod<'a>>>>,

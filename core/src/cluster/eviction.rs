@@ -148,10 +148,15 @@ impl<'a> BudgetIndex<'a> {
         Some(at)
     }
 
-    /// The list at `at` in `lists` (the empty one for a position never given).
+    /// The list at `at` in `lists`, borrowed in place (no count written); `None` for a position never given.
+    fn list_at(&self, at: u32) -> Option<std::cell::Ref<'_, Rc<[usize]>>> {
+        let i = usize::try_from(at).ok()?;
+        std::cell::Ref::filter_map(self.lists.borrow(), |lists| lists.get(i)).ok()
+    }
+
+    /// The list at `at` in `lists`, shared (the empty one for a position never given).
     fn list(&self, at: u32) -> Rc<[usize]> {
-        let lists = self.lists.borrow();
-        usize::try_from(at).ok().and_then(|i| lists.get(i)).map_or_else(|| Rc::from([]), Rc::clone)
+        self.list_at(at).map_or_else(|| Rc::from([]), |l| Rc::clone(&l))
     }
 
     /// [`BudgetIndex::matching`] found anew, remembered nowhere (for a pod that is not the snapshot's).
@@ -309,11 +314,8 @@ impl<'a> Cluster<'a> {
         };
         // Read in place when known (the shared list's count of owners left alone).
         let known = self.position(pod).and_then(|i| self.pod_budgets.borrow().get(i).copied());
-        if let Some(at) = known.and_then(|k| k.checked_sub(1)) {
-            let lists = self.budget_index().lists.borrow();
-            if let Some(list) = usize::try_from(at).ok().and_then(|a| lists.get(a)) {
-                return of(list);
-            }
+        if let Some(list) = known.and_then(|k| k.checked_sub(1)).and_then(|at| self.budget_index().list_at(at)) {
+            return of(&list);
         }
         of(&self.budgets_matching(pod))
     }

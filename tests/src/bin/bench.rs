@@ -22,6 +22,10 @@
 //! CLI is run once above [`RUNS_MAX_BYTES`] (the 150,000-pod snapshot: its peak memory is the goal there,
 //! and a run takes most of a minute).
 //!
+//! After every timing, the stages after reading are profiled at the two largest sizes under valgrind's
+//! callgrind ([`stage_profile`]: instructions and simulated cache misses by stage, counts the host's load
+//! does not change); a missed `linear_every_stage` is judged by it ([`linear_floor`]).
+//!
 //! Each `--dashboard` names the figures the dashboard's e2e test wrote while loading a large snapshot
 //! (`target/e2e/large.json` for 2,000 nodes / 40,000 pods, `large-<pods>.json` for the largest bench
 //! snapshot: progress values seen, the longest main-thread task); they join the report.

@@ -94,6 +94,9 @@ pub struct UpgradeOptions {
     pub today: Option<Date>,
     /// A previous report: the findings it holds are suppressed (`--baseline`).
     pub baseline: Option<Baseline>,
+    /// Families of checks left out by the user's choice (`--skip`, ids of [`crate::coverage::FAMILY_IDS`]):
+    /// reported as skipped, never making the run incomplete.
+    pub skip: Vec<String>,
 }
 
 /// A calendar date, `YYYY-MM-DD`.
@@ -277,6 +280,7 @@ const FIELDS: &[&str] = &[
     "exemptions",
     "today",
     "baseline",
+    "skip",
 ];
 
 const EXEMPTION_FIELDS: &[&str] = &["rule", "kind", "namespace", "name", "reason", "expires"];
@@ -428,6 +432,25 @@ impl UpgradeOptions {
                 ))
             }
         }
+        let sk = n.get("skip");
+        match &sk.value {
+            Value::Null => {}
+            Value::Seq(items) => {
+                for (i, item) in items.iter().enumerate() {
+                    let id = item.as_str().unwrap_or_default();
+                    if !crate::coverage::FAMILY_IDS.contains(&id) {
+                        return Err(opt_err(
+                            &format!("skip[{i}]"),
+                            format!("{id:?} is not a family of checks (known: {})", crate::coverage::FAMILY_IDS.join(", ")),
+                        ));
+                    }
+                    if !o.skip.iter().any(|s| s == id) {
+                        o.skip.push(id.to_owned());
+                    }
+                }
+            }
+            _ => return Err(opt_err("skip", "expected a list of family ids (e.g. [\"helm-charts\"])")),
+        }
         let t = n.get("timings");
         match &t.value {
             Value::Null => {}
@@ -472,6 +495,11 @@ impl UpgradeOptions {
             self.timings.insert(k.clone(), *v);
         }
         self.exemptions.extend(over.exemptions.iter().cloned());
+        for id in &over.skip {
+            if !self.skip.contains(id) {
+                self.skip.push(id.clone());
+            }
+        }
         self.today = over.today.or(self.today);
         if over.baseline.is_some() {
             self.baseline.clone_from(&over.baseline);

@@ -482,6 +482,11 @@ fn build_report(
     }
     let path = ctx.path_strings();
     let shown_path = shown(from.as_ref(), &resolved.to, &ctx.path);
+    // Nodes that state no kubelet version (kept by name: the context is let go below).
+    let no_kubelet: Vec<&str> = ctx.nodes.iter().filter(|n| n.info.kubelet_version.is_none()).map(|n| {
+        let o = n.obj;
+        o.r.name.as_str()
+    }).collect();
     if resolve {
         // The real run's simulated outcome is let go before the run if resolved simulates its own: the two
         // never take memory at once (at 150,000 pods each is hundreds of megabytes). Its index stays.
@@ -491,9 +496,13 @@ fn build_report(
         plan.if_resolved = if_resolved(cluster, ingested, options, &timings, real, mark).map(Box::new);
     }
     let mut summary = report::finish_findings(&mut findings);
+    let coverage = coverage_of(ingested, options, &resolved.to, from_source, &from_detail, &plan, &not_run, &findings, no_kubelet);
     // A report of nothing is not a pass: with no blocker and no object read, nothing was checked.
     if summary.blocker == 0 && ingested.inventory.objects == 0 {
         summary.verdict = report::NOTHING_CHECKED;
+    } else if summary.blocker == 0 && !coverage.incomplete.is_empty() {
+        // Unknown is never a pass (CONTRACT section 6).
+        summary.verdict = report::INCOMPLETE;
     }
     let report = Report {
         schema_version: report::SCHEMA_VERSION,
@@ -516,15 +525,61 @@ fn build_report(
         plan,
         downtime,
         not_run,
-        coverage: crate::coverage::coverage(
-            &ingested.inventory.by_kind,
-            ingested.inventory.helm_releases.len(),
-            options.profile,
-            &resolved.to,
-        ),
+        coverage,
     };
     mark("report");
     report
+}
+
+/// What each family of checks stands on (`coverage`), from what the run read, knew and simulated.
+#[allow(clippy::too_many_arguments)]
+fn coverage_of(
+    ingested: &crate::ingest::Ingested,
+    options: &UpgradeOptions,
+    to: &version::Version,
+    from_source: Option<&'static str>,
+    from_detail: &Option<String>,
+    plan: &report::Plan,
+    not_run: &[NotRun],
+    findings: &[report::Finding],
+    no_kubelet_version: Vec<&str>,
+) -> crate::coverage::Coverage {
+    use crate::coverage::PlanRun;
+    let plan_run = match (not_run.iter().find(|n| n.code == "plan"), plan.stops.first()) {
+        (Some(n), _) if n.reason.contains("nothing to upgrade") => PlanRun::Complete(Some(n.reason.as_str())),
+        (Some(n), _) => PlanRun::NotRun(n.reason.as_str()),
+        (None, Some(stop)) if !plan.complete => PlanRun::Stopped {
+            at: match &stop.node {
+                Some(node) => format!("on node {node} ({}, {})", stop.code, stop.outcome),
+                None => format!("before the {} phase ({}, {})", stop.phase, stop.code, stop.outcome),
+            },
+            pending: plan.stops.iter().map(|s| s.pending.len()).sum(),
+        },
+        _ => PlanRun::Complete(None),
+    };
+    let unreadable: Vec<(&str, &str)> = findings
+        .iter()
+        .filter(|f| f.code == crate::rules::input::unreadable_value::INFO.code)
+        .filter_map(|f| f.object.as_ref().map(|o| (o.kind.as_str(), o.name.as_str())))
+        .collect();
+    let from_source = from_source.map(|s| match from_detail {
+        Some(d) => format!("{s}: {d}"),
+        None => s.to_owned(),
+    });
+    crate::coverage::coverage(&crate::coverage::Facts {
+        by_kind: &ingested.inventory.by_kind,
+        helm_releases: ingested.inventory.helm_releases.len(),
+        objects: ingested.inventory.objects,
+        configs: ingested.inventory.distribution_configs.iter().map(|c| c.kind).collect(),
+        profile: options.profile,
+        to,
+        from_source,
+        needs_from: rule_infos().into_iter().filter(|r| r.needs_from).map(|r| r.code).collect(),
+        plan: plan_run,
+        unreadable,
+        no_kubelet_version,
+        skip: &options.skip,
+    })
 }
 
 /// Every rule's identity, in code order (its docs: `rules::docs`).

@@ -654,6 +654,10 @@ impl Report {
 /// The verdict when no Kubernetes object was read and nothing blocks: never `ready`.
 pub const NOTHING_CHECKED: &str = "nothing-checked";
 
+/// The verdict when nothing blocks but a family of checks in the run's scope was not read, not simulated
+/// or unreadable, or the current version is unknown (CONTRACT section 6): never `ready`.
+pub const INCOMPLETE: &str = "incomplete";
+
 /// Sort findings (severity, code, object, then message for a total order) and count them.
 pub fn finish_findings(findings: &mut Vec<Finding>) -> Summary {
     crate::sort::sort_by(findings, |a, b| {

@@ -42,6 +42,9 @@ export interface UpgradeOptions {
   today?: string;
   /** A previous report (the value `check` returned, or `--format json`): the findings it holds are suppressed. */
   baseline?: Report;
+  /** Families of checks left out by choice (`--skip`): listed as skipped, they do not make the run
+   * incomplete. An unknown id is an options error. */
+  skip?: FamilyId[];
 }
 
 /** An accepted finding, or family of findings. */
@@ -193,7 +196,9 @@ export interface Summary {
   warning: number;
   info: number;
   /** `blocked` iff a blocker; `nothing-checked` when no Kubernetes object was read (never `ready`). */
-  verdict: "blocked" | "ready" | "nothing-checked";
+  /** `incomplete`: nothing at or above `--fail-on`, but a family of checks in scope was not read, not
+   * simulated or unreadable, or the current version is unknown (CLI exit 3; `coverage` says which). */
+  verdict: "blocked" | "incomplete" | "ready" | "nothing-checked";
   /** Suppressed findings, counted apart (not in the counts above). */
   suppressed: SeverityCounts;
 }
@@ -325,20 +330,41 @@ export interface NotRun {
   reason: string;
 }
 
-/** One family of checks, the kinds it reads and how many of each were read (an addition). */
+/** What a family of checks stands on (CONTRACT section 6). Only `checked` is ever a pass. */
+export type CoverageState = "checked" | "partial" | "not-read" | "not-simulated" | "unreadable" | "skipped";
+
+/** The ids `skip` takes (`--skip`). */
+export type FamilyId =
+  | "current-version" | "nodes" | "drains" | "budgets" | "admission-webhooks" | "admission-policies"
+  | "aggregated-apis" | "custom-resources" | "helm-charts" | "api-removals" | "plan"
+  | "openshift-gates" | "bmctl-gates" | "kops-instance-groups";
+
+/** One family of checks: what it stands on, the kinds it reads and how many of each were read. */
 export interface CoverageFamily {
+  /** Stable kebab-case id (`admission-webhooks`): what `skip` takes. */
+  id: FamilyId;
+  state: CoverageState;
+  /** Part of the question this run answers (a manifests-only run leaves the cluster's families out). */
+  inScope: boolean;
+  /** Why it is in this state (for `checked`, what it stood on, where worth saying). */
+  reason?: string;
   family: string;
   /** Rule codes it covers; a prefix ends in `/` or `-` (`disruption/`, `admission/webhook-`). */
   codes: string[];
   kinds: { kind: string; read: number }[];
-  /** Every group of kinds it needs had at least one object read. */
+  /** `state` is `checked` (kept for readers of earlier reports). */
   checked: boolean;
-  /** `no ValidatingWebhookConfiguration or MutatingWebhookConfiguration was read`, when not checked. */
+  /** The reason, when not checked (kept for readers of earlier reports). */
   notChecked?: string;
 }
 
 /** What the report could see (an addition): unknown is never a pass. */
 export interface Coverage {
+  /** `manifests`: no Node and no object of a cluster's own state was read; the verdict is about the
+   * manifests for the target, not a cluster. */
+  scope: "cluster" | "manifests";
+  /** The ids of the families in scope that make the run incomplete, in order. */
+  incomplete: FamilyId[];
   /** The newest Kubernetes minor the API and runtime tables were reviewed through (`1.35`). */
   reviewedThrough: string;
   /** The target is past `reviewedThrough`: removals and requirements announced later are not known. */

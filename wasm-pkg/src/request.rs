@@ -32,7 +32,8 @@ pub struct CliOutput {
     pub output: String,
     /// The report in each of `extra_formats`, in order (never coloured).
     pub extra: Vec<String>,
-    /// 0: nothing at or above `--fail-on`; 1: at least one finding there.
+    /// 0: nothing at or above `--fail-on`; 1: at least one finding there; 3: nothing there, but the
+    /// verdict is `incomplete`.
     pub exit_code: u8,
 }
 
@@ -128,8 +129,8 @@ impl Prepared {
         Ok(CliOutput { output: texts.next().unwrap_or_default(), extra: texts.collect(), exit_code })
     }
 
-    /// The exit status: 0 with nothing at or above `--fail-on`, 1 otherwise; an input error when nothing
-    /// was read, unless `--allow-empty`.
+    /// The exit status: 1 with a finding at or above `--fail-on`, else 3 when the verdict is `incomplete`,
+    /// else 0 (`--fail-on never`: always 0); an input error when nothing was read, unless `--allow-empty`.
     pub fn exit_code(&self, report: &Report) -> Result<u8, Error> {
         let inv = &report.inventory;
         if inv.objects == 0 && !self.allow_empty {
@@ -154,7 +155,13 @@ impl Prepared {
                 ),
             }));
         }
-        Ok(u8::from(self.threshold.is_some_and(|t| report.count_at_or_above(t) > 0)))
+        Ok(match self.threshold {
+            None => 0,
+            Some(t) if report.count_at_or_above(t) > 0 => 1,
+            // Unknown is never a pass (CONTRACT section 6).
+            Some(_) if report.summary.verdict == kube_preflight::report::INCOMPLETE => 3,
+            Some(_) => 0,
+        })
     }
 
     /// Each output's format and rendering options: `format`'s (coloured when asked), then each of
@@ -220,9 +227,18 @@ mod tests {
         // 1.28 -> 1.27: a blocker.
         assert_eq!(run(&inputs, &req(r#"{"to":"1.27.1"}"#, "blocker", None)).unwrap().exit_code, 1);
         assert_eq!(run(&inputs, &req(r#"{"to":"1.27.1"}"#, "never", None)).unwrap().exit_code, 0);
-        // 1.28 -> 1.30: a warning only.
-        assert_eq!(run(&inputs, &req(r#"{"to":"1.30.1"}"#, "blocker", None)).unwrap().exit_code, 0);
+        // 1.28 -> 1.30: a warning only; nodes alone leave the drains, budgets and the API machinery unread:
+        // incomplete (3), not a pass, unless those families are skipped by choice.
+        assert_eq!(run(&inputs, &req(r#"{"to":"1.30.1"}"#, "blocker", None)).unwrap().exit_code, 3);
         assert_eq!(run(&inputs, &req(r#"{"to":"1.30.1"}"#, "warning", None)).unwrap().exit_code, 1);
+        assert_eq!(run(&inputs, &req(r#"{"to":"1.30.1"}"#, "never", None)).unwrap().exit_code, 0);
+        let skip = r#"{"to":"1.30.1","skip":["drains","budgets","admission-webhooks","admission-policies","aggregated-apis","custom-resources","helm-charts"]}"#;
+        assert_eq!(run(&inputs, &req(skip, "blocker", None)).unwrap().exit_code, 0);
+        // An unknown family id is an options error naming the field.
+        match run(&inputs, &req(r#"{"to":"1.30.1","skip":["helm"]}"#, "blocker", None)) {
+            Err(Error::Options(e)) => assert_eq!(e.field, "skip[0]", "{e}"),
+            other => panic!("expected an options error, got {:?}", other.map(|o| o.exit_code)),
+        }
         assert!(matches!(run(&inputs, &req(r#"{"to":"1.30.1"}"#, "sometimes", None)), Err(Error::Options(_))));
     }
 

@@ -339,7 +339,7 @@ pub fn offline_html(r: &ReportView, m: &Meta, nodes: &[NodeFacts]) -> String {
         let detail = match &c.outcome {
             Outcome::Failed { blocker, warning, info } => format!("{blocker} blocker, {warning} warning, {info} info"),
             Outcome::Accepted(n) => format!("{n} suppressed"),
-            Outcome::NotRun(why) => why.clone(),
+            Outcome::NotRun(why) | Outcome::NotChecked(why) => why.clone(),
             Outcome::Passed => String::new(),
         };
         let _ = writeln!(

@@ -31,17 +31,49 @@ pub struct ReportView {
 #[derive(Debug, Clone, PartialEq, Eq, Default, Deserialize)]
 #[serde(rename_all = "camelCase", default)]
 pub struct CoverageV {
+    /// `cluster` or `manifests`.
+    pub scope: String,
     pub reviewed_through: String,
     pub beyond_review: bool,
     pub families: Vec<FamilyV>,
+    /// The families in scope that make the run incomplete.
+    pub incomplete: Vec<String>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Default, Deserialize)]
 #[serde(rename_all = "camelCase", default)]
 pub struct FamilyV {
+    pub id: String,
     pub family: String,
+    /// `checked`, `partial`, `not-read`, `not-simulated`, `unreadable` or `skipped`.
+    pub state: String,
+    pub in_scope: bool,
+    pub reason: Option<String>,
+    pub codes: Vec<String>,
     pub checked: bool,
     pub not_checked: Option<String>,
+}
+
+impl FamilyV {
+    /// The state as a reader says it (`not read`).
+    pub fn state_words(&self) -> String {
+        self.state.replace('-', " ")
+    }
+}
+
+impl CoverageV {
+    /// The first family that covers `code` and is not checked: a rule it covers shows no pass.
+    pub fn unchecked_for(&self, code: &str) -> Option<&FamilyV> {
+        self.families.iter().find(|f| {
+            !f.checked
+                && f.codes.iter().any(|c| kube_preflight::coverage::covers(c, code))
+        })
+    }
+
+    /// The families in scope that are not checked (skipped and partial ones included).
+    pub fn unchecked(&self) -> Vec<&FamilyV> {
+        self.families.iter().filter(|f| f.in_scope && !f.checked).collect()
+    }
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Default, Deserialize)]
@@ -132,6 +164,7 @@ impl Headline {
         match r.summary.verdict.as_str() {
             "blocked" => Headline::Blocked,
             "nothing-checked" => Headline::NothingChecked,
+            "incomplete" => Headline::Incomplete,
             _ if r.rules_not_run() > 0 || !r.unreadable.is_empty() => Headline::Incomplete,
             _ => Headline::Ready,
         }
@@ -946,6 +979,9 @@ pub enum Outcome {
     /// Only suppressed findings.
     Accepted(u64),
     NotRun(String),
+    /// No finding, but a family of checks it stands on was not checked (not read, not simulated,
+    /// unreadable, partial or skipped): never a pass.
+    NotChecked(String),
     Passed,
 }
 
@@ -956,16 +992,17 @@ impl Outcome {
             Outcome::Failed { .. } => "flagged",
             Outcome::Accepted(_) => "accepted",
             Outcome::NotRun(_) => "not run",
+            Outcome::NotChecked(_) => "not checked",
             Outcome::Passed => "passed",
         }
     }
 
-    /// Worst first: failed, flagged, not run, accepted, passed.
+    /// Worst first: failed, flagged, not run or not checked, accepted, passed.
     fn rank(&self) -> u8 {
         match self.name() {
             "failed" => 0,
             "flagged" => 1,
-            "not run" => 2,
+            "not run" | "not checked" => 2,
             "accepted" => 3,
             _ => 4,
         }
@@ -1017,6 +1054,13 @@ pub fn checks(r: &ReportView, text: &str, sort: CheckSort) -> Vec<CheckRow> {
                 Outcome::NotRun(n.reason.clone())
             } else if accepted > 0 {
                 Outcome::Accepted(accepted)
+            } else if let Some(f) = r.coverage.unchecked_for(rule.code) {
+                Outcome::NotChecked(format!(
+                    "{} {}: {}",
+                    f.id,
+                    f.state_words(),
+                    f.reason.clone().unwrap_or_default()
+                ))
             } else {
                 Outcome::Passed
             };

@@ -1,7 +1,8 @@
 //! JUnit XML: a test suite per rule, a test case per rule and object; findings at or above `--fail-on`
 //! (blockers when `--fail-on never` keeps the exit status 0: the test report still shows them) are
-//! failures, those below pass with their message as output; rules that did not run and suppressed findings
-//! are skipped. Only the
+//! failures, those below pass with their message as output; rules that did not run, rules without findings
+//! whose family of checks was not checked, and suppressed findings are skipped; a last suite, `coverage`,
+//! has a case per family of checks, skipped unless it was checked. Only the
 //! elements and attributes of the common JUnit schema (Jenkins' `junit-10.xsd`, which GitLab and GitHub
 //! readers accept): where a finding was read (`file:line`) is in its text, not in attributes.
 
@@ -48,6 +49,18 @@ pub fn render_junit(r: &Report, rules: &[&RuleInfo], fail_on: Option<Severity>) 
                 "    <testcase classname=\"{}\" name=\"not run\">\n      <skipped message=\"{}\"/>\n    </testcase>",
                 esc(rule.code),
                 esc(&n.reason)
+            );
+        } else if let Some(fam) = r.coverage.unchecked_for(rule.code).filter(|_| findings.is_empty()) {
+            // No finding from a family that was not checked is not a pass.
+            t += 1;
+            k += 1;
+            let _ = writeln!(
+                cases,
+                "    <testcase classname=\"{}\" name=\"not checked\">\n      <skipped message=\"{} {}: {}\"/>\n    </testcase>",
+                esc(rule.code),
+                esc(fam.id),
+                fam.state.name(),
+                esc(fam.reason.as_deref().unwrap_or(""))
             );
         } else if findings.is_empty() {
             t += 1;
@@ -104,6 +117,30 @@ pub fn render_junit(r: &Report, rules: &[&RuleInfo], fail_on: Option<Severity>) 
             esc(rule.code)
         );
     }
+    // What each family of checks stands on: a family not checked is a skipped test case, never a passed one.
+    let (mut t, mut k) = (0usize, 0usize);
+    let mut cases = String::new();
+    for fam in &r.coverage.families {
+        t += 1;
+        if fam.state == crate::coverage::State::Checked {
+            let _ = writeln!(cases, "    <testcase classname=\"coverage\" name=\"{}\"/>", esc(fam.id));
+        } else {
+            k += 1;
+            let scope = if fam.in_scope { "" } else { " (out of scope)" };
+            let _ = writeln!(
+                cases,
+                "    <testcase classname=\"coverage\" name=\"{}\">\n      <skipped message=\"{}{scope}: {}\"/>\n    </testcase>",
+                esc(fam.id),
+                fam.state.name(),
+                esc(fam.reason.as_deref().unwrap_or(""))
+            );
+        }
+    }
+    total += t;
+    let _ = write!(
+        suites,
+        "  <testsuite name=\"coverage\" tests=\"{t}\" failures=\"0\" errors=\"0\" skipped=\"{k}\">\n{cases}  </testsuite>\n"
+    );
     format!(
         "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"kube-preflight {} -> {}\" tests=\"{total}\" failures=\"{failures}\" errors=\"0\">\n{suites}</testsuites>\n",
         esc(r.upgrade.from.as_deref().unwrap_or("unknown")),

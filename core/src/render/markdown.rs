@@ -172,6 +172,9 @@ fn render_with(r: &Report, shown: usize, cap: Option<usize>, list_suppressed: bo
         super::suppressed_count(&sm.suppressed).map(|c| format!(" · {c}")).unwrap_or_default()
     );
     if sm.verdict != crate::report::NOTHING_CHECKED {
+        if let Some(note) = r.coverage.scope_note() {
+            let _ = writeln!(s, "> **{}**\n", md(note));
+        }
         let not = r.coverage.not_checked();
         if !not.is_empty() {
             let _ = writeln!(s, "> **Not checked**: {}.\n", md(&not.join("; ")));

@@ -148,6 +148,22 @@ pub fn render_sarif(r: &Report, rules: &[&RuleInfo], help_base: Option<&str>) ->
             Value::Object(res)
         })
         .collect();
+    // Families of checks in scope that were not checked: tool notifications (CONTRACT section 6), never
+    // results, and never silent.
+    let notifications: Vec<Value> = r
+        .coverage
+        .families
+        .iter()
+        .filter(|f| f.in_scope && f.state != crate::coverage::State::Checked)
+        .map(|f| {
+            json!({
+                "descriptor": { "id": f.id },
+                "level": if f.state.makes_incomplete() { "warning" } else { "note" },
+                "message": { "text": message_text(&format!("{} ({}): {}", f.family, f.state.name(), f.reason.as_deref().unwrap_or(""))) },
+                "properties": { "state": f.state.name() }
+            })
+        })
+        .collect();
     let doc = json!({
         "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
         "version": "2.1.0",
@@ -160,7 +176,12 @@ pub fn render_sarif(r: &Report, rules: &[&RuleInfo], help_base: Option<&str>) ->
                 "rules": driver_rules
             } },
             "results": results,
+            "invocations": [{
+                "executionSuccessful": true,
+                "toolExecutionNotifications": notifications
+            }],
             "properties": {
+                "coverage": { "scope": r.coverage.scope, "incomplete": r.coverage.incomplete },
                 "upgrade": { "from": r.upgrade.from, "to": r.upgrade.to, "profile": r.upgrade.profile, "path": r.upgrade.path },
                 "verdict": r.summary.verdict,
                 "suppressed": r.summary.suppressed

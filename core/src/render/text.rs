@@ -211,8 +211,24 @@ pub fn render_text(r: &Report, opts: &RenderOptions) -> String {
     // What the verdict does not cover, right above it (nothing, when nothing was read: the verdict says
     // so).
     if sm.verdict != crate::report::NOTHING_CHECKED {
-        for n in r.coverage.not_checked() {
-            let _ = writeln!(s, "{} {}", p.wrap("33", "NOT CHECKED"), t(&n));
+        for f in r.coverage.families.iter().filter(|f| f.in_scope && f.state != crate::coverage::State::Checked) {
+            let label = match f.state {
+                crate::coverage::State::Skipped => "SKIPPED",
+                crate::coverage::State::Partial => "PARTIAL",
+                _ => "NOT CHECKED",
+            };
+            let _ = writeln!(
+                s,
+                "{} {} ({}, {}): {}",
+                p.wrap("33", label),
+                f.family,
+                f.id,
+                f.state.name(),
+                t(f.reason.as_deref().unwrap_or(""))
+            );
+        }
+        if let Some(note) = r.coverage.scope_note() {
+            let _ = writeln!(s, "{} {note}", p.wrap("33", "SCOPE"));
         }
         if let Some(b) = r.coverage.beyond(&r.upgrade.to) {
             let _ = writeln!(s, "{} {}", p.wrap("33", "NOTE"), t(&b));
@@ -222,6 +238,8 @@ pub fn render_text(r: &Report, opts: &RenderOptions) -> String {
         p.wrap("1;31", "BLOCKED")
     } else if sm.verdict == crate::report::NOTHING_CHECKED {
         p.wrap("1;33", "NOTHING CHECKED (no Kubernetes object was read)")
+    } else if sm.verdict == crate::report::INCOMPLETE {
+        p.wrap("1;33", "INCOMPLETE (not a pass: see NOT CHECKED above; --skip <id> leaves a family out by choice)")
     } else {
         p.wrap("1;32", "READY")
     };

@@ -1,8 +1,9 @@
 #!/usr/bin/env node
 'use strict';
 // The kube-preflight command line (CONTRACT section 2). Reads files, hands them to the wasm core, writes
-// the rendered report and exits 0 (nothing at or above --fail-on), 1 (something) or 2 (usage, options or
-// input error, explained on stderr; nothing written to stdout or --output).
+// the rendered report and exits 0 (nothing at or above --fail-on), 1 (something), 3 (incomplete: a family
+// of checks in scope was not read, not simulated or unreadable) or 2 (usage, options or input error,
+// explained on stderr; nothing written to stdout or --output).
 
 const fs = require('node:fs');
 const path = require('node:path');
@@ -24,6 +25,9 @@ check options:
   --drain-force                           the drain deletes pods with no controller (kubectl drain --force)
   --drain-delete-local-data               the drain deletes emptyDir data (--delete-emptydir-data)
   --additional-annotation <key>           an annotation holding the applied manifest (repeatable)
+  --skip <family,...>                     leave these families of checks out by choice (repeatable; ids as
+                                          in the report's coverage: helm-charts, aggregated-apis, ...):
+                                          listed as skipped, they do not make the run incomplete
   --config <file>                         YAML or JSON UpgradeOptions; flags override it
   --baseline <report.json>                a previous --format json report: the findings it holds are
                                           suppressed (kept, counted apart, never failing); new ones count
@@ -42,7 +46,9 @@ check options:
                                           exit 0); without it, reading nothing is an input error (exit 2)
 
 Paths: files, directories (walked for .yaml, .yml, .json) or - for stdin.
-Exit status: 0 ready, 1 findings at or above --fail-on, 2 usage, options or input error.`;
+Exit status: 0 ready, 1 findings at or above --fail-on, 3 incomplete (nothing at or above --fail-on, but
+a family of checks in scope was not read, not simulated or unreadable, or the current version is unknown:
+not a pass), 2 usage, options or input error. --fail-on never exits 0 whatever the verdict.`;
 
 class UsageError extends Error {}
 
@@ -54,6 +60,7 @@ const VALUE_FLAGS = {
   '--max-unavailable-control-plane': 'maxUnavailableControlPlane',
   '--max-surge': 'maxSurge',
   '--additional-annotation': null,
+  '--skip': null,
   '--config': null,
   '--baseline': null,
   '--help-uri': null,
@@ -104,6 +111,7 @@ function parseArgs(argv) {
     }
     const field = VALUE_FLAGS[arg];
     if (arg === '--additional-annotation') (out.options.additionalAnnotations ||= []).push(value);
+    else if (arg === '--skip') (out.options.skip ||= []).push(...value.split(',').map((s) => s.trim()).filter((s) => s !== ''));
     else if (field) out.options[field] = value;
     else if (arg === '--config') out.config = value;
     else if (arg === '--baseline') out.baseline = value;

@@ -1,5 +1,5 @@
 //! Every check, as a change review reads it: failed (blockers), flagged (warnings or info), not run (and
-//! why), accepted (only suppressed findings) or passed; searchable, sorted by outcome or by rule, and a
+//! why), not checked (its family's inputs not read, not simulated or unreadable, or skipped), accepted (only suppressed findings) or passed; searchable, sorted by outcome or by rule, and a
 //! rule with findings opens them.
 
 use yew::prelude::*;
@@ -19,10 +19,11 @@ pub fn ChecksView() -> Html {
     let every = if text.trim().is_empty() { rows.clone() } else { checks(&r, "", CheckSort::Code) };
     let count = |name: &str| every.iter().filter(|c| c.outcome.name() == name).count();
     let tally = format!(
-        "{all} checks: {} failed, {} flagged, {} not run, {} accepted, {} passed",
+        "{all} checks: {} failed, {} flagged, {} not run, {} not checked, {} accepted, {} passed",
         count("failed"),
         count("flagged"),
         count("not run"),
+        count("not checked"),
         count("accepted"),
         count("passed")
     );
@@ -58,7 +59,7 @@ pub fn ChecksView() -> Html {
                 html! { <button type="button" class="link" onclick={open}>{ parts.join(", ") }</button> }
             }
             Outcome::Accepted(n) => html! { { format!("{n} suppressed finding(s)") } },
-            Outcome::NotRun(why) => html! { { why.clone() } },
+            Outcome::NotRun(why) | Outcome::NotChecked(why) => html! { { why.clone() } },
             Outcome::Passed => html! { { "no finding" } },
         };
         let name = c.outcome.name();

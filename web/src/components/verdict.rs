@@ -23,7 +23,7 @@ fn focus_button(ctx: &Ctx, id: &'static str, label: &'static str) -> Html {
 fn stands_on(r: &ReportView, listed: usize) -> Html {
     let inv = &r.inventory;
     let not_run = &r.not_run;
-    let unchecked: Vec<_> = r.coverage.families.iter().filter(|f| !f.checked).collect();
+    let unchecked = r.coverage.unchecked();
     html! {
         <div class="stands-on" id="stands-on">
             <p>{ if listed as u64 > inv.files {
@@ -47,13 +47,16 @@ fn stands_on(r: &ReportView, listed: usize) -> Html {
             }
             if inv.objects > 0 && !unchecked.is_empty() {
                 <details class="not-checked" id="not-checked">
-                    <summary>{ format!("Not checked: {}", unchecked.iter().map(|f| f.family.as_str()).collect::<Vec<_>>().join(", ")) }</summary>
+                    <summary>{ format!("Not checked: {}", unchecked.iter().map(|f| format!("{} ({})", f.family, f.state_words())).collect::<Vec<_>>().join(", ")) }</summary>
                     <ul aria-label="Not checked, and why">
                         { for unchecked.iter().map(|f| html! {
-                            <li><strong>{ f.family.clone() }</strong>{ ": " }{ f.not_checked.clone().unwrap_or_default() }</li>
+                            <li data-family={f.id.clone()} data-state={f.state.clone()}><strong>{ f.family.clone() }</strong>{ format!(" ({}, {}): ", f.id, f.state_words()) }{ f.reason.clone().unwrap_or_default() }</li>
                         }) }
                     </ul>
                 </details>
+            }
+            if r.coverage.scope == "manifests" {
+                <p class="scope" id="scope" role="note">{ "Scope: manifests. The verdict is about these manifests for the target, not about a cluster: no node, drain, plan or platform gate was judged." }</p>
             }
             if inv.objects > 0 && r.coverage.beyond_review {
                 <p class="beyond-review" id="beyond-review" role="note">
@@ -134,6 +137,13 @@ pub fn Verdict() -> Html {
                     { format!("No blocker among what was read, but {} input(s) you picked could not be read, so the report does not cover them: {}. This is not a pass.",
                         r.unreadable.len(),
                         r.unreadable.iter().map(|(n, why)| format!("{n} ({why})")).collect::<Vec<_>>().join("; ")) }
+                </p>
+            }
+            if headline == Headline::Incomplete && !r.coverage.incomplete.is_empty() {
+                <p class="incomplete" id="incomplete-families">
+                    { format!("No blocker among what was checked, but {} family(ies) of checks in scope stand on nothing: {}. This is not a pass: give their inputs, or leave them out by choice with --skip.",
+                        r.coverage.incomplete.len(),
+                        r.coverage.families.iter().filter(|f| r.coverage.incomplete.contains(&f.id)).map(|f| format!("{} ({})", f.family, f.state_words())).collect::<Vec<_>>().join(", ")) }
                 </p>
             }
             if headline == Headline::Incomplete && r.rules_not_run() > 0 {

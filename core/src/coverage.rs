@@ -130,15 +130,13 @@ const fn spec(
 
 const KINDS: &[Spec] = &[
     spec("nodes", "nodes", &["skew/", "budget/", "node/"], &[&["Node"]]),
+    spec("drains", "drains", &["disruption/", "tolerations/", "scheduling/", "capacity/", "downtime"], &[&["Pod"]]),
     spec(
-        "drains",
-        "drains",
-        &["disruption/", "tolerations/", "scheduling/", "capacity/", "downtime"],
-        &[&["Pod"]],
+        "budgets",
+        "budgets",
+        &["disruption/pdb-blocks-drain", "disruption/overlapping-pdbs"],
+        &[&["PodDisruptionBudget"]],
     ),
-    spec("budgets", "budgets", &["disruption/pdb-blocks-drain", "disruption/overlapping-pdbs"], &[&[
-        "PodDisruptionBudget",
-    ]]),
     spec(
         "admission-webhooks",
         "admission webhooks",
@@ -172,7 +170,9 @@ fn platform(profile: Profile) -> Option<Spec> {
         Profile::GkeBaremetal => {
             Some(spec("bmctl-gates", "bmctl's gates", &["platform/"], &[&["Cluster"], &["NodePool"]]))
         }
-        Profile::Kops => Some(spec("kops-instance-groups", "kOps instance groups", &["budget/"], &[&["InstanceGroup"]])),
+        Profile::Kops => {
+            Some(spec("kops-instance-groups", "kOps instance groups", &["budget/"], &[&["InstanceGroup"]]))
+        }
         _ => None,
     }
 }
@@ -216,6 +216,9 @@ pub struct Facts<'a> {
     pub to: &'a Version,
     /// Where the current version came from (`None`: not known).
     pub from_source: Option<String>,
+    /// Why that version may not be where the cluster is: a source read first that could not be read, or
+    /// sources that disagree (`input/unreadable-value`, `input/conflicting-version`).
+    pub version_doubts: Vec<String>,
     /// The codes of the rules that need the current version.
     pub needs_from: Vec<&'static str>,
     pub plan: PlanRun<'a>,
@@ -255,6 +258,9 @@ pub fn coverage(f: &Facts<'_>) -> Coverage {
 
     // The current version.
     let (state, reason) = match &f.from_source {
+        Some(s) if !f.version_doubts.is_empty() => {
+            (State::Unreadable, Some(format!("taken from {s}, but {}", f.version_doubts.join("; "))))
+        }
         Some(s) => (State::Checked, Some(format!("from {s}"))),
         None => (
             State::NotRead,
@@ -292,7 +298,15 @@ pub fn coverage(f: &Facts<'_>) -> Coverage {
     } else {
         (State::Checked, None)
     };
-    families.push(family("api-removals", "API removals", vec!["api/removed", "api/deprecated"], Vec::new(), state, reason, true));
+    families.push(family(
+        "api-removals",
+        "API removals",
+        vec!["api/removed", "api/deprecated"],
+        Vec::new(),
+        state,
+        reason,
+        true,
+    ));
 
     // The plan's simulation.
     let (state, reason) = match &f.plan {
@@ -308,13 +322,7 @@ pub fn coverage(f: &Facts<'_>) -> Coverage {
     families.push(family(
         "plan",
         "the plan's simulation",
-        vec![
-            "plan",
-            "downtime",
-            "capacity/",
-            "disruption/replicas-in-one-window",
-            "admission/webhook-down-in-window",
-        ],
+        vec!["plan", "downtime", "capacity/", "disruption/replicas-in-one-window", "admission/webhook-down-in-window"],
         Vec::new(),
         state,
         reason,
@@ -323,7 +331,8 @@ pub fn coverage(f: &Facts<'_>) -> Coverage {
 
     // Scope, then the user's choice.
     for fam in &mut families {
-        let read_anyway = fam.kinds.iter().any(|k| k.read > 0) || (fam.id == "current-version" && fam.state == State::Checked);
+        let read_anyway =
+            fam.kinds.iter().any(|k| k.read > 0) || (fam.id == "current-version" && fam.state == State::Checked);
         fam.in_scope = scope == Scope::Cluster || fam.in_scope || read_anyway;
         if !fam.in_scope && fam.state != State::Checked {
             fam.reason = Some(format!(
@@ -407,7 +416,10 @@ fn unreadable_part(id: &str, f: &Facts<'_>) -> (State, Option<String>) {
             } else {
                 (
                     State::Unreadable,
-                    Some(format!("budget(s) {} do not parse (input/unreadable-value): read as allowing nothing", names(&bad))),
+                    Some(format!(
+                        "budget(s) {} do not parse (input/unreadable-value): read as allowing nothing",
+                        names(&bad)
+                    )),
                 )
             }
         }
@@ -443,9 +455,7 @@ impl Coverage {
     /// The first family that covers `code` and is not checked (in or out of scope): a rule it covers has
     /// no pass to show, whatever its findings.
     pub fn unchecked_for(&self, code: &str) -> Option<&Family> {
-        self.families.iter().find(|f| {
-            f.state != State::Checked && f.codes.iter().any(|c| covers(c, code))
-        })
+        self.families.iter().find(|f| f.state != State::Checked && f.codes.iter().any(|c| covers(c, code)))
     }
 
     /// The sentence said about the scope, for a run of manifests alone.
@@ -479,6 +489,7 @@ mod tests {
             profile: Profile::Kubeadm,
             to,
             from_source: Some("kubectl version".to_owned()),
+            version_doubts: Vec::new(),
             needs_from: vec!["version/downgrade"],
             plan: PlanRun::Complete(None),
             unreadable: Vec::new(),
@@ -502,7 +513,14 @@ mod tests {
         assert_eq!(c.scope, Scope::Cluster);
         assert_eq!(
             c.incomplete,
-            ["budgets", "admission-webhooks", "admission-policies", "aggregated-apis", "custom-resources", "helm-charts"]
+            [
+                "budgets",
+                "admission-webhooks",
+                "admission-policies",
+                "aggregated-apis",
+                "custom-resources",
+                "helm-charts"
+            ]
         );
         assert_eq!(
             c.families.iter().find(|f| f.id == "admission-webhooks").unwrap().reason.as_deref(),
@@ -515,10 +533,17 @@ mod tests {
         assert_eq!(c.unchecked_for("skew/kubelet-too-old").map(|f| f.id), None);
         assert_eq!(c.unchecked_for("admission/webhook-unavailable").map(|f| f.id), Some("admission-webhooks"));
         // Skipped by choice: listed, not incomplete; an id whose family was checked stays checked.
-        let skip: Vec<String> =
-            ["budgets", "admission-webhooks", "admission-policies", "aggregated-apis", "custom-resources", "helm-charts", "nodes"]
-                .map(String::from)
-                .to_vec();
+        let skip: Vec<String> = [
+            "budgets",
+            "admission-webhooks",
+            "admission-policies",
+            "aggregated-apis",
+            "custom-resources",
+            "helm-charts",
+            "nodes",
+        ]
+        .map(String::from)
+        .to_vec();
         let c = coverage(&facts(&by_kind, &to, &skip));
         assert!(c.incomplete.is_empty(), "{:?}", c.incomplete);
         assert_eq!(state(&c, "budgets"), State::Skipped);

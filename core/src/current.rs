@@ -21,6 +21,9 @@ pub struct Current {
     pub source: &'static str,
     /// Which object or file, and what else was seen (`upgrade.fromDetail`).
     pub detail: String,
+    /// Other sources of the same standing, or a lower one that should agree, that state another version
+    /// (`kubectl version output (b.json:1) says 1.29.3`): `input/conflicting-version`.
+    pub disagree: Vec<String>,
 }
 
 pub const FROM_OPTIONS: &str = "options";
@@ -76,7 +79,7 @@ pub fn current(ingested: &Ingested, profile: Profile) -> Option<Current> {
             if let Body::ClusterVersion(cv) = &o.body {
                 if let Some(v) = cv.desired.as_deref().and_then(|d| Version::parse(d).ok()) {
                     let detail = format!("status.desired.version of {}", at(o));
-                    return Some(Current { version: v, source: FROM_CLUSTER_VERSION, detail });
+                    return Some(Current { version: v, source: FROM_CLUSTER_VERSION, detail, disagree: Vec::new() });
                 }
             }
         }
@@ -85,13 +88,8 @@ pub fn current(ingested: &Ingested, profile: Profile) -> Option<Current> {
     if profile == Profile::GkeBaremetal {
         if let Some((o, v)) = gke_cluster_version(objects) {
             let detail = format!("status.anthosBareMetalVersion of {}", at(o));
-            return Some(Current { version: v, source: FROM_GKE_CLUSTER, detail });
+            return Some(Current { version: v, source: FROM_GKE_CLUSTER, detail, disagree: Vec::new() });
         }
-    }
-    if let Some(v) = ingested.server_version.as_deref().and_then(|v| Version::parse(v).ok()) {
-        let file = config_at(ingested, "kubectl-version");
-        let detail = format!("serverVersion.gitVersion of kubectl version output ({file}){}", kubelet_note(&v));
-        return Some(Current { version: v, source: FROM_KUBECTL_VERSION, detail });
     }
     // kubeadm (1.30 and later) reads the highest kube-apiserver image tag of the control-plane pods.
     let apiservers: Vec<(Version, &Object)> = objects
@@ -101,29 +99,45 @@ pub fn current(ingested: &Ingested, profile: Profile) -> Option<Current> {
             Version::parse(tag).ok().map(|v| (v, o))
         })
         .collect();
+    // Every `kubectl version` output: the highest is taken (as kubeadm takes the highest API server), in
+    // any order of the files; the others, and API server pods that run none of them, disagree.
+    let outputs: Vec<(Version, &str)> = ingested
+        .server_versions
+        .iter()
+        .filter_map(|(at, v)| Version::parse(v).ok().map(|v| (v, at.as_str())))
+        .collect();
+    if let Some((v, file)) = outputs.iter().max_by(|a, b| a.0.cmp(&b.0).then_with(|| b.1.cmp(a.1))) {
+        let mut disagree: Vec<String> = outputs
+            .iter()
+            .filter(|(o, _)| o != v)
+            .map(|(o, at)| format!("kubectl version output ({at}) says {o}"))
+            .collect();
+        if !apiservers.is_empty() && !apiservers.iter().any(|(a, _)| a == v) {
+            if let Some((a, o)) = apiservers.iter().max_by(|a, b| a.0.cmp(&b.0)) {
+                disagree.push(format!("the kube-apiserver pods run at most {a} (image tag of {})", at(o)));
+            }
+        }
+        disagree.sort();
+        let detail = format!("serverVersion.gitVersion of kubectl version output ({file}){}", kubelet_note(v));
+        return Some(Current { version: v.clone(), source: FROM_KUBECTL_VERSION, detail, disagree });
+    }
     if let Some((v, o)) = apiservers.iter().max_by(|a, b| a.0.cmp(&b.0)) {
         let spread = match apiservers.iter().min_by(|a, b| a.0.cmp(&b.0)) {
             Some((lo, _)) if lo != v => format!("; other API servers run {lo}"),
             _ => String::new(),
         };
         let detail = format!("image tag of {}{spread}{}", at(o), kubelet_note(v));
-        return Some(Current { version: v.clone(), source: FROM_APISERVER_PODS, detail });
+        // kubeadm writes the version it upgraded to into kubeadm-config when `upgrade apply` succeeds: one
+        // that names another version than the newest API server runs disagrees.
+        let disagree = kubeadm_config_version(objects)
+            .filter(|(k, _)| k != v)
+            .map(|(k, o)| vec![format!("ClusterConfiguration.kubernetesVersion of {} says {k}", at(o))])
+            .unwrap_or_default();
+        return Some(Current { version: v.clone(), source: FROM_APISERVER_PODS, detail, disagree });
     }
-    for o in objects {
-        if let (Body::ConfigData(d), Some("kube-system"), "kubeadm-config") =
-            (&o.body, o.r.namespace.as_deref(), o.r.name.as_str())
-        {
-            let v = d
-                .get("ClusterConfiguration")
-                .and_then(|c| parse_yaml_documents("ClusterConfiguration", c).ok())
-                .and_then(|docs| {
-                    docs.iter().find_map(|n| n.get("kubernetesVersion").as_str().and_then(|v| Version::parse(v).ok()))
-                });
-            if let Some(v) = v {
-                let detail = format!("ClusterConfiguration.kubernetesVersion of {}{}", at(o), kubelet_note(&v));
-                return Some(Current { version: v, source: FROM_KUBEADM_CONFIG, detail });
-            }
-        }
+    if let Some((v, o)) = kubeadm_config_version(objects) {
+        let detail = format!("ClusterConfiguration.kubernetesVersion of {}{}", at(o), kubelet_note(&v));
+        return Some(Current { version: v, source: FROM_KUBEADM_CONFIG, detail, disagree: Vec::new() });
     }
     // What the distribution's config asks for is the current version unless it was already edited for
     // the upgrade (newer than the control plane's kubelets): then the kubelets say where the cluster is.
@@ -131,7 +145,7 @@ pub fn current(ingested: &Ingested, profile: Profile) -> Option<Current> {
         .iter()
         .find_map(|o| match &o.body {
             Body::KopsCluster(k) if profile == Profile::Kops => {
-                let v = Version::parse(k.kubernetes_version.as_deref()?).ok()?;
+                let v = Version::parse_kops(k.kubernetes_version.as_deref()?).ok()?;
                 Some((v, FROM_KOPS_CLUSTER, format!("spec.kubernetesVersion of {}", at(o))))
             }
             _ => None,
@@ -151,8 +165,9 @@ pub fn current(ingested: &Ingested, profile: Profile) -> Option<Current> {
                 o.r.name,
                 o.source.location()
             ),
+            disagree: Vec::new(),
         }),
-        (Some((v, source, what)), _) => Some(Current { version: v, source, detail: what }),
+        (Some((v, source, what)), _) => Some(Current { version: v, source, detail: what, disagree: Vec::new() }),
         (None, Some((k, o))) => Some(Current {
             version: k,
             source: FROM_KUBELETS,
@@ -161,9 +176,24 @@ pub fn current(ingested: &Ingested, profile: Profile) -> Option<Current> {
                 o.r.name,
                 o.source.location()
             ),
+            disagree: Vec::new(),
         }),
         (None, None) => None,
     }
+}
+
+/// kubeadm-config's `ClusterConfiguration.kubernetesVersion` (kube-system), when it parses.
+fn kubeadm_config_version(objects: &[Object]) -> Option<(Version, &Object)> {
+    objects.iter().find_map(|o| match (&o.body, o.r.namespace.as_deref(), o.r.name.as_str()) {
+        (Body::ConfigData(d), Some("kube-system"), "kubeadm-config") => d
+            .get("ClusterConfiguration")
+            .and_then(|c| parse_yaml_documents("ClusterConfiguration", c).ok())
+            .and_then(|docs| {
+                docs.iter().find_map(|n| n.get("kubernetesVersion").as_str().and_then(|v| Version::parse(v).ok()))
+            })
+            .map(|v| (v, o)),
+        _ => None,
+    })
 }
 
 /// The self-managed GKE on Bare Metal cluster's `status.anthosBareMetalVersion` (or the only cluster's).

@@ -441,7 +441,10 @@ impl UpgradeOptions {
                     if !crate::coverage::FAMILY_IDS.contains(&id) {
                         return Err(opt_err(
                             &format!("skip[{i}]"),
-                            format!("{id:?} is not a family of checks (known: {})", crate::coverage::FAMILY_IDS.join(", ")),
+                            format!(
+                                "{id:?} is not a family of checks (known: {})",
+                                crate::coverage::FAMILY_IDS.join(", ")
+                            ),
                         ));
                     }
                     if !o.skip.iter().any(|s| s == id) {

@@ -433,6 +433,11 @@ fn build_report(
     share: bool,
 ) -> Report {
     let objects = &ingested.objects;
+    // Sources of the current version that disagree (said unless the options state it).
+    let disagree: Option<(String, Vec<String>)> = stated
+        .as_ref()
+        .filter(|c| resolved.from.is_none() && !c.disagree.is_empty())
+        .map(|c| (format!("{} ({}: {})", c.version, c.source, c.detail), c.disagree.clone()));
     let (from, from_source, from_detail) = match (resolved.from, stated) {
         (Some(f), _) => (Some(f), Some(crate::current::FROM_OPTIONS), None),
         (None, Some(c)) => (Some(c.version), Some(c.source), Some(c.detail)),
@@ -461,6 +466,11 @@ fn build_report(
             findings.push(f);
         }
     }
+    if let Some(f) =
+        disagree.as_ref().and_then(|(chosen, d)| crate::rules::input::conflicting_version::finding(chosen, d))
+    {
+        findings.push(f);
+    }
     suppression::apply(&ctx, &mut findings);
     mark("rules");
     if ingested.inventory.objects == 0 {
@@ -483,10 +493,15 @@ fn build_report(
     let path = ctx.path_strings();
     let shown_path = shown(from.as_ref(), &resolved.to, &ctx.path);
     // Nodes that state no kubelet version (kept by name: the context is let go below).
-    let no_kubelet: Vec<&str> = ctx.nodes.iter().filter(|n| n.info.kubelet_version.is_none()).map(|n| {
-        let o = n.obj;
-        o.r.name.as_str()
-    }).collect();
+    let no_kubelet: Vec<&str> = ctx
+        .nodes
+        .iter()
+        .filter(|n| n.info.kubelet_version.is_none())
+        .map(|n| {
+            let o = n.obj;
+            o.r.name.as_str()
+        })
+        .collect();
     if resolve {
         // The real run's simulated outcome is let go before the run if resolved simulates its own: the two
         // never take memory at once (at 150,000 pods each is hundreds of megabytes). Its index stays.
@@ -496,7 +511,16 @@ fn build_report(
         plan.if_resolved = if_resolved(cluster, ingested, options, &timings, real, mark).map(Box::new);
     }
     let mut summary = report::finish_findings(&mut findings);
-    let coverage = coverage_of(ingested, options, &resolved.to, from_source, &from_detail, &plan, &not_run, &findings, no_kubelet);
+    let coverage = coverage_of(
+        ingested,
+        options,
+        &resolved.to,
+        (from_source, &from_detail, disagree.as_ref().map(|(_, d)| d.as_slice())),
+        &plan,
+        &not_run,
+        &findings,
+        no_kubelet,
+    );
     // A report of nothing is not a pass: with no blocker and no object read, nothing was checked.
     if summary.blocker == 0 && ingested.inventory.objects == 0 {
         summary.verdict = report::NOTHING_CHECKED;
@@ -537,8 +561,7 @@ fn coverage_of(
     ingested: &crate::ingest::Ingested,
     options: &UpgradeOptions,
     to: &version::Version,
-    from_source: Option<&'static str>,
-    from_detail: &Option<String>,
+    (from_source, from_detail, disagree): (Option<&'static str>, &Option<String>, Option<&[String]>),
     plan: &report::Plan,
     not_run: &[NotRun],
     findings: &[report::Finding],
@@ -566,6 +589,30 @@ fn coverage_of(
         Some(d) => format!("{s}: {d}"),
         None => s.to_owned(),
     });
+    // A source of the current version the profile reads first that could not be read: what was taken
+    // instead may not be where the cluster is.
+    let version_fields: &[(&str, &str)] = match options.profile {
+        Profile::Openshift => &[("ClusterVersion", "status.desired.version")],
+        Profile::GkeBaremetal => &[("Cluster", "status.anthosBareMetalVersion")],
+        Profile::Kops => &[("Cluster", "spec.kubernetesVersion")],
+        _ => &[],
+    };
+    let mut version_doubts: Vec<String> = findings
+        .iter()
+        .filter(|f| f.code == crate::rules::input::unreadable_value::INFO.code)
+        .filter_map(|f| {
+            let o = f.object.as_ref()?;
+            version_fields
+                .iter()
+                .find(|(kind, field)| o.kind.as_str() == *kind && f.message.contains(field))
+                .map(|(kind, field)| format!("{field} of {kind} {} could not be read", o.name))
+        })
+        .collect();
+    version_doubts.extend(disagree.unwrap_or_default().iter().map(|d| format!("sources disagree: {d}")));
+    if from_source.as_deref() == Some(crate::current::FROM_OPTIONS) {
+        // The options state it: what the platform's own record says does not decide it.
+        version_doubts.clear();
+    }
     crate::coverage::coverage(&crate::coverage::Facts {
         by_kind: &ingested.inventory.by_kind,
         helm_releases: ingested.inventory.helm_releases.len(),
@@ -574,6 +621,7 @@ fn coverage_of(
         profile: options.profile,
         to,
         from_source,
+        version_doubts,
         needs_from: rule_infos().into_iter().filter(|r| r.needs_from).map(|r| r.code).collect(),
         plan: plan_run,
         unreadable,

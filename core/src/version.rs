@@ -50,6 +50,10 @@ pub struct Version {
     /// The product scheme and minor when the version was written as a distribution's own (`4.14.3` ->
     /// OpenShift 14; `1.16.0` under gke-baremetal -> GKE on Bare Metal 16).
     pub product: Option<(Scheme, u32)>,
+    /// An OpenShift or OKD version's SemVer pre-release, as given (`ec.4`, `0.nightly-2025-01-15-042159`,
+    /// `okd-scos.17`, `rc.1`): ordered by SemVer precedence, as the cluster-version operator and the update
+    /// service order releases (blang/semver), and printed as given.
+    pub prerelease: Option<String>,
 }
 
 impl Version {
@@ -83,7 +87,16 @@ impl Version {
         };
         let mut pre = None;
         let mut vendor: Vec<String> = Vec::new();
-        if let Some(d) = dash {
+        let mut prerelease = None;
+        if let (4, Some(d)) = (major, dash) {
+            // OpenShift and OKD write SemVer: everything between the first `-` and `+` is the pre-release.
+            if d.is_empty()
+                || d.split('.').any(|id| id.is_empty() || !id.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-'))
+            {
+                return Err(bad("an OpenShift pre-release is dot-separated letters, digits and hyphens"));
+            }
+            prerelease = Some(d.to_owned());
+        } else if let Some(d) = dash {
             if d.is_empty() {
                 return Err(bad("empty suffix"));
             }
@@ -110,13 +123,14 @@ impl Version {
         }
         let vendor = if vendor.is_empty() { None } else { Some(vendor.join("+")) };
         match major {
-            1 => Ok(Version { minor, patch, pre, vendor, product: None }),
+            1 => Ok(Version { minor, patch, pre, vendor, product: None, prerelease: None }),
             4 => Ok(Version {
                 minor: minor + OPENSHIFT_MINOR_OFFSET,
                 patch,
                 pre,
                 vendor,
                 product: Some((Scheme::OpenShift, minor)),
+                prerelease,
             }),
             _ => Err(bad("Kubernetes versions start with 1, OpenShift versions with 4")),
         }
@@ -145,6 +159,26 @@ impl Version {
         Ok(v)
     }
 
+    /// Parse a kOps `spec.kubernetesVersion` as kOps reads it (`pkg/apis/kops/util/versions.go`,
+    /// `ParseKubernetesVersion`): a version, or else a release URL, read for the minor in its `/v1.N.` (the
+    /// patch then unknown).
+    pub fn parse_kops(raw: &str) -> Result<Version, String> {
+        if let Ok(v) = Version::parse(raw) {
+            return Ok(v);
+        }
+        let minor = raw.match_indices("/v1.").find_map(|(i, m)| {
+            let rest = raw.get(i + m.len()..)?;
+            let digits: String = rest.chars().take_while(char::is_ascii_digit).collect();
+            (!digits.is_empty() && rest[digits.len()..].starts_with('.')).then(|| digits.parse::<u32>().ok()).flatten()
+        });
+        match minor {
+            Some(m) => Ok(Version { minor: m, patch: None, pre: None, vendor: None, product: None, prerelease: None }),
+            None => Err(format!(
+                "{raw:?} is not a Kubernetes version, nor a release URL with /v1.N. in it, as kOps reads them"
+            )),
+        }
+    }
+
     /// Parse a version as the profile's own tool reads it: GKE on Bare Metal product versions under
     /// gke-baremetal, otherwise [`Version::parse`].
     pub fn parse_for(raw: &str, gke_baremetal: bool) -> Result<Version, String> {
@@ -171,6 +205,7 @@ impl Version {
             minor,
             patch: None,
             pre: None,
+            prerelease: None,
             vendor: None,
             product: like.product.and_then(|(scheme, _)| match scheme {
                 Scheme::OpenShift => Some((scheme, minor.saturating_sub(OPENSHIFT_MINOR_OFFSET))),
@@ -236,7 +271,43 @@ impl Version {
 
 impl Ord for Version {
     fn cmp(&self, other: &Self) -> Ordering {
-        self.order_key().cmp(&other.order_key())
+        self.order_key().cmp(&other.order_key()).then_with(|| match (&self.prerelease, &other.prerelease) {
+            (None, None) => Ordering::Equal,
+            // A pre-release comes before its release.
+            (Some(_), None) => Ordering::Less,
+            (None, Some(_)) => Ordering::Greater,
+            (Some(a), Some(b)) => semver_prerelease_cmp(a, b),
+        })
+    }
+}
+
+/// SemVer 2.0.0 precedence of two pre-releases (section 11): identifier by identifier, numbers numerically,
+/// a number before letters, letters in ASCII order, and a longer list after its prefix.
+pub fn semver_prerelease_cmp(a: &str, b: &str) -> Ordering {
+    let numeric = |s: &str| !s.is_empty() && s.bytes().all(|c| c.is_ascii_digit());
+    let mut xs = a.split('.');
+    let mut ys = b.split('.');
+    loop {
+        match (xs.next(), ys.next()) {
+            (None, None) => return Ordering::Equal,
+            (None, Some(_)) => return Ordering::Less,
+            (Some(_), None) => return Ordering::Greater,
+            (Some(x), Some(y)) => {
+                let o = match (numeric(x), numeric(y)) {
+                    // Numbers of any length: by length once leading zeros are gone, then by digits.
+                    (true, true) => {
+                        let (x, y) = (x.trim_start_matches('0'), y.trim_start_matches('0'));
+                        x.len().cmp(&y.len()).then_with(|| x.cmp(y))
+                    }
+                    (true, false) => Ordering::Less,
+                    (false, true) => Ordering::Greater,
+                    (false, false) => x.cmp(y),
+                };
+                if o != Ordering::Equal {
+                    return o;
+                }
+            }
+        }
     }
 }
 
@@ -255,6 +326,9 @@ impl fmt::Display for Version {
         }
         if let Some(p) = self.patch {
             write!(f, ".{p}")?;
+        }
+        if let Some(p) = &self.prerelease {
+            write!(f, "-{p}")?;
         }
         if let Some((k, n)) = self.pre {
             let w = match k {
@@ -424,6 +498,56 @@ mod tests {
         {
             assert!(!is_strict_semver(bad), "{bad}");
         }
+    }
+
+    /// OpenShift and OKD releases as the CVO and the update service order them (SemVer precedence through
+    /// blang/semver): a pre-release (`ec`, `rc`, a nightly, an OKD `okd-scos.N`) before its release,
+    /// identifiers compared one by one; printed as given. The SemVer specification's own precedence list
+    /// (section 11), written as 4.16.0 releases, comes first.
+    #[test]
+    fn openshift_and_okd_versions_follow_semver_precedence() {
+        let list = [
+            "4.16.0-alpha",
+            "4.16.0-alpha.1",
+            "4.16.0-alpha.beta",
+            "4.16.0-beta",
+            "4.16.0-beta.2",
+            "4.16.0-beta.11",
+            "4.16.0-rc.1",
+            "4.16.0",
+            "4.16.1",
+        ];
+        for pair in list.windows(2) {
+            assert!(v(pair[0]) < v(pair[1]), "{} < {}", pair[0], pair[1]);
+        }
+        assert!(v("4.16.0-ec.4") < v("4.16.0-ec.5"));
+        assert!(v("4.16.0-ec.4") < v("4.16.0-rc.0"));
+        assert!(v("4.20.0-0.nightly-2025-01-15-042159") < v("4.20.0"));
+        assert!(v("4.20.0-0.nightly-2025-01-15-042159") < v("4.20.0-0.nightly-2025-02-01-000000"));
+        assert!(v("4.19.0-okd-scos.16") < v("4.19.0-okd-scos.17"));
+        assert!(v("4.19.0-okd-scos.17") > v("4.18.0-okd-scos.9"));
+        assert_ne!(v("4.19.0-okd-scos.17").cmp(&v("4.19.0-okd-scos.16")), Ordering::Equal);
+        // Printed as given: no `+` in a release name that has none.
+        assert_eq!(v("4.19.0-okd-scos.17").to_string(), "4.19.0-okd-scos.17");
+        assert_eq!(v("4.16.0-ec.4").to_string(), "4.16.0-ec.4");
+        assert_eq!(v("4.20.0-0.nightly-2025-01-15-042159").to_string(), "4.20.0-0.nightly-2025-01-15-042159");
+        // A nightly to its release is an update within the minor, never "nothing to upgrade".
+        assert_eq!(hop_path(&v("4.20.0-0.nightly-2025-01-15-042159"), &v("4.20.0")).len(), 1);
+        assert!(hop_path(&v("4.19.0-okd-scos.17"), &v("4.19.0-okd-scos.16")).is_empty());
+        assert!(Version::parse("4.16.0-ec..4").is_err());
+        assert!(Version::parse("4.16.0-ec_4").is_err());
+    }
+
+    /// kOps' `ParseKubernetesVersion`: a version, or a release URL read for its `/v1.N.` minor.
+    #[test]
+    fn kops_reads_a_release_url_for_its_minor() {
+        let k = |s: &str| Version::parse_kops(s);
+        assert_eq!(k("v1.29.2").unwrap().patch, Some(2));
+        let url = k("https://storage.googleapis.com/kubernetes-release/release/v1.29.2/").unwrap();
+        assert_eq!((url.minor, url.patch), (29, None));
+        assert_eq!(k("https://example.com/ci/v1.30.0-alpha.1.123+abc/").unwrap().minor, 30);
+        assert!(k("https://example.com/latest/").is_err());
+        assert!(k("latest").is_err());
     }
 
     #[test]

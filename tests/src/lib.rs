@@ -18,6 +18,8 @@
 //! known: "why kube-preflight does not agree yet"   # conformance only: the case must still fail
 //! report: {upgrade: {path: [1.29.2]}}      # a subset of the report JSON (optional; an array whose
 //!                                          # first element is "..." matches a prefix)
+//! skipped: [secrets.yaml]                  # inputs the case means to be skipped (any other skipped
+//!                                          # input, or an `input/*` finding not in `expect`, fails it)
 //! ```
 
 pub mod gen;
@@ -160,6 +162,22 @@ impl Case {
             };
             if let Some(f) = findings.iter().find(|f| contains(f, &unwanted)) {
                 out.push(format!("expected no finding like {unwanted}, found {}", f["message"]));
+            }
+        }
+        // A case stands on all its inputs: none skipped, and no `input/*` finding it does not expect (a
+        // misspelt object would satisfy an `absent` alone).
+        let skipped_ok: Vec<&str> = self.spec.get("skipped").as_seq().iter().filter_map(|n| n.as_str()).collect();
+        for sk in self.json["inventory"]["skipped"].as_array().cloned().unwrap_or_default() {
+            if !skipped_ok.contains(&sk["file"].as_str().unwrap_or_default()) {
+                out.push(format!("an input was skipped (list it under `skipped:` if the case means it): {sk}"));
+            }
+        }
+        let expected_codes: Vec<String> =
+            self.spec.get("expect").as_seq().iter().filter_map(|e| e.get("code").as_str().map(str::to_owned)).collect();
+        for f in &findings {
+            let code = f["code"].as_str().unwrap_or_default();
+            if code.starts_with("input/") && !expected_codes.iter().any(|c| c == code) {
+                out.push(format!("an input finding the case does not expect: {}", f["message"]));
             }
         }
         out.extend(self.unshared.clone());

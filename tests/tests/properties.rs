@@ -330,7 +330,9 @@ fn broken(r: &Report, snapshot: &Value) -> Vec<String> {
     // 8. One story for each drain: a finding that says a node's drain fails (a pod it refuses without its
     //    flag, an eviction a webhook refuses) names a node the plan stops on, or one it never reached
     //    because of an earlier stop; and the downtime of a plan that stops says it is partial.
-    for f in r.findings.iter().filter(|f| f.severity == Severity::Blocker) {
+    // (Only where a plan ran: pods whose nodes are not among the inputs have no plan to agree with; the plan
+    // family is then `not-simulated`, invariant 11.)
+    for f in r.findings.iter().filter(|f| f.severity == Severity::Blocker && !r.plan.phases.is_empty()) {
         let nodes: Vec<&str> = match f.code {
             "disruption/unmanaged-pod" | "disruption/local-storage" => {
                 f.data.get("node").and_then(|v| v.as_str()).into_iter().collect()
@@ -363,6 +365,49 @@ fn broken(r: &Report, snapshot: &Value) -> Vec<String> {
         if ir.plan.if_resolved.is_some() {
             out.push("a plan if resolved has one of its own".into());
         }
+    }
+    // 11. No pass from anything but checked: `ready` only when every family in scope stands on what was read
+    //     (checked, partial or skipped by choice) and the current version is known; `incomplete` exactly when
+    //     nothing blocks and a family in scope stands on nothing; a family whose kinds are absent from the
+    //     inventory is never checked; JUnit passes a rule or a family only when it was checked; the text's
+    //     verdict line says the report's verdict.
+    let c = &r.coverage;
+    let stands_on_nothing = c.families.iter().any(|f| f.in_scope && f.state.makes_incomplete());
+    if (r.summary.verdict == "incomplete") != (blockers == 0 && r.inventory.objects > 0 && stands_on_nothing) {
+        out.push(format!("verdict {} with families {:?} and {blockers} blocker(s)", r.summary.verdict, c.incomplete));
+    }
+    let judges_cluster = c.scope == kube_preflight::coverage::Scope::Cluster;
+    if r.summary.verdict == "ready" && ((judges_cluster && r.upgrade.from.is_none()) || stands_on_nothing) {
+        out.push(format!("ready with the current version {:?} and families {:?}", r.upgrade.from, c.incomplete));
+    }
+    for f in c.families.iter().filter(|f| f.state == kube_preflight::coverage::State::Checked) {
+        let groups_read = f.kinds.is_empty() || f.kinds.iter().any(|k| k.read > 0);
+        let counted = f.kinds.iter().all(|k| {
+            r.inventory.by_kind.get(k.kind).copied().unwrap_or(0) == k.read
+                || k.kind == kube_preflight::coverage::HELM_RELEASE
+        });
+        if !groups_read || !counted {
+            out.push(format!("{} is checked with kinds {:?}", f.id, f.kinds));
+        }
+    }
+    let junit = render(r, Format::Junit, RenderOptions::default());
+    for line in junit.lines().map(str::trim) {
+        let Some(rest) = line.strip_prefix("<testcase classname=\"").filter(|l| l.ends_with("/>")) else { continue };
+        let (class, name) = rest.split_once("\" name=\"").unwrap_or((rest, ""));
+        let name = name.trim_end_matches("\"/>");
+        let passes_unchecked = if class == "coverage" {
+            c.families.iter().any(|f| f.id == name && f.state != kube_preflight::coverage::State::Checked)
+        } else {
+            name == "no findings" && c.unchecked_for(class).is_some()
+        };
+        if passes_unchecked {
+            out.push(format!("JUnit passes {class} {name}, whose family was not checked"));
+        }
+    }
+    let text = render(r, Format::Text, RenderOptions::default());
+    let last = text.trim_end().lines().last().unwrap_or_default().to_ascii_lowercase();
+    if !last.starts_with(&r.summary.verdict.replace('-', " ")) {
+        out.push(format!("the text's verdict line {last:?} against {}", r.summary.verdict));
     }
     let _ = snapshot;
     out
@@ -404,8 +449,29 @@ fn one_case(seed: u64) -> (Option<String>, Vec<&'static str>) {
     let mut r = Rng(seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1);
     let profile = *r.pick(&Profile::ALL);
     let snapshot = cluster(&mut r, profile);
-    let o = options(&mut r, profile);
+    let mut o = options(&mut r, profile);
+    // Kinds left out at random, and families skipped by choice: what the report stands on varies.
+    let mut snapshot = snapshot;
+    for kind in ["PodDisruptionBudget", "Pod", "Node"] {
+        if r.chance(if kind == "Node" { 5 } else { 10 }) {
+            if let Some(items) = snapshot["items"].as_array_mut() {
+                items.retain(|i| i["kind"] != kind);
+            }
+        }
+    }
+    if r.chance(50) {
+        o.skip = ["admission-webhooks", "admission-policies", "aggregated-apis", "custom-resources", "helm-charts"]
+            .map(String::from)
+            .to_vec();
+        if r.chance(30) {
+            o.skip.push("budgets".into());
+        }
+    }
     let text = serde_json::to_string(&snapshot).unwrap();
+    if std::env::var("KP_PROPERTY_DUMP").ok().and_then(|v| v.parse::<u64>().ok()) == Some(seed) {
+        std::fs::write(std::env::temp_dir().join(format!("kp-seed-{seed}.json")), &text).unwrap();
+        eprintln!("seed {seed}: {o:?}");
+    }
     let report = match check(&[Input::new("cluster.json", text.as_bytes())], &o) {
         Ok(rep) => rep,
         // A limit the distribution refuses is an options error: nothing to check.
@@ -414,6 +480,11 @@ fn one_case(seed: u64) -> (Option<String>, Vec<&'static str>) {
     };
     let mut reached: Vec<&'static str> = report.plan.stops.iter().map(|st| st.code).collect();
     reached.push(if report.plan.complete { "complete" } else { "incomplete" });
+    reached.push(match report.summary.verdict {
+        "ready" => "verdict ready",
+        "incomplete" => "verdict incomplete",
+        _ => "verdict other",
+    });
     let mut b = broken(&report, &snapshot);
     b.extend(kube_preflight_tests::unshared_differs(&[Input::new("cluster.json", text.as_bytes())], &o, &report));
     b.extend(scope_differs(&report, &text, &o));
@@ -468,6 +539,8 @@ fn one_report_one_story_over_random_clusters() {
             "disruption/pdb-blocks-drain",
             "disruption/unmanaged-pod",
             "disruption/local-storage",
+            "verdict ready",
+            "verdict incomplete",
         ] {
             assert!(
                 reached.get(code).copied().unwrap_or(0) >= 3,

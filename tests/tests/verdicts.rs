@@ -144,3 +144,19 @@ fn options_the_distribution_refuses_are_options_errors() {
         other => panic!("expected an options error, got {other:?}"),
     }
 }
+
+/// Two `kubectl version` outputs that disagree: the same current version, findings and verdict whichever
+/// file comes first (the choice follows a rule, never the order of the files).
+#[test]
+fn disagreeing_version_outputs_give_one_verdict_in_either_order() {
+    let dir = fixtures().join("rules/input/conflicting-version/fail-two-kubectl-versions");
+    let case = run_case(&dir);
+    let mut reversed = inputs(&dir);
+    reversed.reverse();
+    let options = UpgradeOptions::from_node(case.spec.get("options")).unwrap();
+    let other = check(&reversed, &options).unwrap();
+    assert_eq!(other.upgrade.from, case.report.upgrade.from);
+    assert_eq!(other.summary.verdict, case.report.summary.verdict);
+    let codes = |r: &kube_preflight::Report| r.findings.iter().map(|f| (f.code, f.message.clone())).collect::<Vec<_>>();
+    assert_eq!(codes(&other), codes(&case.report));
+}

@@ -49,6 +49,12 @@ pub fn options_for(json: &str, ingested: Option<&Ingested>) -> Result<UpgradeOpt
         let from = given.or_else(|| ingested.and_then(|i| current(i, o.profile)).map(|c| c.version));
         o.to = match (stated, from, ingested) {
             (Some(t), _, _) => t,
+            // OpenShift updates to a release the channel offers, never to a bare minor: with no update
+            // asked for in the ClusterVersion, the page asks rather than invent one.
+            (None, Some(_), Some(i)) if o.profile == kube_preflight::Profile::Openshift && !i.objects.is_empty() => {
+                return Err("to: no target is set and the ClusterVersion asks for no update (spec.desiredUpdate):                             set Target to a release your channel offers (oc adm upgrade lists them)"
+                    .to_owned())
+            }
             (None, Some(f), _) => Version::minor_of(f.minor + 1, &f).to_string(),
             // Before reading, or when nothing was read (the report then says nothing was checked, whatever
             // the target).

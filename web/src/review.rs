@@ -80,12 +80,31 @@ fn plan_line(r: &ReportView) -> String {
 
 fn downtime_line(r: &ReportView) -> String {
     let w = &r.downtime.workloads;
+    // Quoted only for what was simulated: a plan that stops (or never ran) says so.
+    let partial = if r.downtime.partial || !r.plan.stops.is_empty() {
+        "partial, only what happens before the plan stops (past the stop nothing was simulated): "
+    } else {
+        ""
+    };
+    if r.plan.phases.is_empty() && r.plan.stops.is_empty() {
+        return "not simulated: there is no plan".to_owned();
+    }
     match w.first() {
-        None => "no workload expected to lose its last Ready replica".to_owned(),
+        None if partial.is_empty() => "no workload expected to lose its last Ready replica".to_owned(),
+        None => format!("{partial}no workload loses its last Ready replica before the stop"),
         Some(first) => {
-            format!("{} workload(s) down, longest {} ({})", w.len(), first.display(), duration(first.seconds))
+            format!("{partial}{} workload(s) down, longest {} ({})", w.len(), first.display(), duration(first.seconds))
         }
     }
+}
+
+/// Each family of checks in scope that was not checked, as `admission webhooks (not read): why`.
+fn unchecked_lines(r: &ReportView) -> Vec<String> {
+    r.coverage
+        .unchecked()
+        .iter()
+        .map(|f| format!("{} ({}, {}): {}", f.family, f.id, f.state_words(), f.reason.clone().unwrap_or_default()))
+        .collect()
 }
 
 fn counts(r: &ReportView) -> String {
@@ -115,6 +134,12 @@ pub fn summary_text(r: &ReportView, m: &Meta) -> String {
     }
     for n in &r.not_run {
         let _ = writeln!(s, "Not run: {}: {}", n.code, n.reason);
+    }
+    for line in unchecked_lines(r) {
+        let _ = writeln!(s, "Not checked: {line}");
+    }
+    if r.coverage.scope == "manifests" {
+        let _ = writeln!(s, "Scope: manifests (the verdict is about the manifests for the target, not a cluster)");
     }
     let _ = writeln!(s, "Inputs: {}", inputs_fact(r, m));
     let _ = writeln!(s, "Options: {}", m.options_line());
@@ -209,6 +234,9 @@ pub fn runbook_markdown(r: &ReportView, m: &Meta, nodes: &[NodeFacts]) -> String
     let _ = writeln!(s, "- Made: {} UTC by kube-preflight {}", m.date, m.version);
     let _ = writeln!(s, "- Inputs: {}", inputs_fact(r, m));
     let _ = writeln!(s, "- Options: {}", m.options_line());
+    for line in unchecked_lines(r) {
+        let _ = writeln!(s, "- Not checked: {}", cell(&line));
+    }
     s.push_str("\n## Assumptions\n\n");
     for a in assumptions(r) {
         let _ = writeln!(s, "- {a}");
@@ -303,8 +331,12 @@ pub fn offline_html(r: &ReportView, m: &Meta, nodes: &[NodeFacts]) -> String {
         let _ = writeln!(s, "<dt>{k}</dt><dd>{}</dd>", esc(&v));
     }
     s.push_str("</dl>\n");
-    if !r.not_run.is_empty() || !r.inventory.skipped.is_empty() {
+    let unchecked = unchecked_lines(r);
+    if !r.not_run.is_empty() || !r.inventory.skipped.is_empty() || !unchecked.is_empty() {
         s.push_str("<h2>Not checked</h2>\n<ul id=\"not-checked\">\n");
+        for line in &unchecked {
+            let _ = writeln!(s, "<li>Family {}</li>", esc(line));
+        }
         for k in &r.inventory.skipped {
             let _ = writeln!(s, "<li>Input <code>{}</code> left out: {}</li>", esc(&k.file), esc(&k.reason));
         }

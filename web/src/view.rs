@@ -64,10 +64,7 @@ impl FamilyV {
 impl CoverageV {
     /// The first family that covers `code` and is not checked: a rule it covers shows no pass.
     pub fn unchecked_for(&self, code: &str) -> Option<&FamilyV> {
-        self.families.iter().find(|f| {
-            !f.checked
-                && f.codes.iter().any(|c| kube_preflight::coverage::covers(c, code))
-        })
+        self.families.iter().find(|f| !f.checked && f.codes.iter().any(|c| kube_preflight::coverage::covers(c, code)))
     }
 
     /// The families in scope that are not checked (skipped and partial ones included).
@@ -1055,12 +1052,7 @@ pub fn checks(r: &ReportView, text: &str, sort: CheckSort) -> Vec<CheckRow> {
             } else if accepted > 0 {
                 Outcome::Accepted(accepted)
             } else if let Some(f) = r.coverage.unchecked_for(rule.code) {
-                Outcome::NotChecked(format!(
-                    "{} {}: {}",
-                    f.id,
-                    f.state_words(),
-                    f.reason.clone().unwrap_or_default()
-                ))
+                Outcome::NotChecked(format!("{} {}: {}", f.id, f.state_words(), f.reason.clone().unwrap_or_default()))
             } else {
                 Outcome::Passed
             };

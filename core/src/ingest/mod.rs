@@ -53,10 +53,10 @@ pub struct Ingested {
     pub inventory: Inventory,
     /// The first RKE `cluster.yml` among the inputs.
     pub rke: Option<crate::model::distro::RkeConfig>,
-    /// The API server's version from the first `kubectl version -o json|yaml` output among the inputs
-    /// (`serverVersion.gitVersion`; its place is the `kubectl-version` entry of
-    /// `inventory.distributionConfigs`).
-    pub server_version: Option<String>,
+    /// The API server's version from every `kubectl version -o json|yaml` output among the inputs
+    /// (`serverVersion.gitVersion`), with where it was read (`file:line`; the `kubectl-version` entries of
+    /// `inventory.distributionConfigs`): `current` takes one by a rule, never by file order.
+    pub server_versions: Vec<(String, String)>,
     /// One copy of each distinct toleration list read (most pods carry the same two): at 150,000 pods,
     /// a copy each was a tenth of the model.
     tolerations: crate::parse::FastSet<std::sync::Arc<[crate::model::Toleration]>>,
@@ -265,7 +265,7 @@ pub(crate) struct Mark {
     skipped: usize,
     configs: usize,
     rke: bool,
-    server_version: bool,
+    server_versions: usize,
     not_objects: usize,
     helm_spent: usize,
 }
@@ -279,7 +279,7 @@ impl Mark {
             skipped: out.inventory.skipped.len(),
             configs: out.inventory.distribution_configs.len(),
             rke: out.rke.is_some(),
-            server_version: out.server_version.is_some(),
+            server_versions: out.server_versions.len(),
             not_objects,
             helm_spent: out.helm_spent,
         }
@@ -295,9 +295,7 @@ impl Mark {
         if !self.rke {
             out.rke = None;
         }
-        if !self.server_version {
-            out.server_version = None;
-        }
+        out.server_versions.truncate(self.server_versions);
         f.not_objects.truncate(self.not_objects);
     }
 }
@@ -781,8 +779,8 @@ fn add_rke_config(file: &str, doc: &Node, out: &mut Ingested) {
 fn add_kubectl_version(file: &str, doc: &Node, out: &mut Ingested) {
     let version = doc.at(&["serverVersion", "gitVersion"]).as_str().unwrap_or_default().to_owned();
     let note = format!("the API server runs {version} (serverVersion.gitVersion): the current version");
-    add_config(file, doc, out, "kubectl-version", out.server_version.is_none(), note, "kubectl version output");
-    out.server_version.get_or_insert(version);
+    add_config(file, doc, out, "kubectl-version", true, note, "kubectl version output");
+    out.server_versions.push((format!("{file}:{}", doc.line()), version));
 }
 
 fn add_document(file: &str, doc: &Node, out: &mut Ingested, not_objects: &mut Vec<String>) {

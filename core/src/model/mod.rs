@@ -11,6 +11,7 @@ pub mod distro;
 use crate::parse::Node;
 pub use crate::parse::{Interner, Str, StringMap};
 use crate::quantity::{bytes, cpu_millis, IntOrPercent};
+use crate::version::Version;
 
 /// Where an object came from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
@@ -1344,7 +1345,24 @@ fn problems(n: &Node, kind: &str) -> Vec<String> {
                 check_int(&mut out, &format!("status.{f}"), status.get(f), 32);
             }
         }
+        "ClusterVersion" => {
+            // The CVO's own record: a release it names that no reader here understands is said, never
+            // passed over for a lower source of the current version.
+            check_version(&mut out, "status.desired.version", n.at(&["status", "desired", "version"]), Version::parse);
+            check_version(&mut out, "spec.desiredUpdate.version", spec.at(&["desiredUpdate", "version"]), Version::parse);
+        }
+        "Cluster" if api_group(n) == "baremetal.cluster.gke.io" => {
+            for (field, v) in [
+                ("status.anthosBareMetalVersion", n.at(&["status", "anthosBareMetalVersion"])),
+                ("spec.anthosBareMetalVersion", spec.get("anthosBareMetalVersion")),
+            ] {
+                check_version(&mut out, field, v, Version::parse_gke_baremetal);
+            }
+        }
         "InstanceGroup" | "Cluster" => {
+            if kind == "Cluster" && api_group(n) == "kops.k8s.io" {
+                check_version(&mut out, "spec.kubernetesVersion", spec.get("kubernetesVersion"), Version::parse_kops);
+            }
             let r = spec.get("rollingUpdate");
             check_limit(&mut out, "spec.rollingUpdate.maxUnavailable", r.get("maxUnavailable"));
             check_limit(&mut out, "spec.rollingUpdate.maxSurge", r.get("maxSurge"));
@@ -1382,6 +1400,20 @@ fn problems(n: &Node, kind: &str) -> Vec<String> {
         _ => {}
     }
     out
+}
+
+/// The API group of an object's `apiVersion` (`kops.k8s.io` for `kops.k8s.io/v1alpha2`; empty for `v1`).
+fn api_group(n: &Node) -> &str {
+    n.get("apiVersion").as_str().and_then(|a| a.rsplit_once('/')).map_or("", |(g, _)| g)
+}
+
+/// A version field its reader cannot read, said as the field and why.
+fn check_version(out: &mut Vec<String>, field: &str, v: &Node, read: fn(&str) -> Result<Version, String>) {
+    if let Some(raw) = v.as_str() {
+        if let Err(e) = read(raw) {
+            out.push(format!("{field}: {e}"));
+        }
+    }
 }
 
 /// A pod spec's integers the checks read: its grace period and its tolerations' seconds (int64).

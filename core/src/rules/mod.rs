@@ -100,8 +100,9 @@ registry![
     tolerations::missing_eviction_toleration,
     version::downgrade,
     version::minor_skip;
-    // Found after every rule has run, by `suppression::apply` (no check of their own).
-    after: suppression::unused,
+    // Found outside the rules (no check of their own): after every rule has run, by `suppression::apply`;
+    // and by the pipeline, from the current version's sources (`current::Current::disagree`).
+    after: suppression::unused, input::conflicting_version,
 ];
 
 /// A rule's documentation (Markdown: what it checks, why it matters for an upgrade, an example, how to fix,

@@ -235,7 +235,7 @@ fn simulated<'a>(
         honours_budgets: cluster.drain_honours_pdbs(),
         flags_from_options: matches!(options.profile, Profile::Kubeadm | Profile::Rke | Profile::RkeLegacy),
     });
-    plan.left_out = budget::left_out(cluster);
+    plan.left_out = plan::left_out(cluster);
     let mut never: Vec<String> = plan.stops.iter().flat_map(|s| s.pending.iter().cloned()).collect();
     crate::sort::sort(&mut never);
     never.dedup();

@@ -991,6 +991,45 @@ pub fn scope(ctx: &Cluster<'_>) -> Vec<usize> {
     out
 }
 
+/// Every node the upgrade leaves where it is, by pool, with why (`plan.leftOut`): the paused or pinned
+/// pools ([`budget::left_out`]), then the nodes of the other pools that no hop goes through ([`scope`]):
+/// RKE's hosts it cannot reach (`rke up` skips them and reports success), kOps instance groups with
+/// `rollingUpdate.drainAndTerminate: false`. Nothing is left out in silence: `platform/pool-not-updated`
+/// names each.
+pub fn left_out(ctx: &Cluster<'_>) -> Vec<crate::report::LeftOut> {
+    let mut out = budget::left_out(ctx);
+    let pools = budget::pools(ctx);
+    let scoped = scope(ctx);
+    let mut by_pool: Vec<(String, Vec<String>)> = Vec::new();
+    for (i, n) in ctx.nodes.iter().enumerate() {
+        if scoped.binary_search(&i).is_ok() {
+            continue;
+        }
+        // Its pool: the one it is upgraded in (its etcd pool only when it has no other); a node of a paused
+        // pool is already there, and a node in no pool is no hop's.
+        let mine = pools.iter().filter(|p| p.nodes.contains(&i)).min_by_key(|p| p.role == PoolRole::Etcd);
+        let Some(pool) = mine.filter(|p| !p.paused) else { continue };
+        match by_pool.iter_mut().find(|(name, _)| *name == pool.name) {
+            Some((_, nodes)) => nodes.push(n.name().to_owned()),
+            None => by_pool.push((pool.name.clone(), vec![n.name().to_owned()])),
+        }
+    }
+    let reason = match ctx.profile() {
+        Profile::Rke | Profile::RkeLegacy => {
+            "RKE cannot reach it (its Ready condition is Unknown): `rke up` skips the hosts it cannot reach and still reports success, so it stays on its old version"
+        }
+        Profile::Kops => {
+            "its instance group sets rollingUpdate.drainAndTerminate: false: kops rolling-update does not replace its instances, which keep their version"
+        }
+        _ => "no phase of this distribution's upgrade goes through it: it keeps its version",
+    };
+    for (pool, mut nodes) in by_pool {
+        crate::sort::sort(&mut nodes);
+        out.push(crate::report::LeftOut { pool, reason: reason.to_owned(), nodes });
+    }
+    out
+}
+
 /// The non-empty parts of a step's time.
 fn segments(parts: &[(&'static str, u64)]) -> Vec<Segment> {
     parts.iter().filter(|(_, s)| *s > 0).map(|(kind, seconds)| Segment { kind, seconds: *seconds }).collect()

@@ -51,8 +51,9 @@ test('the demo opens with the verdict, worst findings, timeline and downtime on 
   assert.match(await page.textContent('#summary'), /1\.27\.6 → 1\.28 → 1\.29\.2/);
   assert.match(await page.textContent('#summary'), /demo cluster/);
   // What the verdict does not cover is said beside it: the demo has no webhooks, APIServices or CRDs.
-  assert.match(await page.textContent('#not-checked summary'), /^Not checked: admission webhooks, admission policies, aggregated APIs, Helm charts, custom resources$/);
-  assert.match(await page.textContent('#not-checked'), /admission webhooks: no ValidatingWebhookConfiguration or MutatingWebhookConfiguration, no EndpointSlice or Service was read/);
+  assert.match(await page.textContent('#not-checked summary'), /^Not checked: admission webhooks \(not read\), admission policies \(not read\), aggregated APIs \(not read\), custom resources \(not read\), Helm charts \(not read\)$/);
+  assert.match(await page.textContent('#not-checked'), /admission webhooks \(admission-webhooks, not read\): no ValidatingWebhookConfiguration or MutatingWebhookConfiguration, no EndpointSlice or Service was read/);
+  assert.equal(await page.getAttribute('#not-checked li[data-family="helm-charts"]', 'data-state'), 'not-read');
   for (const sel of ['#verdict', '#total', '#down', '.worst li.finding', '#gantt-mini svg', '#downtime-mini svg']) {
     const box = await page.locator(sel).first().boundingBox();
     assert.ok(box && box.y + Math.min(box.height, 40) <= 800, `${sel} is below the fold: ${JSON.stringify(box)}`);

@@ -199,15 +199,22 @@ each('a finding on the overview opens in Findings with its own source lines', as
   await context.close();
 });
 
-each('the checks view lists every rule as failed, flagged, not run, accepted or passed; search, sort and open', async (screen) => {
+each('the checks view lists every rule as failed, flagged, not run, not checked, accepted or passed; search, sort and open', async (screen) => {
   const { page, errors, context } = await open(screen);
   await page.click('#tab-checks');
   await page.waitForSelector('#checks');
   const rules = await page.locator('#rules, #tab-rules').count();
   assert.ok(rules >= 1);
   const tally = await text(page, '#checks-tally');
-  const [, all, failed, flagged, notRun, accepted, passed] = tally.match(/^(\d+) checks: (\d+) failed, (\d+) flagged, (\d+) not run, (\d+) accepted, (\d+) passed$/).map(Number);
-  assert.equal(failed + flagged + notRun + accepted + passed, all);
+  const [, all, failed, flagged, notRun, notChecked, accepted, passed] = tally.match(/^(\d+) checks: (\d+) failed, (\d+) flagged, (\d+) not run, (\d+) not checked, (\d+) accepted, (\d+) passed$/).map(Number);
+  assert.equal(failed + flagged + notRun + notChecked + accepted + passed, all);
+  // Unknown is never a pass: the demo reads no webhook, APIService, CRD or Helm release, so their rules are
+  // "not checked" with the family and why, never "passed".
+  assert.ok(notChecked > 0);
+  for (const code of ['admission/webhook-unavailable', 'api/apiservice-unavailable', 'helm/kube-version-refused']) {
+    assert.equal(await page.getAttribute(`#checks tr[data-check="${code}"]`, 'class'), 'check not-checked', code);
+  }
+  assert.match(await text(page, '#checks tr[data-check="api/apiservice-unavailable"]'), /aggregated-apis not read: no APIService was read/);
   assert.equal(await page.locator('#checks tbody tr').count(), all);
   assert.equal(await page.locator('#checks tr.failed').count(), failed);
   assert.ok(passed > 0 && failed > 0);
@@ -242,6 +249,8 @@ each('copy summary puts the ticket text on the clipboard; the HTML report opens 
   assert.match(lines[3], /^Plan: 1h03m, \d+ node step\(s\)$/);
   assert.match(lines[4], /^Downtime: 5 workload\(s\) down, longest Deployment ml\/trainer \(8m00s\)$/);
   assert.match(copied, /\nWorst findings \(5 of \d+\):\n- \[blocker\] /);
+  // What was not checked travels with the summary: never a pass by omission.
+  assert.match(copied, /\nNot checked: aggregated APIs \(aggregated-apis, not read\): no APIService was read\n/);
   assert.match(copied, /\nInputs: 74 object\(s\) from 2 input\(s\): demo\/cluster\.yaml \(\d+ objects\); demo\/manifests\.yaml \(\d+ objects\); the built-in demo cluster\n/);
   assert.match(copied, /\nOptions: to=1\.29\.2, profile=kubeadm \(default\)\n$/);
   // The HTML report: downloaded, then opened from disk with scripts off and the network refused.
@@ -256,6 +265,7 @@ each('copy summary puts the ticket text on the clipboard; the HTML report opens 
   await view.goto(`file://${file}`);
   assert.equal(await view.textContent('#verdict'), 'BLOCKED');
   assert.match(await view.textContent('#facts'), /Inputs.*demo\/cluster\.yaml.*Options.*to=1\.29\.2/s);
+  assert.match(await view.textContent('#not-checked'), /Family Helm charts \(helm-charts, not read\): no Helm release record was read/);
   const findings = Number((await view.textContent('h2:has-text("Findings")')).match(/\((\d+)\)/)[1]);
   assert.equal(await view.locator('#findings tbody tr').count(), findings);
   assert.ok(await view.locator('#checks tbody tr').count() > 20);

@@ -558,6 +558,35 @@ mod tests {
         assert!(html.contains("<ul id=\"assumptions\">"));
     }
 
+    /// Unknown is never a pass: a stopped plan's downtime is partial wherever it is quoted, and every family
+    /// of checks not checked is said in the summary, the runbook and the HTML report.
+    #[test]
+    fn a_stopped_plan_s_downtime_is_partial_and_families_not_checked_are_said() {
+        let mut v = demo_view();
+        v.downtime.workloads.clear();
+        v.downtime.partial = true;
+        let t = summary_text(&v, &meta());
+        assert!(t.contains("Downtime: partial, only what happens before the plan stops"), "{t}");
+        assert!(!t.contains("no workload expected to lose"), "{t}");
+        assert!(
+            t.contains("Not checked: aggregated APIs (aggregated-apis, not read): no APIService was read\n"),
+            "{t}"
+        );
+        let md = runbook_markdown(&v, &meta(), &[]);
+        assert!(
+            md.contains("- Downtime: partial,") && md.contains("- Not checked: Helm charts (helm-charts, not read)"),
+            "{md}"
+        );
+        let html = offline_html(&v, &meta(), &[]);
+        assert!(html.contains(
+            "<li>Family custom resources (custom-resources, not read): no CustomResourceDefinition was read</li>"
+        ));
+        // No plan at all: nothing simulated, never "no workload".
+        v.plan.phases.clear();
+        v.plan.stops.clear();
+        assert!(summary_text(&v, &meta()).contains("Downtime: not simulated: there is no plan\n"));
+    }
+
     #[test]
     fn the_html_report_stands_alone_and_escapes_what_it_quotes() {
         let mut v = demo_view();

@@ -1237,6 +1237,9 @@ pub(crate) mod tests {
         let row = checks(&nf, "kubelet-too-old", CheckSort::Code);
         assert_eq!(row.len(), 1);
         assert_eq!(row[0].outcome, Outcome::NotRun("no current version".into()));
+        // A rule of a family that was not read is never a pass: the demo reads no APIService.
+        let row = checks(&v, "api/apiservice-unavailable", CheckSort::Code);
+        assert_eq!(row[0].outcome, Outcome::NotChecked("aggregated-apis not read: no APIService was read".into()));
         // Searching by outcome, sorting by code.
         let passed = checks(&v, "passed", CheckSort::Code);
         assert!(!passed.is_empty() && passed.iter().all(|r| r.outcome == Outcome::Passed));

@@ -17,6 +17,7 @@
 //! plans, findings or rendering.
 
 pub mod admission;
+pub mod declared;
 pub mod drain;
 pub mod eviction;
 pub mod nodes;

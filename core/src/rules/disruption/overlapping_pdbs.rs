@@ -4,6 +4,7 @@ use std::collections::BTreeMap;
 
 use crate::parse::FastMap;
 
+use crate::cluster::declared;
 use crate::cluster::eviction::Eviction;
 use crate::model::{display_ref, Object};
 use crate::report::{Finding, Severity};
@@ -25,7 +26,10 @@ pods are left out: the eviction API deletes them without looking at budgets. Blo
 drains through the Eviction API (kubeadm's `kubectl drain`, kOps, OpenShift, RKE with `drain: true`);
 warning where it does not wait on budgets or does not drain. One finding per controller (or pod with no
 controller) and set of budgets; it names at most 10 budgets, pods and nodes, and gives the whole counts
-(`budgetCount`, `podCount`, `nodeCount`) when there are more.
+(`budgetCount`, `podCount`, `nodeCount`) when there are more. With no pod among the inputs (a run of
+manifests), the same is judged on the pod templates of the Deployments, StatefulSets, ReplicaSets and
+ReplicationControllers: two budgets of their namespace that select one template's labels will hold every
+pod of it (`data.fromManifests`).
 
 ## Why it matters for an upgrade
 The eviction subresource refuses such a pod with HTTP 500: "This pod has more than one
@@ -133,6 +137,37 @@ pub fn check(ctx: &Context<'_>, out: &mut Vec<Finding>) {
         }
         if node_names.len() > LISTED {
             f = f.data("nodeCount", node_names.len());
+        }
+        out.push(if honours { f } else { f.severity(Severity::Warning) });
+    }
+    // Manifests alone: the pods each workload's template will make, under the budgets that select it.
+    if !declared::no_pods(ctx) {
+        return;
+    }
+    for w in declared::scaled_workloads(ctx) {
+        let budgets = declared::budgets_over(ctx, w);
+        if budgets.len() < 2 {
+            continue;
+        }
+        let namespace = w.r.namespace.as_deref().unwrap_or("default");
+        let mut names: Vec<&str> = budgets.iter().map(|b| b.r.name.as_str()).collect();
+        crate::sort::sort(&mut names);
+        let pdbs: Vec<String> =
+            names.iter().take(LISTED).map(|n| format!("PodDisruptionBudget {namespace}/{n}")).collect();
+        let listed = if names.len() <= 2 { pdbs.join(" and ") } else { some_of(&pdbs, names.len()) };
+        let mut f = Finding::new(
+            &INFO,
+            format!(
+                "{}: its pod template is selected by {listed}: once its pods run, the eviction API refuses them (HTTP 500), so the drain of every node running one fails",
+                display_ref(&w.r)
+            ),
+            "Make the budgets' selectors disjoint, so that each pod is under one PodDisruptionBudget at most.",
+        )
+        .object(w)
+        .data("budgets", pdbs)
+        .data("fromManifests", true);
+        if names.len() > LISTED {
+            f = f.data("budgetCount", names.len());
         }
         out.push(if honours { f } else { f.severity(Severity::Warning) });
     }

@@ -1,5 +1,6 @@
 //! `disruption/pdb-blocks-drain`: a PodDisruptionBudget allows no disruption.
 
+use crate::cluster::declared;
 use crate::cluster::eviction::Eviction;
 use crate::model::Body;
 use crate::options::Profile;
@@ -26,6 +27,11 @@ desiredHealthy). A budget that covers pods and allows 0 is reported, saying whet
 A budget whose pods would all go anyway is not reported: the eviction API deletes Pending and finished
 pods without a budget check, and unhealthy pods under `unhealthyPodEvictionPolicy: AlwaysAllow` (or
 while the budget is met, under the default `IfHealthyBudget`).
+With no pod among the inputs (a run of manifests), each budget is judged against the replicas the
+Deployments, StatefulSets, ReplicaSets and ReplicationControllers of its namespace whose pod template it
+selects declare (1 when not given), every pod taken as healthy, as the disruption controller will count
+them once they run: `maxUnavailable: 0` (or `0%`), `minAvailable` at the replica count or above, and a
+percentage that rounds up to it (`67%` of 3 keeps 3) can never allow an eviction (`data.fromManifests`).
 Blocker when the profile drains through the Eviction API and waits on budgets (kubeadm's `kubectl drain`,
 kOps, OpenShift, RKE with `drain: true`); warning where it does not (GKE on Bare Metal gives up after 20
 minutes, RKE without drain, RKE < 1.1).
@@ -69,6 +75,8 @@ pub fn check(ctx: &Context<'_>, out: &mut Vec<Finding>) {
         }
         _ => "`kubectl drain` waits on it for ever (its default --timeout=0s): the plan stops there".to_owned(),
     };
+    // The budgets already reported (a status that says so): not said twice.
+    let mut reported: Vec<&crate::model::Object> = Vec::new();
     for ((o, b), covered) in ctx.budgets().iter().zip(ctx.budget_pods()) {
         let Body::Pdb(pdb) = &o.body else { continue };
         // A budget whose status says expectedPods 0 yet covers running pods is the disruption
@@ -130,6 +138,47 @@ pub fn check(ctx: &Context<'_>, out: &mut Vec<Finding>) {
         .data("disruptionsAllowed", b.allowed)
         .data("fromStatus", b.from_status);
         let f = if nodes.is_empty() { f } else { f.data("nodes", nodes) };
+        reported.push(o);
+        out.push(if honours { f } else { f.severity(Severity::Warning) });
+    }
+    // Manifests alone: the replicas the workloads declare are all there is to judge a budget by.
+    if !declared::no_pods(ctx) {
+        return;
+    }
+    for o in ctx.live_objects() {
+        let Body::Pdb(pdb) = &o.body else { continue };
+        if reported.iter().any(|r| std::ptr::eq(*r, o)) {
+            continue;
+        }
+        let workloads = declared::workloads_under(ctx, o, pdb);
+        let expected: i64 = workloads.iter().map(|w| w.replicas).sum();
+        let Some((desired, true)) = declared::never_allows(pdb, expected) else { continue };
+        let spec = match (pdb.max_unavailable, pdb.min_available) {
+            (Some(mu), _) => format!("maxUnavailable {mu}"),
+            (None, Some(ma)) => format!("minAvailable {ma}"),
+            _ => continue,
+        };
+        let names: Vec<String> = workloads
+            .iter()
+            .map(|w| format!("{} {} ({} replica(s))", w.obj.r.kind, w.obj.r.name, w.replicas))
+            .collect();
+        let f = Finding::new(
+            &INFO,
+            format!(
+                "{} can never allow a disruption: with {spec} over the {expected} pod(s) its workloads declare ({}), {desired} must stay; {consequence}",
+                display_ref(&o.r),
+                names.join(", ")
+            ),
+            "Let the budget allow at least one disruption (maxUnavailable: 1, or minAvailable below the replica count), or add replicas.",
+        )
+        .object(o)
+        .data("expectedPods", expected)
+        .data("currentHealthy", expected)
+        .data("desiredHealthy", desired)
+        .data("disruptionsAllowed", 0)
+        .data("fromStatus", false)
+        .data("fromManifests", true)
+        .data("workloads", names);
         out.push(if honours { f } else { f.severity(Severity::Warning) });
     }
 }

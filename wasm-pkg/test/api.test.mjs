@@ -34,7 +34,19 @@ test('check() returns a report in the contract shape', () => {
   });
   assert.deepEqual(report.inventory, { files: 1, objects: 2, byKind: { Node: 2 }, skipped: [], helmReleases: [], distributionConfigs: [], duplicates: [] });
   assert.deepEqual(report.findings.map((x) => x.code), ['budget/etcd-no-fault-tolerance', 'budget/single-control-plane', 'version/minor-skip']);
-  assert.deepEqual(report.summary, { blocker: 0, warning: 3, info: 0, verdict: 'ready', suppressed: { blocker: 0, warning: 0, info: 0 } });
+  // No blocker, but nodes alone: the drains, budgets and API machinery stand on nothing (never ready).
+  assert.deepEqual(report.summary, { blocker: 0, warning: 3, info: 0, verdict: 'incomplete', suppressed: { blocker: 0, warning: 0, info: 0 } });
+  assert.equal(report.coverage.scope, 'cluster');
+  assert.deepEqual(report.coverage.incomplete, ['drains', 'budgets', 'admission-webhooks', 'admission-policies', 'aggregated-apis', 'custom-resources', 'helm-charts']);
+  assert.deepEqual(report.coverage.families.find((x) => x.id === 'budgets'), {
+    id: 'budgets', family: 'budgets', state: 'not-read', inScope: true, reason: 'no PodDisruptionBudget was read',
+    codes: ['disruption/pdb-blocks-drain', 'disruption/overlapping-pdbs'], kinds: [{ kind: 'PodDisruptionBudget', read: 0 }],
+    checked: false, notChecked: 'no PodDisruptionBudget was read',
+  });
+  // Skipped by choice, they no longer make it incomplete: ready.
+  const skip = ['drains', 'budgets', 'admission-webhooks', 'admission-policies', 'aggregated-apis', 'custom-resources', 'helm-charts'];
+  assert.equal(check([{ name: 'nodes.yaml', content: nodes }], { to: '1.30.1', skip }).summary.verdict, 'ready');
+  assert.throws(() => check([{ name: 'nodes.yaml', content: nodes }], { to: '1.30.1', skip: ['helm'] }), (e) => e.code === 'options' && e.field === 'skip[0]');
   const f = report.findings[2];
   assert.equal(f.severity, 'warning');
   assert.deepEqual(f.data.path, ['1.29', '1.30.1']);
@@ -116,7 +128,8 @@ test('hostile calls are answered or rejected, never trapped, and the module keep
   // A budget of 4,000,000,000 (or i64::MAX, or more digits than any integer) reads as "all at once".
   for (const v of [4000000000, '9223372036854775807', '123456789012345678901234567890']) {
     const r = check(files, { to: '1.29.2', profile: 'rke', maxUnavailableWorker: v });
-    assert.equal(r.summary.verdict, 'ready');
+    assert.equal(r.summary.blocker, 0);
+    assert.equal(r.summary.verdict, 'incomplete');
   }
   // A number where a name is expected, a hop path of thousands of minors: errors, not traps.
   assert.throws(() => new Session({ to: '1.29.2' }).push(3, 'kind: Node'), (e) => e.code === 'options' && /name/.test(e.message));

@@ -7,14 +7,34 @@ import path from 'node:path';
 import { spawn, spawnSync } from 'node:child_process';
 import { bin, cli, fixture } from './helpers.mjs';
 
-test('check --format json prints the report; exit 0 when ready', () => {
+// The families two nodes alone leave unread: skipped by choice, the run is ready.
+const NODES_ONLY = ['--skip', 'drains,budgets', '--skip', 'admission-webhooks,admission-policies,aggregated-apis,custom-resources,helm-charts'];
+
+test('check --format json prints the report; exit 3 when incomplete, 0 when ready', () => {
   const r = cli(['check', fixture('cli/nodes-1.28.yaml'), '--to', '1.29.2', '--format', 'json']);
-  assert.equal(r.code, 0, r.stderr);
+  assert.equal(r.code, 3, r.stderr);
   const report = JSON.parse(r.stdout);
   assert.equal(report.schemaVersion, 1);
   assert.equal(report.upgrade.from, '1.28.4');
   assert.deepEqual(report.upgrade.path, ['1.29.2']);
-  assert.equal(report.summary.verdict, 'ready');
+  // Nodes alone: no blocker, but the drains, budgets and API machinery stand on nothing.
+  assert.equal(report.summary.verdict, 'incomplete');
+  assert.ok(report.coverage.incomplete.includes('drains'));
+  const text = cli(['check', fixture('cli/nodes-1.28.yaml'), '--to', '1.29.2']);
+  assert.equal(text.code, 3);
+  assert.match(text.stdout, /^NOT CHECKED budgets \(budgets, not-read\): no PodDisruptionBudget was read$/m);
+  assert.match(text.stdout, /^INCOMPLETE \(not a pass/m);
+  // The families left out by choice: listed as skipped, and the run is ready.
+  const ready = cli(['check', fixture('cli/nodes-1.28.yaml'), '--to', '1.29.2', ...NODES_ONLY, '--format', 'json']);
+  assert.equal(ready.code, 0, ready.stderr);
+  const skipped = JSON.parse(ready.stdout);
+  assert.equal(skipped.summary.verdict, 'ready');
+  assert.equal(skipped.coverage.families.find((f) => f.id === 'helm-charts').state, 'skipped');
+  // --fail-on never: 0 whatever the verdict; an unknown family: an options error.
+  assert.equal(cli(['check', fixture('cli/nodes-1.28.yaml'), '--to', '1.29.2', '--fail-on', 'never']).code, 0);
+  const bad = cli(['check', fixture('cli/nodes-1.28.yaml'), '--to', '1.29.2', '--skip', 'helm']);
+  assert.equal(bad.code, 2);
+  assert.match(bad.stderr, /skip\[0\].*"helm" is not a family of checks/);
 });
 
 test('exit 1 for a finding at or above --fail-on, 0 with --fail-on never', () => {
@@ -25,7 +45,7 @@ test('exit 1 for a finding at or above --fail-on, 0 with --fail-on never', () =>
   assert.equal(JSON.parse(r.stdout).findings[0].code, 'version/downgrade');
   assert.equal(cli([...args, '--fail-on', 'never']).code, 0);
   // A minor skip is only a warning.
-  const skip = ['check', fixture('cli/nodes-1.28.yaml'), '--to', '1.30.0', '--format', 'json'];
+  const skip = ['check', fixture('cli/nodes-1.28.yaml'), '--to', '1.30.0', '--format', 'json', ...NODES_ONLY];
   assert.equal(cli(skip).code, 0);
   assert.equal(cli([...skip, '--fail-on', 'warning']).code, 1);
 });
@@ -44,7 +64,7 @@ test('nothing half-written to --output on error', () => {
   assert.equal(bad.code, 2);
   assert.equal(fs.existsSync(out), false);
   const good = cli(['check', fixture('cli/nodes-1.28.yaml'), '--to', '1.29.2', '--format', 'json', '--output', out]);
-  assert.equal(good.code, 0);
+  assert.equal(good.code, 3);
   assert.equal(good.stdout, '');
   assert.equal(JSON.parse(fs.readFileSync(out, 'utf8')).upgrade.to, '1.29.2');
 });
@@ -68,13 +88,13 @@ test('directories are walked; what is not Kubernetes YAML is listed as skipped, 
 
 test('stdin with -', () => {
   const input = fs.readFileSync(fixture('cli/nodes-1.28.yaml'), 'utf8');
-  const r = cli(['check', '-', '--to', '1.29.2', '--format', 'json'], { input });
+  const r = cli(['check', '-', '--to', '1.29.2', '--format', 'json', ...NODES_ONLY], { input });
   assert.equal(r.code, 0, r.stderr);
   assert.equal(JSON.parse(r.stdout).inventory.objects, 2);
 });
 
 test('--config gives options; flags override it; bad values name the field', () => {
-  const r = cli(['check', fixture('cli/nodes-1.28.yaml'), '--config', fixture('cli/config.yaml'), '--format', 'json']);
+  const r = cli(['check', fixture('cli/nodes-1.28.yaml'), '--config', fixture('cli/config.yaml'), '--format', 'json', ...NODES_ONLY]);
   assert.equal(r.code, 0, r.stderr);
   const report = JSON.parse(r.stdout);
   assert.equal(report.upgrade.to, '1.29.2');
@@ -93,10 +113,14 @@ test('--baseline: only new findings count; exemptions expire by today\'s date; s
   const base = path.join(dir, 'preflight.json');
   const first = cli(['check', fixture('demo'), '--to', '1.29.2', '--output', `json=${base}`, '--format', 'text']);
   assert.equal(first.code, 1, first.stderr);
-  // The same cluster against its own report: every finding suppressed, exit 0, counted apart.
+  // The same cluster against its own report: every finding suppressed, counted apart; the demo reads no
+  // webhooks, APIServices, CRDs or Helm releases, so exit 3 (incomplete), and 0 once they are skipped.
   const same = cli(['check', fixture('demo'), '--to', '1.29.2', '--baseline', base, '--fail-on', 'warning']);
-  assert.equal(same.code, 0, same.stdout + same.stderr);
-  assert.match(same.stdout, /^READY: 0 blocker\(s\), 0 warning\(s\), 0 info; \d+ suppressed \(\d+ blocker, \d+ warning\)$/m);
+  assert.equal(same.code, 3, same.stdout + same.stderr);
+  assert.match(same.stdout, /^INCOMPLETE \(not a pass[^)]*\): 0 blocker\(s\), 0 warning\(s\), 0 info; \d+ suppressed \(\d+ blocker, \d+ warning\)$/m);
+  const skipped = cli(['check', fixture('demo'), '--to', '1.29.2', '--baseline', base, '--fail-on', 'warning', '--skip', 'admission-webhooks,admission-policies,aggregated-apis,custom-resources,helm-charts']);
+  assert.equal(skipped.code, 0, skipped.stdout + skipped.stderr);
+  assert.match(skipped.stdout, /^READY: 0 blocker\(s\), 0 warning\(s\), 0 info; \d+ suppressed \(\d+ blocker, \d+ warning\)$/m);
   // A new manifest on a removed API: it alone counts.
   fs.writeFileSync(path.join(dir, 'hpa.yaml'), 'apiVersion: autoscaling/v2beta2\nkind: HorizontalPodAutoscaler\nmetadata: {name: fresh, namespace: shop}\n');
   const more = cli(['check', fixture('demo'), path.join(dir, 'hpa.yaml'), '--to', '1.29.2', '--baseline', base, '--format', 'json']);
@@ -193,7 +217,7 @@ test('--drain-force and --drain-delete-local-data are the drain flags RKE reads 
   // RKE builds kubectl's drain helper with node_drain_input.force (default false): a pod with no controller
   // fails that drain, and the host, so RKE stops (a blocker); with --drain-force it is deleted (a warning).
   const dir = fixture('rules/disruption/unmanaged-pod/fail-rke-drain-without-force');
-  const base = ['check', path.join(dir, 'cluster.yaml'), '--to', '1.29.2', '--profile', 'rke', '--drain', '--format', 'json'];
+  const base = ['check', path.join(dir, 'cluster.yaml'), '--to', '1.29.2', '--profile', 'rke', '--drain', '--format', 'json', ...NODES_ONLY];
   const without = cli(base);
   assert.equal(without.code, 1, without.stderr);
   const f = JSON.parse(without.stdout).findings.find((x) => x.code === 'disruption/unmanaged-pod');
@@ -242,7 +266,7 @@ test('every file-system problem is an input error naming the path, never an inte
   // Two Latin-1 names that differ in their one byte that is not UTF-8, holding the same Pod: two inputs, the
   // copies named apart (`caf\xe8.yaml`, `caf\xe9.yaml`), never one name for both.
   fs.writeFileSync(Buffer.concat([Buffer.from(path.join(walked, 'caf')), Buffer.from([0xe8]), Buffer.from('.yaml')]), 'kind: Pod\napiVersion: v1\nmetadata: {name: latin1-named}\n');
-  const r = cli(['check', walked, '--to', '1.29.2', '--format', 'json']);
+  const r = cli(['check', walked, '--to', '1.29.2', '--format', 'json', ...NODES_ONLY]);
   assert.equal(r.code, 0, r.stderr);
   const report = JSON.parse(r.stdout);
   const reasons = report.inventory.skipped.map((s) => `${path.basename(s.file)}: ${s.reason}`);
@@ -293,7 +317,7 @@ test('an input is read once: the same path twice, a file inside a folder also gi
     [path.join(dir, 'd', 'z.yaml'), path.join(dir, 'd', 'z.yaml')],
     [path.join(dir, 'd'), path.join(dir, 'link.yaml')],
   ]) {
-    const r = cli(['check', ...args, '--to', '1.29.2', '--format', 'json']);
+    const r = cli(['check', ...args, '--to', '1.29.2', '--format', 'json', ...NODES_ONLY]);
     assert.equal(r.code, 0, r.stderr);
     const report = JSON.parse(r.stdout);
     assert.deepEqual(report.findings, alone.findings, args.join(' '));
@@ -322,7 +346,7 @@ test('error lines show names from the command line and the inputs escaped, never
 
 test('--output writes a regular file atomically, follows a link, writes a device or a FIFO in place', async () => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'kp-out-'));
-  const args = ['check', fixture('cli/nodes-1.28.yaml'), '--to', '1.29.2', '--format', 'json'];
+  const args = ['check', fixture('cli/nodes-1.28.yaml'), '--to', '1.29.2', '--format', 'json', ...NODES_ONLY];
   const expected = cli(args).stdout;
   // A symbolic link: its target is written, the link stays a link.
   fs.writeFileSync(path.join(dir, 'real.json'), 'old');
@@ -381,7 +405,7 @@ test('an input named as --output is refused, and left as it was', () => {
 
 test('two reports to one file are a usage error; -, /dev/stdout and /dev/stderr write where asked', () => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'kp-outs-'));
-  const args = ['check', fixture('cli/nodes-1.28.yaml'), '--to', '1.29.2'];
+  const args = ['check', fixture('cli/nodes-1.28.yaml'), '--to', '1.29.2', ...NODES_ONLY];
   const out = path.join(dir, 'r.out');
   fs.symlinkSync(out, path.join(dir, 'alias.out'));
   fs.writeFileSync(out, 'before');
@@ -465,7 +489,7 @@ test('a signal while --output is written leaves no temporary file behind', async
 test('--stdin-name beside a file of that name: two inputs, never one', () => {
   const file = fixture('cli/nodes-1.28.yaml');
   const input = 'apiVersion: v1\nkind: Pod\nmetadata: {name: a, namespace: x, ownerReferences: [{apiVersion: apps/v1, kind: ReplicaSet, name: r, controller: true}]}\nspec: {nodeName: cp-1, containers: [{name: c, image: i}]}\n';
-  const r = cli(['check', file, '-', '--stdin-name', file, '--to', '1.29.2', '--format', 'json'], { input });
+  const r = cli(['check', file, '-', '--stdin-name', file, '--to', '1.29.2', '--format', 'json', ...NODES_ONLY], { input });
   assert.equal(r.code, 0, r.stderr);
   const inv = JSON.parse(r.stdout).inventory;
   assert.equal(inv.files, 2);

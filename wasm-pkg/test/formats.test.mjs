@@ -51,7 +51,15 @@ test('junit: well-formed XML, a testcase per rule and object, failures at or abo
   const suites = doc.testsuites.testsuite;
   const json = JSON.parse(cli([...demo, '--format', 'json']).stdout);
   const rules = JSON.parse(cli(['rules', '--format', 'json']).stdout);
-  assert.equal(suites.length, rules.length);
+  // A suite per rule, and one for what each family of checks stands on: a family not checked is a skipped
+  // case, never a passed one (the demo reads no webhooks, APIServices, CRDs or Helm releases).
+  assert.equal(suites.length, rules.length + 1);
+  const coverage = suites.find((s) => s['@_name'] === 'coverage');
+  const skippedFamilies = coverage.testcase.filter((c) => 'skipped' in c).map((c) => c['@_name']);
+  assert.deepEqual(skippedFamilies, json.coverage.families.filter((f) => f.state !== 'checked').map((f) => f.id));
+  assert.ok(skippedFamilies.includes('aggregated-apis'));
+  const apiservice = suites.find((s) => s['@_name'] === 'api/apiservice-unavailable').testcase;
+  assert.deepEqual(apiservice.map((c) => c['@_name']), ['not checked']);
   const failures = suites.flatMap((s) => s.testcase).filter((c) => c.failure);
   assert.equal(failures.length, json.summary.blocker);
   assert.equal(Number(doc.testsuites['@_failures']), json.summary.blocker);

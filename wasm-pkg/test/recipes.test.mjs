@@ -152,7 +152,9 @@ test('the action\'s check step, run as GitHub runs it: outputs, summary, SARIF, 
   const [readme] = YAML.parse(snippet('action'));
   assert.deepEqual(Object.keys(readme.with).filter((k) => !(k in parse(actionFile).inputs)), [], 'the README gives inputs the action does not have');
   const again = runAction(dir, { ...readme.with, package: pkgPath });
-  assert.deepEqual(again.outputs, { 'exit-code': '0', verdict: 'ready', blockers: '0', warnings: '0', suppressed: '24' });
+  // Nothing new, but the demo reads no webhooks, APIServices, CRDs or Helm releases: incomplete (exit code
+  // 3), which fails the job as a finding does; never "ready" by omission.
+  assert.deepEqual(again.outputs, { 'exit-code': '3', verdict: 'incomplete', blockers: '0', warnings: '0', suppressed: '24' });
   // No paths; a package npx cannot install (no network, no such file): exit code 2, never "findings".
   assert.equal(runAction(dir, { paths: ' \n', to: '1.29.2', package: pkgPath }).outputs['exit-code'], '2');
   const missing = runAction(dir, { paths: 'manifests', to: '1.29.2', package: './tools/no-such-package.tgz' });

@@ -28,8 +28,13 @@ fn check_returns_a_report_object() {
     assert_eq!(get(&report, "schemaVersion").as_f64(), Some(1.0));
     assert_eq!(get(&report, "upgrade.from").as_string().as_deref(), Some("1.27.3"));
     assert_eq!(JSON::stringify(&get(&report, "upgrade.path")).unwrap().as_string().unwrap(), r#"["1.28","1.29.2"]"#);
-    // A single Ready control-plane node: warnings (no HA, no etcd quorum margin, a minor skip), no blocker.
-    assert_eq!(get(&report, "summary.verdict").as_string().as_deref(), Some("ready"));
+    // A single Ready control-plane node: warnings (no HA, no etcd quorum margin, a minor skip), no blocker;
+    // but no pod, budget or API machinery was read, so the verdict is incomplete, never ready.
+    assert_eq!(get(&report, "summary.verdict").as_string().as_deref(), Some("incomplete"));
+    assert_eq!(
+        JSON::stringify(&get(&report, "coverage.incomplete")).unwrap().as_string().unwrap(),
+        r#"["drains","budgets","admission-webhooks","admission-policies","aggregated-apis","custom-resources","helm-charts"]"#
+    );
     assert_eq!(get(&report, "summary.warning").as_f64(), Some(3.0));
 }
 

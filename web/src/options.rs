@@ -48,6 +48,15 @@ pub struct Opts {
     pub drain_delete_local_data: Drain,
     /// Overrides of the plan's times, in seconds, by name (`drainTimeoutSeconds`, ...).
     pub timings: BTreeMap<String, String>,
+    /// Families of checks left out by choice (`skip`), as typed: ids separated by commas.
+    pub skip: String,
+}
+
+impl Opts {
+    /// The family ids of `skip`, in the order typed.
+    pub fn skip_ids(&self) -> Vec<&str> {
+        self.skip.split(',').map(str::trim).filter(|s| !s.is_empty()).collect()
+    }
 }
 
 /// A limit as JSON: a whole number as a number, anything else (`"25%"`, a typo) as a string, so that the
@@ -96,6 +105,10 @@ impl Opts {
         if !timings.is_empty() {
             m.insert("timings".into(), Value::Object(timings));
         }
+        let skip = self.skip_ids();
+        if !skip.is_empty() {
+            m.insert("skip".into(), Value::from(skip));
+        }
         Value::Object(m).to_string()
     }
 
@@ -130,6 +143,7 @@ impl Opts {
         for (k, v) in &self.timings {
             put(&format!("timings.{k}"), v);
         }
+        put("skip", &self.skip_ids().join(","));
         for (k, v) in extra {
             put(k, v);
         }
@@ -152,6 +166,7 @@ impl Opts {
                 "drain" => base.drain = Drain::parse(&v),
                 "drainForce" => base.drain_force = Drain::parse(&v),
                 "drainDeleteLocalData" => base.drain_delete_local_data = Drain::parse(&v),
+                "skip" => base.skip = v,
                 _ => match k.strip_prefix("timings.") {
                     Some(t) if !t.is_empty() => {
                         base.timings.insert(t.to_owned(), v);
@@ -265,6 +280,11 @@ mod tests {
         let o = opts();
         let q = o.to_query(&[("tab", "plan"), ("theme", "dark")]);
         assert_eq!(q, "to=1.29.2&profile=rke&maxUnavailableWorker=10%25&maxSurge=2&drain=off&drainForce=on&drainDeleteLocalData=off&timings.drainTimeoutSeconds=120&tab=plan&theme=dark");
+        // Families skipped by choice travel in the link and reach the core as a list.
+        let (s, _) = Opts::from_query("?to=1.29.2&skip=helm-charts%2C%20aggregated-apis", Opts::default());
+        assert_eq!(s.skip_ids(), ["helm-charts", "aggregated-apis"]);
+        assert!(s.to_json().contains(r#""skip":["helm-charts","aggregated-apis"]"#), "{}", s.to_json());
+        assert_eq!(s.to_query(&[]), "to=1.29.2&skip=helm-charts%2Caggregated-apis");
         // `?drainForce=true`, as a user may type it, is read as on.
         let (typed, _) = Opts::from_query("to=1.29&drainForce=true&drainDeleteLocalData=false", Opts::default());
         assert_eq!((typed.drain_force, typed.drain_delete_local_data), (Drain::On, Drain::Off));

@@ -2,7 +2,7 @@
 // developer would use it.
 import { check, rules, version, init, Session, type Report, type Finding, type PreflightError, type UpgradeOptions, type RuleInfo } from 'kube-preflight';
 
-const options: UpgradeOptions = { to: '1.29.2', profile: 'rke', maxUnavailableWorker: '25%', maxSurge: 1, drain: true, timings: { podStartSeconds: 90 } };
+const options: UpgradeOptions = { to: '1.29.2', profile: 'rke', maxUnavailableWorker: '25%', maxSurge: 1, drain: true, timings: { podStartSeconds: 90 }, skip: ['helm-charts', 'aggregated-apis'] };
 
 export async function run(files: { name: string; content: string | Uint8Array }[]): Promise<string> {
   await init();
@@ -20,7 +20,13 @@ export async function run(files: { name: string; content: string | Uint8Array }[
   const hops: string[] = report.upgrade.path;
   const phases = report.plan.phases.map((p) => `${p.name}/${p.pool ?? '-'}@${p.hop ?? ''} x${p.concurrency}: ${p.nodes.join(',')} ${p.startSeconds}-${p.endSeconds}`);
   const down = report.downtime.workloads.reduce((s, w) => s + w.seconds, 0);
-  const verdict: 'blocked' | 'ready' | 'nothing-checked' = report.summary.verdict;
+  const verdict: 'blocked' | 'incomplete' | 'ready' | 'nothing-checked' = report.summary.verdict;
+  // What the verdict stands on: every family not checked, with its state and why.
+  const scope: 'cluster' | 'manifests' = report.coverage.scope;
+  const unchecked: string[] = report.coverage.families
+    .filter((f) => f.inScope && f.state !== 'checked')
+    .map((f) => `${f.id}:${f.state}:${f.reason ?? ''}`);
+  const incomplete: string[] = report.coverage.incomplete;
   const kinds = Object.entries(report.inventory.byKind).map(([k, n]) => `${k}=${n}`);
   const catalogue: RuleInfo[] = rules();
   const s = new Session(options);
@@ -28,7 +34,7 @@ export async function run(files: { name: string; content: string | Uint8Array }[
   s.push('a.yaml', new Uint8Array([0x6b]));
   s.push('a.yaml', 'ind: Pod\n');
   const streamed: Report = s.finish();
-  return [version(), verdict, where, hops.join('>'), phases.join(';'), down, kinds.join(','), catalogue.length, streamed.schemaVersion, report.notRun.length].join(' ');
+  return [version(), verdict, scope, unchecked.join('|'), incomplete.join(','), where, hops.join('>'), phases.join(';'), down, kinds.join(','), catalogue.length, streamed.schemaVersion, report.notRun.length].join(' ');
 }
 
 // Off the main thread: Files, streams and bytes; progress, cancellation; suppressions in the options.

@@ -138,6 +138,12 @@ pub fn OptionsForm() -> Html {
                     { for [Drain::Default, Drain::On, Drain::Off].iter().map(|d| html! { <option value={d.name()} selected={*d == o.drain_delete_local_data}>{ if *d == Drain::Default { emptydir_default } else { d.name() } }</option> }) }
                 </select>
             </label>
+            <label class="field" title="Families of checks left out by choice (their ids in the report's coverage, separated by commas): listed as skipped, they do not make the run incomplete">{ "Skip families" }
+                <OptField id={Some("skip")} value={o.skip.clone()} placeholder={"none".to_owned()} size="18" commit={{
+                    let ctx = ctx.clone();
+                    Callback::from(move |v: String| ctx.edit_opts(|o| o.skip = v))
+                }} />
+            </label>
             if !timings.is_empty() {
                 <details class="timings">
                     <summary>{ "Times of the plan, in seconds" }</summary>

@@ -290,6 +290,7 @@ impl Engine {
                 r.upgrade.path_shown().join(" → "),
                 r.upgrade.profile
             ),
+            incomplete: r.coverage.incomplete.iter().map(|s| (*s).to_owned()).collect(),
         };
         // A finding is the same on both sides when its rule, object, hop, severity and message are.
         let key = |f: &kube_preflight::report::Finding| {
@@ -580,6 +581,9 @@ mod tests {
         // Every worker at once: a shorter plan, and the budget warning that the limit covers the pool.
         assert!(c.other.plan_seconds < c.current.plan_seconds, "{c:?}");
         assert!(c.only_other.iter().any(|f| f.starts_with("warning budget/limit-covers-pool")), "{:?}", c.only_other);
+        // What each side stands on: the demo reads no webhooks, APIServices, CRDs or Helm releases.
+        assert!(c.current.incomplete.contains(&"aggregated-apis".to_owned()), "{:?}", c.current);
+        assert_eq!(c.current.verdict_words(), format!("BLOCKED (not checked: {})", c.current.incomplete.join(", ")));
         // The same options: nothing differs.
         let same = e.compare(&format!("{{\"to\":\"{DEMO_TARGET}\"}}")).unwrap();
         assert!(same.options.is_empty() && same.only_other.is_empty() && same.only_current.is_empty());

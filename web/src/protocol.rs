@@ -79,6 +79,21 @@ pub struct Side {
     pub workloads_down: u64,
     pub downtime_seconds: u64,
     pub path: String,
+    /// The families of checks in scope that make the verdict incomplete (`coverage.incomplete`).
+    #[serde(default)]
+    pub incomplete: Vec<String>,
+}
+
+impl Side {
+    /// The verdict as the comparison shows it: with the families that stand on nothing, when incomplete.
+    pub fn verdict_words(&self) -> String {
+        let v = self.verdict.to_ascii_uppercase();
+        if self.incomplete.is_empty() {
+            v
+        } else {
+            format!("{v} (not checked: {})", self.incomplete.join(", "))
+        }
+    }
 }
 
 /// The current report against the same inputs under other options.

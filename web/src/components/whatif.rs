@@ -289,7 +289,9 @@ fn Compare() -> Html {
                 format!("{}{}", duration(s.plan_seconds), if s.plan_stops { ", then it stops" } else { "" })
             };
             let down = |s: &crate::protocol::Side| {
-                format!("{} workload(s), {} in all", s.workloads_down, duration(s.downtime_seconds))
+                // A plan that stops simulated only what comes before the stop: its downtime is partial.
+                let partial = if s.plan_stops { " (partial: only before the plan stops)" } else { "" };
+                format!("{} workload(s), {} in all{partial}", s.workloads_down, duration(s.downtime_seconds))
             };
             let other_name = if c.options.is_empty() {
                 "same options".to_owned()
@@ -301,7 +303,7 @@ fn Compare() -> Html {
                     <table class="compare">
                         <thead><tr><th></th><th scope="col">{ "Current" }</th><th scope="col" id="compare-other">{ other_name }</th></tr></thead>
                         <tbody>
-                            { row("Verdict", c.current.verdict.to_ascii_uppercase(), c.other.verdict.to_ascii_uppercase()) }
+                            { row("Verdict", c.current.verdict_words(), c.other.verdict_words()) }
                             { row("Findings", findings(&c.current), findings(&c.other)) }
                             { row("Plan", plan(&c.current), plan(&c.other)) }
                             { row("Workloads down", down(&c.current), down(&c.other)) }

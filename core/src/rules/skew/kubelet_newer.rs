@@ -45,7 +45,9 @@ pub fn check(ctx: &Context<'_>, out: &mut Vec<Finding>) {
                 format!(
                     "Node {} runs kubelet {v}, newer than the control plane's {}: kubelets must never be ahead of kube-apiserver",
                     n.name(),
-                    from
+                    // A product version (GKE on Bare Metal 1.15.4, OpenShift 4.14.3) with the Kubernetes minor it
+                    // ships: the kubelet's version is a Kubernetes one.
+                    from.with_kubernetes()
                 ),
                 format!(
                     "Upgrade the control plane to at least 1.{} first, or rebuild {} on {}.",

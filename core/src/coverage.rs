@@ -395,35 +395,26 @@ fn unreadable_part(id: &str, f: &Facts<'_>) -> (State, Option<String>) {
                 (State::Unreadable, Some(parts.join("; ")))
             }
         }
-        "drains" => {
-            let bad = of(&["Pod", "Deployment", "StatefulSet", "ReplicaSet", "DaemonSet", "Job", "CronJob"]);
-            if bad.is_empty() {
-                (State::Checked, None)
-            } else {
-                (
-                    State::Unreadable,
-                    Some(format!(
-                        "{} hold requests that do not parse (input/unreadable-value): counted as zero where pods are placed",
-                        names(&bad)
-                    )),
-                )
-            }
-        }
-        "budgets" => {
-            let bad = of(&["PodDisruptionBudget"]);
-            if bad.is_empty() {
-                (State::Checked, None)
-            } else {
-                (
-                    State::Unreadable,
-                    Some(format!(
-                        "budget(s) {} do not parse (input/unreadable-value): read as allowing nothing",
-                        names(&bad)
-                    )),
-                )
-            }
-        }
+        "drains" => unreadable_if(
+            "",
+            &of(&["Pod", "Deployment", "StatefulSet", "ReplicaSet", "DaemonSet", "Job", "CronJob"]),
+            "hold requests that do not parse (input/unreadable-value): counted as zero where pods are placed",
+        ),
+        "budgets" => unreadable_if(
+            "budget(s) ",
+            &of(&["PodDisruptionBudget"]),
+            "do not parse (input/unreadable-value): read as allowing nothing",
+        ),
         _ => (State::Checked, None),
+    }
+}
+
+/// `unreadable` naming `bad` (after `label`) and what became of them, or `checked` when there are none.
+fn unreadable_if(label: &str, bad: &[&str], what: &str) -> (State, Option<String>) {
+    if bad.is_empty() {
+        (State::Checked, None)
+    } else {
+        (State::Unreadable, Some(format!("{label}{} {what}", names(bad))))
     }
 }
 

@@ -41,26 +41,24 @@ pub fn render_junit(r: &Report, rules: &[&RuleInfo], fail_on: Option<Severity>) 
         let not_run = r.not_run.iter().find(|n| n.code == rule.code);
         let mut cases = String::new();
         let (mut t, mut f, mut k) = (0usize, 0usize, 0usize);
-        if let Some(n) = not_run {
+        // A skipped case of this rule, named and with why.
+        let mut skipped = |name: &str, why: &str| {
             t += 1;
             k += 1;
             let _ = writeln!(
                 cases,
-                "    <testcase classname=\"{}\" name=\"not run\">\n      <skipped message=\"{}\"/>\n    </testcase>",
+                "    <testcase classname=\"{}\" name=\"{name}\">\n      <skipped message=\"{}\"/>\n    </testcase>",
                 esc(rule.code),
-                esc(&n.reason)
+                esc(why)
             );
+        };
+        if let Some(n) = not_run {
+            skipped("not run", &n.reason);
         } else if let Some(fam) = r.coverage.unchecked_for(rule.code).filter(|_| findings.is_empty()) {
             // No finding from a family that was not checked is not a pass.
-            t += 1;
-            k += 1;
-            let _ = writeln!(
-                cases,
-                "    <testcase classname=\"{}\" name=\"not checked\">\n      <skipped message=\"{} {}: {}\"/>\n    </testcase>",
-                esc(rule.code),
-                esc(fam.id),
-                fam.state.name(),
-                esc(fam.reason.as_deref().unwrap_or(""))
+            skipped(
+                "not checked",
+                &format!("{} {}: {}", fam.id, fam.state.name(), fam.reason.as_deref().unwrap_or("")),
             );
         } else if findings.is_empty() {
             t += 1;

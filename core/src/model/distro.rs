@@ -365,6 +365,8 @@ pub struct ConditionalUpdate {
 pub struct HistoryEntry {
     pub state: String,
     pub version: String,
+    /// The release image (empty when not given).
+    pub image: String,
 }
 
 /// OpenShift's `ClusterVersion` (config.openshift.io/v1, name `version`): what the cluster-version
@@ -380,6 +382,8 @@ pub struct ClusterVersion {
     pub accepted_risks: Vec<String>,
     /// `status.desired.version`: the release the CVO is reconciling to.
     pub desired: Option<String>,
+    /// `status.desired.image` (empty when not given).
+    pub desired_image: String,
     pub history: Vec<HistoryEntry>,
     /// `status.availableUpdates[].version`; `None` when the field is absent (not `[]`).
     pub available: Option<Vec<String>>,
@@ -411,6 +415,7 @@ impl ClusterVersion {
                 .filter_map(|r| r.get("name").as_str().map(str::to_owned))
                 .collect(),
             desired: text(status.at(&["desired", "version"])),
+            desired_image: status.at(&["desired", "image"]).as_str().unwrap_or_default().to_owned(),
             history: status
                 .get("history")
                 .as_seq()
@@ -418,6 +423,7 @@ impl ClusterVersion {
                 .map(|h| HistoryEntry {
                     state: h.get("state").as_str().unwrap_or_default().to_owned(),
                     version: h.get("version").as_str().unwrap_or_default().to_owned(),
+                    image: h.get("image").as_str().unwrap_or_default().to_owned(),
                 })
                 .collect(),
             available: matches!(status.get("availableUpdates").value, crate::parse::Value::Seq(_)).then(|| {

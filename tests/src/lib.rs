@@ -16,6 +16,7 @@
 //! upstream:                                # conformance cases: the upstream test they translate
 //!   {repo: kubernetes/kubernetes, file: pkg/.../x_test.go, case: "TestX/row"}
 //! known: "why kube-preflight does not agree yet"   # conformance only: the case must still fail
+//! ours: "what it asserts beyond upstream"  # conformance only: a conclusion of kube-preflight's own
 //! report: {upgrade: {path: [1.29.2]}}      # a subset of the report JSON (optional; an array whose
 //!                                          # first element is "..." matches a prefix)
 //! skipped: [secrets.yaml]                  # inputs the case means to be skipped (any other skipped

@@ -21,6 +21,11 @@ fn every_translated_upstream_case_gives_the_upstream_outcome() {
                 failures.push(format!("{name}: case.yaml has no upstream.{key}"));
             }
         }
+        // What a case asserts beyond its upstream test (a kube-preflight conclusion: a severity, a plan
+        // detail) is marked as ours, with what it adds; an empty mark says nothing and is refused.
+        if !c.spec.get("ours").is_null() && c.spec.get("ours").as_str().is_none_or(|s| s.trim().is_empty()) {
+            failures.push(format!("{name}: `ours` must say what the case asserts beyond its upstream test"));
+        }
         let problems = c.failures();
         // A case kube-preflight does not yet agree with says why (`known`), and must still disagree: when
         // it passes, the explanation is stale and the case is taken as a plain one.

@@ -103,6 +103,8 @@ pub struct Case {
     pub json: Json,
     /// Where the plan if resolved worked out the long way ([`unshared_differs`]) gave another report.
     pub unshared: Option<String>,
+    /// The names of the objects read (an `absent` entry that names an object must name one of them).
+    pub names: std::collections::BTreeSet<String>,
 }
 
 /// The report of `inputs` under `options` worked out the long way (each round of the run if resolved
@@ -134,7 +136,10 @@ pub fn run_case(dir: &Path) -> Case {
     let report = check(&inputs(dir), &options).unwrap_or_else(|e| panic!("{}: {e}", dir.display()));
     let json: Json = serde_json::from_str(&report.to_json()).unwrap();
     let unshared = unshared_differs(&inputs(dir), &options, &report);
-    Case { dir: dir.to_path_buf(), spec, report, json, unshared }
+    let names = kube_preflight::ingest::ingest(&inputs(dir))
+        .map(|i| i.objects.iter().map(|o| o.r.name.to_string()).collect())
+        .unwrap_or_default();
+    Case { dir: dir.to_path_buf(), spec, report, json, unshared, names }
 }
 
 impl Case {
@@ -161,6 +166,13 @@ impl Case {
                 Some(code) => serde_json::json!({ "code": code }),
                 None => pattern(e),
             };
+            // An absence about an object that was never read proves nothing (a misspelt name), unless the
+            // case means an input to be passed over (`skipped:`), whose objects are not read by design.
+            if let Some(name) = unwanted.get("object").and_then(|o| o.get("name")).and_then(Json::as_str) {
+                if !self.names.contains(name) && self.spec.get("skipped").is_null() {
+                    out.push(format!("`absent` names object {name}, which no input holds"));
+                }
+            }
             if let Some(f) = findings.iter().find(|f| contains(f, &unwanted)) {
                 out.push(format!("expected no finding like {unwanted}, found {}", f["message"]));
             }

@@ -105,7 +105,41 @@ pub struct Case {
     pub unshared: Option<String>,
     /// The names of the objects read (an `absent` entry that names an object must name one of them).
     pub names: std::collections::BTreeSet<String>,
+    /// Objects of a built-in API group whose kind that group does not have (a misspelt kind is read as an
+    /// object no check looks at, so every `absent` would hold): `apiVersion kind name`.
+    pub unknown_kinds: Vec<String>,
 }
+
+/// The kinds of the built-in API groups the fixtures use (Kubernetes' API reference): an object of one of
+/// these groups with another kind is a typo.
+const BUILT_IN_KINDS: &[(&str, &[&str])] = &[
+    (
+        "v1",
+        &[
+            "Binding",
+            "ComponentStatus",
+            "ConfigMap",
+            "Endpoints",
+            "Event",
+            "LimitRange",
+            "List",
+            "Namespace",
+            "Node",
+            "PersistentVolume",
+            "PersistentVolumeClaim",
+            "Pod",
+            "PodTemplate",
+            "ReplicationController",
+            "ResourceQuota",
+            "Secret",
+            "Service",
+            "ServiceAccount",
+        ],
+    ),
+    ("apps/v1", &["ControllerRevision", "DaemonSet", "Deployment", "ReplicaSet", "StatefulSet"]),
+    ("batch/v1", &["CronJob", "Job"]),
+    ("policy/v1", &["Eviction", "PodDisruptionBudget"]),
+];
 
 /// The report of `inputs` under `options` worked out the long way (each round of the run if resolved
 /// indexing the cluster again and running every rule: `pipeline::report_for_unshared`), when it differs
@@ -136,10 +170,19 @@ pub fn run_case(dir: &Path) -> Case {
     let report = check(&inputs(dir), &options).unwrap_or_else(|e| panic!("{}: {e}", dir.display()));
     let json: Json = serde_json::from_str(&report.to_json()).unwrap();
     let unshared = unshared_differs(&inputs(dir), &options, &report);
-    let names = kube_preflight::ingest::ingest(&inputs(dir))
-        .map(|i| i.objects.iter().map(|o| o.r.name.to_string()).collect())
-        .unwrap_or_default();
-    Case { dir: dir.to_path_buf(), spec, report, json, unshared, names }
+    let objects = kube_preflight::ingest::ingest(&inputs(dir)).map(|i| i.objects).unwrap_or_default();
+    let names = objects.iter().map(|o| o.r.name.to_string()).collect();
+    let unknown_kinds = objects
+        .iter()
+        .filter(|o| {
+            BUILT_IN_KINDS
+                .iter()
+                .find(|(api, _)| *api == o.r.api_version.as_str())
+                .is_some_and(|(_, kinds)| !kinds.contains(&o.r.kind.as_str()))
+        })
+        .map(|o| format!("{} {} {}", o.r.api_version, o.r.kind, o.r.name))
+        .collect();
+    Case { dir: dir.to_path_buf(), spec, report, json, unshared, names, unknown_kinds }
 }
 
 impl Case {
@@ -192,6 +235,9 @@ impl Case {
             if code.starts_with("input/") && !expected_codes.iter().any(|c| c == code) {
                 out.push(format!("an input finding the case does not expect: {}", f["message"]));
             }
+        }
+        for k in &self.unknown_kinds {
+            out.push(format!("an object of a kind its API group does not have (misspelt?): {k}"));
         }
         out.extend(self.unshared.clone());
         let report_part = self.spec.get("report");

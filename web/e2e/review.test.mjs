@@ -69,6 +69,9 @@ for (const screen of Object.keys(SCREENS)) {
     await verdictIs(page, 'INCOMPLETE');
     assert.match(await text(page, '#incomplete'), /\d+ check\(s\) and the plan could not run: the current version is not known\. This is not a pass\./);
     assert.match(await text(page, '#not-run'), /skew\/kubelet-too-old: .*Current/);
+    // No plan, so no downtime is claimed either way.
+    assert.equal(await text(page, '#no-downtime'), 'Not simulated: there is no plan, so no downtime is known.');
+    assert.equal((await text(page, '#down')).trim(), 'not simulated (no plan)');
     assert.match(await text(page, '#detected'), /managed EKS cluster \(2 of 2 node\(s\) carry the label eks\.amazonaws\.com\/nodegroup/);
     assert.ok(await noSideways(page), 'the page scrolls sideways');
     await shot(page, `incomplete-${screen}`);

@@ -28,7 +28,10 @@ pub fn DowntimeChart(props: &DowntimeChartProps) -> Html {
     let Some(r) = props.report.clone().or_else(|| ctx.state.report.clone()) else { return html! {} };
     let all = &r.downtime.workloads;
     if all.is_empty() {
-        let text = if r.downtime.partial {
+        // Said only of what was simulated: no plan is no claim at all.
+        let text = if r.plan.phases.is_empty() && r.plan.stops.is_empty() {
+            "Not simulated: there is no plan, so no downtime is known."
+        } else if r.downtime.partial || !r.plan.stops.is_empty() {
             "No workload loses its last Ready replica before the plan stops; past the stop nothing was simulated."
         } else {
             "No workload is expected to lose its last Ready replica."

@@ -166,7 +166,8 @@ pub fn Verdict() -> Html {
                     <div><dt>{ "Current from" }</dt><dd id="from-source">{ src.clone() }{ u.from_detail.as_ref().map(|d| format!(": {d}")) }</dd></div>
                 }
                 <div><dt>{ "Plan" }</dt><dd id="total">{ if r.plan.phases.is_empty() && r.plan.stops.is_empty() { "none".to_owned() } else if r.plan.stops.is_empty() { duration(r.plan.total_seconds) } else { format!("{}, then it stops", duration(r.plan.total_seconds)) } }</dd></div>
-                <div><dt>{ "Workloads down" }</dt><dd id="down">{ down.len() }
+                <div><dt>{ "Workloads down" }</dt><dd id="down">
+                    if r.plan.phases.is_empty() && r.plan.stops.is_empty() { { "not simulated (no plan)" } } else { { down.len() } }
                     if r.downtime.partial { <span class="partial" id="down-partial">{ format!(" so far (partial: {} node(s) past the stop not simulated)", r.plan.not_simulated.len()) }</span> }
                     if let Some(l) = longest { <span class="longest">{ format!(" · longest: {l}") }</span> }
                 </dd></div>

@@ -120,6 +120,16 @@ pub fn Verdict() -> Html {
         // While checking, the card is only marked (no line: nothing under the pointer moves).
         (_, true) => html! {},
     };
+    // The families that make the run incomplete, but for the current version and the plan when the card
+    // already says that the current version is unknown (one cause, said once).
+    let said_apart = r.rules_not_run() > 0;
+    let standing: Vec<&crate::view::FamilyV> = r
+        .coverage
+        .families
+        .iter()
+        .filter(|f| r.coverage.incomplete.contains(&f.id))
+        .filter(|f| !(said_apart && matches!(f.id.as_str(), "current-version" | "plan")))
+        .collect();
     let auto_target = ctx.state.opts.to.trim().is_empty() && !ctx.state.using_demo && u.from.is_some() && !stale;
     html! {
         <section part="verdict" class={classes!("verdict-card", headline.class(), stale.then_some("stale"))} id="summary" aria-label="Verdict">
@@ -139,11 +149,11 @@ pub fn Verdict() -> Html {
                         r.unreadable.iter().map(|(n, why)| format!("{n} ({why})")).collect::<Vec<_>>().join("; ")) }
                 </p>
             }
-            if headline == Headline::Incomplete && !r.coverage.incomplete.is_empty() {
+            if headline == Headline::Incomplete && !standing.is_empty() {
                 <p class="incomplete" id="incomplete-families">
                     { format!("No blocker among what was checked, but {} family(ies) of checks in scope stand on nothing: {}. This is not a pass: give their inputs, or leave them out by choice with --skip.",
-                        r.coverage.incomplete.len(),
-                        r.coverage.families.iter().filter(|f| r.coverage.incomplete.contains(&f.id)).map(|f| format!("{} ({})", f.family, f.state_words())).collect::<Vec<_>>().join(", ")) }
+                        standing.len(),
+                        standing.iter().map(|f| format!("{} ({})", f.family, f.state_words())).collect::<Vec<_>>().join(", ")) }
                 </p>
             }
             if headline == Headline::Incomplete && r.rules_not_run() > 0 {

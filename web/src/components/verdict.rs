@@ -149,17 +149,17 @@ pub fn Verdict() -> Html {
                         r.unreadable.iter().map(|(n, why)| format!("{n} ({why})")).collect::<Vec<_>>().join("; ")) }
                 </p>
             }
+            if headline == Headline::Incomplete && r.rules_not_run() > 0 {
+                <p class="incomplete" id="incomplete">
+                    { format!("No blocker among the checks that ran, but {} check(s) and the plan could not run: the current version is not known. This is not a pass. ", r.rules_not_run()) }
+                    if ctx.bridge.is_live() { { focus_button(&ctx, "from", "Set Current") } }
+                </p>
+            }
             if headline == Headline::Incomplete && !standing.is_empty() {
                 <p class="incomplete" id="incomplete-families">
                     { format!("No blocker among what was checked, but {} family(ies) of checks in scope stand on nothing: {}. This is not a pass: give their inputs, or leave them out by choice with --skip.",
                         standing.len(),
                         standing.iter().map(|f| format!("{} ({})", f.family, f.state_words())).collect::<Vec<_>>().join(", ")) }
-                </p>
-            }
-            if headline == Headline::Incomplete && r.rules_not_run() > 0 {
-                <p class="incomplete" id="incomplete">
-                    { format!("No blocker among the checks that ran, but {} check(s) and the plan could not run: the current version is not known. This is not a pass. ", r.rules_not_run()) }
-                    if ctx.bridge.is_live() { { focus_button(&ctx, "from", "Set Current") } }
                 </p>
             }
             <div class="counts">

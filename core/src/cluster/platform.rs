@@ -50,6 +50,7 @@ pub const POOL_DEGRADED: &str = "platform/pool-degraded";
 pub const OPERATOR_INCOMPATIBLE: &str = "platform/operator-incompatible";
 pub const VERSION_REFUSED: &str = "platform/version-refused";
 pub const PREFLIGHT_FAILED: &str = "platform/preflight-failed";
+pub const CLUSTER_VERSION_FAILING: &str = "platform/cluster-version-failing";
 
 /// The annotation OLM writes on an installed ClusterServiceVersion with its bundle's properties (a JSON
 /// object with a `properties` list), which its incompatible-operators check reads
@@ -126,6 +127,7 @@ fn openshift<'a>(c: &Cluster<'a>, from: &Version, out: &mut Vec<Gate<'a>>) {
     let pools_degraded = pools(c, minor, out);
     let incompatible = minor && csvs(c, to, out);
     let (by_update, by_acks) = cv.map_or((false, false), |(o, cv)| {
+        failing(o, cv, out);
         update_edges(c, o, cv, out);
         requested(o, cv, to, out);
         (in_progress(o, cv, from, to, minor, out), admin_acks(c, cv, from, minor, out))
@@ -297,6 +299,44 @@ fn requested<'a>(o: &'a Object, cv: &ClusterVersion, to: &Version, out: &mut Vec
         .warning()
         .data("desiredUpdate", asked),
     );
+}
+
+/// `oc adm upgrade --to` refuses to request an update while the ClusterVersion is `Invalid=True` (its spec
+/// cannot be acted on) or `Failing=True` (the CVO cannot reconcile the current release: an operator down, a
+/// manifest it cannot apply), unless `--allow-upgrade-with-warnings` (oc `pkg/cli/admin/upgrade/upgrade.go`,
+/// `checkForUpgrade`). The update does not start.
+fn failing<'a>(o: &'a Object, cv: &ClusterVersion, out: &mut Vec<Gate<'a>>) {
+    let current = cv.desired.clone().unwrap_or_else(|| "its current release".to_owned());
+    if let Some(c) = condition(&cv.conditions, "Invalid").filter(|c| c.status == "True") {
+        out.push(
+            gate(
+                CLUSTER_VERSION_FAILING,
+                Some(o),
+                format!(
+                    "The ClusterVersion is Invalid ({}): `oc adm upgrade` refuses to request an update until the invalid state is corrected",
+                    said(c)
+                ),
+                "Correct what the Invalid condition names (`oc describe clusterversion`); --allow-upgrade-with-warnings bypasses the check, the CVO still cannot act on an invalid spec.",
+            )
+            .data("condition", "Invalid")
+            .data("reason", c.reason.clone()),
+        );
+    }
+    if let Some(c) = condition(&cv.conditions, "Failing").filter(|c| c.status == "True") {
+        out.push(
+            gate(
+                CLUSTER_VERSION_FAILING,
+                Some(o),
+                format!(
+                    "The ClusterVersion is Failing ({}): the cluster is experiencing an error reconciling {current}, and `oc adm upgrade` refuses to request an update",
+                    said(c)
+                ),
+                "Fix what the Failing condition names first (`oc adm upgrade`, the ClusterOperators' Available and Degraded conditions); only then update, or pass --allow-upgrade-with-warnings knowing the current release is not reconciled.",
+            )
+            .data("condition", "Failing")
+            .data("reason", c.reason.clone()),
+        );
+    }
 }
 
 /// The last update did not complete (`status.history[0]` is `Partial`). While it progresses

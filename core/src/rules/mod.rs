@@ -78,6 +78,7 @@ registry![
     node::legacy_cgroup,
     node::container_runtime_unsupported,
     platform::admin_ack_required,
+    platform::cluster_version_failing,
     platform::operator_degraded,
     platform::operator_incompatible,
     platform::pool_degraded,

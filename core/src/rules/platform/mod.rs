@@ -3,6 +3,7 @@
 //! `bmctl`). The gates are decided once in `cluster::platform`; the plan stops on the same ones.
 
 pub mod admin_ack_required;
+pub mod cluster_version_failing;
 pub mod operator_degraded;
 pub mod operator_incompatible;
 pub mod pool_degraded;

@@ -98,6 +98,9 @@ fn downtime_line(r: &ReportView) -> String {
     }
 }
 
+/// What a report of manifests alone is about, in every export.
+pub const MANIFESTS_SCOPE: &str = "Scope: manifests. The verdict is about these manifests for the target, not about a cluster: no node, drain, plan or platform gate was judged.";
+
 /// Each family of checks in scope that was not checked, as `admission webhooks (not read): why`.
 fn unchecked_lines(r: &ReportView) -> Vec<String> {
     r.coverage
@@ -139,7 +142,7 @@ pub fn summary_text(r: &ReportView, m: &Meta) -> String {
         let _ = writeln!(s, "Not checked: {line}");
     }
     if r.coverage.scope == "manifests" {
-        let _ = writeln!(s, "Scope: manifests (the verdict is about the manifests for the target, not a cluster)");
+        let _ = writeln!(s, "{MANIFESTS_SCOPE}");
     }
     let _ = writeln!(s, "Inputs: {}", inputs_fact(r, m));
     let _ = writeln!(s, "Options: {}", m.options_line());
@@ -237,6 +240,9 @@ pub fn runbook_markdown(r: &ReportView, m: &Meta, nodes: &[NodeFacts]) -> String
     for line in unchecked_lines(r) {
         let _ = writeln!(s, "- Not checked: {}", cell(&line));
     }
+    if r.coverage.scope == "manifests" {
+        let _ = writeln!(s, "- {MANIFESTS_SCOPE}");
+    }
     s.push_str("\n## Assumptions\n\n");
     for a in assumptions(r) {
         let _ = writeln!(s, "- {a}");
@@ -331,6 +337,9 @@ pub fn offline_html(r: &ReportView, m: &Meta, nodes: &[NodeFacts]) -> String {
         let _ = writeln!(s, "<dt>{k}</dt><dd>{}</dd>", esc(&v));
     }
     s.push_str("</dl>\n");
+    if r.coverage.scope == "manifests" {
+        let _ = writeln!(s, "<p id=\"scope\">{}</p>", esc(MANIFESTS_SCOPE));
+    }
     let unchecked = unchecked_lines(r);
     if !r.not_run.is_empty() || !r.inventory.skipped.is_empty() || !unchecked.is_empty() {
         s.push_str("<h2>Not checked</h2>\n<ul id=\"not-checked\">\n");
@@ -585,6 +594,11 @@ mod tests {
         v.plan.phases.clear();
         v.plan.stops.clear();
         assert!(summary_text(&v, &meta()).contains("Downtime: not simulated: there is no plan\n"));
+        // Manifests alone: every export says what the verdict is about.
+        v.coverage.scope = "manifests".into();
+        assert!(summary_text(&v, &meta()).contains(&format!("{MANIFESTS_SCOPE}\n")));
+        assert!(runbook_markdown(&v, &meta(), &[]).contains(&format!("- {MANIFESTS_SCOPE}\n")));
+        assert!(offline_html(&v, &meta(), &[]).contains("<p id=\"scope\">Scope: manifests."));
     }
 
     #[test]

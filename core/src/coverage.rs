@@ -177,24 +177,6 @@ fn platform(profile: Profile) -> Option<Spec> {
     }
 }
 
-/// Every family id `--skip` takes, in report order (the platform's under any profile).
-pub const FAMILY_IDS: &[&str] = &[
-    "current-version",
-    "nodes",
-    "drains",
-    "budgets",
-    "admission-webhooks",
-    "admission-policies",
-    "aggregated-apis",
-    "custom-resources",
-    "helm-charts",
-    "api-removals",
-    "plan",
-    "openshift-gates",
-    "bmctl-gates",
-    "kops-instance-groups",
-];
-
 /// How the plan went, as coverage reads it.
 pub enum PlanRun<'a> {
     /// It ran to its end (or there was nothing to upgrade: the reason says so).
@@ -590,7 +572,7 @@ mod tests {
             let mut f = facts(&by_kind, &to, &[]);
             f.profile = p;
             for fam in coverage(&f).families {
-                assert!(FAMILY_IDS.contains(&fam.id), "{}", fam.id);
+                assert!(crate::options::FAMILY_IDS.contains(&fam.id), "{}", fam.id);
             }
         }
     }

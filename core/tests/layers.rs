@@ -42,12 +42,60 @@ struct Reference {
     name: String,
 }
 
+/// Where the string or char literal that starts at `i` ends (just past it), if one starts there: `"..."`
+/// with escapes, raw strings `r"..."` and `r#"..."#` (also `b`-prefixed), and char literals `'x'`, `'\n'`
+/// (a lifetime `'a` is none).
+fn literal_end(chars: &[char], i: usize) -> Option<usize> {
+    let at = |k: usize| chars.get(k).copied();
+    let ident = |c: Option<char>| c.is_some_and(|c| c.is_alphanumeric() || c == '_');
+    let before = if i == 0 { None } else { at(i - 1) };
+    match at(i)? {
+        '"' if !ident(before) || before == Some('b') || before == Some('r') => {
+            let mut k = i + 1;
+            while let Some(c) = at(k) {
+                match c {
+                    '\\' => k += 2,
+                    '"' => return Some(k + 1),
+                    _ => k += 1,
+                }
+            }
+            Some(chars.len())
+        }
+        'r' if !ident(before) || before == Some('b') => {
+            let hashes = (i + 1..).take_while(|&k| at(k) == Some('#')).count();
+            if at(i + 1 + hashes) != Some('"') || (hashes == 0 && at(i + 1) != Some('"')) {
+                return None;
+            }
+            let mut k = i + 2 + hashes;
+            while k < chars.len() {
+                if at(k) == Some('"') && (1..=hashes).all(|h| at(k + h) == Some('#')) {
+                    return Some(k + 1 + hashes);
+                }
+                k += 1;
+            }
+            Some(chars.len())
+        }
+        '\'' if at(i + 1) == Some('\\') => (i + 3..).find(|&k| at(k) == Some('\'') || at(k).is_none()).map(|k| k + 1),
+        '\'' if at(i + 2) == Some('\'') => Some(i + 3),
+        _ => None,
+    }
+}
+
 /// `text` with comments and `#[cfg(test)]` modules blanked out (line breaks kept, so lines still count).
 fn strip(text: &str) -> String {
     let mut out: Vec<char> = Vec::with_capacity(text.len());
     let chars: Vec<char> = text.chars().collect();
     let mut i = 0;
     while i < chars.len() {
+        // A string or char literal is blanked whole: a `/*` or `//` inside one (`"api/*"`) starts no comment,
+        // and a path inside one is no use of a module.
+        if let Some(end) = literal_end(&chars, i) {
+            for c in &chars[i..end] {
+                out.push(if *c == '\n' { '\n' } else { ' ' });
+            }
+            i = end;
+            continue;
+        }
         let rest: String = chars[i..chars.len().min(i + 12)].iter().collect();
         if rest.starts_with("//") {
             while i < chars.len() && chars[i] != '\n' {
@@ -286,6 +334,16 @@ fn the_check_sees_what_it_must() {
     assert!(violations("render", 1, "let r = crate::rules::rule_infos();\n", &modules).is_empty());
     assert_eq!(violations("render", 1, "let r = crate::rules();\n", &modules).len(), 1);
     assert_eq!(violations("render", 1, "let r = crate::check(&i, &o);\n", &modules).len(), 1);
+    // A `/*` inside a string starts no comment: what follows it is still read.
+    assert_eq!(
+        violations("options", 1, "const P: &str = \"api/*\";\nfn f() { crate::coverage::x(); }\n", &modules).len(),
+        1
+    );
+    assert_eq!(
+        violations("options", 1, "const P: &str = r#\"a /* \"b\" \"#;\nuse crate::rules::X;\n", &modules).len(),
+        1
+    );
+    assert!(violations("options", 1, "const P: &str = \"crate::rules\";\nconst C: char = '\"';\n", &modules).is_empty());
     // Test modules and comments are not read.
     let text = "// crate::session\n/* crate::pipeline */\nfn a() {}\n#[cfg(test)]\nmod tests {\n    use crate::session::Session;\n}\n";
     assert!(violations("units", 1, text, &modules).is_empty());

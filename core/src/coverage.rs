@@ -106,17 +106,18 @@ pub struct KindRead {
     pub read: usize,
 }
 
+/// What every face says of a run of manifests alone.
+pub const MANIFESTS_SCOPE: &str = "Scope: manifests. The verdict is about these manifests for the target, not about a cluster: no node, drain, plan or platform gate was judged.";
+
 /// What Helm records as a deployed release (`sh.helm.release.v1.*` Secrets or ConfigMaps).
 pub const HELM_RELEASE: &str = "Helm release record";
 
-/// A family read from the inputs: id, name, codes, the groups of kinds it needs (one of each group), and
-/// whether a run of manifests alone can check it.
+/// A family read from the inputs: id, name, codes and the groups of kinds it needs (one of each group).
 struct Spec {
     id: &'static str,
     family: &'static str,
     codes: &'static [&'static str],
     needs: &'static [&'static [&'static str]],
-    manifests: bool,
 }
 
 const fn spec(
@@ -125,7 +126,7 @@ const fn spec(
     codes: &'static [&'static str],
     needs: &'static [&'static [&'static str]],
 ) -> Spec {
-    Spec { id, family, codes, needs, manifests: false }
+    Spec { id, family, codes, needs }
 }
 
 const KINDS: &[Spec] = &[
@@ -212,6 +213,9 @@ pub struct Facts<'a> {
     pub skip: &'a [String],
 }
 
+/// The families a run of manifests alone answers for (the others need a cluster).
+const MANIFEST_FAMILIES: &[&str] = &["api-removals"];
+
 /// Kinds whose presence makes a run judge a cluster (CONTRACT section 6).
 const CLUSTER_STATE: &[&str] = &["Node", "ClusterVersion", "ClusterOperator", "MachineConfigPool", "Cluster"];
 
@@ -252,7 +256,7 @@ pub fn coverage(f: &Facts<'_>) -> Coverage {
             ),
         ),
     };
-    families.push(family("current-version", "current version", f.needs_from.clone(), Vec::new(), state, reason, false));
+    families.push(family("current-version", "current version", f.needs_from.clone(), Vec::new(), state, reason));
 
     for s in KINDS.iter().chain(platform(f.profile).as_ref()) {
         let kinds: Vec<KindRead> =
@@ -264,7 +268,7 @@ pub fn coverage(f: &Facts<'_>) -> Coverage {
         } else {
             unreadable_part(s.id, f)
         };
-        families.push(family(s.id, s.family, s.codes.to_vec(), kinds, state, reason, s.manifests));
+        families.push(family(s.id, s.family, s.codes.to_vec(), kinds, state, reason));
     }
 
     // API removals: every object read is checked against the table.
@@ -287,7 +291,6 @@ pub fn coverage(f: &Facts<'_>) -> Coverage {
         Vec::new(),
         state,
         reason,
-        true,
     ));
 
     // The plan's simulation.
@@ -308,14 +311,13 @@ pub fn coverage(f: &Facts<'_>) -> Coverage {
         Vec::new(),
         state,
         reason,
-        false,
     ));
 
     // Scope, then the user's choice.
     for fam in &mut families {
         let read_anyway =
             fam.kinds.iter().any(|k| k.read > 0) || (fam.id == "current-version" && fam.state == State::Checked);
-        fam.in_scope = scope == Scope::Cluster || fam.in_scope || read_anyway;
+        fam.in_scope = scope == Scope::Cluster || MANIFEST_FAMILIES.contains(&fam.id) || read_anyway;
         if !fam.in_scope && fam.state != State::Checked {
             fam.reason = Some(format!(
                 "{}; out of scope: the inputs are manifests alone, not a cluster",
@@ -348,9 +350,8 @@ fn family(
     kinds: Vec<KindRead>,
     state: State,
     reason: Option<String>,
-    manifests: bool,
 ) -> Family {
-    Family { id, family: name, state, in_scope: manifests, reason, codes, kinds, checked: false, not_checked: None }
+    Family { id, family: name, state, in_scope: false, reason, codes, kinds, checked: false, not_checked: None }
 }
 
 /// A family whose kinds were read: unreadable where a value its checks need did not parse.
@@ -433,9 +434,7 @@ impl Coverage {
 
     /// The sentence said about the scope, for a run of manifests alone.
     pub fn scope_note(&self) -> Option<&'static str> {
-        (self.scope == Scope::Manifests).then_some(
-            "Scope: manifests. The verdict is about these manifests for the target, not about a cluster: no node, drain, plan or platform gate was judged.",
-        )
+        (self.scope == Scope::Manifests).then_some(MANIFESTS_SCOPE)
     }
 
     /// The sentence said when the target is past the tables' review, if it is.
@@ -471,16 +470,25 @@ mod tests {
         }
     }
 
+    /// Facts of a run that does not know the current version, so that its plan did not run (`why`).
+    fn unknown_version<'a>(by_kind: &'a BTreeMap<String, usize>, to: &'a Version, why: &'a str) -> Facts<'a> {
+        let mut f = facts(by_kind, to, &[]);
+        f.from_source = None;
+        f.plan = PlanRun::NotRun(why);
+        f
+    }
+
+    fn kinds(read: &[(&str, usize)]) -> BTreeMap<String, usize> {
+        read.iter().map(|(k, n)| ((*k).to_owned(), *n)).collect()
+    }
+
     fn state(c: &Coverage, id: &str) -> State {
         c.families.iter().find(|f| f.id == id).unwrap().state
     }
 
     #[test]
     fn a_family_whose_kinds_were_not_read_is_not_read_and_makes_the_run_incomplete() {
-        let mut by_kind = BTreeMap::new();
-        by_kind.insert("Node".to_owned(), 3);
-        by_kind.insert("Pod".to_owned(), 10);
-        by_kind.insert("ValidatingWebhookConfiguration".to_owned(), 1);
+        let by_kind = kinds(&[("Node", 3), ("Pod", 10), ("ValidatingWebhookConfiguration", 1)]);
         let to = Version::parse("1.29.2").unwrap();
         let c = coverage(&facts(&by_kind, &to, &[]));
         assert_eq!(c.scope, Scope::Cluster);
@@ -526,12 +534,9 @@ mod tests {
 
     #[test]
     fn the_current_version_unknown_a_stopped_plan_and_unreadable_nodes_are_not_passes() {
-        let mut by_kind = BTreeMap::new();
-        by_kind.insert("Node".to_owned(), 2);
+        let by_kind = kinds(&[("Node", 2)]);
         let to = Version::parse("1.29.2").unwrap();
-        let mut f = facts(&by_kind, &to, &[]);
-        f.from_source = None;
-        f.plan = PlanRun::NotRun("no current version");
+        let mut f = unknown_version(&by_kind, &to, "no current version");
         f.no_kubelet_version = vec!["w-1"];
         let c = coverage(&f);
         assert_eq!(state(&c, "current-version"), State::NotRead);
@@ -546,12 +551,9 @@ mod tests {
 
     #[test]
     fn manifests_alone_leave_the_cluster_families_out_of_scope() {
-        let mut by_kind = BTreeMap::new();
-        by_kind.insert("Deployment".to_owned(), 2);
+        let by_kind = kinds(&[("Deployment", 2)]);
         let to = Version::parse("1.36.0").unwrap();
-        let mut f = facts(&by_kind, &to, &[]);
-        f.from_source = None;
-        f.plan = PlanRun::NotRun("no nodes");
+        let mut f = unknown_version(&by_kind, &to, "no nodes");
         let c = coverage(&f);
         assert_eq!(c.scope, Scope::Manifests);
         assert!(c.incomplete.is_empty(), "{:?}", c.incomplete);

@@ -13,6 +13,17 @@ use crate::options::Profile;
 use crate::parse::parse_yaml_documents;
 use crate::version::Version;
 
+/// The kind and field where the profile's own platform records the current version (`None`: the profile
+/// has no record of its own): one that cannot be read leaves the version taken from another source in doubt.
+pub fn platform_version_field(profile: Profile) -> Option<(&'static str, &'static str)> {
+    match profile {
+        Profile::Openshift => Some(("ClusterVersion", "status.desired.version")),
+        Profile::GkeBaremetal => Some(("Cluster", "status.anthosBareMetalVersion")),
+        Profile::Kops => Some(("Cluster", "spec.kubernetesVersion")),
+        _ => None,
+    }
+}
+
 /// The current version and where it was read.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Current {

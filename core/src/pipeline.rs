@@ -492,6 +492,8 @@ fn build_report(
     }
     let path = ctx.path_strings();
     let shown_path = shown(from.as_ref(), &resolved.to, &ctx.path);
+    // The plan had nothing to do (its `notRun` reason says so): what it covers is checked, not unknown.
+    let nothing_to_upgrade = ctx.from.is_some() && !ctx.nodes.is_empty() && ctx.path.is_empty();
     // Nodes that state no kubelet version (kept by name: the context is let go below).
     let no_kubelet: Vec<&str> = ctx
         .nodes
@@ -516,7 +518,7 @@ fn build_report(
         options,
         &resolved.to,
         (from_source, &from_detail, disagree.as_ref().map(|(_, d)| d.as_slice())),
-        &plan,
+        (&plan, nothing_to_upgrade),
         &not_run,
         &findings,
         no_kubelet,
@@ -562,14 +564,14 @@ fn coverage_of(
     options: &UpgradeOptions,
     to: &version::Version,
     (from_source, from_detail, disagree): (Option<&'static str>, &Option<String>, Option<&[String]>),
-    plan: &report::Plan,
+    (plan, nothing_to_upgrade): (&report::Plan, bool),
     not_run: &[NotRun],
     findings: &[report::Finding],
     no_kubelet_version: Vec<&str>,
 ) -> crate::coverage::Coverage {
     use crate::coverage::PlanRun;
     let plan_run = match (not_run.iter().find(|n| n.code == "plan"), plan.stops.first()) {
-        (Some(n), _) if n.reason.contains("nothing to upgrade") => PlanRun::Complete(Some(n.reason.as_str())),
+        (Some(n), _) if nothing_to_upgrade => PlanRun::Complete(Some(n.reason.as_str())),
         (Some(n), _) => PlanRun::NotRun(n.reason.as_str()),
         (None, Some(stop)) if !plan.complete => PlanRun::Stopped {
             at: match &stop.node {
@@ -585,34 +587,25 @@ fn coverage_of(
         .filter(|f| f.code == crate::rules::input::unreadable_value::INFO.code)
         .filter_map(|f| f.object.as_ref().map(|o| (o.kind.as_str(), o.name.as_str())))
         .collect();
+    // Why the version taken may not be where the cluster is: a source the profile reads first that could not
+    // be read, or sources that disagree. Not when the options state it: then no record decides it.
+    let mut version_doubts: Vec<String> = Vec::new();
+    if from_source != Some(crate::current::FROM_OPTIONS) {
+        if let Some((kind, field)) = crate::current::platform_version_field(options.profile) {
+            version_doubts.extend(
+                findings
+                    .iter()
+                    .filter(|f| f.code == crate::rules::input::unreadable_value::INFO.code)
+                    .filter_map(|f| f.object.as_ref().filter(|o| o.kind.as_str() == kind && f.message.contains(field)))
+                    .map(|o| format!("{field} of {kind} {} could not be read", o.name)),
+            );
+        }
+        version_doubts.extend(disagree.unwrap_or_default().iter().map(|d| format!("sources disagree: {d}")));
+    }
     let from_source = from_source.map(|s| match from_detail {
         Some(d) => format!("{s}: {d}"),
         None => s.to_owned(),
     });
-    // A source of the current version the profile reads first that could not be read: what was taken
-    // instead may not be where the cluster is.
-    let version_fields: &[(&str, &str)] = match options.profile {
-        Profile::Openshift => &[("ClusterVersion", "status.desired.version")],
-        Profile::GkeBaremetal => &[("Cluster", "status.anthosBareMetalVersion")],
-        Profile::Kops => &[("Cluster", "spec.kubernetesVersion")],
-        _ => &[],
-    };
-    let mut version_doubts: Vec<String> = findings
-        .iter()
-        .filter(|f| f.code == crate::rules::input::unreadable_value::INFO.code)
-        .filter_map(|f| {
-            let o = f.object.as_ref()?;
-            version_fields
-                .iter()
-                .find(|(kind, field)| o.kind.as_str() == *kind && f.message.contains(field))
-                .map(|(kind, field)| format!("{field} of {kind} {} could not be read", o.name))
-        })
-        .collect();
-    version_doubts.extend(disagree.unwrap_or_default().iter().map(|d| format!("sources disagree: {d}")));
-    if from_source.as_deref() == Some(crate::current::FROM_OPTIONS) {
-        // The options state it: what the platform's own record says does not decide it.
-        version_doubts.clear();
-    }
     crate::coverage::coverage(&crate::coverage::Facts {
         by_kind: &ingested.inventory.by_kind,
         helm_releases: ingested.inventory.helm_releases.len(),

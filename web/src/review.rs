@@ -4,6 +4,7 @@
 
 use std::fmt::Write as _;
 
+use kube_preflight::coverage::MANIFESTS_SCOPE;
 use kube_preflight::render::xml_escape as esc;
 use kube_preflight::units::duration;
 
@@ -97,9 +98,6 @@ fn downtime_line(r: &ReportView) -> String {
         }
     }
 }
-
-/// What a report of manifests alone is about, in every export.
-pub const MANIFESTS_SCOPE: &str = "Scope: manifests. The verdict is about these manifests for the target, not about a cluster: no node, drain, plan or platform gate was judged.";
 
 /// Each family of checks in scope that was not checked, as `admission webhooks (not read): why`.
 fn unchecked_lines(r: &ReportView) -> Vec<String> {

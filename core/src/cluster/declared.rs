@@ -4,7 +4,8 @@
 //! (pkg/controller/disruption/disruption.go: getExpectedPodCount, getExpectedScale, updatePdbStatus).
 
 use super::Cluster;
-use crate::model::{Body, Object, PdbInfo};
+use crate::model::{Body, Object, PdbInfo, WorkloadInfo};
+use crate::parse::FastMap;
 use crate::quantity::IntOrPercent;
 
 /// The kinds whose pods a drain evicts and whose manifests declare how many there are (the controllers
@@ -22,25 +23,34 @@ fn namespace(o: &Object) -> &str {
     o.r.namespace.as_deref().unwrap_or("default")
 }
 
-/// The scaled workloads whose pod template a budget selects (its namespace, its selector).
-pub fn workloads_under<'a>(c: &Cluster<'a>, budget: &Object, pdb: &PdbInfo) -> Vec<Declared<'a>> {
-    c.live_objects()
-        .filter(|o| SCALED.contains(&o.r.kind.as_str()) && namespace(o) == namespace(budget))
-        .filter_map(|o| match &o.body {
-            Body::Workload(w) if pdb.selector.matches(&w.template_labels) => {
-                Some(Declared { obj: o, replicas: w.replicas.unwrap_or(1).max(0) })
+/// Every live budget, in the order read, with the scaled workloads of its namespace whose pod template it
+/// selects (in the order read): one pass over the objects and, per budget, over its namespace's workloads.
+pub fn selections<'a>(c: &Cluster<'a>) -> Vec<(&'a Object, &'a PdbInfo, Vec<Declared<'a>>)> {
+    let mut by_ns: FastMap<&str, Vec<(&'a Object, &'a WorkloadInfo)>> = FastMap::default();
+    let mut budgets = Vec::new();
+    for o in c.live_objects() {
+        match &o.body {
+            Body::Workload(w) if SCALED.contains(&o.r.kind.as_str()) => {
+                by_ns.entry(namespace(o)).or_default().push((o, w));
             }
-            _ => None,
+            Body::Pdb(p) => budgets.push((o, p.as_ref())),
+            _ => {}
+        }
+    }
+    budgets
+        .into_iter()
+        .map(|(o, pdb)| {
+            let workloads = by_ns
+                .get(namespace(o))
+                .map(|ws| {
+                    ws.iter()
+                        .filter(|(_, w)| pdb.selector.matches(&w.template_labels))
+                        .map(|(obj, w)| Declared { obj, replicas: w.replicas.unwrap_or(1).max(0) })
+                        .collect()
+                })
+                .unwrap_or_default();
+            (o, pdb, workloads)
         })
-        .collect()
-}
-
-/// The budgets that select a workload's pod template (its namespace).
-pub fn budgets_over<'a>(c: &Cluster<'a>, workload: &Object) -> Vec<&'a Object> {
-    let Body::Workload(w) = &workload.body else { return Vec::new() };
-    c.live_objects()
-        .filter(|o| namespace(o) == namespace(workload))
-        .filter(|o| matches!(&o.body, Body::Pdb(p) if p.selector.matches(&w.template_labels)))
         .collect()
 }
 
@@ -62,12 +72,7 @@ pub fn never_allows(pdb: &PdbInfo, expected: i64) -> Option<(i64, bool)> {
 
 /// Were no pods read at all (so that what the manifests declare is all there is to judge)?
 pub fn no_pods(c: &Cluster<'_>) -> bool {
-    !c.objects.iter().any(|o| o.pod().is_some())
-}
-
-/// The scaled workloads read, live copies only (the subjects of a manifests-only budget check).
-pub fn scaled_workloads<'a>(c: &Cluster<'a>) -> impl Iterator<Item = &'a Object> + 'a {
-    c.live_objects().filter(|o| SCALED.contains(&o.r.kind.as_str()) && matches!(o.body, Body::Workload(_)))
+    c.pods().next().is_none()
 }
 
 #[cfg(test)]

@@ -98,6 +98,30 @@ fn objects<'a, 'c>(c: &'c Cluster<'a>) -> impl Iterator<Item = &'a Object> + 'c 
     c.objects.iter().filter(|o| live(o))
 }
 
+/// The live ClusterVersion, if one was read.
+pub fn cluster_version<'a>(c: &Cluster<'a>) -> Option<(&'a Object, &'a ClusterVersion)> {
+    objects(c).find_map(|o| match &o.body {
+        Body::ClusterVersion(cv) => Some((o, cv.as_ref())),
+        _ => None,
+    })
+}
+
+/// The cluster-version operator's Rollback precondition (`pkg/payload/precondition/clusterversion/rollback.go`)
+/// for a target older than `from` on its minor: it refuses unless the target is the cluster's previous
+/// release within that minor (the first `status.history` entry that is not the release being reconciled:
+/// another version, or the same version from another image). `Some` when it refuses: the ClusterVersion, and
+/// the previous release it would allow (`None`: there is none).
+pub fn rollback_refused<'a>(c: &Cluster<'a>, from: &Version) -> Option<(Option<&'a Object>, Option<String>)> {
+    let cv = cluster_version(c);
+    let previous = cv.and_then(|(_, cv)| {
+        let current = cv.desired.as_deref()?;
+        cv.history.iter().find(|h| h.version != current || h.image != cv.desired_image).map(|h| h.version.clone())
+    });
+    let allowed =
+        previous.as_deref().and_then(|p| Version::parse(p).ok()).is_some_and(|p| p == c.to && p.minor == from.minor);
+    (!allowed).then(|| (cv.map(|(o, _)| o), previous))
+}
+
 fn is_true(c: Option<&Condition>) -> bool {
     c.is_some_and(|c| c.status == "True")
 }
@@ -118,10 +142,7 @@ fn openshift<'a>(c: &Cluster<'a>, from: &Version, out: &mut Vec<Gate<'a>>) {
     // pkg/payload/precondition/clusterversion/upgradeable.go: against status.desired, the release being
     // reconciled).
     let minor = to.minor > from.minor;
-    let cv = objects(c).find_map(|o| match &o.body {
-        Body::ClusterVersion(cv) => Some((o, cv.as_ref())),
-        _ => None,
-    });
+    let cv = cluster_version(c);
     // What explains the ClusterVersion's own Upgradeable=False (it sums the operators' conditions, the
     // admin acks and an update in progress): each cause is reported once, on the object that causes it.
     let pools_degraded = pools(c, minor, out);

@@ -56,7 +56,7 @@ fn stands_on(r: &ReportView, listed: usize) -> Html {
                 </details>
             }
             if r.coverage.scope == "manifests" {
-                <p class="scope" id="scope" role="note">{ crate::review::MANIFESTS_SCOPE }</p>
+                <p class="scope" id="scope" role="note">{ kube_preflight::coverage::MANIFESTS_SCOPE }</p>
             }
             if inv.objects > 0 && r.coverage.beyond_review {
                 <p class="beyond-review" id="beyond-review" role="note">

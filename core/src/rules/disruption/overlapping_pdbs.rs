@@ -144,11 +144,21 @@ pub fn check(ctx: &Context<'_>, out: &mut Vec<Finding>) {
     if !declared::no_pods(ctx) {
         return;
     }
-    for w in declared::scaled_workloads(ctx) {
-        let budgets = declared::budgets_over(ctx, w);
-        if budgets.len() < 2 {
-            continue;
+    // Each workload with the budgets that select its pod template (the findings are sorted afterwards).
+    let mut over: Vec<(&Object, Vec<&Object>)> = Vec::new();
+    let mut at: FastMap<*const Object, usize> = FastMap::default();
+    for (budget, _, workloads) in declared::selections(ctx) {
+        for d in workloads {
+            let i = *at.entry(core::ptr::from_ref(d.obj)).or_insert_with(|| {
+                over.push((d.obj, Vec::new()));
+                over.len() - 1
+            });
+            if let Some((_, budgets)) = over.get_mut(i) {
+                budgets.push(budget);
+            }
         }
+    }
+    for (w, budgets) in over.into_iter().filter(|(_, b)| b.len() >= 2) {
         let namespace = w.r.namespace.as_deref().unwrap_or("default");
         let mut names: Vec<&str> = budgets.iter().map(|b| b.r.name.as_str()).collect();
         crate::sort::sort(&mut names);

@@ -145,12 +145,10 @@ pub fn check(ctx: &Context<'_>, out: &mut Vec<Finding>) {
     if !declared::no_pods(ctx) {
         return;
     }
-    for o in ctx.live_objects() {
-        let Body::Pdb(pdb) = &o.body else { continue };
+    for (o, pdb, workloads) in declared::selections(ctx) {
         if reported.iter().any(|r| std::ptr::eq(*r, o)) {
             continue;
         }
-        let workloads = declared::workloads_under(ctx, o, pdb);
         let expected: i64 = workloads.iter().map(|w| w.replicas).sum();
         let Some((desired, true)) = declared::never_allows(pdb, expected) else { continue };
         let spec = match (pdb.max_unavailable, pdb.min_available) {

@@ -1,10 +1,8 @@
 //! `version/downgrade`: the target is older than the current version.
 
-use crate::model::Body;
 use crate::options::Profile;
 use crate::report::{Finding, Severity};
 use crate::rules::{Context, RuleInfo};
-use crate::version::Version;
 
 pub const INFO: RuleInfo = RuleInfo {
     code: "version/downgrade",
@@ -50,63 +48,42 @@ pub fn check(ctx: &Context<'_>, out: &mut Vec<Finding>) {
         return;
     }
     let minor = to.minor < from.minor;
+    // OpenShift: a patch downgrade passes the CVO only as a rollback to the previous release.
+    let refused = (!minor && ctx.profile() == Profile::Openshift)
+        .then(|| crate::cluster::platform::rollback_refused(ctx, from))
+        .flatten();
     let (to_s, from_s) = (to.with_kubernetes(), from.with_kubernetes());
-    let f = Finding::new(
-        &INFO,
-        if minor {
+    let (message, help) = match (&refused, minor) {
+        (_, true) => (
             format!(
                 "Target {to_s} is {} minor(s) older than the current {from_s}: minor downgrades are not supported",
                 from.minor - to.minor
-            )
-        } else {
-            format!("Target {to} is an older patch than the current {from}")
-        },
-        if minor {
-            "Check the target version; to go back, restore an etcd snapshot taken before the upgrade."
-        } else {
-            "Check the target version: patch downgrades work but are unusual; pick the newest patch of the minor."
-        },
-    )
-    .data("from", from.to_string())
-    .data("to", to.to_string());
-    let f = match ctx.from_node() {
-        Some(o) => f.object(o),
-        None => f,
+            ),
+            "Check the target version; to go back, restore an etcd snapshot taken before the upgrade.",
+        ),
+        (Some((_, previous)), false) => (
+            format!(
+                "Target {to} is older than the current {from}: the cluster-version operator refuses it (Rollback precondition, LowDesiredVersion): {}",
+                match previous {
+                    Some(p) => format!("the only rollback it allows is to the cluster's previous version {p}"),
+                    None => "the cluster has no previous version to roll back to".to_owned(),
+                }
+            ),
+            "Check the target: an OpenShift cluster updates forward along its channel; only a rollback to the previous z-stream release in status.history is allowed.",
+        ),
+        (None, false) => (
+            format!("Target {to} is an older patch than the current {from}"),
+            "Check the target version: patch downgrades work but are unusual; pick the newest patch of the minor.",
+        ),
     };
-    if minor {
-        out.push(f);
-        return;
+    let mut f = Finding::new(&INFO, message, help).data("from", from.to_string()).data("to", to.to_string());
+    // The object: the ClusterVersion that refuses, else the node the current version was read from.
+    if let Some(o) = refused.as_ref().and_then(|(o, _)| *o).or_else(|| ctx.from_node()) {
+        f = f.object(o);
     }
-    // OpenShift: the CVO's Rollback precondition allows only a rollback to the cluster's previous version
-    // within the same minor: the first history entry that is not the release being reconciled (another
-    // version, or the same version from another image).
-    if ctx.profile() == Profile::Openshift {
-        let cv = ctx.objects.iter().filter(|o| crate::cluster::live(o)).find_map(|o| match &o.body {
-            Body::ClusterVersion(cv) => Some((o, cv)),
-            _ => None,
-        });
-        let previous = cv.and_then(|(_, cv)| {
-            let current = cv.desired.as_deref()?;
-            cv.history.iter().find(|h| h.version != current || h.image != cv.desired_image).map(|h| h.version.clone())
-        });
-        let rollback =
-            previous.as_deref().and_then(|p| Version::parse(p).ok()).is_some_and(|p| p == *to && p.minor == from.minor);
-        if !rollback {
-            let why = match &previous {
-                Some(p) => format!("the only rollback it allows is to the cluster's previous version {p}"),
-                None => "the cluster has no previous version to roll back to".to_owned(),
-            };
-            let mut f = f.severity(Severity::Blocker);
-            f.message = format!(
-                "Target {to} is older than the current {from}: the cluster-version operator refuses it (Rollback precondition, LowDesiredVersion): {why}"
-            );
-            f.help = "Check the target: an OpenShift cluster updates forward along its channel; only a rollback to the previous z-stream release in status.history is allowed.".into();
-            if let Some((o, _)) = cv {
-                f = f.object(o);
-            }
-            out.push(f.data("previous", previous.unwrap_or_default()));
-            return;
-        }
-    }
-    out.push(f.severity(Severity::Warning));
+    out.push(match (refused, minor) {
+        (_, true) => f,
+        (Some((_, previous)), false) => f.data("previous", previous.unwrap_or_default()),
+        (None, false) => f.severity(Severity::Warning),
+    });
 }

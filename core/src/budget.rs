@@ -107,6 +107,11 @@ pub fn unavailable(cluster: &Cluster<'_>, pool: &Pool) -> Vec<usize> {
         .copied()
         .filter(|i| {
             let Some(n) = cluster.nodes.get(*i) else { return false };
+            // Finishing an upgrade under way, the nodes it is at are its own first slots in the plan, not
+            // nodes already out before it starts.
+            if n.upgrading && cluster.finishing.is_some() {
+                return false;
+            }
             match profile {
                 // Whole-cluster validation (kOps) and the control-plane health check (kubeadm) stop at one.
                 Profile::Kops | Profile::Kubeadm => n.treatment(profile) == Treatment::Stops,

@@ -94,6 +94,9 @@ pub struct UpgradeOptions {
     pub today: Option<Date>,
     /// A previous report: the findings it holds are suppressed (`--baseline`).
     pub baseline: Option<Baseline>,
+    /// The report taken before the upgrade started (`--since`): the upgrade under way is checked against
+    /// its plan (`progress.since`).
+    pub since: Option<Since>,
     /// Families of checks left out by the user's choice (`--skip`, ids of [`FAMILY_IDS`]):
     /// reported as skipped, never making the run incomplete.
     pub skip: Vec<String>,
@@ -258,6 +261,59 @@ impl Baseline {
     }
 }
 
+/// The plan of a report taken before the upgrade started (`--since`), as far as progress reads it.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Since {
+    /// `upgrade.to` of that report.
+    pub to: String,
+    /// `inventory.snapshotTime` of that report (RFC 3339), when it states one.
+    pub snapshot_time: Option<String>,
+    /// `plan.totalSeconds` and `plan.complete`.
+    pub total_seconds: u64,
+    pub complete: bool,
+    /// `plan.steps`: (node, start, end) in plan seconds, in plan order.
+    pub steps: Vec<(String, u64, u64)>,
+}
+
+impl Since {
+    /// Read a report (`--format json`, or the object `check` returned).
+    pub fn from_node(n: &Node) -> Result<Since, OptionsError> {
+        if n.get("schemaVersion").as_i64() != Some(1) || !n.get("plan").is_map() {
+            return Err(opt_err(
+                "since",
+                "expected a kube-preflight report (the JSON of `check --format json`, schemaVersion 1, with a plan)",
+            ));
+        }
+        let plan = n.get("plan");
+        let secs = |v: &Node, field: &str| -> Result<u64, OptionsError> {
+            v.as_i64().and_then(|x| u64::try_from(x).ok()).ok_or_else(|| opt_err(field, "expected a number of seconds"))
+        };
+        let mut steps = Vec::new();
+        for (i, st) in plan.get("steps").as_seq().iter().enumerate() {
+            let field = |k: &str| format!("since.plan.steps[{i}].{k}");
+            let node = st
+                .get("node")
+                .as_str()
+                .filter(|s| !s.is_empty())
+                .ok_or_else(|| opt_err(&field("node"), "expected a node name"))?;
+            let start = secs(st.get("startSeconds"), &field("startSeconds"))?;
+            let end = secs(st.get("endSeconds"), &field("endSeconds"))?;
+            steps.push((node.to_owned(), start, end));
+        }
+        Ok(Since {
+            to: n.get("upgrade").get("to").as_str().unwrap_or_default().to_owned(),
+            snapshot_time: n.get("inventory").get("snapshotTime").as_str().map(str::to_owned),
+            total_seconds: if plan.get("totalSeconds").is_null() {
+                0
+            } else {
+                secs(plan.get("totalSeconds"), "since.plan.totalSeconds")?
+            },
+            complete: plan.get("complete").as_bool().unwrap_or(false),
+            steps,
+        })
+    }
+}
+
 /// The options once checked: versions parsed.
 #[derive(Debug, Clone)]
 pub struct Resolved {
@@ -281,6 +337,7 @@ const FIELDS: &[&str] = &[
     "today",
     "baseline",
     "skip",
+    "since",
 ];
 
 /// Every family of checks `--skip` takes, by id, in report order (the platform's under any profile):
@@ -451,6 +508,17 @@ impl UpgradeOptions {
                 ))
             }
         }
+        let since = n.get("since");
+        match &since.value {
+            Value::Null => {}
+            Value::Map(_) => o.since = Some(Since::from_node(since)?),
+            _ => {
+                return Err(opt_err(
+                    "since",
+                    "expected the report taken before the upgrade started (an object); on the command line, give --since <report.json>",
+                ))
+            }
+        }
         let sk = n.get("skip");
         match &sk.value {
             Value::Null => {}
@@ -522,6 +590,9 @@ impl UpgradeOptions {
         self.today = over.today.or(self.today);
         if over.baseline.is_some() {
             self.baseline.clone_from(&over.baseline);
+        }
+        if over.since.is_some() {
+            self.since.clone_from(&over.since);
         }
         self
     }

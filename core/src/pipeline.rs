@@ -175,7 +175,7 @@ fn simulate<'a>(
         placed: plan::placement::Placed::default(),
         windows: Vec::new(),
     };
-    if cluster.path.is_empty() || cluster.nodes.is_empty() {
+    if (cluster.path.is_empty() && cluster.finishing.is_none()) || cluster.nodes.is_empty() {
         return empty(report::Plan::default());
     }
     if let Some(rke) = rke_refused {
@@ -183,7 +183,7 @@ fn simulate<'a>(
         crate::sort::sort(&mut pending);
         let fields: Vec<&str> = rke.problems.iter().map(|(_, field, _)| field.as_str()).collect();
         let stop = report::Stop {
-            hop: cluster.path.first().map(ToString::to_string).unwrap_or_default(),
+            hop: cluster.finishing.iter().chain(&cluster.path).next().map(ToString::to_string).unwrap_or_default(),
             phase: "config",
             pool: None,
             node: None,
@@ -454,6 +454,8 @@ fn build_report(
         .filter(|r| !r.problems.is_empty() && matches!(options.profile, Profile::Rke | Profile::RkeLegacy));
     let sim = simulate(&cluster, ingested, options, &timings, rke_refused, mark);
     let (mut plan, downtime) = (sim.plan, sim.downtime);
+    let snapshot_time = plan::progress::snapshot_time(&cluster);
+    let progress = plan::progress::progress(&cluster, &plan, options.since.as_ref(), snapshot_time.as_deref());
     let ctx = Context::new(cluster, sim.workloads, sim.placed, sim.windows, ingested.inventory.helm_releases.clone());
     plan.timings = timings.to_map();
     mark("plan");
@@ -484,7 +486,7 @@ fn build_report(
         not_run.push(NotRun { code: "plan", reason: FROM_UNKNOWN.to_owned() });
     } else if ctx.nodes.is_empty() {
         not_run.push(NotRun { code: "plan", reason: "there are no nodes in the inputs to plan for".to_owned() });
-    } else if ctx.path.is_empty() {
+    } else if ctx.path.is_empty() && ctx.finishing.is_none() {
         not_run.push(NotRun {
             code: "plan",
             reason: "the target is not newer than the current version: nothing to upgrade".to_owned(),
@@ -493,7 +495,8 @@ fn build_report(
     let path = ctx.path_strings();
     let shown_path = shown(from.as_ref(), &resolved.to, &ctx.path);
     // The plan had nothing to do (its `notRun` reason says so): what it covers is checked, not unknown.
-    let nothing_to_upgrade = ctx.from.is_some() && !ctx.nodes.is_empty() && ctx.path.is_empty();
+    let nothing_to_upgrade =
+        ctx.from.is_some() && !ctx.nodes.is_empty() && ctx.path.is_empty() && ctx.finishing.is_none();
     // Nodes that state no kubelet version (kept by name: the context is let go below).
     let no_kubelet: Vec<&str> = ctx
         .nodes
@@ -544,6 +547,7 @@ fn build_report(
         },
         inventory: report::Inventory {
             detected_profile: crate::detect::detect(ingested, options.profile),
+            snapshot_time,
             ..ingested.inventory.clone()
         },
         summary,
@@ -552,6 +556,7 @@ fn build_report(
         downtime,
         not_run,
         coverage,
+        progress,
     };
     mark("report");
     report

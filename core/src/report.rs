@@ -321,6 +321,10 @@ pub struct Inventory {
     /// The distribution the inputs look like, and why (an addition to the contract's fields).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub detected_profile: Option<Detected>,
+    /// The latest time the snapshot states (its nodes' last heartbeats, RFC 3339): about when it was taken
+    /// (an addition; `progress.since` compares two reports by it).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub snapshot_time: Option<String>,
 }
 
 /// `inventory.detectedProfile`: what the inputs look like (an addition to the contract's fields).
@@ -620,6 +624,121 @@ pub struct Report {
     /// What each family of checks read, and what it could not check (an addition to the contract's
     /// fields).
     pub coverage: crate::coverage::Coverage,
+    /// An upgrade the snapshot shows under way, node by node, and with `--since` against the plan made
+    /// before it started (an addition; absent when no upgrade is under way and no `--since` was given).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub progress: Option<Progress>,
+}
+
+/// `progress`: where an upgrade under way is, read as the distribution's own status tools read it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Progress {
+    /// `in-progress`, `stuck` (a node's update stalls), `finished` (nothing left, with `--since`), or
+    /// `not-started` (with `--since`: the cluster is still where that report found it).
+    pub state: &'static str,
+    /// The version being upgraded to, as written where it was read.
+    pub target: String,
+    /// How the upgrade under way was read.
+    pub read_from: String,
+    /// When it started (RFC 3339), where the platform records it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub started: Option<String>,
+    /// Is the control plane done?
+    pub control_plane_done: bool,
+    /// Nodes done out of every node, rounded down (`oc adm upgrade status`'s completion).
+    pub completion_percent: u32,
+    pub counts: ProgressCounts,
+    /// Every node: stuck and in progress first, then not started, left out, unknown, done; by name within.
+    pub nodes: Vec<NodeProgress>,
+    /// The nodes whose upgrade is stalled, and on what; `predicted`: the plan stops there too.
+    pub stuck: Vec<Stuck>,
+    /// The rest of the upgrade, planned from this snapshot (`plan.totalSeconds`), when it completes.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub remaining_seconds: Option<u64>,
+    /// When the rest should end (RFC 3339): the snapshot's time plus `remainingSeconds`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub expected_end: Option<String>,
+    /// What the reading could not see.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub caveat: Option<String>,
+    /// Against the plan of the report taken before the upgrade started (`--since`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub since: Option<SinceProgress>,
+}
+
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ProgressCounts {
+    pub total: usize,
+    pub done: usize,
+    pub in_progress: usize,
+    pub not_started: usize,
+    pub left_out: usize,
+    pub unknown: usize,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct NodeProgress {
+    pub node: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub pool: Option<String>,
+    /// `done`, `in-progress`, `not-started`, `left-out`, `unknown`.
+    pub stage: &'static str,
+    /// In progress: `draining`, `updating`, `rebooting`, `rejoining` (done: `rejoining` while still
+    /// cordoned).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub step: Option<&'static str>,
+    /// The version it runs, as the status tool reads it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub version: Option<String>,
+    /// What else the snapshot says of it (degraded, unavailable).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub detail: Option<String>,
+    /// Its window in the plan of `--since` (plan seconds from the upgrade's start).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub planned_start_seconds: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub planned_end_seconds: Option<u64>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Stuck {
+    pub node: String,
+    pub cause: String,
+    /// The rule that names the cause (`progress/node-stuck` when the plan did not predict it).
+    pub code: &'static str,
+    /// Does the plan stop at this node too (a cause the checks predict)?
+    pub predicted: bool,
+}
+
+/// `progress.since`: the upgrade against the plan made before it started.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct SinceProgress {
+    /// That plan's length (`plan.totalSeconds` of the earlier report).
+    pub planned_seconds: u64,
+    /// Seconds into the upgrade at this snapshot, when the times are known.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub elapsed_seconds: Option<u64>,
+    /// How the elapsed time was measured.
+    pub elapsed_from: String,
+    /// Nodes the earlier plan had done by now, and nodes done.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub planned_done: Option<usize>,
+    pub actual_done: usize,
+    /// Seconds behind the plan (negative: ahead); `0` on schedule.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub behind_seconds: Option<i64>,
+    /// Nodes the earlier plan has that the snapshot does not, and the reverse.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub gone: Vec<String>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub new: Vec<String>,
+    /// In words: ahead, on schedule or behind, and the expected end.
+    pub summary: String,
 }
 
 impl Report {

@@ -25,9 +25,113 @@ pub fn name_list_of(first: &[String], total: usize) -> String {
     }
 }
 
+/// Seconds since 1970-01-01T00:00:00Z of an RFC 3339 time as the API server writes it
+/// (`2024-02-27T15:42:58Z`, with fractions of a second or an offset such as `+02:00`); `None` for any
+/// other text or a day that does not exist.
+pub fn timestamp(s: &str) -> Option<i64> {
+    let b = s.as_bytes();
+    let num = |r: std::ops::Range<usize>| -> Option<i64> {
+        let part = b.get(r)?;
+        if part.is_empty() || !part.iter().all(u8::is_ascii_digit) {
+            return None;
+        }
+        std::str::from_utf8(part).ok()?.parse().ok()
+    };
+    let at = |i: usize, c: u8| b.get(i) == Some(&c);
+    if !(at(4, b'-') && at(7, b'-') && (at(10, b'T') || at(10, b't') || at(10, b' ')) && at(13, b':') && at(16, b':')) {
+        return None;
+    }
+    let (y, mo, d) = (num(0..4)?, num(5..7)?, num(8..10)?);
+    let (h, mi, sec) = (num(11..13)?, num(14..16)?, num(17..19)?);
+    let leap = y % 4 == 0 && (y % 100 != 0 || y % 400 == 0);
+    let days_in = match mo {
+        1 | 3 | 5 | 7 | 8 | 10 | 12 => 31,
+        4 | 6 | 9 | 11 => 30,
+        2 if leap => 29,
+        2 => 28,
+        _ => return None,
+    };
+    if d == 0 || d > days_in || h > 23 || mi > 59 || sec > 60 {
+        return None;
+    }
+    // Fractions of a second, then the offset.
+    let mut i = 19;
+    if at(i, b'.') {
+        i += 1;
+        let digits = b.get(i..)?.iter().take_while(|c| c.is_ascii_digit()).count();
+        if digits == 0 {
+            return None;
+        }
+        i += digits;
+    }
+    let offset = match b.get(i..)? {
+        b"Z" | b"z" => 0,
+        [sign @ (b'+' | b'-'), ..] if b.len() == i + 6 && at(i + 3, b':') => {
+            let (oh, om) = (num(i + 1..i + 3)?, num(i + 4..i + 6)?);
+            if oh > 23 || om > 59 {
+                return None;
+            }
+            let o = oh * 3600 + om * 60;
+            if *sign == b'+' {
+                o
+            } else {
+                -o
+            }
+        }
+        _ => return None,
+    };
+    // Days from the civil date (proleptic Gregorian), March-based years.
+    let (yy, mm) = if mo <= 2 { (y - 1, mo + 9) } else { (y, mo - 3) };
+    let era = yy.div_euclid(400);
+    let yoe = yy - era * 400;
+    let doy = (153 * mm + 2) / 5 + d - 1;
+    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+    let days = era * 146_097 + doe - 719_468;
+    Some(days * 86_400 + h * 3600 + mi * 60 + sec - offset)
+}
+
+/// An RFC 3339 time in UTC (`2024-02-27T15:42:58Z`) of seconds since 1970-01-01T00:00:00Z.
+pub fn format_timestamp(secs: i64) -> String {
+    let (days, rest) = (secs.div_euclid(86_400), secs.rem_euclid(86_400));
+    // The civil date of a day number (proleptic Gregorian), March-based years.
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = doy - (153 * mp + 2) / 5 + 1;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 };
+    let y = yoe + era * 400 + i64::from(m <= 2);
+    format!("{y:04}-{m:02}-{d:02}T{:02}:{:02}:{:02}Z", rest / 3600, rest / 60 % 60, rest % 60)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn timestamps_as_the_api_server_writes_them() {
+        assert_eq!(timestamp("1970-01-01T00:00:00Z"), Some(0));
+        // `date -u -d 2024-02-27T15:42:58Z +%s`
+        assert_eq!(timestamp("2024-02-27T15:42:58Z"), Some(1_709_048_578));
+        assert_eq!(timestamp("2024-02-27T17:42:58.123456+02:00"), Some(1_709_048_578));
+        assert_eq!(timestamp("2024-02-29T00:00:00Z"), Some(1_709_164_800));
+        for t in ["1970-01-01T00:00:00Z", "2024-02-29T23:59:59Z", "2000-03-01T12:00:00Z", "2026-12-31T00:00:01Z"] {
+            assert_eq!(timestamp(t).map(format_timestamp).as_deref(), Some(t));
+        }
+        for bad in [
+            "2023-02-29T00:00:00Z",
+            "2024-02-27",
+            "2024-02-27T15:42:58",
+            "2024-02-27T15:42:58+0200",
+            "",
+            "2024-13-01T00:00:00Z",
+            "2024-02-27T15:42:58.Z",
+        ] {
+            assert_eq!(timestamp(bad), None, "{bad}");
+        }
+    }
 
     #[test]
     fn durations() {

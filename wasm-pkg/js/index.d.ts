@@ -45,6 +45,9 @@ export interface UpgradeOptions {
   /** Families of checks left out by choice (`--skip`): listed as skipped, they do not make the run
    * incomplete. An unknown id is an options error. */
   skip?: FamilyId[];
+  /** The report taken before the upgrade started (the value `check` returned, or `--format json`): a
+   * snapshot taken while the upgrade runs is checked against its plan (`report.progress.since`). */
+  since?: Report;
 }
 
 /** An accepted finding, or family of findings. */
@@ -169,6 +172,8 @@ export interface Inventory {
   duplicates: Duplicate[];
   /** The distribution the inputs look like, and why; absent when nothing in them tells. */
   detectedProfile?: DetectedProfile;
+  /** The latest time the snapshot states (its nodes' last heartbeats, RFC 3339): about when it was taken. */
+  snapshotTime?: string;
 }
 
 export interface DetectedProfile {
@@ -385,6 +390,72 @@ export interface Report {
   notRun: NotRun[];
   /** What each family of checks read, and what it could not check. */
   coverage: Coverage;
+  /** An upgrade the snapshot shows under way, node by node (and with `since`, against the plan made
+   * before it started); absent when none is under way and no `since` was given. */
+  progress?: Progress;
+}
+
+/** Where an upgrade under way is, read as the distribution's own status tools read it. */
+export interface Progress {
+  /** `stuck`: a node's update has stalled; `finished`/`not-started`: only with `since`. */
+  state: "in-progress" | "stuck" | "finished" | "not-started";
+  /** The version being upgraded to. */
+  target: string;
+  /** How the upgrade under way was read. */
+  readFrom: string;
+  /** When it started (RFC 3339), where the platform records it. */
+  started?: string;
+  controlPlaneDone: boolean;
+  /** Nodes done out of every node, rounded down. */
+  completionPercent: number;
+  counts: { total: number; done: number; inProgress: number; notStarted: number; leftOut: number; unknown: number };
+  /** Stuck and in progress first, then not started, left out, unknown, done. */
+  nodes: NodeProgress[];
+  stuck: StuckNode[];
+  /** The rest of the upgrade planned from this snapshot, when it completes. */
+  remainingSeconds?: number;
+  /** When the rest should end (RFC 3339): the snapshot's time plus `remainingSeconds`. */
+  expectedEnd?: string;
+  /** What the reading could not see. */
+  caveat?: string;
+  since?: SinceProgress;
+}
+
+export interface NodeProgress {
+  node: string;
+  pool?: string;
+  stage: "done" | "in-progress" | "not-started" | "left-out" | "unknown";
+  step?: "draining" | "updating" | "rebooting" | "rejoining";
+  /** The version it runs, as the status tool reads it. */
+  version?: string;
+  detail?: string;
+  /** Its window in the plan of `since` (seconds from the upgrade's start). */
+  plannedStartSeconds?: number;
+  plannedEndSeconds?: number;
+}
+
+export interface StuckNode {
+  node: string;
+  cause: string;
+  /** The rule that names the cause (`progress/node-stuck` when the plan does not predict it). */
+  code: string;
+  /** The plan made from the same snapshot stops at this node too. */
+  predicted: boolean;
+}
+
+/** The upgrade against the plan of the report taken before it started. */
+export interface SinceProgress {
+  plannedSeconds: number;
+  elapsedSeconds?: number;
+  elapsedFrom: string;
+  plannedDone?: number;
+  actualDone: number;
+  /** Seconds behind the plan (negative: ahead; 0: on schedule). */
+  behindSeconds?: number;
+  /** Nodes that plan has and the snapshot does not, and the reverse. */
+  gone?: string[];
+  new?: string[];
+  summary: string;
 }
 
 export interface RuleInfo {

@@ -288,10 +288,12 @@ fn cli_request(request: &JsValue) -> Result<request::CliRequest, JsValue> {
     };
     let config = file("config")?;
     let baseline = file("baseline")?;
+    let since = file("since")?;
     Ok(request::CliRequest {
         options_json: stringify(&get("options"), "options")?,
         config,
         baseline,
+        since,
         help_uri: get("helpUri").as_string().filter(|s| !s.is_empty()),
         today: utc_today(),
         format: get("format").as_string().unwrap_or_else(|| "text".to_owned()),

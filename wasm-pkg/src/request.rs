@@ -22,6 +22,8 @@ pub struct CliRequest {
     pub max_findings: Option<usize>,
     /// `--baseline`: a previous report (`--format json`); the findings it holds are suppressed.
     pub baseline: Option<Input>,
+    /// `--since`: the report taken before the upgrade started (`--format json`).
+    pub since: Option<Input>,
     /// `--help-uri`: where the rule catalogue is published (SARIF `helpUri`).
     pub help_uri: Option<String>,
     /// The date exemptions expire by when the options give none (the caller's clock).
@@ -68,6 +70,15 @@ pub fn baseline_from(file: &Input) -> Result<kube_preflight::options::Baseline, 
         .map_err(|e| opt_err(&e.field, format!("{}: {}", file.name, e.message)))
 }
 
+/// Read a `--since` report.
+pub fn since_from(file: &Input) -> Result<kube_preflight::options::Since, Error> {
+    let not_json = |e: Error| opt_err("since", format!("{e} (expected the JSON of a `--format json` report)"));
+    let text = kube_preflight::ingest::decode_utf8(&file.name, &file.content).map_err(|e| not_json(e.into()))?;
+    let node = parse_json(&file.name, text).map_err(|e| not_json(e.into()))?;
+    kube_preflight::options::Since::from_node(&node)
+        .map_err(|e| opt_err(&e.field, format!("{}: {}", file.name, e.message)))
+}
+
 pub fn fail_threshold(fail_on: &str) -> Result<Option<Severity>, Error> {
     match fail_on {
         "blocker" => Ok(Some(Severity::Blocker)),
@@ -107,6 +118,9 @@ pub fn prepare(req: &CliRequest) -> Result<Prepared, Error> {
     options.today = options.today.or(req.today);
     if let Some(b) = &req.baseline {
         options.baseline = Some(baseline_from(b)?);
+    }
+    if let Some(b) = &req.since {
+        options.since = Some(since_from(b)?);
     }
     Ok(Prepared {
         options,
@@ -202,6 +216,7 @@ mod tests {
             extra_formats: Vec::new(),
             max_findings: None,
             baseline: None,
+            since: None,
             help_uri: None,
             today: None,
         }

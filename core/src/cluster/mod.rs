@@ -23,6 +23,7 @@ pub mod eviction;
 pub mod nodes;
 pub mod placement;
 pub mod platform;
+pub mod progress;
 pub mod scheduling;
 pub mod upgrade;
 pub mod workloads;
@@ -88,6 +89,11 @@ pub struct Cluster<'a> {
     /// Each hop's target, in order (empty when there is nothing to upgrade or `from` is unknown).
     pub path: Vec<Version>,
     pub nodes: Vec<NodeView<'a>>,
+    /// The upgrade the snapshot shows under way, if any ([`progress`]).
+    pub underway: Option<progress::Underway>,
+    /// The version an upgrade under way is finishing when nothing newer is asked (`to` is where the API
+    /// server already is, and nodes are not yet): the plan's first hop, over the nodes not done.
+    pub finishing: Option<Version>,
     /// The live objects' positions with their key's hash ([`key_hash`]), sorted by it and then by
     /// (kind, namespace, name), the first read of a key first: 8 bytes an object (a hash map of the keys
     /// was 64).
@@ -189,7 +195,29 @@ impl<'a> Cluster<'a> {
         from: Option<Version>,
         path: Vec<Version>,
     ) -> Self {
-        let nodes: Vec<NodeView<'a>> = objects.iter().filter(|o| live(o)).filter_map(NodeView::of).collect();
+        let mut nodes: Vec<NodeView<'a>> = objects.iter().filter(|o| live(o)).filter_map(NodeView::of).collect();
+        // Kubelets behind the API server with a newer version asked and no node being upgraded are
+        // stragglers (the skew rules say so), not an upgrade under way.
+        let underway = progress::read(objects, &nodes, options.profile, from.as_ref()).filter(|u| {
+            u.platform || path.is_empty() || u.nodes.iter().any(|p| p.stage == progress::Stage::InProgress)
+        });
+        if let Some(u) = &underway {
+            for p in &u.nodes {
+                let own = p.stage == progress::Stage::InProgress || p.step == Some(progress::Step::Rejoining);
+                if let (true, Some(n)) = (own, nodes.get_mut(p.node)) {
+                    n.upgrading = true;
+                }
+            }
+        }
+        // Nothing newer asked than where the API server is, and nodes not there yet: the plan finishes it.
+        let finishing = match (&underway, &from) {
+            (Some(u), Some(f))
+                if path.is_empty() && u.remaining() && to.scheme_cmp(f) != Some(std::cmp::Ordering::Less) =>
+            {
+                Some(f.clone())
+            }
+            _ => None,
+        };
         let mut index: Vec<(u32, u32)> = (0..objects.len())
             .filter(|&i| objects.get(i).is_some_and(live))
             .filter_map(|i| u32::try_from(i).ok())
@@ -215,6 +243,8 @@ impl<'a> Cluster<'a> {
             from,
             path,
             nodes,
+            underway,
+            finishing,
             index,
             runs,
             index_bits,

@@ -12,6 +12,9 @@ pub struct NodeView<'a> {
     pub roles: NodeRoles,
     /// The kubelet's version, when it parses.
     pub kubelet: Option<Version>,
+    /// The upgrade under way is at this node now ([`super::progress`]): its cordon, a restart, its
+    /// daemon's work are the upgrade's own, not a node the upgrade cannot take.
+    pub upgrading: bool,
 }
 
 impl<'a> NodeView<'a> {
@@ -23,6 +26,7 @@ impl<'a> NodeView<'a> {
             info,
             roles: obj.node_roles(),
             kubelet: info.kubelet_version.as_deref().and_then(|v| Version::parse(v).ok()),
+            upgrading: false,
         })
     }
 }
@@ -38,7 +42,10 @@ impl NodeView<'_> {
 
     /// What the snapshot says of the node's health, worst first.
     pub fn state(&self) -> NodeState {
-        if self.info.unreachable {
+        if self.upgrading {
+            // Cordoned, drained, restarted by the upgrade under way: it is the upgrade's work in progress.
+            NodeState::Updating
+        } else if self.info.unreachable {
             NodeState::Unreachable
         } else if self.info.ready == Some(false) {
             NodeState::NotReady
@@ -162,7 +169,7 @@ impl NodeState {
             NodeState::NotReady => "NotReady",
             NodeState::NoReadyCondition => "without a Ready condition",
             NodeState::DiskPressure => "under DiskPressure",
-            NodeState::Updating => "still updating (its Machine Config Daemon is not done)",
+            NodeState::Updating => "being upgraded (the upgrade under way is at this node)",
             NodeState::NetworkUnavailable => "NetworkUnavailable",
             NodeState::Cordoned => "cordoned (Ready, unschedulable)",
             NodeState::Available => "available",

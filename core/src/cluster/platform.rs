@@ -402,7 +402,9 @@ fn in_progress<'a>(
             Some(o),
             if progressing {
                 format!(
-                    "An update to {} is in progress (last completed {completed}): the plan starts from {from}, where the CVO is now",
+                    "An update to {} is in progress (last completed {completed}): `oc adm upgrade --to {to}` refuses while \
+                     it progresses (\"Already upgrading\") unless given --allow-upgrade-with-warnings, and the CVO then \
+                     takes a retarget within the minor; the plan starts from {from}, where the CVO is now",
                     head.version
                 )
             } else {

@@ -367,6 +367,9 @@ pub struct HistoryEntry {
     pub version: String,
     /// The release image (empty when not given).
     pub image: String,
+    /// `startedTime` and `completionTime` (RFC 3339, as written; `None` when not given or null).
+    pub started: Option<String>,
+    pub completed: Option<String>,
 }
 
 /// OpenShift's `ClusterVersion` (config.openshift.io/v1, name `version`): what the cluster-version
@@ -424,6 +427,8 @@ impl ClusterVersion {
                     state: h.get("state").as_str().unwrap_or_default().to_owned(),
                     version: h.get("version").as_str().unwrap_or_default().to_owned(),
                     image: h.get("image").as_str().unwrap_or_default().to_owned(),
+                    started: h.get("startedTime").as_str().map(str::to_owned),
+                    completed: h.get("completionTime").as_str().map(str::to_owned),
                 })
                 .collect(),
             available: matches!(status.get("availableUpdates").value, crate::parse::Value::Seq(_)).then(|| {

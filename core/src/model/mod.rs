@@ -698,6 +698,9 @@ pub struct NodeInfo {
     /// `status.nodeInfo.osImage` and `kernelVersion`.
     pub os_image: Option<String>,
     pub kernel_version: Option<String>,
+    /// The latest `lastHeartbeatTime` of its conditions (RFC 3339, as written): when the kubelet last
+    /// reported, the snapshot's best sign of when it was taken.
+    pub heartbeat: Option<String>,
 }
 
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -1008,6 +1011,14 @@ impl Object {
                 container_runtime: status.at(&["nodeInfo", "containerRuntimeVersion"]).as_string(),
                 os_image: status.at(&["nodeInfo", "osImage"]).as_string(),
                 kernel_version: status.at(&["nodeInfo", "kernelVersion"]).as_string(),
+                heartbeat: status
+                    .get("conditions")
+                    .as_seq()
+                    .iter()
+                    .filter_map(|c| c.get("lastHeartbeatTime").as_str())
+                    .filter_map(|t| Some((crate::units::timestamp(t)?, t)))
+                    .max_by_key(|(secs, _)| *secs)
+                    .map(|(_, t)| t.to_owned()),
             })),
             ("Pod", "v1" | "") => Body::Pod(Box::new(PodInfo {
                 spec: PodSpec::from_node_in(spec, strings),

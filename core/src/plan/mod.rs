@@ -8,6 +8,7 @@
 
 pub mod downtime;
 pub mod placement;
+pub mod progress;
 pub mod timings;
 
 use crate::budget::{self, Gate, GateKind, Pool, PoolRole};
@@ -175,6 +176,9 @@ struct Builder<'c, 'a> {
     pool_names: bool,
     /// Where the last phase of nodes ended (the last node out, a stuck one at its stop), complete or not.
     last_end: u64,
+    /// The hop being planned finishes an upgrade under way (`Cluster::finishing`): only the nodes not done
+    /// yet go through it, those being upgraded first.
+    finishing: bool,
 }
 
 impl<'c, 'a> Builder<'c, 'a> {
@@ -296,6 +300,13 @@ impl<'c, 'a> Builder<'c, 'a> {
     /// A phase of nodes; returns its end, or `None` when it never completes (a node stuck, a node never
     /// picked): nothing after it in its sequence is planned.
     fn nodes_phase(&mut self, ph: PhaseSpec, nodes: &[usize], start: u64) -> Option<u64> {
+        let left;
+        let nodes = if self.finishing {
+            left = left_to_upgrade(self.ctx, nodes);
+            &left[..]
+        } else {
+            nodes
+        };
         if nodes.is_empty() {
             return Some(start);
         }
@@ -483,7 +494,10 @@ impl<'c, 'a> Builder<'c, 'a> {
                         return None;
                     }
                     let order = self.sorted_by_name(&p.nodes);
-                    let ph = PhaseSpec::serial("control-plane", Work::ControlPlaneFirst, Work::ControlPlane);
+                    // Finishing: `kubeadm upgrade apply` has run (the API server is at the version), so
+                    // every control-plane node left runs `kubeadm upgrade node`.
+                    let first = if self.finishing { Work::ControlPlane } else { Work::ControlPlaneFirst };
+                    let ph = PhaseSpec::serial("control-plane", first, Work::ControlPlane);
                     t = self.nodes_phase(ph, &order, t)?;
                 }
                 for p in of(PoolRole::Worker) {
@@ -586,7 +600,8 @@ impl<'c, 'a> Builder<'c, 'a> {
                 // Bastions, control-plane groups (serially), apiserver groups, node groups; alphabetical
                 // within a role; validation before each group (a node not Ready anywhere fails it); each
                 // group starts with one instance.
-                for p in of(PoolRole::Bastion).filter(|p| p.settings.drain_and_terminate != Some(false)) {
+                let finishing = self.finishing;
+                for p in of(PoolRole::Bastion).filter(|p| p.settings.drain_and_terminate != Some(false) && !finishing) {
                     t = self.instances_phase("bastions", &p.name, p.instances, t);
                 }
                 // kOps validates before each group and ignores a failure that is not relevant to it
@@ -669,7 +684,10 @@ impl<'c, 'a> Builder<'c, 'a> {
                 // all pools in parallel, nodes sorted by zone then age (oldest first). With an arbiter
                 // (controlPlaneTopology HighlyAvailableArbiter) the arbiter pool is synced with the master
                 // pool and only after every master is updated (node_controller.go, updatePools).
-                t = self.fixed_phase("control-plane", "cluster-version-operator", self.t.cluster_operators, t);
+                // Finishing an update whose ClusterVersion is Completed: the operators are done, the pools not.
+                if !(self.finishing && ctx.underway.as_ref().is_some_and(|u| u.control_plane_done)) {
+                    t = self.fixed_phase("control-plane", "cluster-version-operator", self.t.cluster_operators, t);
+                }
                 let arbiter = ctx.arbiter_topology();
                 let merge = |a: Option<u64>, b: Option<u64>| match (a, b) {
                     (Some(a), Some(b)) => Some(a.max(b)),
@@ -742,7 +760,7 @@ impl<'c, 'a> Builder<'c, 'a> {
             known.extend(st.pending.iter().map(String::as_str));
         }
         crate::sort::sort_dedup(&mut known);
-        let more: Vec<usize> = scope(self.ctx)
+        let more: Vec<usize> = hop_scope(self.ctx, self.finishing)
             .into_iter()
             .filter(|i| self.node(*i).is_some_and(|n| known.binary_search(&n.name()).is_err()))
             .collect();
@@ -991,6 +1009,29 @@ pub fn scope(ctx: &Cluster<'_>) -> Vec<usize> {
     out
 }
 
+/// The nodes of `nodes` an upgrade under way has still to upgrade (every one but those done), in their
+/// order, those it is at now first.
+pub fn left_to_upgrade(ctx: &Cluster<'_>, nodes: &[usize]) -> Vec<usize> {
+    use crate::cluster::progress::Stage;
+    let Some(u) = &ctx.underway else { return nodes.to_vec() };
+    let stage = |i: usize| u.of(i).map_or(Stage::Unknown, |p| p.stage);
+    let mut out: Vec<usize> = nodes.iter().copied().filter(|i| stage(*i) != Stage::Done).collect();
+    crate::sort::sort_by_key(&mut out, |i| stage(*i) != Stage::InProgress);
+    out
+}
+
+/// [`scope`] of one hop: when it finishes an upgrade under way, without the nodes already done.
+pub fn hop_scope(ctx: &Cluster<'_>, finishing: bool) -> Vec<usize> {
+    let all = scope(ctx);
+    if finishing {
+        let mut left = left_to_upgrade(ctx, &all);
+        crate::sort::sort(&mut left);
+        left
+    } else {
+        all
+    }
+}
+
 /// Every node the upgrade leaves where it is, by pool, with why (`plan.leftOut`): the paused or pinned
 /// pools ([`budget::left_out`]), then the nodes of the other pools that no hop goes through ([`scope`]):
 /// RKE's hosts it cannot reach (`rke up` skips them and reports success), kOps instance groups with
@@ -1088,12 +1129,13 @@ pub fn build(ctx: &Cluster<'_>, timings: Timings) -> Outcome {
         hop_minor: 0,
         pool_names,
         last_end: 0,
+        finishing: false,
     };
     let mut t = 0;
     let mut complete = true;
     // The distribution's own tool refuses to start (`cluster::platform`): nothing is upgraded.
     let refused = ctx.platform_gates().iter().filter(|g| g.stop == Some(GateStop::Refused)).collect::<Vec<_>>();
-    if let (Some(g), Some(hop)) = (refused.first(), ctx.path.first()) {
+    if let (Some(g), Some(hop)) = (refused.first(), ctx.finishing.iter().chain(&ctx.path).next()) {
         b.hop = hop.to_string();
         let more = match refused.len() - 1 {
             0 => String::new(),
@@ -1111,9 +1153,10 @@ pub fn build(ctx: &Cluster<'_>, timings: Timings) -> Outcome {
         b.out.plan.complete = false;
         return b.out;
     }
-    for hop in &ctx.path {
+    for (k, hop) in ctx.finishing.iter().chain(&ctx.path).enumerate() {
         b.hop = hop.to_string();
         b.hop_minor = hop.minor;
+        b.finishing = k == 0 && ctx.finishing.is_some();
         let first = b.out.plan.stops.len();
         match b.hop(t) {
             Some(end) => t = end,

@@ -264,6 +264,41 @@ fn render_with(r: &Report, shown: usize, cap: Option<usize>, list_suppressed: bo
         }
         s.push_str("\n</details>\n");
     }
+    if let Some(pr) = &r.progress {
+        // A status comment for the change ticket: done, in progress, stuck, the expected end.
+        let _ = writeln!(s, "\n### Progress\n\n{}\n", md(&crate::plan::progress::headline(pr)));
+        if let Some(since) = &pr.since {
+            let _ = writeln!(s, "Against the plan made before it started: {}\n", md(&since.summary));
+        }
+        let open: Vec<_> =
+            pr.nodes.iter().filter(|n| n.stage == "in-progress" || pr.stuck.iter().any(|x| x.node == n.node)).collect();
+        if !open.is_empty() || !pr.stuck.is_empty() {
+            let _ = writeln!(s, "| node | pool | step | stuck on |\n|---|---|---|---|");
+            for n in open.iter().take(30) {
+                let stuck = pr.stuck.iter().find(|x| x.node == n.node).map_or_else(String::new, |x| {
+                    // The finding that names it is listed with the findings (its code is not repeated here).
+                    format!(
+                        "{} ({})",
+                        md(&x.cause),
+                        if x.predicted { "predicted by the checks" } else { "not predicted" }
+                    )
+                });
+                let _ = writeln!(
+                    s,
+                    "| {} | {} | {} | {stuck} |",
+                    md(&n.node),
+                    md(n.pool.as_deref().unwrap_or("")),
+                    n.step.unwrap_or("")
+                );
+            }
+            if open.len() > 30 {
+                let _ = writeln!(s, "\n_and {} more in progress._", open.len() - 30);
+            }
+        }
+        if let Some(c) = &pr.caveat {
+            let _ = writeln!(s, "\n_{}_", md(c));
+        }
+    }
     if !r.plan.phases.is_empty() || !r.plan.stops.is_empty() {
         if r.plan.stops.is_empty() {
             let _ = writeln!(s, "\n### Plan ({} in all)\n", duration(r.plan.total_seconds));

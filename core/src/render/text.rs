@@ -111,6 +111,26 @@ pub fn render_text(r: &Report, opts: &RenderOptions) -> String {
         }
         s.push('\n');
     }
+    if let Some(pr) = &r.progress {
+        let _ = writeln!(s, "{} {}", p.bold("PROGRESS"), t(&crate::plan::progress::headline(pr)));
+        let _ = writeln!(s, "  {} {}", p.dim("read from:"), t(&pr.read_from));
+        for st in &pr.stuck {
+            let how = if st.predicted { "predicted" } else { "not predicted" };
+            let _ = writeln!(s, "  stuck {} ({how}, {}): {}", t(&st.node), st.code, t(&st.cause));
+        }
+        for n in pr.nodes.iter().filter(|n| n.stage == "in-progress") {
+            let step = n.step.map(|x| format!(" ({x})")).unwrap_or_default();
+            let detail = n.detail.as_deref().map(|d| format!(": {}", t(d))).unwrap_or_default();
+            let _ = writeln!(s, "  in progress {}{step}{detail}", t(&n.node));
+        }
+        if let Some(since) = &pr.since {
+            let _ = writeln!(s, "  {} {}", p.dim("against the plan:"), t(&since.summary));
+        }
+        if let Some(c) = &pr.caveat {
+            let _ = writeln!(s, "  {} {}", p.dim("caveat:"), t(c));
+        }
+        s.push('\n');
+    }
     if !r.plan.phases.is_empty() || !r.plan.stops.is_empty() {
         if r.plan.stops.is_empty() {
             let _ = writeln!(s, "{} ({} in all)", p.bold("PLAN"), duration(r.plan.total_seconds));

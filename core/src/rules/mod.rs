@@ -14,6 +14,7 @@ pub mod helm;
 pub mod input;
 pub mod node;
 pub mod platform;
+pub mod progress;
 pub mod scheduling;
 pub mod skew;
 pub mod suppression;
@@ -89,6 +90,7 @@ registry![
     platform::update_not_recommended,
     platform::upgradeable_false,
     platform::version_refused,
+    progress::node_stuck,
     scheduling::legacy_node_label,
     scheduling::no_eligible_node,
     scheduling::node_selector_mismatch,

@@ -31,6 +31,9 @@ check options:
   --config <file>                         YAML or JSON UpgradeOptions; flags override it
   --baseline <report.json>                a previous --format json report: the findings it holds are
                                           suppressed (kept, counted apart, never failing); new ones count
+  --since <report.json>                   the --format json report taken before the upgrade started: a
+                                          snapshot taken while it runs is checked against its plan
+                                          (progress: done, in progress, stuck, ahead or behind, the end)
   --format <text|json|markdown|sarif|junit>  output format (default text)
   --output <file>                         write the report there (default stdout)
   --output <format>=<file|->              also write the report in that format (repeatable: one run,
@@ -63,6 +66,7 @@ const VALUE_FLAGS = {
   '--skip': null,
   '--config': null,
   '--baseline': null,
+  '--since': null,
   '--help-uri': null,
   '--format': null,
   '--output': null,
@@ -115,6 +119,7 @@ function parseArgs(argv) {
     else if (field) out.options[field] = value;
     else if (arg === '--config') out.config = value;
     else if (arg === '--baseline') out.baseline = value;
+    else if (arg === '--since') out.since = value;
     else if (arg === '--help-uri') {
       let url;
       try {
@@ -683,6 +688,7 @@ function main(argv) {
     options: args.options,
     config: args.config === undefined ? undefined : readConfig(args.config),
     baseline: args.baseline === undefined ? undefined : { name: args.baseline, content: readConfigBytes(args.baseline, MAX_BASELINE_BYTES, 'the baseline report', 'MAX_BASELINE_BYTES') },
+    since: args.since === undefined ? undefined : { name: args.since, content: readConfigBytes(args.since, MAX_BASELINE_BYTES, 'the --since report', 'MAX_BASELINE_BYTES') },
     format: first.format,
     extraFormats: more.map((t) => t.format),
     color: first.path === undefined && process.stdout.isTTY === true && !process.env.NO_COLOR && process.env.TERM !== 'dumb',
@@ -696,6 +702,7 @@ function main(argv) {
   const read = new Map(files.filter((f) => f.id !== undefined).map((f) => [f.id, f.name]));
   if (args.config !== undefined) read.set(identity(args.config), args.config);
   if (args.baseline !== undefined) read.set(identity(args.baseline), args.baseline);
+  if (args.since !== undefined) read.set(identity(args.since), args.since);
   for (const t of targets.filter((t) => t.path !== undefined)) {
     const id = identity(t.path);
     const input = id === undefined ? undefined : read.get(id);

@@ -50,7 +50,15 @@ pub fn check(ctx: &Context<'_>, out: &mut Vec<Finding>) {
         }
     }
     let cps: Vec<_> = ctx.nodes.iter().filter(|n| n.is_control_plane()).collect();
-    let version_of = |n: &crate::cluster::NodeView<'_>| apiservers.get(n.name()).cloned().or_else(|| n.kubelet.clone());
+    // A kubelet stands for its node's API server only where the same tool upgrades both on the node
+    // (kubeadm's `upgrade node`, RKE, kOps, bmctl): OpenShift's kube-apiserver operator rolls the API servers
+    // and the MCO the kubelets after them, so a kubelet behind says nothing of the API servers. And a run
+    // that finishes the upgrade under way (the API server already at the target) expects control-plane
+    // kubelets behind: they are its remaining work (`progress`), not an earlier upgrade left half done.
+    let kubelets_stand_in = ctx.profile() != crate::options::Profile::Openshift && ctx.finishing.is_none();
+    let version_of = |n: &crate::cluster::NodeView<'_>| {
+        apiservers.get(n.name()).cloned().or_else(|| n.kubelet.clone().filter(|_| kubelets_stand_in))
+    };
     let minors: Vec<u32> = cps.iter().filter_map(|n| version_of(n).map(|v| v.minor)).collect();
     let (Some(lo), Some(hi)) = (minors.iter().min(), minors.iter().max()) else {
         return;

@@ -1,0 +1,283 @@
+//! `progress`: the upgrade the snapshot shows under way ([`crate::cluster::progress`]), put beside the
+//! plan made from the same snapshot (its remaining work, where it stops) and, with `--since`, beside the
+//! plan of the report taken before the upgrade started: what is done, what is stuck and on what, how far
+//! ahead or behind, and when it should end.
+
+use crate::budget;
+use crate::cluster::progress::{Stage, Underway};
+use crate::cluster::Cluster;
+use crate::options::Since;
+use crate::report::{NodeProgress, Plan, Progress, ProgressCounts, SinceProgress, Stuck};
+use crate::units::{duration, format_timestamp, timestamp};
+
+/// The rule that names a stalled node the plan does not predict.
+pub const NODE_STUCK: &str = "progress/node-stuck";
+
+/// The latest time the snapshot states: its nodes' last heartbeats (`inventory.snapshotTime`).
+pub fn snapshot_time(ctx: &Cluster<'_>) -> Option<String> {
+    ctx.nodes
+        .iter()
+        .filter_map(|n| n.info.heartbeat.as_deref())
+        .filter_map(|t| Some((timestamp(t)?, t)))
+        .max_by_key(|(s, _)| *s)
+        .map(|(s, _)| format_timestamp(s))
+}
+
+/// The stalled nodes of an upgrade under way: a Machine Config Daemon that reports Degraded (oc: "Update
+/// Stalled"), or a node being upgraded where the plan stops (its drain never ends).
+pub fn stuck(ctx: &Cluster<'_>, u: &Underway, plan: &Plan) -> Vec<Stuck> {
+    let mut out = Vec::new();
+    for p in &u.nodes {
+        let Some(n) = ctx.nodes.get(p.node) else { continue };
+        let stop = plan.stops.iter().find(|s| s.node.as_deref() == Some(n.name()));
+        let in_progress = p.stage == Stage::InProgress;
+        match (&p.degraded, stop) {
+            (Some(reason), Some(s)) => out.push(Stuck {
+                node: n.name().to_owned(),
+                cause: format!("{reason}; the plan stops here too: {}", s.reason),
+                code: s.code,
+                predicted: true,
+            }),
+            (Some(reason), None) => out.push(Stuck {
+                node: n.name().to_owned(),
+                cause: format!(
+                    "{reason} (the Machine Config Daemon reports Degraded; nothing the checks read predicts it)"
+                ),
+                code: NODE_STUCK,
+                predicted: false,
+            }),
+            (None, Some(s)) if in_progress => {
+                out.push(Stuck { node: n.name().to_owned(), cause: s.reason.clone(), code: s.code, predicted: true })
+            }
+            _ => {}
+        }
+    }
+    out
+}
+
+/// The `progress` section: `None` when no upgrade is under way and no `--since` was given.
+pub fn progress(ctx: &Cluster<'_>, plan: &Plan, since: Option<&Since>, now: Option<&str>) -> Option<Progress> {
+    let u = ctx.underway.as_ref();
+    if u.is_none() && since.is_none() {
+        return None;
+    }
+    let pools = budget::pools(ctx);
+    let pool_of = |i: usize| {
+        pools
+            .iter()
+            .filter(|p| p.nodes.contains(&i))
+            .min_by_key(|p| p.role == budget::PoolRole::Etcd)
+            .map(|p| p.name.clone())
+    };
+    let left_out: Vec<String> = crate::plan::left_out(ctx).into_iter().flat_map(|l| l.nodes).collect();
+    let stuck = u.map(|u| stuck(ctx, u, plan)).unwrap_or_default();
+    // (node, first start, last end) in the earlier plan.
+    let mut planned: Vec<(&str, u64, u64)> = Vec::new();
+    for (node, s, e) in since.map(|s| s.steps.as_slice()).unwrap_or_default() {
+        match planned.iter_mut().find(|(n, _, _)| n == node) {
+            Some(w) => {
+                w.1 = w.1.min(*s);
+                w.2 = w.2.max(*e);
+            }
+            None => planned.push((node.as_str(), *s, *e)),
+        }
+    }
+    let mut nodes: Vec<(u8, NodeProgress)> = Vec::new();
+    let mut counts = ProgressCounts { total: ctx.nodes.len(), ..ProgressCounts::default() };
+    for (i, n) in ctx.nodes.iter().enumerate() {
+        let p = u.and_then(|u| u.of(i));
+        let name = n.name();
+        // Without an upgrade under way (only `--since`), every node is where the current version is.
+        let mut stage = p.map_or(if u.is_none() { Stage::Done } else { Stage::Unknown }, |p| p.stage);
+        if left_out.iter().any(|l| l == name) && stage != Stage::Done {
+            stage = Stage::Excluded;
+        }
+        match stage {
+            Stage::Done => counts.done += 1,
+            Stage::InProgress => counts.in_progress += 1,
+            Stage::NotStarted => counts.not_started += 1,
+            Stage::Excluded => counts.left_out += 1,
+            Stage::Unknown => counts.unknown += 1,
+        }
+        let is_stuck = stuck.iter().any(|s| s.node == name);
+        let detail = p.and_then(|p| {
+            p.degraded
+                .as_ref()
+                .map(|d| format!("degraded: {d}"))
+                .or_else(|| p.unavailable.as_ref().map(|w| format!("unavailable: {w}")))
+        });
+        let window = planned.iter().find(|(node, _, _)| *node == name);
+        let order = match stage {
+            _ if is_stuck => 0,
+            Stage::InProgress => 1,
+            Stage::NotStarted => 2,
+            Stage::Excluded => 3,
+            Stage::Unknown => 4,
+            Stage::Done => 5,
+        };
+        nodes.push((
+            order,
+            NodeProgress {
+                node: name.to_owned(),
+                pool: pool_of(i),
+                stage: stage.as_str(),
+                step: p.and_then(|p| p.step).map(|s| s.as_str()),
+                version: p.and_then(|p| p.version.clone()).or_else(|| n.info.kubelet_version.clone()),
+                detail,
+                planned_start_seconds: window.map(|w| w.1),
+                planned_end_seconds: window.map(|w| w.2),
+            },
+        ));
+    }
+    crate::sort::sort_by(&mut nodes, |a, b| a.0.cmp(&b.0).then_with(|| a.1.node.cmp(&b.1.node)));
+    let nodes: Vec<NodeProgress> = nodes.into_iter().map(|(_, n)| n).collect();
+    let remaining = counts.in_progress + counts.not_started + counts.unknown;
+    let state = match (u, since) {
+        (Some(_), _) if !stuck.is_empty() => "stuck",
+        (Some(_), _) => "in-progress",
+        (None, Some(s)) if reached(ctx, &s.to) => "finished",
+        (None, _) => "not-started",
+    };
+    let remaining_seconds =
+        (plan.complete && remaining > 0).then_some(plan.total_seconds).or((remaining == 0).then_some(0));
+    let now_secs = now.and_then(timestamp);
+    let expected_end = match (now_secs, remaining_seconds) {
+        (Some(t), Some(r)) => Some(format_timestamp(t.saturating_add(i64::try_from(r).unwrap_or(i64::MAX)))),
+        _ => None,
+    };
+    let completion_percent = u32::try_from(counts.done * 100 / counts.total.max(1)).unwrap_or(100);
+    let target = u.map_or_else(|| since.map(|s| s.to.clone()).unwrap_or_default(), |u| u.target.clone());
+    let started = u.and_then(|u| u.started.clone());
+    let since = since
+        .map(|s| against(s, &planned, &nodes, started.as_deref(), now, remaining_seconds, expected_end.as_deref()));
+    Some(Progress {
+        state,
+        target,
+        read_from: u.map_or_else(
+            || "no upgrade under way: every node is where the current version is".to_owned(),
+            |u| u.read_from.clone(),
+        ),
+        started,
+        control_plane_done: u.is_none_or(|u| u.control_plane_done),
+        completion_percent,
+        counts,
+        nodes,
+        stuck,
+        remaining_seconds,
+        expected_end,
+        caveat: u.and_then(|u| u.caveat.clone()),
+        since,
+    })
+}
+
+/// Is the cluster at (or past) `to`, the earlier report's target?
+fn reached(ctx: &Cluster<'_>, to: &str) -> bool {
+    let Ok(to) = crate::version::Version::parse_for(to, ctx.profile() == crate::options::Profile::GkeBaremetal) else {
+        return false;
+    };
+    ctx.from.as_ref().is_some_and(|f| f.scheme_cmp(&to) != Some(std::cmp::Ordering::Less))
+}
+
+/// The upgrade against the earlier plan: how long it has run, how many nodes that plan had done by then,
+/// how far ahead or behind.
+fn against(
+    since: &Since,
+    planned: &[(&str, u64, u64)],
+    nodes: &[NodeProgress],
+    started: Option<&str>,
+    now: Option<&str>,
+    remaining: Option<u64>,
+    expected_end: Option<&str>,
+) -> SinceProgress {
+    let now_secs = now.and_then(timestamp);
+    let (elapsed, elapsed_from) =
+        match (now_secs, started.and_then(timestamp), since.snapshot_time.as_deref().and_then(timestamp)) {
+            (Some(n), Some(s), _) => (
+                u64::try_from(n - s).ok(),
+                "since the update started (ClusterVersion status.history[0].startedTime) to this snapshot's time"
+                    .to_owned(),
+            ),
+            (Some(n), None, Some(b)) => (
+                u64::try_from(n - b).ok(),
+                "from the earlier report's snapshot time (taken as the upgrade's start) to this snapshot's time"
+                    .to_owned(),
+            ),
+            _ => {
+                (None, "unknown: a snapshot states no time (inventory.snapshotTime: its nodes' heartbeats)".to_owned())
+            }
+        };
+    let done = |name: &str| nodes.iter().any(|n| n.node == name && n.stage == Stage::Done.as_str());
+    let actual_done = planned.iter().filter(|(n, _, _)| done(n)).count();
+    let mut ends: Vec<u64> = planned.iter().map(|(_, _, e)| *e).collect();
+    crate::sort::sort(&mut ends);
+    let planned_done = elapsed.map(|t| ends.iter().filter(|e| **e <= t).count());
+    // On schedule while the plan's k-th node end <= t < its (k+1)-th, k the nodes done.
+    let behind = elapsed.map(|t| {
+        let reached = actual_done.checked_sub(1).and_then(|k| ends.get(k)).copied().unwrap_or(0);
+        match ends.get(actual_done) {
+            Some(next) if t > *next => i64::try_from(t - next).unwrap_or(i64::MAX),
+            _ if t < reached => -i64::try_from(reached - t).unwrap_or(i64::MAX),
+            _ => 0,
+        }
+    });
+    let gone: Vec<String> = planned
+        .iter()
+        .filter(|(n, _, _)| !nodes.iter().any(|x| x.node == *n))
+        .map(|(n, _, _)| (*n).to_owned())
+        .collect();
+    let new: Vec<String> =
+        nodes.iter().filter(|x| !planned.iter().any(|(n, _, _)| *n == x.node)).map(|x| x.node.clone()).collect();
+    let pace = match behind {
+        Some(b) if b > 0 => format!("{} behind the plan", duration(b.unsigned_abs())),
+        Some(b) if b < 0 => format!("{} ahead of the plan", duration(b.unsigned_abs())),
+        Some(_) => "on schedule".to_owned(),
+        None => "its pace unknown (no times to compare)".to_owned(),
+    };
+    let at = match (elapsed, planned_done) {
+        (Some(t), Some(p)) => {
+            format!(" after {}: {actual_done} of {} planned node(s) done, the plan had {p}", duration(t), planned.len())
+        }
+        _ => format!(": {actual_done} of {} planned node(s) done", planned.len()),
+    };
+    let end = match (remaining, expected_end) {
+        (Some(0), _) => "; nothing left".to_owned(),
+        (Some(r), Some(e)) => format!("; the rest takes {} from this snapshot, to end about {e}", duration(r)),
+        (Some(r), None) => format!("; the rest takes {} from this snapshot", duration(r)),
+        (None, _) => "; the rest does not complete as planned now (plan.stops)".to_owned(),
+    };
+    SinceProgress {
+        planned_seconds: since.total_seconds,
+        elapsed_seconds: elapsed,
+        elapsed_from,
+        planned_done,
+        actual_done,
+        behind_seconds: behind,
+        gone,
+        new,
+        summary: format!("{pace}{at}{end}"),
+    }
+}
+
+/// The rest of the report's words on progress (text and Markdown share them): one line.
+pub fn headline(p: &Progress) -> String {
+    let c = &p.counts;
+    let mut s = format!(
+        "upgrade to {} {}: {}% ({} of {} nodes done, {} in progress, {} not started",
+        p.target, p.state, p.completion_percent, c.done, c.total, c.in_progress, c.not_started
+    );
+    if c.left_out > 0 {
+        s.push_str(&format!(", {} left out", c.left_out));
+    }
+    if c.unknown > 0 {
+        s.push_str(&format!(", {} unknown", c.unknown));
+    }
+    s.push(')');
+    match (p.remaining_seconds, &p.expected_end) {
+        (Some(0), _) => {}
+        (Some(r), Some(e)) => s.push_str(&format!("; the rest takes {} (ends about {e})", duration(r))),
+        (Some(r), None) => s.push_str(&format!("; the rest takes {}", duration(r))),
+        (None, _) if c.in_progress + c.not_started > 0 => s.push_str("; the rest does not complete as planned now"),
+        (None, _) => {}
+    }
+    s
+}

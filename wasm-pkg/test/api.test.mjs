@@ -154,6 +154,21 @@ test('a version given as a number is refused, not read as another version', () =
   assert.equal(check(files, { to: '1.30.1' }).upgrade.to, '1.30.1');
 });
 
+test('option since: the report object taken before the upgrade; progress against its plan', () => {
+  const { check } = require(pkg);
+  const dir = fixture('plan/progress-kubeadm-half-way');
+  const files = fs.readdirSync(dir).filter((f) => f !== 'case.yaml').map((name) => ({ name, content: fs.readFileSync(`${dir}/${name}`) }));
+  // A report taken before: the same check's own object, its plan and snapshot time as given.
+  const before = check(files, { to: '1.30.2' });
+  assert.equal(before.progress.state, 'in-progress');
+  assert.equal(before.inventory.snapshotTime, '2026-03-10T10:00:00Z');
+  const now = check(files, { to: '1.30.2', since: before });
+  // The same snapshot: no time has passed, the nodes done are those the plan had done at its start.
+  assert.deepEqual([now.progress.since.elapsedSeconds, now.progress.since.actualDone], [0, 0]);
+  assert.equal(now.progress.nodes.find((n) => n.node === 'w-2').plannedStartSeconds, 0);
+  assert.throws(() => check(files, { to: '1.30.2', since: 'before.json' }), /option `since`/);
+});
+
 test('options accept exemptions and a previous report as the baseline; today defaults to the UTC date', () => {
   const { check } = require(pkg);
   const files = [{ name: 'nodes.yaml', content: nodes }];

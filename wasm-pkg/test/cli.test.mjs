@@ -5,7 +5,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { spawn, spawnSync } from 'node:child_process';
-import { bin, cli, fixture } from './helpers.mjs';
+import { bin, cli, fixture, snippet } from './helpers.mjs';
 
 // The families two nodes alone leave unread: skipped by choice, the run is ready.
 const NODES_ONLY = ['--skip', 'drains,budgets', '--skip', 'admission-webhooks,admission-policies,aggregated-apis,custom-resources,helm-charts'];
@@ -106,6 +106,33 @@ test('--config gives options; flags override it; bad values name the field', () 
   assert.equal(bad.code, 2);
   assert.match(bad.stderr, /maxSurge/);
   assert.equal(bad.stdout, '');
+});
+
+test('--since: a snapshot taken mid-upgrade against the plan of the report taken before it', () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'kp-since-'));
+  const before = path.join(dir, 'before.json');
+  // The report taken before the upgrade (its plan: one node every 600 s; taken an hour before the snapshot).
+  const steps = ['cp-1', 'w-1', 'w-2', 'w-3', 'w-4', 'w-5'].map((node, i) => ({ node, phase: 'workers', startSeconds: 600 * i, endSeconds: 600 * (i + 1) }));
+  fs.writeFileSync(before, JSON.stringify({ schemaVersion: 1, upgrade: { from: '1.29.6', to: '1.30.2' }, inventory: { snapshotTime: '2026-03-10T09:00:00Z' }, plan: { totalSeconds: 3600, complete: true, steps }, findings: [] }));
+  const json = cli(['check', fixture('plan/progress-kubeadm-half-way'), '--to', '1.30.2', '--since', before, '--format', 'json', '--fail-on', 'never']);
+  assert.equal(json.code, 0, json.stderr);
+  const progress = JSON.parse(json.stdout).progress;
+  assert.equal(progress.state, 'in-progress');
+  assert.deepEqual([progress.since.elapsedSeconds, progress.since.plannedDone, progress.since.actualDone, progress.since.behindSeconds], [3600, 6, 2, 1800]);
+  const text = cli(['check', fixture('plan/progress-kubeadm-half-way'), '--to', '1.30.2', '--since', before, '--fail-on', 'never']);
+  // The README's worked example is this run: its commands use these flags, its output is this section.
+  assert.match(snippet('since'), /--format json --output before\.json/);
+  assert.match(snippet('since'), /--since before\.json/);
+  assert.ok(text.stdout.includes(`${snippet('since-output')}\n`), text.stdout);
+  assert.match(text.stdout, /^PROGRESS upgrade to 1\.30\.2 in-progress: 33% \(2 of 6 nodes done, 1 in progress, 3 not started\)/m);
+  assert.match(text.stdout, /^  in progress w-2 \(draining\)$/m);
+  assert.match(text.stdout, /against the plan: 30m00s behind the plan after 1h00m: 2 of 6 planned node\(s\) done, the plan had 6/);
+  const md = cli(['check', fixture('plan/progress-kubeadm-half-way'), '--to', '1.30.2', '--since', before, '--format', 'markdown', '--fail-on', 'never']);
+  assert.match(md.stdout, /^### Progress$/m);
+  // Not a report: an options error naming --since.
+  const bad = cli(['check', fixture('plan/progress-kubeadm-half-way'), '--to', '1.30.2', '--since', fixture('cli/config.yaml')]);
+  assert.equal(bad.code, 2);
+  assert.match(bad.stderr, /options error: option `since`/);
 });
 
 test('--baseline: only new findings count; exemptions expire by today\'s date; suppressed never gate', () => {

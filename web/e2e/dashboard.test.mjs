@@ -105,6 +105,48 @@ test('uploaded files are listed with their objects; a file that does not parse i
   await page.close();
 });
 
+test('an upgrade under way, against the report taken before it: progress beside the plan, the node in progress first, the runbook says what to do next', async () => {
+  const { page, foreign, errors } = await openPage();
+  await page.waitForSelector('#verdict');
+  const dir = path.join(root, 'tests/fixtures/plan/progress-kubeadm-half-way');
+  await page.setInputFiles('#files', [path.join(dir, 'cluster.json'), path.join(dir, 'version.json')]);
+  await page.fill('#to', '1.30.2');
+  await page.dispatchEvent('#to', 'change');
+  await tab(page, 'plan');
+  await page.waitForSelector('#progress-view');
+  assert.match(await page.textContent('#progress-headline'), /^Upgrade to 1\.30\.2 in-progress: 33% \(2 of 6 nodes done, 1 in progress, 3 not started\)/);
+  // Without an earlier report, the chart draws the rest of the plan, the node being drained first.
+  assert.equal(await page.getAttribute('#progress-chart .progress-row >> nth=0', 'data-node'), 'w-2');
+  assert.equal(await page.$('#progress-now'), null);
+  // The report taken before the upgrade: its plan had six nodes done by now; two are.
+  const before = path.join(os.tmpdir(), `kp-since-${process.pid}.json`);
+  const steps = ['cp-1', 'w-1', 'w-2', 'w-3', 'w-4', 'w-5'].map((node, i) => ({ node, phase: 'workers', startSeconds: 600 * i, endSeconds: 600 * (i + 1) }));
+  fs.writeFileSync(before, JSON.stringify({ schemaVersion: 1, upgrade: { from: '1.29.6', to: '1.30.2' }, inventory: { snapshotTime: '2026-03-10T09:00:00Z' }, plan: { totalSeconds: 3600, complete: true, steps }, findings: [] }));
+  await page.setInputFiles('#since', before);
+  await page.waitForSelector('#progress-since');
+  assert.match(await page.textContent('#progress-since'), /30m00s behind the plan after 1h00m: 2 of 6 planned node\(s\) done, the plan had 6/);
+  assert.match(await page.textContent('#since-name'), /since: kp-since-/);
+  await page.waitForSelector('#progress-now', { state: 'attached' });
+  assert.equal(await page.locator('#progress-chart .progress-row').count(), 6);
+  assert.equal(await page.getAttribute('#progress-chart .progress-row[data-node="w-2"]', 'data-stage'), 'in-progress');
+  await shot(page, 'progress', { fullPage: true });
+  // The runbook says what to do next.
+  await tab(page, 'export');
+  const [download] = await Promise.all([page.waitForEvent('download'), page.click('#export-runbook')]);
+  const runbook = fs.readFileSync(await download.path(), 'utf8');
+  assert.match(runbook, /## Progress\n\n- Upgrade to 1\.30\.2 in-progress: 33%/);
+  assert.match(runbook, /1\. Watch the nodes in progress finish: w-2\.\n2\. Then the 3 node\(s\) not started/);
+  // Cleared, the comparison is gone.
+  await page.click('#since-clear');
+  await tab(page, 'plan');
+  await page.waitForSelector('#progress-view');
+  assert.equal(await page.$('#progress-since'), null);
+  fs.rmSync(before);
+  assert.deepEqual(foreign, []);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
 test('a plan that stops: a red marker on the timeline where the drain waits for ever, and why', async () => {
   const { page, foreign, errors } = await openPage();
   await page.waitForSelector('#verdict');

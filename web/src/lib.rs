@@ -10,6 +10,7 @@ pub mod demo;
 pub mod engine;
 pub mod markdown;
 pub mod options;
+pub mod progress;
 pub mod protocol;
 pub mod review;
 pub mod state;

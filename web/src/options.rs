@@ -50,6 +50,15 @@ pub struct Opts {
     pub timings: BTreeMap<String, String>,
     /// Families of checks left out by choice (`skip`), as typed: ids separated by commas.
     pub skip: String,
+    /// The report taken before the upgrade started (`since`), as picked: never put in the URL.
+    pub since: Option<SinceReport>,
+}
+
+/// A report file picked for `since`: its name and its JSON text.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SinceReport {
+    pub name: String,
+    pub json: std::rc::Rc<str>,
 }
 
 impl Opts {
@@ -108,6 +117,11 @@ impl Opts {
         let skip = self.skip_ids();
         if !skip.is_empty() {
             m.insert("skip".into(), Value::from(skip));
+        }
+        if let Some(since) = &self.since {
+            // Not JSON: given as the text it is, so that the core names `since` in its error.
+            let v = serde_json::from_str::<Value>(&since.json).unwrap_or_else(|_| Value::from(since.name.as_str()));
+            m.insert("since".into(), v);
         }
         Value::Object(m).to_string()
     }

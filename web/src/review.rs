@@ -54,7 +54,10 @@ impl Meta {
 }
 
 fn path(r: &ReportView) -> String {
-    if r.upgrade.path.is_empty() {
+    if r.upgrade.path.is_empty() && !r.plan.steps.is_empty() {
+        // The API server is at the target already; the plan finishes the upgrade under way.
+        format!("finishing the upgrade to {} ({})", r.upgrade.to, r.upgrade.profile)
+    } else if r.upgrade.path.is_empty() {
         let from = r.upgrade.from.clone().unwrap_or_else(|| "unknown".into());
         format!("{from}, no upgrade ({})", r.upgrade.profile)
     } else {
@@ -240,6 +243,59 @@ pub fn runbook_markdown(r: &ReportView, m: &Meta, nodes: &[NodeFacts]) -> String
     }
     if r.coverage.scope == "manifests" {
         let _ = writeln!(s, "- {MANIFESTS_SCOPE}");
+    }
+    if let Some(p) = &r.progress {
+        // What to do next, while the upgrade runs: unblock what is stuck, then the nodes in progress, then the rest.
+        let c = &p.counts;
+        let _ = writeln!(
+            s,
+            "\n## Progress\n\n- Upgrade to {} {}: {}% ({} of {} nodes done, {} in progress, {} not started{})",
+            p.target,
+            p.state,
+            p.completion_percent,
+            c.done,
+            c.total,
+            c.in_progress,
+            c.not_started,
+            if c.left_out > 0 { format!(", {} left out", c.left_out) } else { String::new() }
+        );
+        let _ = writeln!(s, "- Read from: {}", cell(&p.read_from));
+        if let Some(since) = &p.since {
+            let _ = writeln!(s, "- Against the plan made before it started: {}", cell(&since.summary));
+        }
+        let mut next = 1;
+        for st in &p.stuck {
+            let _ = writeln!(
+                s,
+                "{next}. Unblock {}: {} (`{}`; {}).",
+                st.node,
+                cell(&st.cause),
+                st.code,
+                if st.predicted {
+                    "the checks predicted it: its finding says how to fix it"
+                } else {
+                    "not predicted by the checks"
+                }
+            );
+            next += 1;
+        }
+        let moving: Vec<&str> = p
+            .nodes
+            .iter()
+            .filter(|n| n.stage == "in-progress" && !p.stuck.iter().any(|x| x.node == n.node))
+            .map(|n| n.node.as_str())
+            .collect();
+        if !moving.is_empty() {
+            let _ = writeln!(s, "{next}. Watch the nodes in progress finish: {}.", moving.join(", "));
+            next += 1;
+        }
+        if c.not_started > 0 {
+            let _ = writeln!(
+                s,
+                "{next}. Then the {} node(s) not started, in the order of \"Node by node\" below.",
+                c.not_started
+            );
+        }
     }
     s.push_str("\n## Assumptions\n\n");
     for a in assumptions(r) {

@@ -21,6 +21,8 @@ pub struct ReportView {
     pub downtime: DowntimeV,
     pub not_run: Vec<NotRunV>,
     pub coverage: CoverageV,
+    /// An upgrade under way (`report.progress`).
+    pub progress: Option<crate::progress::ProgressV>,
     /// Inputs picked or pasted by name that could not be read, with why (the page's, not the report's:
     /// the CLI refuses such a file, so the verdict here is INCOMPLETE, never READY).
     #[serde(skip)]

@@ -14,6 +14,7 @@ pub mod nodes;
 pub mod options_form;
 pub mod overview;
 pub mod plan;
+pub mod progress;
 pub mod rules;
 pub mod store;
 pub mod verdict;

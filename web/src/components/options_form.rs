@@ -5,7 +5,7 @@ use kube_preflight::Profile;
 use yew::prelude::*;
 
 use super::ctx::{use_ctx, value_of, Ctx};
-use crate::options::{timing_label, Drain, Opts};
+use crate::options::{timing_label, Drain, Opts, SinceReport};
 
 fn field(
     ctx: &Ctx,
@@ -105,6 +105,22 @@ pub fn OptionsForm() -> Html {
             </label>
         }
     };
+    // The earlier report is read here (it is options, not an input: never listed nor checked as one).
+    let on_since = {
+        let ctx = ctx.clone();
+        Callback::from(move |e: Event| {
+            let Some(input) = e.target_dyn_into::<web_sys::HtmlInputElement>() else { return };
+            let Some(file) = input.files().and_then(|f| f.get(0)) else { return };
+            let ctx = ctx.clone();
+            wasm_bindgen_futures::spawn_local(async move {
+                let name = file.name();
+                let text = wasm_bindgen_futures::JsFuture::from(file.text()).await.ok().and_then(|t| t.as_string());
+                let json: std::rc::Rc<str> = text.unwrap_or_default().into();
+                ctx.edit_opts(|o| o.since = Some(SinceReport { name, json }));
+            });
+        })
+    };
+    let clear_since = ctx.on_opt::<MouseEvent>(|o, _| o.since = None);
     let profile = if o.profile.is_empty() { "kubeadm".to_owned() } else { o.profile.clone() };
     html! {
         <form class="options" aria-label="Options" onsubmit={Callback::from(|e: SubmitEvent| e.prevent_default())}>
@@ -144,6 +160,14 @@ pub fn OptionsForm() -> Html {
                     Callback::from(move |v: String| ctx.edit_opts(|o| o.skip = v))
                 }} />
             </label>
+            <label class="field" title="The --format json report taken before the upgrade started: a snapshot taken while it runs is checked against its plan (the Progress view, in Plan & replay)">{ "Compare with an earlier report" }
+                <input id="since" type="file" accept=".json,application/json" onchange={on_since} />
+            </label>
+            if let Some(since) = &o.since {
+                <span class="field" id="since-name">{ format!("since: {}", since.name) }
+                    <button type="button" class="link" id="since-clear" onclick={clear_since}>{ "clear" }</button>
+                </span>
+            }
             if !timings.is_empty() {
                 <details class="timings">
                     <summary>{ "Times of the plan, in seconds" }</summary>

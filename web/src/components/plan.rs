@@ -353,6 +353,7 @@ pub fn PlanView() -> Html {
     let Some(r) = ctx.state.report.clone() else { return html! {} };
     html! {
         <div id="plan">
+            <super::progress::ProgressView />
             <p class="plan-total">{ format!("{} phase(s), {} node step(s), {} in all with {}.", r.plan.phases.len(), r.plan.steps.len(), duration(r.plan.total_seconds), r.upgrade.profile) }</p>
             if let Some(d) = &r.plan.drain {
                 <p class="drain-assumed" id="drain-assumed">{ format!("Drain assumed: {}.", d.describe()) }

@@ -106,7 +106,12 @@ pub fn Verdict() -> Html {
     let u = &r.upgrade;
     let headline = Headline::of(&r);
     let from = u.from.clone().unwrap_or_else(|| "unknown".into());
-    let hops = if u.path.is_empty() { "no upgrade".to_owned() } else { u.hops() };
+    let hops = match (u.path.is_empty(), r.plan.steps.is_empty()) {
+        // The API server is at the target already: the plan finishes the upgrade under way.
+        (true, false) => format!("finishing {}", u.to),
+        (true, true) => "no upgrade".to_owned(),
+        _ => u.hops(),
+    };
     let down = &r.downtime.workloads;
     let longest = down.first().map(|w| format!("{} ({})", w.display(), duration(w.seconds)));
     let stale = ctx.state.stale;

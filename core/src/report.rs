@@ -477,11 +477,31 @@ pub struct Plan {
     /// when none): a paused MachineConfigPool, a GKE on Bare Metal node pool pinned to another version.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub left_out: Vec<LeftOut>,
+    /// Per pool, a node's whole step as measured rather than assumed (an addition; empty when none): from
+    /// the kubelets' cordon and uncordon events in the snapshot (`source: events`), or given as
+    /// `timings["pool/<name>"]` (`source: options`). The plan uses the median for the nodes of that pool (their
+    /// steps' `learned` segment).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub learned: Vec<Learned>,
     /// When the plan stops: the same simulation with each stop's cause taken as resolved, said how,
     /// until it completes or a stop remains that cannot be lifted (an addition). What the fix reveals:
     /// the nodes past the stop, the warnings and the downtime there, the total.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub if_resolved: Option<Box<IfResolved>>,
+}
+
+/// A pool's step time as measured (`plan.learned`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Learned {
+    pub pool: String,
+    /// `events` (the kubelets' NodeNotSchedulable to NodeSchedulable) or `options` (`timings["pool/<name>"]`).
+    pub source: &'static str,
+    /// How many steps were measured (1 for a value given in the options).
+    pub samples: usize,
+    /// Nearest-rank median and 90th percentile, in seconds.
+    pub median_seconds: u64,
+    pub p90_seconds: u64,
 }
 
 /// A pool the upgrade leaves out.

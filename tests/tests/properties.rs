@@ -549,3 +549,132 @@ fn one_report_one_story_over_random_clusters() {
         }
     }
 }
+
+/// Every node's heartbeat set to `time`: the snapshot says when it was taken.
+fn at_time(snapshot: &mut Value, time: &str) {
+    for item in snapshot["items"].as_array_mut().into_iter().flatten().filter(|i| i["kind"] == "Node") {
+        for c in item["status"]["conditions"].as_array_mut().into_iter().flatten() {
+            c["lastHeartbeatTime"] = json!(time);
+        }
+    }
+}
+
+/// A snapshot taken at plan time `t` of a simulated upgrade gives progress consistent with the plan at `t`:
+/// a random cluster is planned (the report taken before the upgrade), then aged to `t` as the plan has it
+/// (the API server at the target once the control plane is through, each node whose window has ended at
+/// the target, each node whose window holds `t` cordoned), and read again with the first report as
+/// `since`: the nodes done and in progress are the plan's at `t`, the upgrade is on schedule, and the rest
+/// of the plan is exactly the nodes not done.
+#[test]
+fn a_snapshot_at_plan_time_t_is_where_the_plan_says() {
+    let cases: u64 = std::env::var("KP_PROPERTY_CASES").ok().and_then(|v| v.parse().ok()).unwrap_or(1000) / 4;
+    let (mut failures, mut tried) = (Vec::new(), 0);
+    for seed in 1..=cases {
+        let mut r = Rng(seed.wrapping_mul(0x2545_f491_4f6c_dd1d) | 1);
+        let profile = *r.pick(&[Profile::Kubeadm, Profile::Rke, Profile::Kops]);
+        let mut before = cluster(&mut r, profile);
+        let mut o = options(&mut r, profile);
+        o.to = "1.28.4".into();
+        at_time(&mut before, "2026-03-10T09:00:00Z");
+        let text = serde_json::to_string(&before).unwrap();
+        let Ok(planned) = check(&[Input::new("cluster.json", text.as_bytes())], &o) else { continue };
+        if !planned.plan.complete || planned.plan.steps.is_empty() || planned.upgrade.path.len() != 1 {
+            continue;
+        }
+        // Each node's window (first start, last end), and when the control plane is through.
+        let mut windows: BTreeMap<String, (u64, u64)> = BTreeMap::new();
+        for st in &planned.plan.steps {
+            let w = windows.entry(st.node.clone()).or_insert((st.start_seconds, st.end_seconds));
+            *w = (w.0.min(st.start_seconds), w.1.max(st.end_seconds));
+        }
+        let cp_end = planned
+            .plan
+            .steps
+            .iter()
+            .filter(|s| s.phase == "control-plane" || s.phase == "etcd")
+            .map(|s| s.end_seconds)
+            .max()
+            .unwrap_or(0);
+        let total = planned.plan.total_seconds;
+        if cp_end >= total {
+            continue;
+        }
+        let t = cp_end + (r.below(usize::try_from(total - cp_end).unwrap_or(1)) as u64);
+        let done: BTreeSet<&String> = windows.iter().filter(|(_, w)| w.1 <= t).map(|(n, _)| n).collect();
+        let moving: BTreeSet<&String> = windows.iter().filter(|(_, w)| w.0 <= t && t < w.1).map(|(n, _)| n).collect();
+        // A node cordoned before the upgrade and not upgraded yet looks, in a snapshot, like one its drain has
+        // begun: no snapshot tells them apart, so it counts as in progress too.
+        let cordoned_before: BTreeSet<String> = before["items"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter(|i| i["kind"] == "Node" && i["spec"]["unschedulable"] == json!(true))
+            .filter_map(|i| i["metadata"]["name"].as_str().map(str::to_owned))
+            .filter(|n| !done.contains(n) && !moving.contains(n))
+            .collect();
+        let mut aged = before.clone();
+        for item in aged["items"].as_array_mut().into_iter().flatten().filter(|i| i["kind"] == "Node") {
+            let name = item["metadata"]["name"].as_str().unwrap_or_default().to_owned();
+            if done.contains(&name) {
+                item["status"]["nodeInfo"]["kubeletVersion"] = json!("v1.28.4");
+            } else if moving.contains(&name) {
+                item["spec"]["unschedulable"] = json!(true);
+            }
+        }
+        at_time(&mut aged, &kube_preflight::units::format_timestamp(1_773_133_200 + i64::try_from(t).unwrap_or(0)));
+        let version = json!({"serverVersion": {"major": "1", "minor": "28", "gitVersion": "v1.28.4"}});
+        let mut o2 = o.clone();
+        o2.since = Some(
+            kube_preflight::options::Since::from_node(
+                &kube_preflight::parse::parse_json("before.json", &planned.to_json()).unwrap(),
+            )
+            .unwrap(),
+        );
+        let inputs = [
+            Input::new("cluster.json", serde_json::to_string(&aged).unwrap().as_bytes()),
+            Input::new("version.json", version.to_string().as_bytes()),
+        ];
+        let Ok(now) = check(&inputs, &o2) else { continue };
+        tried += 1;
+        let Some(p) = &now.progress else {
+            failures.push(format!("seed {seed} ({profile:?}, t {t}): no progress section"));
+            continue;
+        };
+        let mut broke = Vec::new();
+        if p.counts.done < done.len() || p.counts.in_progress != moving.len() + cordoned_before.len() {
+            broke.push(format!(
+                "done {} in progress {}, the plan at t: {} and {} (and {} cordoned before)",
+                p.counts.done,
+                p.counts.in_progress,
+                done.len(),
+                moving.len(),
+                cordoned_before.len()
+            ));
+        }
+        let s = p.since.as_ref();
+        if s.and_then(|s| s.elapsed_seconds) != Some(t)
+            || s.and_then(|s| s.planned_done) != Some(done.len())
+            || s.map(|s| s.actual_done) != Some(done.len())
+            || s.and_then(|s| s.behind_seconds) != Some(0)
+        {
+            broke.push(format!("against the plan: {s:?}, expected {} done at {t} s, on schedule", done.len()));
+        }
+        if now.plan.complete {
+            let rest: BTreeSet<&String> = now.plan.steps.iter().map(|s| &s.node).collect();
+            let expected: BTreeSet<&String> = windows.keys().filter(|n| !done.contains(n)).collect();
+            if rest != expected {
+                broke.push(format!("the rest of the plan is {rest:?}, the nodes not done {expected:?}"));
+            }
+        }
+        if !broke.is_empty() {
+            failures.push(format!("seed {seed} ({profile:?}, t {t} of {total}): {}", broke.join("; ")));
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "{} of {tried} aged snapshot(s) disagree with their plan:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
+    assert!(tried >= cases as usize / 4, "only {tried} of {cases} random clusters were planned to completion and aged");
+}

@@ -102,8 +102,9 @@ pub struct Prepared {
 
 pub fn prepare(req: &CliRequest) -> Result<Prepared, Error> {
     let parse = |f: &str| {
-        Format::parse(f)
-            .ok_or_else(|| opt_err("format", format!("{f:?} is not one of text, json, markdown, sarif, junit")))
+        Format::parse(f).ok_or_else(|| {
+            opt_err("format", format!("{f:?} is not one of text, json, markdown, sarif, junit, timings"))
+        })
     };
     let format = parse(&req.format)?;
     let extra = req.extra_formats.iter().map(|f| parse(f)).collect::<Result<Vec<_>, _>>()?;

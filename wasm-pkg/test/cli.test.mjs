@@ -108,6 +108,20 @@ test('--config gives options; flags override it; bad values name the field', () 
   assert.equal(bad.stdout, '');
 });
 
+test('--output timings=<file>: the step times measured per pool, as the --config of the next run', () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'kp-timings-'));
+  const timings = path.join(dir, 'timings.json');
+  const first = cli(['check', fixture('plan/progress-kubeadm-learned-from-events'), '--to', '1.30.2', '--output', `timings=${timings}`, '--fail-on', 'never']);
+  assert.equal(first.code, 0, first.stderr);
+  assert.deepEqual(JSON.parse(fs.readFileSync(timings, 'utf8')), { timings: { 'pool/control-plane': 900, 'pool/workers': 840 } });
+  // The next run, with no events, takes them as given: each worker 840 s.
+  const next = cli(['check', fixture('plan/progress-kubeadm-half-way'), '--to', '1.30.2', '--config', timings, '--format', 'json', '--fail-on', 'never']);
+  assert.equal(next.code, 0, next.stderr);
+  const plan = JSON.parse(next.stdout).plan;
+  assert.deepEqual(plan.learned.map((l) => [l.pool, l.source, l.medianSeconds]), [['control-plane', 'options', 900], ['workers', 'options', 840]]);
+  assert.deepEqual(plan.steps.map((s) => s.endSeconds - s.startSeconds), [840, 840, 840, 840]);
+});
+
 test('--since: a snapshot taken mid-upgrade against the plan of the report taken before it', () => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'kp-since-'));
   const before = path.join(dir, 'before.json');

@@ -332,6 +332,7 @@ impl Engine {
             Format::Sarif => ("sarif", "application/sarif+json"),
             Format::Junit => ("xml", "application/xml"),
             Format::Text => ("txt", "text/plain"),
+            Format::Timings => ("timings.json", "application/json"),
         };
         Ok(FromWorker::Export {
             format: format.to_owned(),

@@ -360,6 +360,17 @@ pub struct SegmentV {
     pub seconds: u64,
 }
 
+/// `plan.learned`: a pool's step time as measured.
+#[derive(Debug, Clone, PartialEq, Eq, Default, Deserialize)]
+#[serde(rename_all = "camelCase", default)]
+pub struct LearnedV {
+    pub pool: String,
+    pub source: String,
+    pub samples: usize,
+    pub median_seconds: u64,
+    pub p90_seconds: u64,
+}
+
 impl SegmentV {
     pub fn label(&self) -> &'static str {
         match self.kind.as_str() {
@@ -367,6 +378,7 @@ impl SegmentV {
             "budget-wait" => "waiting on a budget",
             "upgrade" => "upgrade",
             "ready" => "ready",
+            "learned" => "as measured (cordon to uncordon, less the drain)",
             _ => "other",
         }
     }
@@ -455,6 +467,8 @@ pub struct PlanV {
     pub not_simulated: Vec<String>,
     /// Pools the upgrade leaves out, with why.
     pub left_out: Vec<LeftOutV>,
+    /// Per pool, a node's step as measured (`plan.learned`).
+    pub learned: Vec<LearnedV>,
     /// The plan with the stops' causes taken as resolved.
     pub if_resolved: Option<Box<IfResolvedV>>,
 }

@@ -343,3 +343,49 @@ fn kubelets(nodes: &[NodeView<'_>], profile: Profile, target: &Version) -> Optio
         platform: false,
     })
 }
+
+/// A node's upgrade step as the cluster recorded it: from its cordon to its uncordon.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Observed {
+    /// Position in `Cluster::nodes`.
+    pub node: usize,
+    pub seconds: u64,
+}
+
+/// Each node's steps as its kubelet's events record them: a `NodeNotSchedulable` (the cordon; the kubelet
+/// records it again when it restarts on a node still cordoned, so the earliest one after the last uncordon
+/// counts) to the next `NodeSchedulable` (the uncordon). Steps still open, or with times that do not read,
+/// are not counted.
+pub fn observed_steps(objects: &[Object], nodes: &[NodeView<'_>]) -> Vec<Observed> {
+    let index: FastMap<&str, usize> = nodes.iter().enumerate().map(|(i, n)| (n.name(), i)).collect();
+    // (node, time, uncordon?) for every occurrence an Event object states (its first and last time).
+    let mut marks: Vec<(usize, i64, bool)> = Vec::new();
+    for o in objects.iter().filter(|o| super::live(o)) {
+        let Body::NodeEvent(e) = &o.body else { continue };
+        let Some(&node) = index.get(e.node.as_str()) else { continue };
+        let uncordon = e.reason == "NodeSchedulable";
+        for t in [&e.first, &e.last].into_iter().flatten().filter_map(|t| crate::units::timestamp(t)) {
+            marks.push((node, t, uncordon));
+        }
+    }
+    crate::sort::sort_by(&mut marks, |a, b| a.0.cmp(&b.0).then(a.1.cmp(&b.1)).then(a.2.cmp(&b.2)));
+    marks.dedup();
+    let mut out = Vec::new();
+    let mut open: Option<(usize, i64)> = None;
+    for (node, t, uncordon) in marks {
+        if open.is_some_and(|(n, _)| n != node) {
+            open = None;
+        }
+        match (uncordon, open) {
+            (false, None) => open = Some((node, t)),
+            (true, Some((n, start))) => {
+                if let Ok(seconds) = u64::try_from(t - start) {
+                    out.push(Observed { node: n, seconds });
+                }
+                open = None;
+            }
+            _ => {}
+        }
+    }
+    out
+}

@@ -784,10 +784,58 @@ pub enum Body {
     /// OpenShift's `Infrastructure` (config.openshift.io): its `status.controlPlaneTopology`
     /// (`HighlyAvailable`, `HighlyAvailableArbiter`, `SingleReplica`, `External`, ...), empty when unset.
     Infrastructure(Box<String>),
+    /// An Event about a Node's cordon (`NodeNotSchedulable`) or uncordon (`NodeSchedulable`), as the
+    /// kubelet records them: when each node's upgrade began and ended. Other Events keep nothing.
+    NodeEvent(Box<NodeEvent>),
     /// An object of another API group (a custom resource, most often) with whole numbers in its `spec`:
     /// what a CustomResourceDefinition's scale subresource may point at (`specReplicasPath`).
     Custom(Box<CustomInfo>),
     Other,
+}
+
+/// An Event about a Node's schedulability (core/v1 or events.k8s.io/v1).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct NodeEvent {
+    /// The node it is about (`involvedObject` / `regarding`).
+    pub node: String,
+    /// `NodeNotSchedulable` or `NodeSchedulable`.
+    pub reason: String,
+    /// When it first and last happened (RFC 3339, as written): one Event object counts repeats.
+    pub first: Option<String>,
+    pub last: Option<String>,
+}
+
+/// The kubelet's events on a node's schedulability (pkg/kubelet/events, recordNodeSchedulableEvent).
+pub const NODE_SCHEDULABILITY_EVENTS: [&str; 2] = ["NodeNotSchedulable", "NodeSchedulable"];
+
+/// A node's schedulability event, when the object is one.
+fn node_event(n: &Node, api_version: &str) -> Option<NodeEvent> {
+    let reason = n.get("reason").as_str().filter(|r| NODE_SCHEDULABILITY_EVENTS.contains(r))?;
+    let (about, first, last) = if api_version.starts_with("events.k8s.io/") {
+        let series = n.at(&["series", "lastObservedTime"]).as_str();
+        let event_time = n.get("eventTime").as_str();
+        (
+            n.get("regarding"),
+            n.get("deprecatedFirstTimestamp").as_str().or(event_time),
+            series.or(n.get("deprecatedLastTimestamp").as_str()).or(event_time),
+        )
+    } else {
+        let event_time = n.get("eventTime").as_str();
+        (
+            n.get("involvedObject"),
+            n.get("firstTimestamp").as_str().or(event_time),
+            n.get("lastTimestamp").as_str().or(event_time),
+        )
+    };
+    if about.get("kind").as_str() != Some("Node") {
+        return None;
+    }
+    Some(NodeEvent {
+        node: about.get("name").as_str()?.to_owned(),
+        reason: reason.to_owned(),
+        first: first.map(str::to_owned),
+        last: last.map(str::to_owned),
+    })
 }
 
 /// The whole numbers in an object's `spec`, by path as a scale subresource writes it (`.spec.replicas`),
@@ -1123,6 +1171,9 @@ impl Object {
                     disruptions_allowed: int(status.get("disruptionsAllowed")),
                 }),
             })),
+            ("Event", v) if v == "v1" || v.is_empty() || v.starts_with("events.k8s.io/") => {
+                node_event(n, v).map_or(Body::Other, |e| Body::NodeEvent(Box::new(e)))
+            }
             (_, v) if v.contains('/') => CustomInfo::from_spec(spec).map_or(Body::Other, |c| Body::Custom(Box::new(c))),
             _ => Body::Other,
         };

@@ -179,6 +179,8 @@ struct Builder<'c, 'a> {
     /// The hop being planned finishes an upgrade under way (`Cluster::finishing`): only the nodes not done
     /// yet go through it, those being upgraded first.
     finishing: bool,
+    /// Each node's whole step as measured for its pool (`plan.learned`), by position in `Cluster::nodes`.
+    step_times: Vec<Option<u64>>,
 }
 
 impl<'c, 'a> Builder<'c, 'a> {
@@ -256,14 +258,29 @@ impl<'c, 'a> Builder<'c, 'a> {
                     Work::ControlPlane => t.control_plane_node,
                     _ => t.node_upgrade,
                 };
+                // A drain held by a budget waits out the drain timeout before it goes on.
+                let wait = if blocked.is_some() { t.drain_timeout.min(drain) } else { 0 };
+                // A step measured for the node's pool: the drain as simulated (its pods), the rest as measured.
+                if let (Some(measured), None) = (self.step_times.get(i).copied().flatten(), &stall) {
+                    let segments = segments(&[
+                        ("drain", drain - wait),
+                        ("budget-wait", wait),
+                        ("learned", measured.saturating_sub(drain)),
+                    ]);
+                    return NodeTime {
+                        dur: Dur::Done(drain.max(measured)),
+                        segments,
+                        blocked,
+                        drained: self.drains,
+                        stall,
+                    };
+                }
                 let dur = match stall {
                     Some(_) => Dur::Stuck(drain),
                     None => {
                         Dur::Done(drain + t.post_drain_delay + upgrade + t.node_interval + t.node_ready + t.validate)
                     }
                 };
-                // A drain held by a budget waits out the drain timeout before it goes on.
-                let wait = if blocked.is_some() { t.drain_timeout.min(drain) } else { 0 };
                 let segments = segments(&[
                     ("drain", drain - wait),
                     ("budget-wait", wait),
@@ -1130,7 +1147,11 @@ pub fn build(ctx: &Cluster<'_>, timings: Timings) -> Outcome {
         pool_names,
         last_end: 0,
         finishing: false,
+        step_times: Vec::new(),
     };
+    let learned = progress::learned(ctx);
+    b.step_times = progress::step_times(ctx, &learned);
+    b.out.plan.learned = learned;
     let mut t = 0;
     let mut complete = true;
     // The distribution's own tool refuses to start (`cluster::platform`): nothing is upgraded.

@@ -281,3 +281,73 @@ pub fn headline(p: &Progress) -> String {
     }
     s
 }
+
+/// The nearest-rank percentile `p` (1-100) of sorted values.
+fn percentile(sorted: &[u64], p: usize) -> u64 {
+    let rank = (sorted.len() * p).div_ceil(100).max(1);
+    sorted.get(rank - 1).copied().unwrap_or(0)
+}
+
+/// Per pool, a node's whole step as measured (`plan.learned`): given in the options
+/// (`timings["pool/<name>"]`), else from the kubelets' events in the snapshot
+/// ([`crate::cluster::progress::observed_steps`]).
+pub fn learned(ctx: &Cluster<'_>) -> Vec<crate::report::Learned> {
+    let pools = budget::pools(ctx);
+    let mut out: Vec<crate::report::Learned> = Vec::new();
+    for (name, v) in &ctx.options.timings {
+        if let Some(pool) = name.strip_prefix(crate::plan::timings::POOL_STEP).filter(|p| !p.is_empty()) {
+            out.push(crate::report::Learned {
+                pool: pool.to_owned(),
+                source: "options",
+                samples: 1,
+                median_seconds: *v,
+                p90_seconds: *v,
+            });
+        }
+    }
+    let observed = crate::cluster::progress::observed_steps(ctx.objects, &ctx.nodes);
+    for p in &pools {
+        if out.iter().any(|l| l.pool == p.name) {
+            continue;
+        }
+        let mut secs: Vec<u64> = observed.iter().filter(|o| p.nodes.contains(&o.node)).map(|o| o.seconds).collect();
+        if secs.is_empty() {
+            continue;
+        }
+        crate::sort::sort(&mut secs);
+        out.push(crate::report::Learned {
+            pool: p.name.clone(),
+            source: "events",
+            samples: secs.len(),
+            median_seconds: percentile(&secs, 50),
+            p90_seconds: percentile(&secs, 90),
+        });
+    }
+    crate::sort::sort_by(&mut out, |a, b| a.pool.cmp(&b.pool));
+    out
+}
+
+/// Each node's whole step as measured for its pool ([`learned`]), by its position in `Cluster::nodes`.
+pub fn step_times(ctx: &Cluster<'_>, learned: &[crate::report::Learned]) -> Vec<Option<u64>> {
+    let pools = budget::pools(ctx);
+    (0..ctx.nodes.len())
+        .map(|i| {
+            let mine =
+                pools.iter().filter(|p| p.nodes.contains(&i)).min_by_key(|p| p.role == budget::PoolRole::Etcd)?;
+            learned.iter().find(|l| l.pool == mine.name).map(|l| l.median_seconds)
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::percentile;
+
+    #[test]
+    fn nearest_rank_percentiles() {
+        assert_eq!((percentile(&[600], 50), percentile(&[600], 90)), (600, 600));
+        assert_eq!((percentile(&[1, 2, 3, 4], 50), percentile(&[1, 2, 3, 4], 90)), (2, 4));
+        let ten: Vec<u64> = (1..=10).collect();
+        assert_eq!((percentile(&ten, 50), percentile(&ten, 90)), (5, 9));
+    }
+}

@@ -14,6 +14,10 @@ use crate::options::{OptionsError, Profile, UpgradeOptions};
 /// the simulation far from overflowing, whatever the input says.
 pub const MAX_SECONDS: i64 = 7 * 24 * 3600;
 
+/// The prefix of a per-pool step time in `timings` (`pool/workers`: seconds a node of pool `workers` takes,
+/// from its cordon to its uncordon).
+pub const POOL_STEP: &str = "pool/";
+
 macro_rules! timings {
     ($( $field:ident = $name:literal : $doc:literal ),* $(,)?) => {
         /// Resolved times, in seconds.
@@ -127,11 +131,16 @@ impl Timings {
                     message: format!("{v} seconds is more than a week ({MAX_SECONDS})"),
                 });
             }
+            // `pool/<name>`: a node's whole step in that pool, as a run measured it (`plan.learned`, the
+            // `timings` output): read by the plan per pool, not a default time.
+            if name.strip_prefix(POOL_STEP).is_some_and(|p| !p.is_empty()) {
+                continue;
+            }
             if !t.set(name, *v) {
                 let known: Vec<&str> = TIMING_DOCS.iter().map(|(n, _)| *n).collect();
                 return Err(OptionsError {
                     field: format!("timings.{name}"),
-                    message: format!("unknown timing (known: {})", known.join(", ")),
+                    message: format!("unknown timing (known: {}, or {POOL_STEP}<pool>)", known.join(", ")),
                 });
             }
         }
@@ -151,6 +160,11 @@ mod tests {
         let t = Timings::resolve(&o).unwrap();
         assert_eq!((t.pod_start, t.post_drain_delay, t.node_interval, t.drain_timeout), (90, 5, 15, 900));
         assert_eq!(t.to_map().len(), TIMING_DOCS.len());
+        o.timings.insert("pool/nodes-a".into(), 400);
+        assert!(Timings::resolve(&o).is_ok());
+        o.timings.insert("pool/".into(), 1);
+        assert_eq!(Timings::resolve(&o).unwrap_err().field, "timings.pool/");
+        o.timings.remove("pool/");
         o.timings.insert("podStart".into(), 1);
         assert_eq!(Timings::resolve(&o).unwrap_err().field, "timings.podStart");
     }

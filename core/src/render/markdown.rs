@@ -352,6 +352,9 @@ fn render_with(r: &Report, shown: usize, cap: Option<usize>, list_suppressed: bo
         if let Some(d) = &r.plan.drain {
             let _ = writeln!(s, "\nDrain: {}.", md(&super::drain_line(d)));
         }
+        for l in &r.plan.learned {
+            let _ = writeln!(s, "\nStep time measured, {}.", md(&super::learned_line(l)));
+        }
         for l in &r.plan.left_out {
             let _ = writeln!(
                 s,

@@ -58,6 +58,9 @@ pub enum Format {
     Markdown,
     Sarif,
     Junit,
+    /// The step times the run measured per pool (`plan.learned`), as an options file the next run takes
+    /// (`--config`): `{"timings": {"pool/<name>": seconds}}`.
+    Timings,
 }
 
 impl Format {
@@ -68,6 +71,7 @@ impl Format {
             "markdown" | "md" => Some(Format::Markdown),
             "sarif" => Some(Format::Sarif),
             "junit" => Some(Format::Junit),
+            "timings" => Some(Format::Timings),
             _ => None,
         }
     }
@@ -95,7 +99,36 @@ pub fn render(report: &Report, format: Format, opts: RenderOptions) -> String {
         Format::Markdown => render_markdown(report, opts.max_findings),
         Format::Sarif => render_sarif(report, &crate::rules::rule_infos(), opts.help_uri.as_deref()),
         Format::Junit => render_junit(report, &crate::rules::rule_infos(), opts.fail_on),
+        Format::Timings => render_timings(report),
     }
+}
+
+/// One `plan.learned` entry in words: `pool workers: 14m00s a node (median of 3; 90th percentile 16m00s),
+/// measured from the kubelets' cordon and uncordon events`.
+pub fn learned_line(l: &crate::report::Learned) -> String {
+    let how = if l.source == "options" {
+        "as given in timings".to_owned()
+    } else {
+        format!(
+            "median of {} measured from the kubelets' cordon and uncordon events; 90th percentile {}",
+            l.samples,
+            crate::units::duration(l.p90_seconds)
+        )
+    };
+    format!("pool {}: {} a node ({how})", l.pool, crate::units::duration(l.median_seconds))
+}
+
+/// `plan.learned` as the options file the next run takes: each pool's median step, by `pool/<name>`.
+pub fn render_timings(report: &Report) -> String {
+    let timings: serde_json::Map<String, serde_json::Value> = report
+        .plan
+        .learned
+        .iter()
+        .map(|l| (format!("{}{}", crate::plan::timings::POOL_STEP, l.pool), serde_json::Value::from(l.median_seconds)))
+        .collect();
+    let mut out = serde_json::json!({ "timings": timings }).to_string();
+    out.push('\n');
+    out
 }
 
 /// [`render`]'s bytes, written to `out`. The JSON report is written as it is serialized, never held whole:

@@ -185,6 +185,9 @@ pub fn render_text(r: &Report, opts: &RenderOptions) -> String {
         if let Some(d) = &r.plan.drain {
             let _ = writeln!(s, "  {} {}", p.dim("drain:"), t(&super::drain_line(d)));
         }
+        for l in &r.plan.learned {
+            let _ = writeln!(s, "  {} {}", p.dim("measured:"), t(&super::learned_line(l)));
+        }
         for l in &r.plan.left_out {
             let _ = writeln!(
                 s,

@@ -34,7 +34,9 @@ check options:
   --since <report.json>                   the --format json report taken before the upgrade started: a
                                           snapshot taken while it runs is checked against its plan
                                           (progress: done, in progress, stuck, ahead or behind, the end)
-  --format <text|json|markdown|sarif|junit>  output format (default text)
+  --format <text|json|markdown|sarif|junit|timings>  output format (default text); timings: the step
+                                          times this run measured per pool, as a --config file for the
+                                          next upgrade's plan
   --output <file>                         write the report there (default stdout)
   --output <format>=<file|->              also write the report in that format (repeatable: one run,
                                           several files; - is stdout, for one of them at most)
@@ -132,7 +134,7 @@ function parseArgs(argv) {
     }
     else if (arg === '--format') out.format = value;
     else if (arg === '--output') {
-      const m = /^(text|json|markdown|md|sarif|junit)=(.+)$/.exec(value);
+      const m = /^(text|json|markdown|md|sarif|junit|timings)=(.+)$/.exec(value);
       if (m) out.outputs.push({ format: m[1], path: outputPath(m[2]) });
       else if (out.output !== undefined) throw new UsageError('--output <file> given twice; for several formats, give --output <format>=<file>');
       else out.output = value;

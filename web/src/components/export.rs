@@ -75,6 +75,9 @@ pub fn ExportView() -> Html {
                 { button("json", "JSON") }{ button("markdown", "Markdown") }{ button("sarif", "SARIF") }{ button("junit", "JUnit") }
                 <button type="button" id="export-html" onclick={html_report}>{ "HTML report" }</button>
                 <button type="button" id="export-runbook" onclick={runbook}>{ "Runbook (Markdown)" }</button>
+                if !r.plan.learned.is_empty() {
+                    { button("timings", "Step times (timings)") }
+                }
                 <button type="button" id="print" onclick={print}>{ "Print" }</button>
             </div>
             <section class="summary-copy" aria-labelledby="summary-heading">

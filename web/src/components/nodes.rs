@@ -105,6 +105,9 @@ pub fn NodeSteps() -> Html {
                 <span class="legend" aria-hidden="true">
                     <span class="seg-key drain">{ "drain" }</span><span class="seg-key budget-wait">{ "waiting on a budget" }</span>
                     <span class="seg-key upgrade">{ "upgrade" }</span><span class="seg-key ready">{ "ready" }</span>
+                    if !r.plan.learned.is_empty() {
+                        <span class="seg-key learned">{ "as measured" }</span>
+                    }
                 </span>
             </div>
             <div class="table-wrap" tabindex="0" role="region" aria-label="Table (scrolls sideways)">

@@ -360,6 +360,17 @@ pub fn PlanView() -> Html {
                     if d.flags_from_options { { " Set --force and --delete-emptydir-data in the options." } }
                 </p>
             }
+            if !r.plan.learned.is_empty() {
+                <ul class="learned" id="learned" aria-label="Step times as measured">
+                    { for r.plan.learned.iter().map(|l| html! {
+                        <li>{ if l.source == "options" {
+                            format!("Pool {}: {} a node, as given in timings.", l.pool, duration(l.median_seconds))
+                        } else {
+                            format!("Pool {}: {} a node, the median of {} step(s) measured from the kubelets' events (90th percentile {}).", l.pool, duration(l.median_seconds), l.samples, duration(l.p90_seconds))
+                        } }</li>
+                    }) }
+                </ul>
+            }
             if !r.plan.left_out.is_empty() {
                 <ul class="left-out-pools" id="left-out-pools" aria-label="Pools left out of the upgrade">
                     { for r.plan.left_out.iter().map(|l| html! {

@@ -127,12 +127,12 @@ test('--since: a snapshot taken mid-upgrade against the plan of the report taken
   const before = path.join(dir, 'before.json');
   // The report taken before the upgrade (its plan: one node every 600 s; taken an hour before the snapshot).
   const steps = ['cp-1', 'w-1', 'w-2', 'w-3', 'w-4', 'w-5'].map((node, i) => ({ node, phase: 'workers', startSeconds: 600 * i, endSeconds: 600 * (i + 1) }));
-  fs.writeFileSync(before, JSON.stringify({ schemaVersion: 1, upgrade: { from: '1.29.6', to: '1.30.2' }, inventory: { snapshotTime: '2026-03-10T09:00:00Z' }, plan: { totalSeconds: 3600, complete: true, steps }, findings: [] }));
+  fs.writeFileSync(before, JSON.stringify({ schemaVersion: 1, upgrade: { from: '1.29.6', to: '1.30.2' }, inventory: { snapshotTime: '2026-03-10T09:20:00Z' }, plan: { totalSeconds: 3600, complete: true, steps }, findings: [] }));
   const json = cli(['check', fixture('plan/progress-kubeadm-half-way'), '--to', '1.30.2', '--since', before, '--format', 'json', '--fail-on', 'never']);
   assert.equal(json.code, 0, json.stderr);
   const progress = JSON.parse(json.stdout).progress;
   assert.equal(progress.state, 'in-progress');
-  assert.deepEqual([progress.since.elapsedSeconds, progress.since.plannedDone, progress.since.actualDone, progress.since.behindSeconds], [3600, 6, 2, 1800]);
+  assert.deepEqual([progress.since.elapsedSeconds, progress.since.plannedDone, progress.since.actualDone, progress.since.behindSeconds], [2400, 4, 2, 600]);
   const text = cli(['check', fixture('plan/progress-kubeadm-half-way'), '--to', '1.30.2', '--since', before, '--fail-on', 'never']);
   // The README's worked example is this run: its commands use these flags, its output is this section.
   assert.match(snippet('since'), /--format json --output before\.json/);
@@ -140,7 +140,7 @@ test('--since: a snapshot taken mid-upgrade against the plan of the report taken
   assert.ok(text.stdout.includes(`${snippet('since-output')}\n`), text.stdout);
   assert.match(text.stdout, /^PROGRESS upgrade to 1\.30\.2 in-progress: 33% \(2 of 6 nodes done, 1 in progress, 3 not started\)/m);
   assert.match(text.stdout, /^  in progress w-2 \(draining\)$/m);
-  assert.match(text.stdout, /against the plan: 30m00s behind the plan after 1h00m: 2 of 6 planned node\(s\) done, the plan had 6/);
+  assert.match(text.stdout, /against the plan: 10m00s behind the plan after 40m00s: 2 of 6 planned node\(s\) done, the plan had 4/);
   const md = cli(['check', fixture('plan/progress-kubeadm-half-way'), '--to', '1.30.2', '--since', before, '--format', 'markdown', '--fail-on', 'never']);
   assert.match(md.stdout, /^### Progress$/m);
   // Not a report: an options error naming --since.

@@ -114,6 +114,8 @@ pub struct Underway {
     pub caveat: Option<String>,
     /// Read from the platform's own record of an update (OpenShift's ClusterVersion), not from kubelets.
     pub platform: bool,
+    /// `target` read as its platform reads it.
+    pub version: Option<Version>,
 }
 
 impl Underway {
@@ -129,6 +131,17 @@ impl Underway {
     pub fn of(&self, node: usize) -> Option<&NodeProgress> {
         self.nodes.iter().find(|n| n.node == node)
     }
+
+    /// The version being upgraded to, read as its platform reads it (`None` when it does not read).
+    pub fn target_version(&self) -> Option<Version> {
+        self.version.clone()
+    }
+
+    /// Has the upgrade under way reached this node (done, or being upgraded)? Its version is then the
+    /// upgrade's, not a straggler's nor one ahead of the control plane.
+    pub fn reached(&self, node: usize) -> bool {
+        self.of(node).is_some_and(|p| matches!(p.stage, Stage::Done | Stage::InProgress))
+    }
 }
 
 /// The upgrade under way, if the snapshot shows one (`from`: the current version as the platform states
@@ -143,7 +156,58 @@ pub fn read(objects: &[Object], nodes: &[NodeView<'_>], profile: Profile, from: 
             return openshift(objects, nodes, cv);
         }
     }
+    if profile == Profile::GkeBaremetal {
+        if let Some(u) = gke_baremetal(objects, nodes) {
+            return Some(u);
+        }
+    }
     kubelets(nodes, profile, from?)
+}
+
+/// GKE on Bare Metal: `bmctl` sets the `Cluster`'s `spec.anthosBareMetalVersion` when an upgrade starts and
+/// its status when it succeeds; while they differ, the upgrade to the spec's version is under way, and each
+/// node's kubelet against the Kubernetes minor that version ships says where it is.
+fn gke_baremetal(objects: &[Object], nodes: &[NodeView<'_>]) -> Option<Underway> {
+    let (o, c) = crate::current::gke_self(objects)?;
+    let (spec, status) = (c.spec_version.as_deref()?, c.status_version.as_deref()?);
+    if spec == status {
+        return None;
+    }
+    let target = Version::parse_gke_baremetal(spec).ok()?;
+    let mut u = kubelets(nodes, Profile::GkeBaremetal, &target)?;
+    // Across a minor, a kubelet at the target's Kubernetes minor is upgraded (its patch is the product's to
+    // choose, so within one minor nothing tells).
+    let across = Version::parse_gke_baremetal(status).is_ok_and(|s| s.minor < target.minor);
+    for p in u.nodes.iter_mut().filter(|p| across && p.stage == Stage::Unknown) {
+        if nodes.get(p.node).and_then(|n| n.kubelet.as_ref()).is_some_and(|k| k.minor >= target.minor) {
+            let cordoned = nodes.get(p.node).is_some_and(|n| n.info.unschedulable);
+            p.stage = Stage::Done;
+            p.step = cordoned.then_some(Step::Rejoining);
+        }
+    }
+    u.target = spec.to_owned();
+    u.version = Some(target.clone());
+    u.read_from = format!(
+        "Cluster {} spec.anthosBareMetalVersion {spec} (status {status}): {} of {} node(s) not at Kubernetes {}",
+        o.r.name,
+        u.nodes.iter().filter(|n| matches!(n.stage, Stage::InProgress | Stage::NotStarted)).count(),
+        u.nodes.len(),
+        target.minor_string()
+    );
+    // The control-plane node pool goes first; it is done when its nodes are.
+    u.control_plane_done = u
+        .nodes
+        .iter()
+        .filter(|p| nodes.get(p.node).is_some_and(|n| n.is_control_plane()))
+        .all(|p| p.stage == Stage::Done);
+    u.platform = true;
+    if u.nodes.iter().any(|n| n.stage == Stage::Unknown) {
+        u.caveat = Some(format!(
+            "a kubelet at Kubernetes {} cannot tell whether its node has the {spec} patch: those nodes are unknown",
+            target.minor_string()
+        ));
+    }
+    Some(u)
 }
 
 fn annotation<'a>(n: &'a NodeView<'_>, key: &str) -> Option<&'a str> {
@@ -280,6 +344,7 @@ fn openshift(objects: &[Object], nodes: &[NodeView<'_>], cv: &ClusterVersion) ->
         nodes: out,
         caveat,
         platform: true,
+        version: target_version,
     })
 }
 
@@ -341,6 +406,7 @@ fn kubelets(nodes: &[NodeView<'_>], profile: Profile, target: &Version) -> Optio
         nodes: out,
         caveat: None,
         platform: false,
+        version: Some(target.clone()),
     })
 }
 

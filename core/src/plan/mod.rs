@@ -1177,7 +1177,10 @@ pub fn build(ctx: &Cluster<'_>, timings: Timings) -> Outcome {
     for (k, hop) in ctx.finishing.iter().chain(&ctx.path).enumerate() {
         b.hop = hop.to_string();
         b.hop_minor = hop.minor;
-        b.finishing = k == 0 && ctx.finishing.is_some();
+        // A hop that finishes an upgrade under way (its target is the one the platform records as under way,
+        // or the one the API server already runs) goes through the nodes not done only.
+        b.finishing = (k == 0 && ctx.finishing.is_some())
+            || ctx.underway.as_ref().is_some_and(|u| u.platform && u.target_version().as_ref() == Some(hop));
         let first = b.out.plan.stops.len();
         match b.hop(t) {
             Some(end) => t = end,

@@ -52,6 +52,22 @@ pub fn stuck(ctx: &Cluster<'_>, u: &Underway, plan: &Plan) -> Vec<Stuck> {
             _ => {}
         }
     }
+    for (i, over, end) in overdue(ctx) {
+        let Some(n) = ctx.nodes.get(i) else { continue };
+        if out.iter().any(|s| s.node == n.name()) {
+            continue;
+        }
+        out.push(Stuck {
+            node: n.name().to_owned(),
+            cause: format!(
+                "still being upgraded {} past its planned end ({} into the upgrade); nothing the checks read explains it",
+                duration(over),
+                duration(end)
+            ),
+            code: NODE_STUCK,
+            predicted: false,
+        });
+    }
     out
 }
 
@@ -178,6 +194,46 @@ fn reached(ctx: &Cluster<'_>, to: &str) -> bool {
     ctx.from.as_ref().is_some_and(|f| f.scheme_cmp(&to) != Some(std::cmp::Ordering::Less))
 }
 
+/// How long the upgrade has run at this snapshot (`now`), and how that was measured: from the update's
+/// recorded start, else from the earlier report's snapshot time.
+fn elapsed(since: &Since, started: Option<&str>, now: Option<&str>) -> (Option<u64>, String) {
+    match (now.and_then(timestamp), started.and_then(timestamp), since.snapshot_time.as_deref().and_then(timestamp)) {
+        (Some(n), Some(s), _) => (
+            u64::try_from(n - s).ok(),
+            "since the update started (ClusterVersion status.history[0].startedTime) to this snapshot's time"
+                .to_owned(),
+        ),
+        (Some(n), None, Some(b)) => (
+            u64::try_from(n - b).ok(),
+            "from the earlier report's snapshot time (taken as the upgrade's start) to this snapshot's time".to_owned(),
+        ),
+        _ => (None, "unknown: a snapshot states no time (inventory.snapshotTime: its nodes' heartbeats)".to_owned()),
+    }
+}
+
+/// A node being upgraded that has run past its window in the `--since` plan by more than its planned step
+/// (and ten minutes): its position in `Cluster::nodes`, the seconds past its planned end, and that end.
+pub fn overdue(ctx: &Cluster<'_>) -> Vec<(usize, u64, u64)> {
+    let (Some(u), Some(since)) = (&ctx.underway, &ctx.options.since) else { return Vec::new() };
+    let now = snapshot_time(ctx);
+    let Some(t) = elapsed(since, u.started.as_deref(), now.as_deref()).0 else { return Vec::new() };
+    let mut out = Vec::new();
+    for p in u.nodes.iter().filter(|p| p.stage == Stage::InProgress) {
+        let Some(n) = ctx.nodes.get(p.node) else { continue };
+        let window = since
+            .steps
+            .iter()
+            .filter(|(name, _, _)| name == n.name())
+            .fold(None, |w: Option<(u64, u64)>, (_, s, e)| Some(w.map_or((*s, *e), |(a, b)| (a.min(*s), b.max(*e)))));
+        let Some((start, end)) = window else { continue };
+        let slack = (end - start).max(600);
+        if t > end.saturating_add(slack) {
+            out.push((p.node, t - end, end));
+        }
+    }
+    out
+}
+
 /// The upgrade against the earlier plan: how long it has run, how many nodes that plan had done by then,
 /// how far ahead or behind.
 fn against(
@@ -189,23 +245,7 @@ fn against(
     remaining: Option<u64>,
     expected_end: Option<&str>,
 ) -> SinceProgress {
-    let now_secs = now.and_then(timestamp);
-    let (elapsed, elapsed_from) =
-        match (now_secs, started.and_then(timestamp), since.snapshot_time.as_deref().and_then(timestamp)) {
-            (Some(n), Some(s), _) => (
-                u64::try_from(n - s).ok(),
-                "since the update started (ClusterVersion status.history[0].startedTime) to this snapshot's time"
-                    .to_owned(),
-            ),
-            (Some(n), None, Some(b)) => (
-                u64::try_from(n - b).ok(),
-                "from the earlier report's snapshot time (taken as the upgrade's start) to this snapshot's time"
-                    .to_owned(),
-            ),
-            _ => {
-                (None, "unknown: a snapshot states no time (inventory.snapshotTime: its nodes' heartbeats)".to_owned())
-            }
-        };
+    let (elapsed, elapsed_from) = elapsed(since, started, now);
     let done = |name: &str| nodes.iter().any(|n| n.node == name && n.stage == Stage::Done.as_str());
     let actual_done = planned.iter().filter(|(n, _, _)| done(n)).count();
     let mut ends: Vec<u64> = planned.iter().map(|(_, _, e)| *e).collect();

@@ -21,6 +21,10 @@ drain node: ... after 1 hour"). The finding says whether the plan made from the 
 node too (a PodDisruptionBudget, a webhook, capacity the checks predict: its own finding names the cause) or
 whether nothing the checks read predicts it.
 
+With `--since` (the report taken before the upgrade started), a node still being upgraded past its window
+in that plan by more than its planned step (and ten minutes), with no cause the checks see, is a warning:
+what the plan did not predict, said as such.
+
 ## Why it matters for an upgrade
 A stalled node holds its pool: the MCO counts it against `maxUnavailable` and the pool does not complete
 until it is fixed (oc reports "Update Stalled", level Error). The rest of the plan waits behind it.
@@ -41,6 +45,29 @@ the Machine Config Daemon resumes the update.
 "#;
 
 pub fn check(ctx: &Context<'_>, out: &mut Vec<Finding>) {
+    // Past its planned window (`--since`) with no cause the checks see: worth a look, not yet a stall.
+    for (i, over, end) in crate::plan::progress::overdue(ctx) {
+        let Some(n) = ctx.nodes.get(i) else { continue };
+        if ctx.windows().iter().any(|w| w.node == i && w.stuck.is_some()) {
+            continue;
+        }
+        out.push(
+            Finding::new(
+                &INFO,
+                format!(
+                    "{} has been upgrading {} past its planned end ({} into the upgrade, in the plan given with --since); nothing the checks read explains it",
+                    n.name(),
+                    crate::units::duration(over),
+                    crate::units::duration(end)
+                ),
+                "Look at the node (`kubectl describe node`, its kubelet's and the upgrade tool's logs): a drain waiting on a pod, an image pull, a reboot that did not come back.",
+            )
+            .object(n.obj)
+            .data("overdueSeconds", over.to_string())
+            .data("predicted", "false")
+            .severity(Severity::Warning),
+        );
+    }
     let Some(u) = &ctx.underway else { return };
     for p in &u.nodes {
         let (Some(reason), Some(n)) = (&p.degraded, ctx.nodes.get(p.node)) else { continue };

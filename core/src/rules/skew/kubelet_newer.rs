@@ -34,9 +34,15 @@ plane's minor, then upgrade in order: control plane, then kubelets.
 
 pub fn check(ctx: &Context<'_>, out: &mut Vec<Finding>) {
     let Some(from) = &ctx.from else { return };
-    for n in &ctx.nodes {
+    // An upgrade under way past the current version (GKE on Bare Metal's status is the last one completed)
+    // has put its version on the nodes it reached: those kubelets are its progress, not ahead of it.
+    let underway = ctx.underway.as_ref().and_then(|u| Some((u, u.target_version()?)));
+    for (i, n) in ctx.nodes.iter().enumerate() {
         let Some(v) = &n.kubelet else { continue };
         if v.minor <= from.minor {
+            continue;
+        }
+        if underway.as_ref().is_some_and(|(u, target)| u.reached(i) && v.minor <= target.minor) {
             continue;
         }
         out.push(

@@ -666,6 +666,9 @@ pub struct Progress {
     pub started: Option<String>,
     /// Is the control plane done?
     pub control_plane_done: bool,
+    /// OpenShift: the release's cluster operators, as `oc adm upgrade status` counts them.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub operators: Option<OperatorProgress>,
     /// Nodes done out of every node, rounded down (`oc adm upgrade status`'s completion).
     pub completion_percent: u32,
     pub counts: ProgressCounts,
@@ -685,6 +688,19 @@ pub struct Progress {
     /// Against the plan of the report taken before the upgrade started (`--since`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub since: Option<SinceProgress>,
+}
+
+/// `progress.operators`: the release's cluster operators against the update's version.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct OperatorProgress {
+    pub total: usize,
+    /// Their `operator` version is the update's.
+    pub updated: usize,
+    /// Not yet, and Progressing=True: by name.
+    pub updating: Vec<String>,
+    /// Not yet, and Progressing=False.
+    pub waiting: usize,
 }
 
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]

@@ -406,6 +406,8 @@ export interface Progress {
   /** When it started (RFC 3339), where the platform records it. */
   started?: string;
   controlPlaneDone: boolean;
+  /** OpenShift: the release's cluster operators, as `oc adm upgrade status` counts them. */
+  operators?: { total: number; updated: number; updating: string[]; waiting: number };
   /** Nodes done out of every node, rounded down. */
   completionPercent: number;
   counts: { total: number; done: number; inProgress: number; notStarted: number; leftOut: number; unknown: number };

@@ -12,6 +12,7 @@ pub struct ProgressV {
     pub read_from: String,
     pub started: Option<String>,
     pub control_plane_done: bool,
+    pub operators: Option<OperatorsV>,
     pub completion_percent: u32,
     pub counts: CountsV,
     pub nodes: Vec<NodeProgressV>,
@@ -20,6 +21,15 @@ pub struct ProgressV {
     pub expected_end: Option<String>,
     pub caveat: Option<String>,
     pub since: Option<SinceV>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Default, Deserialize)]
+#[serde(rename_all = "camelCase", default)]
+pub struct OperatorsV {
+    pub total: usize,
+    pub updated: usize,
+    pub updating: Vec<String>,
+    pub waiting: usize,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Default, Deserialize)]

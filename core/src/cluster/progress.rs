@@ -116,6 +116,44 @@ pub struct Underway {
     pub platform: bool,
     /// `target` read as its platform reads it.
     pub version: Option<Version>,
+    /// OpenShift: the release's own operators, as `oc adm upgrade status` counts them.
+    pub operators: Option<Operators>,
+}
+
+/// The cluster operators of the release (annotated `include.release.openshift.io/...` or
+/// `exclude.release.openshift.io/...`; oc `controlplane.go`): updated (their `operator` version is the
+/// update's), updating (not yet, Progressing=True: by name) and waiting (not yet, Progressing=False).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Operators {
+    pub total: usize,
+    pub updated: usize,
+    pub updating: Vec<String>,
+    pub waiting: usize,
+}
+
+/// The release's operators against the update's version.
+fn operators(objects: &[Object], target: &str) -> Option<Operators> {
+    let mut out = Operators::default();
+    for o in objects.iter().filter(|o| super::live(o)) {
+        let Body::ClusterOperator(co) = &o.body else { continue };
+        let of_release = o.annotations.iter().any(|(k, _)| {
+            k.starts_with("include.release.openshift.io/") || k.starts_with("exclude.release.openshift.io/")
+        });
+        if !of_release {
+            continue;
+        }
+        out.total += 1;
+        let progressing = condition(&co.conditions, "Progressing").map(|c| c.status.as_str());
+        if co.version.as_deref() == Some(target) {
+            out.updated += 1;
+        } else if progressing == Some("True") {
+            out.updating.push(o.r.name.to_string());
+        } else if progressing == Some("False") {
+            out.waiting += 1;
+        }
+    }
+    crate::sort::sort(&mut out.updating);
+    (out.total > 0).then_some(out)
 }
 
 impl Underway {
@@ -332,7 +370,9 @@ fn openshift(objects: &[Object], nodes: &[NodeView<'_>], cv: &ClusterVersion) ->
          version is its kubelet's minor, which cannot tell a node done within one minor"
             .to_owned()
     });
+    let operators = operators(objects, &target);
     Some(Underway {
+        operators,
         read_from: format!(
             "ClusterVersion status.history[0]: {} to {target}{}",
             if partial { "Partial" } else { "Completed" },
@@ -407,6 +447,7 @@ fn kubelets(nodes: &[NodeView<'_>], profile: Profile, target: &Version) -> Optio
         caveat: None,
         platform: false,
         version: Some(target.clone()),
+        operators: None,
     })
 }
 

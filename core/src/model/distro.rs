@@ -467,11 +467,23 @@ impl ClusterVersion {
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct ClusterOperator {
     pub conditions: Vec<Condition>,
+    /// `status.versions[name=operator].version`: the release the operator has reached.
+    pub version: Option<String>,
 }
 
 impl ClusterOperator {
     pub fn from_node(n: &Node) -> ClusterOperator {
-        ClusterOperator { conditions: conditions(n.get("status")) }
+        let status = n.get("status");
+        ClusterOperator {
+            conditions: conditions(status),
+            version: status
+                .get("versions")
+                .as_seq()
+                .iter()
+                .find(|v| v.get("name").as_str() == Some("operator"))
+                .and_then(|v| v.get("version").as_str())
+                .map(str::to_owned),
+        }
     }
 }
 

@@ -175,6 +175,12 @@ pub fn progress(ctx: &Cluster<'_>, plan: &Plan, since: Option<&Since>, now: Opti
         ),
         started,
         control_plane_done: u.is_none_or(|u| u.control_plane_done),
+        operators: u.and_then(|u| u.operators.as_ref()).map(|o| crate::report::OperatorProgress {
+            total: o.total,
+            updated: o.updated,
+            updating: o.updating.clone(),
+            waiting: o.waiting,
+        }),
         completion_percent,
         counts,
         nodes,
@@ -296,6 +302,17 @@ fn against(
         new,
         summary: format!("{pace}{at}{end}"),
     }
+}
+
+/// The control plane's operators in words (`progress.operators`): `2 of 33 operators updated, 1 updating
+/// (kube-apiserver), 30 waiting`.
+pub fn operators_line(o: &crate::report::OperatorProgress) -> String {
+    let updating = if o.updating.is_empty() {
+        "0 updating".to_owned()
+    } else {
+        format!("{} updating ({})", o.updating.len(), o.updating.join(", "))
+    };
+    format!("{} of {} operators updated, {updating}, {} waiting", o.updated, o.total, o.waiting)
 }
 
 /// The rest of the report's words on progress (text and Markdown share them): one line.

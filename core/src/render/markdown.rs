@@ -267,6 +267,9 @@ fn render_with(r: &Report, shown: usize, cap: Option<usize>, list_suppressed: bo
     if let Some(pr) = &r.progress {
         // A status comment for the change ticket: done, in progress, stuck, the expected end.
         let _ = writeln!(s, "\n### Progress\n\n{}\n", md(&crate::plan::progress::headline(pr)));
+        if let Some(o) = &pr.operators {
+            let _ = writeln!(s, "Control plane: {}.\n", md(&crate::plan::progress::operators_line(o)));
+        }
         if let Some(since) = &pr.since {
             let _ = writeln!(s, "Against the plan made before it started: {}\n", md(&since.summary));
         }

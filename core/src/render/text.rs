@@ -114,6 +114,9 @@ pub fn render_text(r: &Report, opts: &RenderOptions) -> String {
     if let Some(pr) = &r.progress {
         let _ = writeln!(s, "{} {}", p.bold("PROGRESS"), t(&crate::plan::progress::headline(pr)));
         let _ = writeln!(s, "  {} {}", p.dim("read from:"), t(&pr.read_from));
+        if let Some(o) = &pr.operators {
+            let _ = writeln!(s, "  {} {}", p.dim("control plane:"), t(&crate::plan::progress::operators_line(o)));
+        }
         for st in &pr.stuck {
             let how = if st.predicted { "predicted" } else { "not predicted" };
             let _ = writeln!(s, "  stuck {} ({how}, {}): {}", t(&st.node), st.code, t(&st.cause));

@@ -66,6 +66,10 @@ pub fn ProgressView() -> Html {
             <h3>{ "Progress" }</h3>
             <p id="progress-headline">{ headline(&p) }</p>
             <p class="muted">{ format!("Read from: {}.", p.read_from) }</p>
+            if let Some(o) = &p.operators {
+                <p id="progress-operators">{ format!("Control plane: {} of {} operators updated, {} updating{}, {} waiting.", o.updated, o.total, o.updating.len(),
+                    if o.updating.is_empty() { String::new() } else { format!(" ({})", o.updating.join(", ")) }, o.waiting) }</p>
+            }
             if let Some(s) = &p.since {
                 <p id="progress-since">{ format!("Against the plan made before it started: {}.", s.summary) }</p>
             }

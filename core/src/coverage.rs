@@ -104,6 +104,10 @@ pub struct Family {
 pub struct KindRead {
     pub kind: &'static str,
     pub read: usize,
+    /// Lists of it the reader could not make: `forbidden` (not visible to the user) or `not-served`, with
+    /// the namespace when in one (`inventory.denied`).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub denied: Vec<crate::report::Denied>,
 }
 
 /// What every face says of a run of manifests alone.
@@ -211,6 +215,8 @@ pub struct Facts<'a> {
     pub no_kubelet_version: Vec<&'a str>,
     /// `--skip`: family ids.
     pub skip: &'a [String],
+    /// Lists the reader could not make (`inventory.denied`).
+    pub denied: &'a [crate::report::Denied],
 }
 
 /// The families a run of manifests alone answers for (the others need a cluster).
@@ -258,15 +264,69 @@ pub fn coverage(f: &Facts<'_>) -> Coverage {
     };
     families.push(family("current-version", "current version", f.needs_from.clone(), Vec::new(), state, reason));
 
+    // What the reader could not list: a kind the cluster does not serve has nothing to check; one the API
+    // refused to the user is not visible, across the cluster or in some namespaces.
+    fn denied<'d>(all: &'d [crate::report::Denied], k: &str) -> Vec<&'d crate::report::Denied> {
+        all.iter().filter(|d| d.kind == k).collect()
+    }
+    let not_served = |k: &str| denied(f.denied, k).iter().any(|d| d.reason == "not-served" && d.namespace.is_none());
+    let forbidden_all = |k: &str| denied(f.denied, k).iter().any(|d| d.reason == "forbidden" && d.namespace.is_none());
+    let forbidden_in = |k: &str| -> Vec<&str> {
+        denied(f.denied, k)
+            .into_iter()
+            .filter(|d| d.reason == "forbidden")
+            .filter_map(|d| d.namespace.as_deref())
+            .collect()
+    };
     for s in KINDS.iter().chain(platform(f.profile).as_ref()) {
-        let kinds: Vec<KindRead> =
-            s.needs.iter().flat_map(|g| g.iter()).map(|k| KindRead { kind: k, read: count(k) }).collect();
-        let missing: Vec<String> =
-            s.needs.iter().filter(|g| g.iter().all(|k| count(k) == 0)).map(|g| g.join(" or ")).collect();
-        let (state, reason) = if !missing.is_empty() {
-            (State::NotRead, Some(format!("no {} was read", missing.join(", no "))))
+        let kinds: Vec<KindRead> = s
+            .needs
+            .iter()
+            .flat_map(|g| g.iter())
+            .map(|k| KindRead { kind: k, read: count(k), denied: denied(f.denied, k).into_iter().cloned().collect() })
+            .collect();
+        // A group is stood on when one of its kinds was read, or when the cluster serves none of them.
+        let unread = |g: &&&[&str]| g.iter().all(|k| count(k) == 0) && !g.iter().all(|k| not_served(k));
+        let missing: Vec<&&[&str]> = s.needs.iter().filter(unread).collect();
+        let hidden: Vec<&str> = missing.iter().flat_map(|g| g.iter()).copied().filter(|k| forbidden_all(k)).collect();
+        let served_none: Vec<&str> = s
+            .needs
+            .iter()
+            .filter(|g| g.iter().all(|k| count(k) == 0) && g.iter().all(|k| not_served(k)))
+            .flat_map(|g| g.iter())
+            .copied()
+            .collect();
+        let partly: Vec<String> = s
+            .needs
+            .iter()
+            .flat_map(|g| g.iter())
+            .filter(|k| !forbidden_in(k).is_empty())
+            .map(|k| format!("{k} in namespace(s) {}", names(&forbidden_in(k))))
+            .collect();
+        let (state, reason) = if !hidden.is_empty() {
+            (
+                State::NotRead,
+                Some(format!(
+                    "not visible to you: listing {} was refused (forbidden); what it holds was not checked",
+                    names(&hidden)
+                )),
+            )
+        } else if !missing.is_empty() {
+            let words: Vec<String> = missing.iter().map(|g| g.join(" or ")).collect();
+            (State::NotRead, Some(format!("no {} was read", words.join(", no "))))
+        } else if !partly.is_empty() {
+            (
+                State::Partial,
+                Some(format!("not visible to you: {} (listing refused): those were not checked", partly.join("; "))),
+            )
         } else {
-            unreadable_part(s.id, f)
+            match unreadable_part(s.id, f) {
+                (State::Checked, None) if !served_none.is_empty() => (
+                    State::Checked,
+                    Some(format!("this cluster serves no {}: there is none to check", names(&served_none))),
+                ),
+                other => other,
+            }
         };
         families.push(family(s.id, s.family, s.codes.to_vec(), kinds, state, reason));
     }
@@ -467,7 +527,52 @@ mod tests {
             unreadable: Vec::new(),
             no_kubelet_version: Vec::new(),
             skip,
+            denied: &[],
         }
+    }
+
+    fn denied(kind: &str, namespace: Option<&str>, reason: &'static str) -> crate::report::Denied {
+        crate::report::Denied { kind: kind.to_owned(), namespace: namespace.map(str::to_owned), reason }
+    }
+
+    #[test]
+    fn lists_refused_or_not_served_are_said_as_such() {
+        let by_kind =
+            kinds(&[("Node", 3), ("Pod", 10), ("PodDisruptionBudget", 2), ("ValidatingWebhookConfiguration", 1)]);
+        let to = Version::parse("1.29.2").unwrap();
+        let list = [
+            // Budgets read, but not in two namespaces: partial.
+            denied("PodDisruptionBudget", Some("payments"), "forbidden"),
+            denied("PodDisruptionBudget", Some("vault"), "forbidden"),
+            // No Service or EndpointSlice visible: the webhooks' backends unknown.
+            denied("EndpointSlice", None, "forbidden"),
+            denied("Service", None, "forbidden"),
+            // The cluster serves no admission policies at all: nothing to check there.
+            denied("ValidatingAdmissionPolicy", None, "not-served"),
+            denied("ValidatingAdmissionPolicyBinding", None, "not-served"),
+        ];
+        let mut f = facts(&by_kind, &to, &[]);
+        f.denied = &list;
+        let c = coverage(&f);
+        let fam = |id: &str| c.families.iter().find(|x| x.id == id).unwrap();
+        assert_eq!(fam("budgets").state, State::Partial);
+        assert_eq!(
+            fam("budgets").reason.as_deref(),
+            Some("not visible to you: PodDisruptionBudget in namespace(s) payments, vault (listing refused): those were not checked")
+        );
+        assert_eq!(fam("admission-webhooks").state, State::NotRead);
+        assert!(fam("admission-webhooks")
+            .reason
+            .as_deref()
+            .unwrap()
+            .starts_with("not visible to you: listing EndpointSlice, Service was refused"));
+        assert_eq!(fam("admission-policies").state, State::Checked);
+        assert_eq!(
+            fam("admission-policies").reason.as_deref(),
+            Some("this cluster serves no ValidatingAdmissionPolicy, ValidatingAdmissionPolicyBinding: there is none to check")
+        );
+        assert_eq!(fam("budgets").kinds[0].denied.len(), 2);
+        assert!(c.incomplete.contains(&"admission-webhooks") && !c.incomplete.contains(&"admission-policies"));
     }
 
     /// Facts of a run that does not know the current version, so that its plan did not run (`why`).

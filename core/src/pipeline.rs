@@ -625,6 +625,7 @@ fn coverage_of(
         unreadable,
         no_kubelet_version,
         skip: &options.skip,
+        denied: &ingested.inventory.denied,
     })
 }
 

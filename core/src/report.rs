@@ -325,7 +325,27 @@ pub struct Inventory {
     /// (an addition; `progress.since` compares two reports by it).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub snapshot_time: Option<String>,
+    /// Lists the reader could not make (an addition; empty when none): the API refused them to the user
+    /// (`forbidden`, a 403) or the cluster does not serve the kind (`not-served`, a 404), cluster-wide or in
+    /// one namespace (`Session.pushDenied`). `coverage` says what each family could not see.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub denied: Vec<Denied>,
 }
+
+/// A list the reader could not make (`inventory.denied`).
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Denied {
+    pub kind: String,
+    /// The namespace it was listed in; `None`: across the cluster.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub namespace: Option<String>,
+    /// `forbidden` (not visible to the user) or `not-served` (this cluster does not serve the kind).
+    pub reason: &'static str,
+}
+
+/// The reasons a list is denied (`inventory.denied[].reason`).
+pub const DENIED_REASONS: [&str; 2] = ["forbidden", "not-served"];
 
 /// `inventory.detectedProfile`: what the inputs look like (an addition to the contract's fields).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]

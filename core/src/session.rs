@@ -180,6 +180,35 @@ impl Session {
         r
     }
 
+    /// A list the reader could not make (`inventory.denied`): the API refused it (`forbidden`) or the cluster
+    /// does not serve the kind (`not-served`), across the cluster or in one namespace. `coverage` then says
+    /// what each family could not see ("not visible to you", "not served by this cluster").
+    pub fn deny(&mut self, kind: &str, namespace: Option<&str>, reason: &str) -> Result<(), Error> {
+        let reason = crate::report::DENIED_REASONS.into_iter().find(|r| *r == reason).ok_or_else(|| {
+            Error::Options(crate::options::OptionsError {
+                field: "reason".to_owned(),
+                message: format!("{reason:?} is not one of forbidden, not-served"),
+            })
+        })?;
+        if kind.trim().is_empty() {
+            return Err(Error::Options(crate::options::OptionsError {
+                field: "kind".to_owned(),
+                message: "expected a kind (\"PodDisruptionBudget\")".to_owned(),
+            }));
+        }
+        let d = crate::report::Denied {
+            kind: kind.to_owned(),
+            namespace: namespace.filter(|n| !n.is_empty()).map(str::to_owned),
+            reason,
+        };
+        let denied = &mut self.ingested.inventory.denied;
+        if !denied.contains(&d) {
+            denied.push(d);
+            crate::sort::sort(denied);
+        }
+        Ok(())
+    }
+
     /// List an input without reading it (a walked folder's file of another kind), with the reason, as
     /// `check()` lists an [`crate::Input`] with `passed_over`. Ends the previous input.
     pub fn skip(&mut self, name: &str, reason: &str) -> Result<(), Error> {

@@ -54,7 +54,7 @@ function guarded(call) {
 }
 
 /**
- * Streaming input: `new Session(options)`, `sizeHint(name, bytes)` (optional), `push(name, chunk)`, `endInput()`,
+ * Streaming input: `new Session(options)`, `sizeHint(name, bytes)` (optional), `push(name, chunk)`, `endInput()`, `pushDenied(kind, namespace, reason)`,
  * `finish()`. A session holds what it has read in the module's memory until `finish()` or `free()` (or, once it
  * is garbage collected, through the module's FinalizationRegistry): call `free()` on a session you abandon.
  */
@@ -83,6 +83,15 @@ class Session {
   endInput() {
     this.usable();
     return guarded(() => this.inner.endInput());
+  }
+
+  /**
+   * A list you could not make: the API refused it (`'forbidden'`, a 403) or the cluster does not serve the kind
+   * (`'not-served'`, a 404); `namespace` `null` for a list across the cluster.
+   */
+  pushDenied(kind, namespace, reason) {
+    this.usable();
+    return guarded(() => this.inner.pushDenied(kind, namespace, reason));
   }
 
   /** The report; the session's memory is released, and the session cannot be used again. */

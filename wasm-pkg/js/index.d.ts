@@ -174,6 +174,8 @@ export interface Inventory {
   detectedProfile?: DetectedProfile;
   /** The latest time the snapshot states (its nodes' last heartbeats, RFC 3339): about when it was taken. */
   snapshotTime?: string;
+  /** Lists the reader could not make (`Session.pushDenied`). */
+  denied?: { kind: string; namespace?: string; reason: "forbidden" | "not-served" }[];
 }
 
 export interface DetectedProfile {
@@ -356,7 +358,7 @@ export interface CoverageFamily {
   family: string;
   /** Rule codes it covers; a prefix ends in `/` or `-` (`disruption/`, `admission/webhook-`). */
   codes: string[];
-  kinds: { kind: string; read: number }[];
+  kinds: { kind: string; read: number; denied?: { kind: string; namespace?: string; reason: "forbidden" | "not-served" }[] }[];
   /** `state` is `checked` (kept for readers of earlier reports). */
   checked: boolean;
   /** The reason, when not checked (kept for readers of earlier reports). */
@@ -498,6 +500,12 @@ export class Session {
   /** End the current input now: the next chunk, whatever its name, begins another input (two inputs of one
    * name stay two; an input that had no chunk is listed as empty). */
   endInput(): void;
+  /** A list you could not make: the API refused it to the user (`"forbidden"`, a 403) or the cluster does not
+   * serve the kind (`"not-served"`, a 404); `namespace` `null` for a list across the cluster. The report's
+   * `inventory.denied` lists them and `coverage` says what each family could not see: "not visible to you"
+   * (not read, or partial when only some namespaces were refused), or "this cluster serves no ..." (nothing
+   * to check). */
+  pushDenied(kind: string, namespace: string | null, reason: "forbidden" | "not-served"): void;
   /** The report; releases what the session holds (it cannot be used again). */
   finish(): Report;
   /** Release what the session holds at once (an abandoned session); safe to call twice. */

@@ -616,6 +616,23 @@ impl Session {
         s.end_input().map_err(|e| to_js_error(&e))
     }
 
+    /// A list the reader could not make: `reason` `"forbidden"` (the API refused it to the user: a 403) or
+    /// `"not-served"` (the cluster does not serve the kind: a 404); `namespace` `null`/`undefined` for a
+    /// list across the cluster. `coverage` says what each family could not see.
+    #[wasm_bindgen(js_name = pushDenied)]
+    pub fn push_denied(&mut self, kind: JsValue, namespace: JsValue, reason: JsValue) -> Result<(), JsValue> {
+        let kind = kind.as_string().ok_or_else(|| options_error("kind: expected a string"))?;
+        let namespace = match (namespace.is_null() || namespace.is_undefined(), namespace.as_string()) {
+            (true, _) => None,
+            (false, Some(n)) => Some(n),
+            (false, None) => return Err(options_error("namespace: expected a string, or null for the whole cluster")),
+        };
+        let reason =
+            reason.as_string().ok_or_else(|| options_error("reason: expected \"forbidden\" or \"not-served\""))?;
+        let s = self.inner.as_mut().ok_or_else(|| options_error("this session is finished"))?;
+        s.deny(&kind, namespace.as_deref(), &reason).map_err(|e| to_js_error(&e))
+    }
+
     /// `[bytes, objects]` read so far (`[]` once finished).
     pub fn progress(&self) -> Vec<f64> {
         self.inner.as_ref().map_or_else(Vec::new, |s| {

@@ -154,6 +154,32 @@ test('a version given as a number is refused, not read as another version', () =
   assert.equal(check(files, { to: '1.30.1' }).upgrade.to, '1.30.1');
 });
 
+test('Session.pushDenied: lists the API refused or the cluster does not serve are said as such in coverage', () => {
+  const { Session } = require(pkg);
+  const s = new Session({ to: '1.30.1', skip: ['helm-charts', 'aggregated-apis', 'custom-resources'] });
+  s.push('nodes.yaml', nodes);
+  s.pushDenied('Pod', null, 'forbidden');
+  s.pushDenied('PodDisruptionBudget', 'payments', 'forbidden');
+  s.pushDenied('ValidatingAdmissionPolicy', null, 'not-served');
+  s.pushDenied('ValidatingAdmissionPolicyBinding', null, 'not-served');
+  assert.throws(() => s.pushDenied('Pod', null, 'gone'), (e) => e.code === 'options' && e.field === 'reason');
+  const r = s.finish();
+  assert.deepEqual(r.inventory.denied.map((d) => [d.kind, d.namespace ?? null, d.reason]), [
+    ['Pod', null, 'forbidden'],
+    ['PodDisruptionBudget', 'payments', 'forbidden'],
+    ['ValidatingAdmissionPolicy', null, 'not-served'],
+    ['ValidatingAdmissionPolicyBinding', null, 'not-served'],
+  ]);
+  const fam = (id) => r.coverage.families.find((f) => f.id === id);
+  assert.equal(fam('drains').state, 'not-read');
+  assert.match(fam('drains').reason, /^not visible to you: listing Pod was refused \(forbidden\)/);
+  assert.equal(fam('admission-policies').state, 'checked');
+  assert.match(fam('admission-policies').reason, /this cluster serves no ValidatingAdmissionPolicy/);
+  // Unknown is never a pass: what was not visible makes the run incomplete.
+  assert.equal(r.summary.verdict === 'ready', false);
+  assert.ok(r.coverage.incomplete.includes('drains'));
+});
+
 test('option since: the report object taken before the upgrade; progress against its plan', () => {
   const { check } = require(pkg);
   const dir = fixture('plan/progress-kubeadm-half-way');

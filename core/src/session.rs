@@ -72,6 +72,19 @@ impl Current {
     }
 }
 
+/// Every node of `n` at `line` (an object pushed as such has no text to place its fields in).
+fn set_line(n: &mut crate::parse::Node, line: u32) {
+    let mut stack = vec![n];
+    while let Some(n) = stack.pop() {
+        n.pos = crate::parse::Pos { line, col: 1 };
+        match &mut n.value {
+            crate::parse::Value::Seq(items) => stack.extend(items.iter_mut()),
+            crate::parse::Value::Map(entries) => stack.extend(entries.iter_mut().map(|(_, v)| v)),
+            _ => {}
+        }
+    }
+}
+
 /// How large a held YAML document must be before it is asked whether it is a List (and so runs to the
 /// input's end): a small List among other documents is never given the input's size. (`pending` begins
 /// with the document held: the documents before it are cut from it as each ends.)
@@ -107,13 +120,24 @@ pub struct Session {
     bytes: u64,
     /// The size of the input named, for when it begins ([`Session::size_hint`]).
     size_hint: Option<(String, u64)>,
+    /// The input of objects being pushed ([`Session::push_objects`]): its name, its file, and how many
+    /// items its pages held so far.
+    objects: Option<(String, crate::ingest::FileIngest, u32)>,
 }
 
 impl Session {
     /// A new session; bad options are refused at once.
     pub fn new(options: UpgradeOptions) -> Result<Session, Error> {
         check_options(&options)?;
-        Ok(Session { options, ingested: Ingested::default(), current: None, error: None, bytes: 0, size_hint: None })
+        Ok(Session {
+            options,
+            ingested: Ingested::default(),
+            current: None,
+            error: None,
+            bytes: 0,
+            size_hint: None,
+            objects: None,
+        })
     }
 
     fn parse_pending(&mut self, upto: usize) -> Result<(), Error> {
@@ -124,6 +148,9 @@ impl Session {
     }
 
     fn close_file(&mut self) -> Result<(), Error> {
+        if let Some((_, f, _)) = self.objects.take() {
+            self.ingested.end_file(f);
+        }
         let Some(mut cur) = self.current.take() else { return Ok(()) };
         let result = if let Some(e) = cur.failed.take() {
             Err(e)
@@ -209,6 +236,41 @@ impl Session {
         Ok(())
     }
 
+    /// A page of objects as the API returns them (a List such as `PodList` with its `items`, which may leave
+    /// out their `kind`; or one object), already read by the caller: no text in between. Pages pushed
+    /// under one name are one input; another name, a text chunk or `end_input` ends it. Each item's
+    /// `source.line` is its position in the input (1 for the first item of the first page), as in a JSON
+    /// text of the List with one item a line; the nodes under an item carry its line.
+    pub fn push_objects(&mut self, name: &str, mut page: crate::parse::Node) -> Result<(), Error> {
+        if let Some(e) = &self.error {
+            return Err(e.clone());
+        }
+        if self.objects.as_ref().is_some_and(|(n, _, _)| n != name) || self.current.is_some() {
+            self.end_input()?;
+        }
+        if self.objects.is_none() {
+            let f = self.ingested.begin_file(name);
+            self.objects = Some((name.to_owned(), f, 0));
+        }
+        let Some((_, f, count)) = self.objects.as_mut() else { return Ok(()) };
+        page.pos = crate::parse::Pos { line: 1, col: 1 };
+        if let crate::parse::Value::Map(entries) = &mut page.value {
+            for (k, v) in entries.iter_mut() {
+                if k.as_str() != "items" {
+                    continue;
+                }
+                if let crate::parse::Value::Seq(items) = &mut v.value {
+                    for item in items.iter_mut() {
+                        *count = count.saturating_add(1);
+                        set_line(item, *count);
+                    }
+                }
+            }
+        }
+        self.ingested.add_documents(f, std::slice::from_ref(&page));
+        Ok(())
+    }
+
     /// List an input without reading it (a walked folder's file of another kind), with the reason, as
     /// `check()` lists an [`crate::Input`] with `passed_over`. Ends the previous input.
     pub fn skip(&mut self, name: &str, reason: &str) -> Result<(), Error> {
@@ -220,6 +282,10 @@ impl Session {
     fn push_input(&mut self, name: &str, chunk: &[u8], discovered: bool) -> Result<(), Error> {
         if let Some(e) = &self.error {
             return Err(e.clone());
+        }
+        // Text after objects: the input of objects ends.
+        if let Some((_, f, _)) = self.objects.take() {
+            self.ingested.end_file(f);
         }
         let mut r = self.push_inner(name, chunk, discovered);
         if let Err(Error::Input(e)) = &r {

@@ -2,7 +2,7 @@
 import { init, compiledModule } from './browser-core.mjs';
 import { runInWorker } from './checker.mjs';
 
-export { init, check, rules, version, Session } from './browser-core.mjs';
+export { init, check, checkObjects, rules, version, Session } from './browser-core.mjs';
 
 /**
  * The same check in a module worker, leaving the page free: inputs as `{ name, content }` (a string,

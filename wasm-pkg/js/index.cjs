@@ -86,6 +86,15 @@ class Session {
   }
 
   /**
+   * A page of objects as the API returned them (a List such as `PodList`, or one object), with no text in
+   * between; pages pushed under one `name` (default: the List's `kind`) are one input.
+   */
+  pushObjects(list, name) {
+    this.usable();
+    return guarded(() => this.inner.pushObjects(list, name));
+  }
+
+  /**
    * A list you could not make: the API refused it (`'forbidden'`, a 403) or the cluster does not serve the kind
    * (`'not-served'`, a 404); `namespace` `null` for a list across the cluster.
    */
@@ -130,6 +139,29 @@ class Session {
   }
 }
 
+/**
+ * `checkObjects(lists, options)`: the check of objects a caller already holds (API List pages, or single
+ * objects), with no text in between. Each entry is a List or object (named by its `kind`), or
+ * `{ name, list }`; `{ denied: { kind, namespace, reason } }` says a list could not be made.
+ */
+function checkObjects(SessionClass, lists, options) {
+  if (!Array.isArray(lists)) throw Object.assign(new Error('lists: expected an array of Lists or objects'), { code: 'options', field: 'lists' });
+  const s = new SessionClass(options);
+  try {
+    lists.forEach((entry, i) => {
+      if (entry === null || typeof entry !== 'object') {
+        throw Object.assign(new Error(`lists[${i}]: expected a List, an object, { name, list } or { denied }`), { code: 'options', field: `lists[${i}]` });
+      }
+      if (entry.denied) s.pushDenied(entry.denied.kind, entry.denied.namespace ?? null, entry.denied.reason);
+      else if (entry.list !== undefined && typeof entry.name === 'string') s.pushObjects(entry.list, entry.name);
+      else s.pushObjects(entry);
+    });
+    return s.finish();
+  } finally {
+    s.free();
+  }
+}
+
 /** Node needs no initialisation; kept so code written for browsers runs unchanged. */
 const init = async () => undefined;
 
@@ -140,6 +172,7 @@ exports.default = init;
 exports.init = init;
 exports.check = (files, options) => guarded((w) => w.check(files, options));
 exports.Session = Session;
+exports.checkObjects = (lists, options) => checkObjects(Session, lists, options);
 exports.rules = () => guarded((w) => w.rules());
 exports.version = () => guarded((w) => w.version());
 

@@ -237,6 +237,9 @@ export interface Plan {
   totalSeconds: number;
   /** Every time the simulation used, by name (defaults and `UpgradeOptions.timings` overrides). */
   timings: { [name: string]: number };
+  /** Per pool, a node's whole step as measured: from the kubelets' cordon/uncordon events (`events`) or given
+   * as `timings["pool/<name>"]` (`options`); the plan uses the median for that pool's nodes. */
+  learned?: { pool: string; source: "events" | "options"; samples: number; medianSeconds: number; p90Seconds: number }[];
   /** Does the upgrade run to its end? `false` when it stops somewhere (`stops`) or was not planned. */
   complete: boolean;
   /** Where the upgrade stops or waits for ever, and why (empty when it completes). */
@@ -484,6 +487,18 @@ export interface PreflightError extends Error {
 
 /** Check the files against the options. Throws a `PreflightError` for unreadable input or bad options. */
 export function check(files: InputFile[], options: UpgradeOptions): Report;
+
+/** One entry of `checkObjects`: a List page or an object as the API returns it (named by its `kind`), the same
+ * with a name (`{ name, list }`: pages of one name are one input), or a list that could not be made. */
+export type ObjectsEntry =
+  | { [field: string]: unknown }
+  | { name: string; list: { [field: string]: unknown } }
+  | { denied: { kind: string; namespace?: string | null; reason: "forbidden" | "not-served" } };
+
+/** The check of objects already held (API List pages such as `PodList`, or single objects), with no YAML or
+ * JSON text in between: the same report as `check` of the same Lists as JSON text with one item a line
+ * (each item's `source.line` is its position in its input). */
+export function checkObjects(lists: ObjectsEntry[], options: UpgradeOptions): Report;
 /**
  * Streaming input for inputs larger than memory: push chunks (split anywhere, even inside a UTF-8
  * character) of one or more named inputs, then finish. A new name ends the previous input.
@@ -506,6 +521,9 @@ export class Session {
    * (not read, or partial when only some namespaces were refused), or "this cluster serves no ..." (nothing
    * to check). */
   pushDenied(kind: string, namespace: string | null, reason: "forbidden" | "not-served"): void;
+  /** A page of objects as the API returned them (a List such as `PodList`, or one object), with no text in
+   * between; pages pushed under one `name` (default: the List's `kind`) are one input. */
+  pushObjects(list: { [field: string]: unknown }, name?: string): void;
   /** The report; releases what the session holds (it cannot be used again). */
   finish(): Report;
   /** Release what the session holds at once (an abandoned session); safe to call twice. */

@@ -538,6 +538,63 @@ fn whole_bytes(v: &JsValue) -> Option<u64> {
     (n.is_finite() && n >= 0.0 && n.fract() == 0.0 && n < 2f64.powi(53)).then_some(n as u64)
 }
 
+/// How deep an object pushed as such may nest (an API object is a few dozen levels at most): deeper is an
+/// error, not a stack overflow.
+const MAX_OBJECT_DEPTH: usize = 256;
+
+/// A JavaScript value as the core's tree, as `JSON.stringify` reads it: strings as text, numbers (finite)
+/// as the text `JSON.stringify` writes, booleans and `null` as their literals, arrays and objects (own
+/// string keys, in their order; `undefined` and functions left out, as JSON leaves them) as sequences and
+/// maps. Read through `Reflect` only, so a getter or a Proxy that throws is an error of the call.
+fn js_to_node(v: &JsValue, depth: usize, at: &str) -> Result<kube_preflight::parse::Node, JsValue> {
+    use kube_preflight::parse::{Node, Pos, ScalarKind, Str, Text, Value};
+    let pos = Pos { line: 1, col: 1 };
+    if depth > MAX_OBJECT_DEPTH {
+        return Err(field_error(at, format!("nested more than {MAX_OBJECT_DEPTH} levels deep")));
+    }
+    if v.is_null() || v.is_undefined() {
+        return Ok(Node::new(pos, Value::Null));
+    }
+    if let Some(b) = v.as_bool() {
+        return Ok(Node::new(pos, Value::Scalar(Text::new(if b { "true" } else { "false" }), ScalarKind::Plain)));
+    }
+    if let Some(n) = v.as_f64() {
+        if !n.is_finite() {
+            return Ok(Node::new(pos, Value::Null));
+        }
+        let text = JSON::stringify(v).map_err(|e| caught_error(at, &e))?.as_string().unwrap_or_default();
+        return Ok(Node::new(pos, Value::Scalar(Text::new(&text), ScalarKind::Plain)));
+    }
+    if let Some(s) = v.as_string() {
+        return Ok(Node::new(pos, Value::Scalar(Text::new(&s), ScalarKind::Str)));
+    }
+    if Array::is_array(v) {
+        let len = Reflect::get(v, &JsValue::from_str("length")).map_err(|e| caught_error(at, &e))?;
+        let len = len.as_f64().unwrap_or(0.0).clamp(0.0, f64::from(u32::MAX)) as u32;
+        let mut items = Vec::with_capacity(len.min(1 << 16) as usize);
+        for i in 0..len {
+            let item = Reflect::get_u32(v, i).map_err(|e| caught_error(at, &e))?;
+            items.push(js_to_node(&item, depth + 1, &format!("{at}[{i}]"))?);
+        }
+        return Ok(Node::new(pos, Value::Seq(items)));
+    }
+    if v.is_object() && !v.is_function() {
+        let keys = Reflect::own_keys(v).map_err(|e| caught_error(at, &e))?;
+        let mut entries = Vec::with_capacity(keys.length() as usize);
+        for key in keys.iter() {
+            let Some(name) = key.as_string() else { continue };
+            let value = Reflect::get(v, &key).map_err(|e| caught_error(at, &e))?;
+            if value.is_undefined() || value.is_function() {
+                continue;
+            }
+            let node = js_to_node(&value, depth + 1, &format!("{at}.{name}"))?;
+            entries.push((Str::from(name.as_str()), node));
+        }
+        return Ok(Node::new(pos, Value::Map(entries)));
+    }
+    Err(field_error(at, "expected a Kubernetes object, a List or a value JSON can hold".to_owned()))
+}
+
 /// Streaming input (CONTRACT section 1): `new Session(options)`, `push(name, chunk)` any number of
 /// times, `finish()`.
 #[wasm_bindgen]
@@ -614,6 +671,34 @@ impl Session {
             s.push(&prev, REPLACEMENT).map_err(|e| to_js_error(&e))?;
         }
         s.end_input().map_err(|e| to_js_error(&e))
+    }
+
+    /// A page of objects as the API returned them (a List such as `PodList` with its `items`, or one
+    /// object), with no text in between: pages pushed under one `name` are one input (`name` defaults to
+    /// the List's `kind`).
+    #[wasm_bindgen(js_name = pushObjects)]
+    pub fn push_objects(&mut self, list: JsValue, name: JsValue) -> Result<(), JsValue> {
+        let name = match name.as_string() {
+            Some(n) if !n.is_empty() => n,
+            _ if name.is_undefined() || name.is_null() => Reflect::get(&list, &JsValue::from_str("kind"))
+                .ok()
+                .and_then(|k| k.as_string())
+                .filter(|k| !k.is_empty())
+                .unwrap_or_else(|| "objects".to_owned()),
+            _ => return Err(options_error("name: expected a string")),
+        };
+        if !list.is_object() || Array::is_array(&list) {
+            return Err(field_error(
+                "list",
+                "expected a Kubernetes object or a List (an object with items)".to_owned(),
+            ));
+        }
+        let node = js_to_node(&list, 0, "list")?;
+        let s = self.inner.as_mut().ok_or_else(|| options_error("this session is finished"))?;
+        if let Some((prev, _)) = self.carry.take() {
+            s.push(&prev, REPLACEMENT).map_err(|e| to_js_error(&e))?;
+        }
+        s.push_objects(&name, node).map_err(|e| to_js_error(&e))
     }
 
     /// A list the reader could not make: `reason` `"forbidden"` (the API refused it to the user: a 403) or

@@ -154,6 +154,71 @@ test('a version given as a number is refused, not read as another version', () =
   assert.equal(check(files, { to: '1.30.1' }).upgrade.to, '1.30.1');
 });
 
+/** A List as JSON text with one item a line (the first on the List's own line): where checkObjects puts each
+ * item's `source.line`. */
+function oneItemALine(value) {
+  if (!Array.isArray(value?.items)) return JSON.stringify(value);
+  const { items, ...head } = value;
+  const open = JSON.stringify({ ...head, items: [] }).slice(0, -2);
+  return `${open}${items.map((i) => JSON.stringify(i)).join("\n,")}]}`;
+}
+
+test('checkObjects: the objects of every JSON fixture give the report their text gives, byte for byte; pages of one name are one input', () => {
+  const { check, checkObjects, Session } = require(pkg);
+  const root = fixture('');
+  const cases = [];
+  const walk = (dir) => {
+    for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
+      const p = `${dir}/${e.name}`;
+      if (e.isDirectory()) walk(p);
+      else if (e.name.endsWith('.json')) cases.push(p);
+    }
+  };
+  walk(root);
+  let compared = 0;
+  for (const file of cases) {
+    let value;
+    try {
+      value = JSON.parse(fs.readFileSync(file, 'utf8'));
+    } catch {
+      continue;
+    }
+    if (value === null || typeof value !== 'object' || Array.isArray(value)) continue;
+    const name = file.slice(root.length);
+    const options = { to: '1.30.2' };
+    let text;
+    try {
+      text = JSON.stringify(check([{ name, content: oneItemALine(value) }], options));
+    } catch (e) {
+      assert.throws(() => checkObjects([{ name, list: value }], options), undefined, `${name}: ${e.message}`);
+      continue;
+    }
+    assert.equal(JSON.stringify(checkObjects([{ name, list: value }], options)), text, name);
+    compared += 1;
+  }
+  assert.ok(compared >= 40, `only ${compared} JSON fixtures compared`);
+  // Pages of one name are one input, items numbered across them; a denied list beside them.
+  const dir = fixture('plan/progress-kubeadm-half-way');
+  const list = JSON.parse(fs.readFileSync(`${dir}/cluster.json`, 'utf8'));
+  const version = JSON.parse(fs.readFileSync(`${dir}/version.json`, 'utf8'));
+  const pages = [list.items.slice(0, 5), list.items.slice(5)].map((items) => ({ ...list, items }));
+  const whole = check([{ name: 'cluster', content: oneItemALine(list) }, { name: 'version', content: JSON.stringify(version) }], { to: '1.30.2' });
+  const s = new Session({ to: '1.30.2' });
+  for (const page of pages) s.pushObjects(page, 'cluster');
+  s.pushObjects(version, 'version');
+  assert.equal(JSON.stringify(s.finish()), JSON.stringify(whole));
+  // API list pages leave their items' kind out: the List's kind says it.
+  const podList = { apiVersion: 'v1', kind: 'PodList', items: list.items.filter((i) => i.kind === 'Pod').map(({ kind, apiVersion, ...rest }) => rest) };
+  const fromApi = checkObjects([podList, { kind: 'NodeList', apiVersion: 'v1', items: list.items.filter((i) => i.kind === 'Node').map(({ kind, apiVersion, ...rest }) => rest) }], { to: '1.30.2', from: '1.30.2' });
+  assert.equal(fromApi.inventory.byKind.Pod, podList.items.length);
+  assert.deepEqual(fromApi.inventory.skipped, []);
+  assert.equal(fromApi.findings.find((f) => f.object?.kind === 'Pod')?.source.file ?? 'PodList', 'PodList');
+  // What cannot be an object is an options error naming it; a getter that throws is the call's error.
+  assert.throws(() => checkObjects([42], { to: '1.30.2' }), (e) => e.code === 'options' && e.field === 'lists[0]');
+  const hostile = { kind: 'List', items: [{ kind: 'Pod', get metadata() { throw new Error('no'); } }] };
+  assert.throws(() => checkObjects([hostile], { to: '1.30.2' }), (e) => e.code === 'options' || e.code === 'input');
+});
+
 test('Session.pushDenied: lists the API refused or the cluster does not serve are said as such in coverage', () => {
   const { Session } = require(pkg);
   const s = new Session({ to: '1.30.1', skip: ['helm-charts', 'aggregated-apis', 'custom-resources'] });

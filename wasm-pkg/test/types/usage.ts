@@ -1,6 +1,6 @@
 // Compiled with `tsc --noEmit --strict` against the built package's declarations: the API as a portal
 // developer would use it.
-import { check, rules, version, init, Session, type Report, type Finding, type PreflightError, type UpgradeOptions, type RuleInfo } from 'kube-preflight';
+import { check, checkObjects, rules, version, init, Session, type Report, type Finding, type PreflightError, type UpgradeOptions, type RuleInfo } from 'kube-preflight';
 
 const options: UpgradeOptions = { to: '1.29.2', profile: 'rke', maxUnavailableWorker: '25%', maxSurge: 1, drain: true, timings: { podStartSeconds: 90 }, skip: ['helm-charts', 'aggregated-apis'] };
 
@@ -34,6 +34,14 @@ export async function run(files: { name: string; content: string | Uint8Array }[
   s.push('a.yaml', new Uint8Array([0x6b]));
   s.push('a.yaml', 'ind: Pod\n');
   const streamed: Report = s.finish();
+  // Objects already held, and what could not be listed; an upgrade under way.
+  const held: Report = checkObjects([{ apiVersion: 'v1', kind: 'NodeList', items: [] }, { name: 'pods', list: { kind: 'PodList', items: [] } }, { denied: { kind: 'Secret', namespace: null, reason: 'forbidden' } }], options);
+  const paged = new Session(options);
+  paged.pushObjects({ kind: 'PodList', items: [] }, 'pods');
+  paged.pushDenied('PodDisruptionBudget', 'payments', 'forbidden');
+  const denied = (paged.finish().inventory.denied ?? []).map((d) => `${d.kind}:${d.namespace ?? '*'}:${d.reason}`).join(',');
+  const progress = held.progress ? `${held.progress.state} ${held.progress.counts.done}/${held.progress.counts.total}` : 'none';
+  void [denied, progress, held.plan.learned?.length];
   return [version(), verdict, scope, unchecked.join('|'), incomplete.join(','), where, hops.join('>'), phases.join(';'), down, kinds.join(','), catalogue.length, streamed.schemaVersion, report.notRun.length].join(' ');
 }
 

@@ -677,6 +677,8 @@ pub struct Progress {
     /// `in-progress`, `stuck` (a node's update stalls), `finished` (nothing left, with `--since`), or
     /// `not-started` (with `--since`: the cluster is still where that report found it).
     pub state: &'static str,
+    /// The headline every face shows: `upgrade to 1.30.2 in-progress: 33% (2 of 6 nodes done, ...)`.
+    pub summary: String,
     /// The version being upgraded to, as written where it was read.
     pub target: String,
     /// How the upgrade under way was read.

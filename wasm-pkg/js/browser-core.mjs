@@ -88,24 +88,10 @@ export class Session extends wasm.Session {
 }
 
 /** The check of objects a caller already holds (API List pages or objects; `{ name, list }`; `{ denied }`),
- * with no text in between: see the Node entry's `checkObjects`. */
+ * with no text in between. */
 export function checkObjects(lists, options) {
   loadedOrThrow();
-  if (!Array.isArray(lists)) throw Object.assign(new Error('lists: expected an array of Lists or objects'), { code: 'options', field: 'lists' });
-  const s = new Session(options);
-  try {
-    lists.forEach((entry, i) => {
-      if (entry === null || typeof entry !== 'object') {
-        throw Object.assign(new Error(`lists[${i}]: expected a List, an object, { name, list } or { denied }`), { code: 'options', field: `lists[${i}]` });
-      }
-      if (entry.denied) s.pushDenied(entry.denied.kind, entry.denied.namespace ?? null, entry.denied.reason);
-      else if (entry.list !== undefined && typeof entry.name === 'string') s.pushObjects(entry.list, entry.name);
-      else s.pushObjects(entry);
-    });
-    return s.finish();
-  } finally {
-    s.free();
-  }
+  return wasm.checkObjects(lists, options);
 }
 
 export function rules() {

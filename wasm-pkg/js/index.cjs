@@ -139,29 +139,6 @@ class Session {
   }
 }
 
-/**
- * `checkObjects(lists, options)`: the check of objects a caller already holds (API List pages, or single
- * objects), with no text in between. Each entry is a List or object (named by its `kind`), or
- * `{ name, list }`; `{ denied: { kind, namespace, reason } }` says a list could not be made.
- */
-function checkObjects(SessionClass, lists, options) {
-  if (!Array.isArray(lists)) throw Object.assign(new Error('lists: expected an array of Lists or objects'), { code: 'options', field: 'lists' });
-  const s = new SessionClass(options);
-  try {
-    lists.forEach((entry, i) => {
-      if (entry === null || typeof entry !== 'object') {
-        throw Object.assign(new Error(`lists[${i}]: expected a List, an object, { name, list } or { denied }`), { code: 'options', field: `lists[${i}]` });
-      }
-      if (entry.denied) s.pushDenied(entry.denied.kind, entry.denied.namespace ?? null, entry.denied.reason);
-      else if (entry.list !== undefined && typeof entry.name === 'string') s.pushObjects(entry.list, entry.name);
-      else s.pushObjects(entry);
-    });
-    return s.finish();
-  } finally {
-    s.free();
-  }
-}
-
 /** Node needs no initialisation; kept so code written for browsers runs unchanged. */
 const init = async () => undefined;
 
@@ -172,7 +149,8 @@ exports.default = init;
 exports.init = init;
 exports.check = (files, options) => guarded((w) => w.check(files, options));
 exports.Session = Session;
-exports.checkObjects = (lists, options) => checkObjects(Session, lists, options);
+/** The check of objects already held (API List pages or objects; `{ name, list }`; `{ denied }`), with no text in between. */
+exports.checkObjects = (lists, options) => guarded((w) => w.checkObjects(lists, options));
 exports.rules = () => guarded((w) => w.rules());
 exports.version = () => guarded((w) => w.version());
 

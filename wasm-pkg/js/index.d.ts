@@ -404,6 +404,8 @@ export interface Report {
 export interface Progress {
   /** `stuck`: a node's update has stalled; `finished`/`not-started`: only with `since`. */
   state: "in-progress" | "stuck" | "finished" | "not-started";
+  /** The headline every face shows: `upgrade to 1.30.2 in-progress: 33% (2 of 6 nodes done, ...)`. */
+  summary: string;
   /** The version being upgraded to. */
   target: string;
   /** How the upgrade under way was read. */

@@ -237,6 +237,35 @@ pub fn check(files: JsValue, options: JsValue) -> Result<JsValue, JsValue> {
     parse_json_value(&report.to_json())
 }
 
+/// `checkObjects(lists, options) -> Report`: objects already held, with no text in between. Each entry is a
+/// List page or an object (named by its `kind`), `{ name, list }`, or `{ denied: { kind, namespace, reason } }`.
+#[wasm_bindgen(js_name = checkObjects)]
+pub fn check_objects(lists: JsValue, options: JsValue) -> Result<JsValue, JsValue> {
+    if !Array::is_array(&lists) {
+        return Err(field_error("lists", "expected an array of Lists or objects".to_owned()));
+    }
+    let mut s = Session::new(options)?;
+    let len = Reflect::get(&lists, &JsValue::from_str("length")).map_err(|e| caught_error("lists", &e))?;
+    for i in 0..len.as_f64().unwrap_or(0.0).clamp(0.0, f64::from(u32::MAX)) as u32 {
+        let at = format!("lists[{i}]");
+        let entry = Reflect::get_u32(&lists, i).map_err(|e| caught_error(&at, &e))?;
+        if !entry.is_object() || Array::is_array(&entry) {
+            return Err(field_error(&at, "expected a List, an object, { name, list } or { denied }".to_owned()));
+        }
+        let get = |k: &str| Reflect::get(&entry, &JsValue::from_str(k)).map_err(|e| caught_error(&at, &e));
+        let (denied, list, name) = (get("denied")?, get("list")?, get("name")?);
+        if denied.is_object() {
+            let d = |k: &str| Reflect::get(&denied, &JsValue::from_str(k)).map_err(|e| caught_error(&at, &e));
+            s.push_denied(d("kind")?, d("namespace")?, d("reason")?)?;
+        } else if list.is_object() && name.is_string() {
+            s.push_objects(list, name)?;
+        } else {
+            s.push_objects(entry, JsValue::UNDEFINED)?;
+        }
+    }
+    s.finish()
+}
+
 /// `rules() -> RuleInfo[]`.
 #[wasm_bindgen]
 pub fn rules() -> Result<JsValue, JsValue> {

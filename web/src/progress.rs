@@ -8,6 +8,8 @@ use serde::Deserialize;
 #[serde(rename_all = "camelCase", default)]
 pub struct ProgressV {
     pub state: String,
+    /// The headline every face shows.
+    pub summary: String,
     pub target: String,
     pub read_from: String,
     pub started: Option<String>,

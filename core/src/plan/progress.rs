@@ -166,8 +166,9 @@ pub fn progress(ctx: &Cluster<'_>, plan: &Plan, since: Option<&Since>, now: Opti
     let started = u.and_then(|u| u.started.clone());
     let since = since
         .map(|s| against(s, &planned, &nodes, started.as_deref(), now, remaining_seconds, expected_end.as_deref()));
-    Some(Progress {
+    let mut p = Progress {
         state,
+        summary: String::new(),
         target,
         read_from: u.map_or_else(
             || "no upgrade under way: every node is where the current version is".to_owned(),
@@ -189,7 +190,9 @@ pub fn progress(ctx: &Cluster<'_>, plan: &Plan, since: Option<&Since>, now: Opti
         expected_end,
         caveat: u.and_then(|u| u.caveat.clone()),
         since,
-    })
+    };
+    p.summary = headline(&p);
+    Some(p)
 }
 
 /// Is the cluster at (or past) `to`, the earlier report's target?
@@ -315,8 +318,8 @@ pub fn operators_line(o: &crate::report::OperatorProgress) -> String {
     format!("{} of {} operators updated, {updating}, {} waiting", o.updated, o.total, o.waiting)
 }
 
-/// The rest of the report's words on progress (text and Markdown share them): one line.
-pub fn headline(p: &Progress) -> String {
+/// The progress in one line (`progress.summary`, which every face shows).
+fn headline(p: &Progress) -> String {
     let c = &p.counts;
     let mut s = format!(
         "upgrade to {} {}: {}% ({} of {} nodes done, {} in progress, {} not started",

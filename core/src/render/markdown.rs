@@ -266,7 +266,7 @@ fn render_with(r: &Report, shown: usize, cap: Option<usize>, list_suppressed: bo
     }
     if let Some(pr) = &r.progress {
         // A status comment for the change ticket: done, in progress, stuck, the expected end.
-        let _ = writeln!(s, "\n### Progress\n\n{}\n", md(&crate::plan::progress::headline(pr)));
+        let _ = writeln!(s, "\n### Progress\n\n{}\n", md(&pr.summary));
         if let Some(o) = &pr.operators {
             let _ = writeln!(s, "Control plane: {}.\n", md(&crate::plan::progress::operators_line(o)));
         }

@@ -112,7 +112,7 @@ pub fn render_text(r: &Report, opts: &RenderOptions) -> String {
         s.push('\n');
     }
     if let Some(pr) = &r.progress {
-        let _ = writeln!(s, "{} {}", p.bold("PROGRESS"), t(&crate::plan::progress::headline(pr)));
+        let _ = writeln!(s, "{} {}", p.bold("PROGRESS"), t(&pr.summary));
         let _ = writeln!(s, "  {} {}", p.dim("read from:"), t(&pr.read_from));
         if let Some(o) = &pr.operators {
             let _ = writeln!(s, "  {} {}", p.dim("control plane:"), t(&crate::plan::progress::operators_line(o)));

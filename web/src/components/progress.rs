@@ -8,34 +8,19 @@ use yew::prelude::*;
 
 use super::charts::{axis, bar, Scale};
 use super::ctx::use_ctx;
-use crate::progress::{rows, ProgressV};
+use crate::progress::rows;
 use crate::view::fixed;
 
 const ROW: f64 = 18.0;
+
+/// The report's words with a capital first letter, as a sentence on the page.
+fn upper_first(s: &str) -> String {
+    // ASCII only: the Unicode case tables stay out of the page (the report's words begin with "upgrade").
+    let mut c = s.chars();
+    c.next().map(|f| std::iter::once(f.to_ascii_uppercase()).chain(c).collect()).unwrap_or_default()
+}
 /// Rows drawn at most (the stuck and in-progress nodes come first).
 const MAX_ROWS: usize = 200;
-
-fn headline(p: &ProgressV) -> String {
-    let c = &p.counts;
-    let mut s = format!(
-        "Upgrade to {} {}: {}% ({} of {} nodes done, {} in progress, {} not started",
-        p.target, p.state, p.completion_percent, c.done, c.total, c.in_progress, c.not_started
-    );
-    if c.left_out > 0 {
-        s.push_str(&format!(", {} left out", c.left_out));
-    }
-    if c.unknown > 0 {
-        s.push_str(&format!(", {} unknown", c.unknown));
-    }
-    s.push(')');
-    match (p.remaining_seconds, &p.expected_end) {
-        (Some(0), _) => s.push_str("; nothing left."),
-        (Some(r), Some(e)) => s.push_str(&format!("; the rest takes {} (ends about {e}).", duration(r))),
-        (Some(r), None) => s.push_str(&format!("; the rest takes {}.", duration(r))),
-        (None, _) => s.push_str("; the rest does not complete as planned now (see the plan's stops)."),
-    }
-    s
-}
 
 #[component]
 pub fn ProgressView() -> Html {
@@ -64,7 +49,7 @@ pub fn ProgressView() -> Html {
     html! {
         <section class="progress-view" id="progress-view" aria-label="Progress of the upgrade under way">
             <h3>{ "Progress" }</h3>
-            <p id="progress-headline">{ headline(&p) }</p>
+            <p id="progress-headline">{ upper_first(&p.summary) }</p>
             <p class="muted">{ format!("Read from: {}.", p.read_from) }</p>
             if let Some(o) = &p.operators {
                 <p id="progress-operators">{ format!("Control plane: {} of {} operators updated, {} updating{}, {} waiting.", o.updated, o.total, o.updating.len(),

@@ -107,8 +107,23 @@ pub struct KindRead {
     /// Lists of it the reader could not make: `forbidden` (not visible to the user) or `not-served`, with
     /// the namespace when in one (`inventory.denied`).
     #[serde(skip_serializing_if = "Vec::is_empty")]
-    pub denied: Vec<crate::report::Denied>,
+    pub denied: Vec<Denied>,
 }
+
+/// A list the reader could not make (`inventory.denied`).
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Denied {
+    pub kind: String,
+    /// The namespace it was listed in; `None`: across the cluster.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub namespace: Option<String>,
+    /// `forbidden` (not visible to the user) or `not-served` (this cluster does not serve the kind).
+    pub reason: &'static str,
+}
+
+/// The reasons a list is denied (`inventory.denied[].reason`).
+pub const DENIED_REASONS: [&str; 2] = ["forbidden", "not-served"];
 
 /// What every face says of a run of manifests alone.
 pub const MANIFESTS_SCOPE: &str = "Scope: manifests. The verdict is about these manifests for the target, not about a cluster: no node, drain, plan or platform gate was judged.";
@@ -216,7 +231,7 @@ pub struct Facts<'a> {
     /// `--skip`: family ids.
     pub skip: &'a [String],
     /// Lists the reader could not make (`inventory.denied`).
-    pub denied: &'a [crate::report::Denied],
+    pub denied: &'a [Denied],
 }
 
 /// The families a run of manifests alone answers for (the others need a cluster).
@@ -266,7 +281,7 @@ pub fn coverage(f: &Facts<'_>) -> Coverage {
 
     // What the reader could not list: a kind the cluster does not serve has nothing to check; one the API
     // refused to the user is not visible, across the cluster or in some namespaces.
-    fn denied<'d>(all: &'d [crate::report::Denied], k: &str) -> Vec<&'d crate::report::Denied> {
+    fn denied<'d>(all: &'d [Denied], k: &str) -> Vec<&'d Denied> {
         all.iter().filter(|d| d.kind == k).collect()
     }
     let not_served = |k: &str| denied(f.denied, k).iter().any(|d| d.reason == "not-served" && d.namespace.is_none());
@@ -531,8 +546,8 @@ mod tests {
         }
     }
 
-    fn denied(kind: &str, namespace: Option<&str>, reason: &'static str) -> crate::report::Denied {
-        crate::report::Denied { kind: kind.to_owned(), namespace: namespace.map(str::to_owned), reason }
+    fn denied(kind: &str, namespace: Option<&str>, reason: &'static str) -> Denied {
+        Denied { kind: kind.to_owned(), namespace: namespace.map(str::to_owned), reason }
     }
 
     #[test]

@@ -332,20 +332,7 @@ pub struct Inventory {
     pub denied: Vec<Denied>,
 }
 
-/// A list the reader could not make (`inventory.denied`).
-#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct Denied {
-    pub kind: String,
-    /// The namespace it was listed in; `None`: across the cluster.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub namespace: Option<String>,
-    /// `forbidden` (not visible to the user) or `not-served` (this cluster does not serve the kind).
-    pub reason: &'static str,
-}
-
-/// The reasons a list is denied (`inventory.denied[].reason`).
-pub const DENIED_REASONS: [&str; 2] = ["forbidden", "not-served"];
+pub use crate::coverage::{Denied, DENIED_REASONS};
 
 /// `inventory.detectedProfile`: what the inputs look like (an addition to the contract's fields).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]

@@ -24,13 +24,29 @@ function rebuild(e) {
   return err;
 }
 
-/** `{ name, content }`, or a `File` (named by its name). */
+/** `{ name, content }`, a `File` (named by its name), objects already held (`{ name, list }`: a List page or an
+ * object, as `checkObjects` takes them) or a list that could not be made (`{ denied: { kind, namespace, reason } }`). */
 function describe(input, i) {
   if (typeof Blob === 'function' && input instanceof Blob && typeof input.name === 'string') return { name: input.name, content: input };
+  if (input !== null && typeof input === 'object' && input.denied !== null && typeof input.denied === 'object') return { denied: input.denied };
   if (input === null || typeof input !== 'object' || typeof input.name !== 'string') {
-    throw optionsError(`inputs[${i}]: expected { name, content } or a File`);
+    throw optionsError(`inputs[${i}]: expected { name, content }, a File, { name, list } or { denied }`);
+  }
+  if (input.list !== undefined && input.content === undefined) {
+    if (input.list === null || typeof input.list !== 'object') throw optionsError(`inputs[${i}].list: expected a List or an object`);
+    return { name: input.name, list: input.list };
   }
   return input;
+}
+
+/** Post a message of the caller's values: one the structured clone refuses (a function, a Proxy) is an options
+ * error naming the input, not a DataCloneError. */
+function postValue(worker, message, where) {
+  try {
+    worker.post(message);
+  } catch (e) {
+    throw optionsError(`${where}: cannot be handed to the worker (${e?.name ?? 'Error'}: ${e?.message ?? e}); give plain objects`);
+  }
 }
 
 /** The size in bytes of an input's content where it is known before reading it (a buffer's, a Blob's). */
@@ -116,6 +132,17 @@ export function runInWorker(makeWorker, start, inputs, options, { signal, onProg
       let bytes = 0;
       for (let i = 0; i < described.length; i++) {
         const { name } = described[i];
+        // Objects already held, and lists that could not be made: handed over as they are.
+        if (described[i].denied || described[i].list) {
+          // Posted first, then waited for: a value the clone refuses throws here, with no answer left pending
+          // (the answer cannot come before this turn of the event loop ends).
+          if (described[i].denied) postValue(worker, { type: 'denied', denied: described[i].denied }, `inputs[${i}].denied`);
+          else postValue(worker, { type: 'objects', name, list: described[i].list }, `inputs[${i}].list`);
+          ack = next();
+          const { objects } = await ack;
+          onProgress?.({ bytes, objects, input: name ?? described[i].denied.kind });
+          continue;
+        }
         // A string is encoded once, here, so that its size in bytes is known as a Blob's or a buffer's is.
         const content = typeof described[i].content === 'string' ? new TextEncoder().encode(described[i].content) : described[i].content;
         // The first chunk carries the input's size where it is known: the session holds a YAML document

@@ -565,7 +565,12 @@ export interface WorkerLike {
 
 /** The same check in a worker (a module Worker in browsers, a worker_thread in Node), leaving the page or the event loop free. */
 export function checkInWorker(
-  inputs: Array<{ name: string; content: InputContent } | (Blob & { name: string })>,
+  inputs: Array<
+    | { name: string; content: InputContent }
+    | (Blob & { name: string })
+    | { name: string; list: { [field: string]: unknown } }
+    | { denied: { kind: string; namespace?: string | null; reason: "forbidden" | "not-served" } }
+  >,
   options: UpgradeOptions,
   opts?: CheckInWorkerOptions,
 ): Promise<Report>;

@@ -18,6 +18,12 @@ export function serve(Session, init, post) {
         if (m.size !== undefined) session.sizeHint(m.name, m.size);
         session.push(m.name, m.chunk);
         post({ type: 'ack', objects: session.progress()[1] });
+      } else if (m.type === 'objects') {
+        session.pushObjects(m.list, m.name);
+        post({ type: 'ack', objects: session.progress()[1] });
+      } else if (m.type === 'denied') {
+        session.pushDenied(m.denied.kind, m.denied.namespace ?? null, m.denied.reason);
+        post({ type: 'ack', objects: session.progress()[1] });
       } else if (m.type === 'end') {
         // One input ends: the next, even of the same name, is another.
         session.endInput();

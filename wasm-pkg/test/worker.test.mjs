@@ -8,7 +8,7 @@ import { Readable } from 'node:stream';
 import { fixture, pkg } from './helpers.mjs';
 
 const require = createRequire(import.meta.url);
-const { check, checkInWorker } = require(pkg);
+const { check, checkInWorker, checkObjects } = require(pkg);
 const cluster = fs.readFileSync(fixture('demo/cluster.yaml'));
 const manifests = fs.readFileSync(fixture('demo/manifests.yaml'), 'utf8');
 const options = { to: '1.29.2' };
@@ -29,6 +29,19 @@ test('the same report as check(), from strings, bytes, ArrayBuffers, Blobs, web 
   // The caller's buffer is still whole (chunks are copies, transferred to the worker).
   assert.equal(cluster.byteLength > 0 && cluster[0], cluster[0]);
   assert.equal(new Uint8Array(ab).byteLength, cluster.byteLength);
+});
+
+test('objects already held and lists that could not be made: the same report as checkObjects; what cannot be cloned is an options error', async () => {
+  const dir = fixture('plan/progress-kubeadm-half-way');
+  const list = JSON.parse(fs.readFileSync(`${dir}/cluster.json`, 'utf8'));
+  const version = JSON.parse(fs.readFileSync(`${dir}/version.json`, 'utf8'));
+  const lists = [{ name: 'cluster', list }, { name: 'version', list: version }, { denied: { kind: 'PodDisruptionBudget', namespace: null, reason: 'forbidden' } }];
+  const seen = [];
+  const inWorker = await checkInWorker(lists, { to: '1.30.2' }, { onProgress: (p) => seen.push(p.input) });
+  assert.equal(JSON.stringify(inWorker), JSON.stringify(checkObjects(lists, { to: '1.30.2' })));
+  assert.deepEqual(seen, ['cluster', 'version', 'PodDisruptionBudget']);
+  assert.equal(inWorker.coverage.families.find((f) => f.id === 'budgets').state, 'not-read');
+  await assert.rejects(checkInWorker([{ name: 'x', list: { kind: 'Pod', f: () => 1, g: Symbol('s') } }], { to: '1.30.2' }), (e) => e.code === 'options' && /inputs\[0\]\.list/.test(e.message));
 });
 
 test('two inputs of one name stay two, and an empty input is listed, as check() reads them', async () => {

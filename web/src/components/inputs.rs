@@ -244,12 +244,13 @@ kubectl version -o json > version.json
 kubectl get validatingwebhookconfigurations,mutatingwebhookconfigurations,validatingadmissionpolicies,validatingadmissionpolicybindings,apiservices,crds,namespaces -o yaml > api.yaml
 kubectl get services,endpointslices -A -o yaml > endpoints.yaml
 kubectl get configmap -n kube-system kubeadm-config -o yaml > kubeadm-config.yaml
-oc get clusterversion,clusteroperators,machineconfigpools -o yaml > openshift.yaml
+oc get clusterversion,clusteroperators,machineconfigpools,machineconfigs -o yaml > openshift.yaml
 oc get configmap -n openshift-config-managed admin-gates -o yaml > admin-gates.yaml
 oc get configmap -n openshift-config admin-acks -o yaml > admin-acks.yaml
 oc get clusterserviceversions -A -l '!olm.copiedFrom' -o yaml > operators.yaml
 kubectl get clusters.baremetal.cluster.gke.io,nodepools.baremetal.cluster.gke.io,preflightchecks.baremetal.cluster.gke.io -A -o yaml > gke.yaml
-kops get cluster,instancegroups -o yaml > kops.yaml";
+kops get cluster,instancegroups -o yaml > kops.yaml
+kubectl get events -A --field-selector involvedObject.kind=Node -o yaml > events.yaml";
 
 #[component]
 pub fn InputsView() -> Html {

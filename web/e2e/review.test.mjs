@@ -379,7 +379,7 @@ each('the view is in the URL: filters, the open finding and the tab; tabs are hi
   // A newcomer finds the kubectl command that makes a snapshot.
   await page.click('#how-to summary');
   assert.match(await text(page, '#kubectl-command'), /^kubectl get nodes,pods,.*poddisruptionbudgets.* -A -o yaml > cluster\.yaml\nkubectl version -o json > version\.json\n/);
-  assert.match(await text(page, '#kubectl-command'), /oc get clusterversion,clusteroperators,machineconfigpools -o yaml/);
+  assert.match(await text(page, '#kubectl-command'), /oc get clusterversion,clusteroperators,machineconfigpools,machineconfigs -o yaml/);
   assert.match(await text(page, '#kubectl-command'), /\nkubectl get validatingwebhookconfigurations,mutatingwebhookconfigurations,validatingadmissionpolicies,validatingadmissionpolicybindings,apiservices,crds,namespaces -o yaml > api\.yaml\nkubectl get services,endpointslices -A -o yaml > endpoints\.yaml\n/);
   assert.deepEqual(errors, []);
   await context.close();

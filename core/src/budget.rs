@@ -292,6 +292,22 @@ pub fn left_out(cluster: &Cluster<'_>) -> Vec<crate::report::LeftOut> {
         .collect()
 }
 
+/// Each node's pool (by its position in `Cluster::nodes`, `count` of them): the one it is upgraded in, its
+/// etcd pool only when it has no other (the first such pool, in pool order). One pass over the pools.
+pub fn home_pools(pools: &[Pool], count: usize) -> Vec<Option<&Pool>> {
+    let mut out: Vec<Option<&Pool>> = vec![None; count];
+    for p in pools {
+        for i in &p.nodes {
+            if let Some(slot) = out.get_mut(*i) {
+                if slot.is_none_or(|q| q.role == PoolRole::Etcd && p.role != PoolRole::Etcd) {
+                    *slot = Some(p);
+                }
+            }
+        }
+    }
+    out
+}
+
 /// The pools of the cluster for its profile, from the nodes' roles and labels and the distribution's
 /// objects among the inputs.
 pub fn pools(cluster: &Cluster<'_>) -> Vec<Pool> {

@@ -113,29 +113,8 @@ pub struct Date {
 impl Date {
     /// `YYYY-MM-DD`, a day that exists (2025-02-29 does not).
     pub fn parse(s: &str) -> Option<Date> {
-        if s.len() != 10 || s.get(4..5) != Some("-") || s.get(7..8) != Some("-") {
-            return None;
-        }
-        let num = |r: std::ops::Range<usize>| -> Option<u16> {
-            let part = s.get(r)?;
-            if !part.bytes().all(|c| c.is_ascii_digit()) {
-                return None;
-            }
-            part.parse().ok()
-        };
-        let (year, month, day) = (num(0..4)?, num(5..7)?, num(8..10)?);
-        let leap = year % 4 == 0 && (year % 100 != 0 || year % 400 == 0);
-        let days = match month {
-            1 | 3 | 5 | 7 | 8 | 10 | 12 => 31,
-            4 | 6 | 9 | 11 => 30,
-            2 if leap => 29,
-            2 => 28,
-            _ => return None,
-        };
-        if year == 0 || day == 0 || day > days {
-            return None;
-        }
-        Some(Date { year, month: u8::try_from(month).ok()?, day: u8::try_from(day).ok()? })
+        let (year, month, day) = crate::units::calendar_date(s)?;
+        Some(Date { year, month, day })
     }
 }
 

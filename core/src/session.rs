@@ -72,19 +72,6 @@ impl Current {
     }
 }
 
-/// Every node of `n` at `line` (an object pushed as such has no text to place its fields in).
-fn set_line(n: &mut crate::parse::Node, line: u32) {
-    let mut stack = vec![n];
-    while let Some(n) = stack.pop() {
-        n.pos = crate::parse::Pos { line, col: 1 };
-        match &mut n.value {
-            crate::parse::Value::Seq(items) => stack.extend(items.iter_mut()),
-            crate::parse::Value::Map(entries) => stack.extend(entries.iter_mut().map(|(_, v)| v)),
-            _ => {}
-        }
-    }
-}
-
 /// How large a held YAML document must be before it is asked whether it is a List (and so runs to the
 /// input's end): a small List among other documents is never given the input's size. (`pending` begins
 /// with the document held: the documents before it are cut from it as each ends.)
@@ -240,7 +227,7 @@ impl Session {
     /// out their `kind`; or one object), already read by the caller: no text in between. Pages pushed
     /// under one name are one input; another name, a text chunk or `end_input` ends it. Each item's
     /// `source.line` is its position in the input (1 for the first item of the first page), as in a JSON
-    /// text of the List with one item a line; the nodes under an item carry its line.
+    /// text of the List with one item a line (only an item's own line is read: its fields keep theirs).
     pub fn push_objects(&mut self, name: &str, mut page: crate::parse::Node) -> Result<(), Error> {
         if let Some(e) = &self.error {
             return Err(e.clone());
@@ -262,7 +249,7 @@ impl Session {
                 if let crate::parse::Value::Seq(items) = &mut v.value {
                     for item in items.iter_mut() {
                         *count = count.saturating_add(1);
-                        set_line(item, *count);
+                        item.pos = crate::parse::Pos { line: *count, col: 1 };
                     }
                 }
             }

@@ -25,6 +25,34 @@ pub fn name_list_of(first: &[String], total: usize) -> String {
     }
 }
 
+/// `YYYY-MM-DD` (exactly that), a day that exists (2025-02-29 does not), from year 1.
+pub fn calendar_date(s: &str) -> Option<(u16, u8, u8)> {
+    let b = s.as_bytes();
+    if b.len() != 10 || b.get(4) != Some(&b'-') || b.get(7) != Some(&b'-') {
+        return None;
+    }
+    let num = |r: std::ops::Range<usize>| -> Option<u16> {
+        let part = s.get(r)?;
+        if !part.bytes().all(|c| c.is_ascii_digit()) {
+            return None;
+        }
+        part.parse().ok()
+    };
+    let (year, month, day) = (num(0..4)?, num(5..7)?, num(8..10)?);
+    let leap = year % 4 == 0 && (year % 100 != 0 || year % 400 == 0);
+    let days = match month {
+        1 | 3 | 5 | 7 | 8 | 10 | 12 => 31,
+        4 | 6 | 9 | 11 => 30,
+        2 if leap => 29,
+        2 => 28,
+        _ => return None,
+    };
+    if year == 0 || day == 0 || day > days {
+        return None;
+    }
+    Some((year, u8::try_from(month).ok()?, u8::try_from(day).ok()?))
+}
+
 /// Seconds since 1970-01-01T00:00:00Z of an RFC 3339 time as the API server writes it
 /// (`2024-02-27T15:42:58Z`, with fractions of a second or an offset such as `+02:00`); `None` for any
 /// other text or a day that does not exist.
@@ -38,20 +66,13 @@ pub fn timestamp(s: &str) -> Option<i64> {
         std::str::from_utf8(part).ok()?.parse().ok()
     };
     let at = |i: usize, c: u8| b.get(i) == Some(&c);
-    if !(at(4, b'-') && at(7, b'-') && (at(10, b'T') || at(10, b't') || at(10, b' ')) && at(13, b':') && at(16, b':')) {
+    if !((at(10, b'T') || at(10, b't') || at(10, b' ')) && at(13, b':') && at(16, b':')) {
         return None;
     }
-    let (y, mo, d) = (num(0..4)?, num(5..7)?, num(8..10)?);
+    let (y, mo, d) = calendar_date(s.get(..10)?)?;
+    let (y, mo, d) = (i64::from(y), i64::from(mo), i64::from(d));
     let (h, mi, sec) = (num(11..13)?, num(14..16)?, num(17..19)?);
-    let leap = y % 4 == 0 && (y % 100 != 0 || y % 400 == 0);
-    let days_in = match mo {
-        1 | 3 | 5 | 7 | 8 | 10 | 12 => 31,
-        4 | 6 | 9 | 11 => 30,
-        2 if leap => 29,
-        2 => 28,
-        _ => return None,
-    };
-    if d == 0 || d > days_in || h > 23 || mi > 59 || sec > 60 {
+    if h > 23 || mi > 59 || sec > 60 {
         return None;
     }
     // Fractions of a second, then the offset.

@@ -81,15 +81,20 @@ fn get(v: &JsValue, key: &JsValue, what: &str) -> Result<JsValue, JsValue> {
     Reflect::get(v, key).map_err(|e| caught_error(what, &e))
 }
 
+/// An array's `length` (read through `get`), as the count of items to read: 0 for anything not a finite
+/// positive number.
+fn array_len(v: &JsValue, what: &str) -> Result<u32, JsValue> {
+    let len = get(v, &JsValue::from_str("length"), &format!("{what}.length"))?.as_f64().unwrap_or(0.0);
+    Ok(if len.is_finite() && len > 0.0 { len.min(f64::from(u32::MAX)) as u32 } else { 0 })
+}
+
 /// `files`: `Array<{ name, content: string | Uint8Array }>`.
 fn read_files(files: &JsValue) -> Result<Vec<Input>, JsValue> {
     if !Array::is_array(files) {
         return Err(options_error("files: expected an array of { name, content }"));
     }
-    let len = get(files, &JsValue::from_str("length"), "files.length")?.as_f64().unwrap_or(0.0);
-    let len = if len.is_finite() && len > 0.0 { len.min(f64::from(u32::MAX)) as u32 } else { 0 };
     let mut inputs = Vec::new();
-    for i in 0..len {
+    for i in 0..array_len(files, "files")? {
         let f = get(files, &JsValue::from(i), &format!("files[{i}]"))?;
         let i = i as usize;
         if !f.is_object() {
@@ -245,18 +250,16 @@ pub fn check_objects(lists: JsValue, options: JsValue) -> Result<JsValue, JsValu
         return Err(field_error("lists", "expected an array of Lists or objects".to_owned()));
     }
     let mut s = Session::new(options)?;
-    let len = Reflect::get(&lists, &JsValue::from_str("length")).map_err(|e| caught_error("lists", &e))?;
-    for i in 0..len.as_f64().unwrap_or(0.0).clamp(0.0, f64::from(u32::MAX)) as u32 {
+    for i in 0..array_len(&lists, "lists")? {
         let at = format!("lists[{i}]");
-        let entry = Reflect::get_u32(&lists, i).map_err(|e| caught_error(&at, &e))?;
+        let entry = get(&lists, &JsValue::from(i), &at)?;
         if !entry.is_object() || Array::is_array(&entry) {
             return Err(field_error(&at, "expected a List, an object, { name, list } or { denied }".to_owned()));
         }
-        let get = |k: &str| Reflect::get(&entry, &JsValue::from_str(k)).map_err(|e| caught_error(&at, &e));
-        let (denied, list, name) = (get("denied")?, get("list")?, get("name")?);
+        let field = |v: &JsValue, k: &str| get(v, &JsValue::from_str(k), &at);
+        let (denied, list, name) = (field(&entry, "denied")?, field(&entry, "list")?, field(&entry, "name")?);
         if denied.is_object() {
-            let d = |k: &str| Reflect::get(&denied, &JsValue::from_str(k)).map_err(|e| caught_error(&at, &e));
-            s.push_denied(d("kind")?, d("namespace")?, d("reason")?)?;
+            s.push_denied(field(&denied, "kind")?, field(&denied, "namespace")?, field(&denied, "reason")?)?;
         } else if list.is_object() && name.is_string() {
             s.push_objects(list, name)?;
         } else {
@@ -598,11 +601,10 @@ fn js_to_node(v: &JsValue, depth: usize, at: &str) -> Result<kube_preflight::par
         return Ok(Node::new(pos, Value::Scalar(Text::new(&s), ScalarKind::Str)));
     }
     if Array::is_array(v) {
-        let len = Reflect::get(v, &JsValue::from_str("length")).map_err(|e| caught_error(at, &e))?;
-        let len = len.as_f64().unwrap_or(0.0).clamp(0.0, f64::from(u32::MAX)) as u32;
+        let len = array_len(v, at)?;
         let mut items = Vec::with_capacity(len.min(1 << 16) as usize);
         for i in 0..len {
-            let item = Reflect::get_u32(v, i).map_err(|e| caught_error(at, &e))?;
+            let item = get(v, &JsValue::from(i), at)?;
             items.push(js_to_node(&item, depth + 1, &format!("{at}[{i}]"))?);
         }
         return Ok(Node::new(pos, Value::Seq(items)));
@@ -612,7 +614,7 @@ fn js_to_node(v: &JsValue, depth: usize, at: &str) -> Result<kube_preflight::par
         let mut entries = Vec::with_capacity(keys.length() as usize);
         for key in keys.iter() {
             let Some(name) = key.as_string() else { continue };
-            let value = Reflect::get(v, &key).map_err(|e| caught_error(at, &e))?;
+            let value = get(v, &key, at)?;
             if value.is_undefined() || value.is_function() {
                 continue;
             }

@@ -137,6 +137,8 @@ pub struct Cluster<'a> {
     recorded: std::cell::RefCell<Recorded>,
     /// The distribution's own gates (`platform_gates`).
     gates: OnceCell<Vec<platform::Gate<'a>>>,
+    /// The nodes' steps the kubelets' events record (`observed_steps`).
+    observed: OnceCell<Vec<progress::Observed>>,
     /// The admission webhooks that cover pod creation (`pod_webhooks`).
     admission: admission::Admission<'a>,
     /// The causes of stops taken as resolved, by the code of the rule that names them: the plan "if the
@@ -267,6 +269,7 @@ impl<'a> Cluster<'a> {
             running: OnceCell::new(),
             recorded: std::cell::RefCell::default(),
             gates: OnceCell::new(),
+            observed: OnceCell::new(),
             lifted: Vec::new(),
             variable_read: std::cell::Cell::new(false),
         }
@@ -304,6 +307,11 @@ impl<'a> Cluster<'a> {
 
     /// What the distribution's own tooling refuses or waits on ([`platform::gates`]), found once: the plan
     /// stops on them and the `platform/*` rules report them.
+    /// Each node's steps as the kubelets' events record them ([`progress::observed_steps`]), found once.
+    pub fn observed_steps(&self) -> &[progress::Observed] {
+        self.observed.get_or_init(|| progress::observed_steps(self.objects, &self.nodes))
+    }
+
     pub fn platform_gates(&self) -> &[platform::Gate<'a>] {
         self.note_variable_read();
         self.gates.get_or_init(|| {

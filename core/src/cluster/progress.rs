@@ -157,22 +157,14 @@ fn operators(objects: &[Object], target: &str) -> Option<Operators> {
 }
 
 impl Underway {
-    pub fn count(&self, stage: Stage) -> usize {
-        self.nodes.iter().filter(|n| n.stage == stage).count()
-    }
-
     /// Are nodes left to upgrade (in progress or not started)?
     pub fn remaining(&self) -> bool {
         self.nodes.iter().any(|n| matches!(n.stage, Stage::InProgress | Stage::NotStarted))
     }
 
+    /// A node's place, by its position in `Cluster::nodes` (`nodes` holds every node, in that order).
     pub fn of(&self, node: usize) -> Option<&NodeProgress> {
-        self.nodes.iter().find(|n| n.node == node)
-    }
-
-    /// The version being upgraded to, read as its platform reads it (`None` when it does not read).
-    pub fn target_version(&self) -> Option<Version> {
-        self.version.clone()
+        self.nodes.get(node).filter(|p| p.node == node)
     }
 
     /// Has the upgrade under way reached this node (done, or being upgraded)? Its version is then the
@@ -336,19 +328,17 @@ fn openshift(objects: &[Object], nodes: &[NodeView<'_>], cv: &ClusterVersion) ->
             (Stage::NotStarted, None)
         };
         // Unavailable for a reason the update did not cause (oc: isUnavailable && !isUpdating).
-        let unavailable = (!updating)
-            .then(|| {
-                if n.info.ready != Some(true) && n.info.ready.is_some() {
-                    Some("the node is not Ready".to_owned())
-                } else if n.info.unschedulable {
-                    Some("the node is marked unschedulable".to_owned())
-                } else if state == "Working" {
-                    Some("the Machine Config Daemon is processing the node".to_owned())
-                } else {
-                    None
-                }
-            })
-            .flatten();
+        let unavailable = if updating {
+            None
+        } else if n.info.ready == Some(false) {
+            Some("the node is not Ready".to_owned())
+        } else if n.info.unschedulable {
+            Some("the node is marked unschedulable".to_owned())
+        } else if state == "Working" {
+            Some("the Machine Config Daemon is processing the node".to_owned())
+        } else {
+            None
+        };
         let step = if stage == Stage::Done && n.info.unschedulable { Some(Step::Rejoining) } else { step };
         out.push(NodeProgress {
             node: i,

@@ -1058,6 +1058,7 @@ pub fn left_out(ctx: &Cluster<'_>) -> Vec<crate::report::LeftOut> {
     let mut out = budget::left_out(ctx);
     let pools = budget::pools(ctx);
     let scoped = scope(ctx);
+    let home = budget::home_pools(&pools, ctx.nodes.len());
     let mut by_pool: Vec<(String, Vec<String>)> = Vec::new();
     for (i, n) in ctx.nodes.iter().enumerate() {
         if scoped.binary_search(&i).is_ok() {
@@ -1065,8 +1066,7 @@ pub fn left_out(ctx: &Cluster<'_>) -> Vec<crate::report::LeftOut> {
         }
         // Its pool: the one it is upgraded in (its etcd pool only when it has no other); a node of a paused
         // pool is already there, and a node in no pool is no hop's.
-        let mine = pools.iter().filter(|p| p.nodes.contains(&i)).min_by_key(|p| p.role == PoolRole::Etcd);
-        let Some(pool) = mine.filter(|p| !p.paused) else { continue };
+        let Some(pool) = home.get(i).copied().flatten().filter(|p| !p.paused) else { continue };
         match by_pool.iter_mut().find(|(name, _)| *name == pool.name) {
             Some((_, nodes)) => nodes.push(n.name().to_owned()),
             None => by_pool.push((pool.name.clone(), vec![n.name().to_owned()])),
@@ -1149,8 +1149,8 @@ pub fn build(ctx: &Cluster<'_>, timings: Timings) -> Outcome {
         finishing: false,
         step_times: Vec::new(),
     };
-    let learned = progress::learned(ctx);
-    b.step_times = progress::step_times(ctx, &learned);
+    let (learned, step_times) = progress::learned(ctx);
+    b.step_times = step_times;
     b.out.plan.learned = learned;
     let mut t = 0;
     let mut complete = true;
@@ -1180,7 +1180,7 @@ pub fn build(ctx: &Cluster<'_>, timings: Timings) -> Outcome {
         // A hop that finishes an upgrade under way (its target is the one the platform records as under way,
         // or the one the API server already runs) goes through the nodes not done only.
         b.finishing = (k == 0 && ctx.finishing.is_some())
-            || ctx.underway.as_ref().is_some_and(|u| u.platform && u.target_version().as_ref() == Some(hop));
+            || ctx.underway.as_ref().is_some_and(|u| u.platform && u.version.as_ref() == Some(hop));
         let first = b.out.plan.stops.len();
         match b.hop(t) {
             Some(end) => t = end,

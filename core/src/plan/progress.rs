@@ -78,34 +78,19 @@ pub fn progress(ctx: &Cluster<'_>, plan: &Plan, since: Option<&Since>, now: Opti
         return None;
     }
     let pools = budget::pools(ctx);
-    let pool_of = |i: usize| {
-        pools
-            .iter()
-            .filter(|p| p.nodes.contains(&i))
-            .min_by_key(|p| p.role == budget::PoolRole::Etcd)
-            .map(|p| p.name.clone())
-    };
-    let left_out: Vec<String> = crate::plan::left_out(ctx).into_iter().flat_map(|l| l.nodes).collect();
+    let home = budget::home_pools(&pools, ctx.nodes.len());
+    let mut left_out: Vec<String> = crate::plan::left_out(ctx).into_iter().flat_map(|l| l.nodes).collect();
+    crate::sort::sort(&mut left_out);
     let stuck = u.map(|u| stuck(ctx, u, plan)).unwrap_or_default();
-    // (node, first start, last end) in the earlier plan.
-    let mut planned: Vec<(&str, u64, u64)> = Vec::new();
-    for (node, s, e) in since.map(|s| s.steps.as_slice()).unwrap_or_default() {
-        match planned.iter_mut().find(|(n, _, _)| n == node) {
-            Some(w) => {
-                w.1 = w.1.min(*s);
-                w.2 = w.2.max(*e);
-            }
-            None => planned.push((node.as_str(), *s, *e)),
-        }
-    }
-    let mut nodes: Vec<(u8, NodeProgress)> = Vec::new();
+    let planned = since.map(windows).unwrap_or_default();
+    let mut nodes: Vec<((bool, Stage), NodeProgress)> = Vec::new();
     let mut counts = ProgressCounts { total: ctx.nodes.len(), ..ProgressCounts::default() };
     for (i, n) in ctx.nodes.iter().enumerate() {
         let p = u.and_then(|u| u.of(i));
         let name = n.name();
         // Without an upgrade under way (only `--since`), every node is where the current version is.
         let mut stage = p.map_or(if u.is_none() { Stage::Done } else { Stage::Unknown }, |p| p.stage);
-        if left_out.iter().any(|l| l == name) && stage != Stage::Done {
+        if stage != Stage::Done && left_out.binary_search_by(|l| l.as_str().cmp(name)).is_ok() {
             stage = Stage::Excluded;
         }
         match stage {
@@ -122,26 +107,19 @@ pub fn progress(ctx: &Cluster<'_>, plan: &Plan, since: Option<&Since>, now: Opti
                 .map(|d| format!("degraded: {d}"))
                 .or_else(|| p.unavailable.as_ref().map(|w| format!("unavailable: {w}")))
         });
-        let window = planned.iter().find(|(node, _, _)| *node == name);
-        let order = match stage {
-            _ if is_stuck => 0,
-            Stage::InProgress => 1,
-            Stage::NotStarted => 2,
-            Stage::Excluded => 3,
-            Stage::Unknown => 4,
-            Stage::Done => 5,
-        };
+        let window = planned.window(name);
         nodes.push((
-            order,
+            // Stuck first, then in the order of `Stage` (in progress, not started, left out, unknown, done).
+            (!is_stuck, stage),
             NodeProgress {
                 node: name.to_owned(),
-                pool: pool_of(i),
+                pool: home.get(i).copied().flatten().map(|p| p.name.clone()),
                 stage: stage.as_str(),
                 step: p.and_then(|p| p.step).map(|s| s.as_str()),
                 version: p.and_then(|p| p.version.clone()).or_else(|| n.info.kubelet_version.clone()),
                 detail,
-                planned_start_seconds: window.map(|w| w.1),
-                planned_end_seconds: window.map(|w| w.2),
+                planned_start_seconds: window.map(|w| w.0),
+                planned_end_seconds: window.map(|w| w.1),
             },
         ));
     }
@@ -195,6 +173,43 @@ pub fn progress(ctx: &Cluster<'_>, plan: &Plan, since: Option<&Since>, now: Opti
     Some(p)
 }
 
+/// Each node's window in the `--since` plan (its first start, its last end), in that plan's order, and by
+/// name for lookups.
+#[derive(Default)]
+struct Windows<'s> {
+    in_order: Vec<(&'s str, u64, u64)>,
+    /// (name, position in `in_order`), sorted by name.
+    by_name: Vec<(&'s str, usize)>,
+}
+
+impl Windows<'_> {
+    fn window(&self, node: &str) -> Option<(u64, u64)> {
+        let k = self.by_name.binary_search_by(|(n, _)| (*n).cmp(node)).ok()?;
+        let (_, at) = self.by_name.get(k)?;
+        self.in_order.get(*at).map(|(_, s, e)| (*s, *e))
+    }
+}
+
+fn windows(since: &Since) -> Windows<'_> {
+    let mut w = Windows::default();
+    for (node, s, e) in &since.steps {
+        let found = w.by_name.binary_search_by(|(n, _)| (*n).cmp(node.as_str()));
+        match found.ok().and_then(|k| w.by_name.get(k)).and_then(|(_, at)| w.in_order.get_mut(*at)) {
+            Some(win) => {
+                win.1 = win.1.min(*s);
+                win.2 = win.2.max(*e);
+            }
+            None => {
+                let at = w.in_order.len();
+                w.in_order.push((node.as_str(), *s, *e));
+                let k = found.unwrap_or_else(|k| k);
+                w.by_name.insert(k, (node.as_str(), at));
+            }
+        }
+    }
+    w
+}
+
 /// Is the cluster at (or past) `to`, the earlier report's target?
 fn reached(ctx: &Cluster<'_>, to: &str) -> bool {
     let Ok(to) = crate::version::Version::parse_for(to, ctx.profile() == crate::options::Profile::GkeBaremetal) else {
@@ -226,15 +241,11 @@ pub fn overdue(ctx: &Cluster<'_>) -> Vec<(usize, u64, u64)> {
     let (Some(u), Some(since)) = (&ctx.underway, &ctx.options.since) else { return Vec::new() };
     let now = snapshot_time(ctx);
     let Some(t) = elapsed(since, u.started.as_deref(), now.as_deref()).0 else { return Vec::new() };
+    let planned = windows(since);
     let mut out = Vec::new();
     for p in u.nodes.iter().filter(|p| p.stage == Stage::InProgress) {
         let Some(n) = ctx.nodes.get(p.node) else { continue };
-        let window = since
-            .steps
-            .iter()
-            .filter(|(name, _, _)| name == n.name())
-            .fold(None, |w: Option<(u64, u64)>, (_, s, e)| Some(w.map_or((*s, *e), |(a, b)| (a.min(*s), b.max(*e)))));
-        let Some((start, end)) = window else { continue };
+        let Some((start, end)) = planned.window(n.name()) else { continue };
         let slack = (end - start).max(600);
         if t > end.saturating_add(slack) {
             out.push((p.node, t - end, end));
@@ -247,7 +258,7 @@ pub fn overdue(ctx: &Cluster<'_>) -> Vec<(usize, u64, u64)> {
 /// how far ahead or behind.
 fn against(
     since: &Since,
-    planned: &[(&str, u64, u64)],
+    planned: &Windows<'_>,
     nodes: &[NodeProgress],
     started: Option<&str>,
     now: Option<&str>,
@@ -255,9 +266,12 @@ fn against(
     expected_end: Option<&str>,
 ) -> SinceProgress {
     let (elapsed, elapsed_from) = elapsed(since, started, now);
-    let done = |name: &str| nodes.iter().any(|n| n.node == name && n.stage == Stage::Done.as_str());
-    let actual_done = planned.iter().filter(|(n, _, _)| done(n)).count();
-    let mut ends: Vec<u64> = planned.iter().map(|(_, _, e)| *e).collect();
+    let mut now_names: Vec<(&str, bool)> =
+        nodes.iter().map(|n| (n.node.as_str(), n.stage == Stage::Done.as_str())).collect();
+    crate::sort::sort(&mut now_names);
+    let now_has = |name: &str| now_names.binary_search_by(|(n, _)| n.cmp(&name)).ok().and_then(|k| now_names.get(k));
+    let actual_done = planned.in_order.iter().filter(|(n, _, _)| now_has(n).is_some_and(|(_, done)| *done)).count();
+    let mut ends: Vec<u64> = planned.in_order.iter().map(|(_, _, e)| *e).collect();
     crate::sort::sort(&mut ends);
     let planned_done = elapsed.map(|t| ends.iter().filter(|e| **e <= t).count());
     // On schedule while the plan's k-th node end <= t < its (k+1)-th, k the nodes done.
@@ -269,13 +283,9 @@ fn against(
             _ => 0,
         }
     });
-    let gone: Vec<String> = planned
-        .iter()
-        .filter(|(n, _, _)| !nodes.iter().any(|x| x.node == *n))
-        .map(|(n, _, _)| (*n).to_owned())
-        .collect();
-    let new: Vec<String> =
-        nodes.iter().filter(|x| !planned.iter().any(|(n, _, _)| *n == x.node)).map(|x| x.node.clone()).collect();
+    let gone: Vec<String> =
+        planned.in_order.iter().filter(|(n, _, _)| now_has(n).is_none()).map(|(n, _, _)| (*n).to_owned()).collect();
+    let new: Vec<String> = nodes.iter().filter(|x| planned.window(&x.node).is_none()).map(|x| x.node.clone()).collect();
     let pace = match behind {
         Some(b) if b > 0 => format!("{} behind the plan", duration(b.unsigned_abs())),
         Some(b) if b < 0 => format!("{} ahead of the plan", duration(b.unsigned_abs())),
@@ -284,9 +294,13 @@ fn against(
     };
     let at = match (elapsed, planned_done) {
         (Some(t), Some(p)) => {
-            format!(" after {}: {actual_done} of {} planned node(s) done, the plan had {p}", duration(t), planned.len())
+            format!(
+                " after {}: {actual_done} of {} planned node(s) done, the plan had {p}",
+                duration(t),
+                planned.in_order.len()
+            )
         }
-        _ => format!(": {actual_done} of {} planned node(s) done", planned.len()),
+        _ => format!(": {actual_done} of {} planned node(s) done", planned.in_order.len()),
     };
     let end = match (remaining, expected_end) {
         (Some(0), _) => "; nothing left".to_owned(),
@@ -350,9 +364,11 @@ fn percentile(sorted: &[u64], p: usize) -> u64 {
 
 /// Per pool, a node's whole step as measured (`plan.learned`): given in the options
 /// (`timings["pool/<name>"]`), else from the kubelets' events in the snapshot
-/// ([`crate::cluster::progress::observed_steps`]).
-pub fn learned(ctx: &Cluster<'_>) -> Vec<crate::report::Learned> {
+/// ([`Cluster::observed_steps`]), each node's step counted for the pool it is upgraded in; and each node's
+/// step time for its pool, by its position in `Cluster::nodes` (what the plan takes).
+pub fn learned(ctx: &Cluster<'_>) -> (Vec<crate::report::Learned>, Vec<Option<u64>>) {
     let pools = budget::pools(ctx);
+    let home = budget::home_pools(&pools, ctx.nodes.len());
     let mut out: Vec<crate::report::Learned> = Vec::new();
     for (name, v) in &ctx.options.timings {
         if let Some(pool) = name.strip_prefix(crate::plan::timings::POOL_STEP).filter(|p| !p.is_empty()) {
@@ -365,18 +381,21 @@ pub fn learned(ctx: &Cluster<'_>) -> Vec<crate::report::Learned> {
             });
         }
     }
-    let observed = crate::cluster::progress::observed_steps(ctx.objects, &ctx.nodes);
-    for p in &pools {
-        if out.iter().any(|l| l.pool == p.name) {
+    let mut by_pool: Vec<(&str, Vec<u64>)> = Vec::new();
+    for o in ctx.observed_steps() {
+        let Some(pool) = home.get(o.node).copied().flatten() else { continue };
+        if out.iter().any(|l| l.pool == pool.name) {
             continue;
         }
-        let mut secs: Vec<u64> = observed.iter().filter(|o| p.nodes.contains(&o.node)).map(|o| o.seconds).collect();
-        if secs.is_empty() {
-            continue;
+        match by_pool.iter_mut().find(|(p, _)| *p == pool.name) {
+            Some((_, secs)) => secs.push(o.seconds),
+            None => by_pool.push((pool.name.as_str(), vec![o.seconds])),
         }
+    }
+    for (pool, mut secs) in by_pool {
         crate::sort::sort(&mut secs);
         out.push(crate::report::Learned {
-            pool: p.name.clone(),
+            pool: pool.to_owned(),
             source: "events",
             samples: secs.len(),
             median_seconds: percentile(&secs, 50),
@@ -384,19 +403,9 @@ pub fn learned(ctx: &Cluster<'_>) -> Vec<crate::report::Learned> {
         });
     }
     crate::sort::sort_by(&mut out, |a, b| a.pool.cmp(&b.pool));
-    out
-}
-
-/// Each node's whole step as measured for its pool ([`learned`]), by its position in `Cluster::nodes`.
-pub fn step_times(ctx: &Cluster<'_>, learned: &[crate::report::Learned]) -> Vec<Option<u64>> {
-    let pools = budget::pools(ctx);
-    (0..ctx.nodes.len())
-        .map(|i| {
-            let mine =
-                pools.iter().filter(|p| p.nodes.contains(&i)).min_by_key(|p| p.role == budget::PoolRole::Etcd)?;
-            learned.iter().find(|l| l.pool == mine.name).map(|l| l.median_seconds)
-        })
-        .collect()
+    let per_node =
+        home.iter().map(|p| p.and_then(|p| out.iter().find(|l| l.pool == p.name)).map(|l| l.median_seconds)).collect();
+    (out, per_node)
 }
 
 #[cfg(test)]

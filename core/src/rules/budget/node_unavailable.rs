@@ -1,6 +1,5 @@
 //! `budget/node-unavailable`: a node that is not available, and what this distribution does about it.
 
-use crate::budget::PoolRole;
 use crate::cluster::nodes::{NodeState, Treatment};
 use crate::options::Profile;
 use crate::report::{Finding, Severity};
@@ -65,6 +64,8 @@ fn consequence(profile: Profile, state: NodeState, control_plane: bool) -> Strin
 pub fn check(ctx: &Context<'_>, out: &mut Vec<Finding>) {
     let profile = ctx.profile();
     let pools = ctx.pools();
+    // Each node's pool: the one it is upgraded in.
+    let home = crate::budget::home_pools(&pools, ctx.nodes.len());
     for (i, n) in ctx.nodes.iter().enumerate() {
         let treatment = n.treatment(profile);
         let state = n.state();
@@ -73,12 +74,7 @@ pub fn check(ctx: &Context<'_>, out: &mut Vec<Finding>) {
             (Treatment::Stops, Profile::Openshift) => Severity::Blocker,
             _ => continue,
         };
-        // The node's pool: the one it is upgraded in (its etcd pool only when it has no other).
-        let pool = pools
-            .iter()
-            .filter(|p| p.nodes.contains(&i))
-            .min_by_key(|p| p.role == PoolRole::Etcd)
-            .map_or_else(String::new, |p| p.name.clone());
+        let pool = home.get(i).copied().flatten().map_or_else(String::new, |p| p.name.clone());
         let in_pool = if pool.is_empty() { String::new() } else { format!(" of pool {pool}") };
         let f = Finding::new(
             &INFO,

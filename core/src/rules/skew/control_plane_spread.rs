@@ -50,13 +50,13 @@ pub fn check(ctx: &Context<'_>, out: &mut Vec<Finding>) {
         }
     }
     // The control-plane nodes an upgrade under way has reached carry its version: they are its progress.
-    let reached = |n: &crate::cluster::NodeView<'_>| {
+    let reached = |i: usize, n: &crate::cluster::NodeView<'_>| {
         ctx.underway.as_ref().is_some_and(|u| {
-            ctx.nodes.iter().position(|m| std::ptr::eq(m.obj, n.obj)).is_some_and(|i| u.reached(i))
-                && u.target_version().is_some_and(|t| n.kubelet.as_ref().is_some_and(|k| k.minor == t.minor))
+            u.reached(i) && u.version.as_ref().is_some_and(|t| n.kubelet.as_ref().is_some_and(|k| k.minor == t.minor))
         })
     };
-    let cps: Vec<_> = ctx.nodes.iter().filter(|n| n.is_control_plane() && !reached(n)).collect();
+    let cps: Vec<_> =
+        ctx.nodes.iter().enumerate().filter(|(i, n)| n.is_control_plane() && !reached(*i, n)).map(|(_, n)| n).collect();
     // A kubelet stands for its node's API server only where the same tool upgrades both on the node
     // (kubeadm's `upgrade node`, RKE, kOps, bmctl): OpenShift's kube-apiserver operator rolls the API servers
     // and the MCO the kubelets after them, so a kubelet behind says nothing of the API servers. And a run

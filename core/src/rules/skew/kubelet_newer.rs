@@ -36,7 +36,7 @@ pub fn check(ctx: &Context<'_>, out: &mut Vec<Finding>) {
     let Some(from) = &ctx.from else { return };
     // An upgrade under way past the current version (GKE on Bare Metal's status is the last one completed)
     // has put its version on the nodes it reached: those kubelets are its progress, not ahead of it.
-    let underway = ctx.underway.as_ref().and_then(|u| Some((u, u.target_version()?)));
+    let underway = ctx.underway.as_ref().and_then(|u| Some((u, u.version.as_ref()?)));
     for (i, n) in ctx.nodes.iter().enumerate() {
         let Some(v) = &n.kubelet else { continue };
         if v.minor <= from.minor {

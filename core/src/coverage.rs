@@ -414,7 +414,14 @@ pub fn coverage(f: &Facts<'_>) -> Coverage {
         fam.checked = fam.state == State::Checked;
         fam.not_checked = if fam.checked { None } else { fam.reason.clone() };
     }
-    let incomplete = families.iter().filter(|x| x.in_scope && x.state.makes_incomplete()).map(|x| x.id).collect();
+    // What the user may not see is unknown, not a pass: a family partly refused (in some namespaces) makes
+    // the run incomplete too, unless it was skipped by choice.
+    let refused = |x: &Family| x.kinds.iter().any(|k| k.denied.iter().any(|d| d.reason == "forbidden"));
+    let incomplete = families
+        .iter()
+        .filter(|x| x.in_scope && (x.state.makes_incomplete() || (x.state != State::Skipped && refused(x))))
+        .map(|x| x.id)
+        .collect();
     Coverage { scope, reviewed_through: format!("1.{REVIEWED_THROUGH}"), beyond_review, families, incomplete }
 }
 
@@ -588,6 +595,8 @@ mod tests {
         );
         assert_eq!(fam("budgets").kinds[0].denied.len(), 2);
         assert!(c.incomplete.contains(&"admission-webhooks") && !c.incomplete.contains(&"admission-policies"));
+        // Partly not visible is still unknown: the run is incomplete for it.
+        assert!(c.incomplete.contains(&"budgets"));
     }
 
     /// Facts of a run that does not know the current version, so that its plan did not run (`why`).

@@ -83,13 +83,22 @@ pub fn progress(ctx: &Cluster<'_>, plan: &Plan, since: Option<&Since>, now: Opti
     crate::sort::sort(&mut left_out);
     let stuck = u.map(|u| stuck(ctx, u, plan)).unwrap_or_default();
     let planned = since.map(windows).unwrap_or_default();
+    let finished = since.is_some_and(|s| reached(ctx, &s.to));
     let mut nodes: Vec<((bool, Stage), NodeProgress)> = Vec::new();
     let mut counts = ProgressCounts { total: ctx.nodes.len(), ..ProgressCounts::default() };
     for (i, n) in ctx.nodes.iter().enumerate() {
         let p = u.and_then(|u| u.of(i));
         let name = n.name();
-        // Without an upgrade under way (only `--since`), every node is where the current version is.
-        let mut stage = p.map_or(if u.is_none() { Stage::Done } else { Stage::Unknown }, |p| p.stage);
+        // Without an upgrade under way (only `--since`), every node is where the current version is: done when
+        // that is the earlier report's target, else not started.
+        let mut stage = p.map_or(
+            match u {
+                Some(_) => Stage::Unknown,
+                None if finished => Stage::Done,
+                None => Stage::NotStarted,
+            },
+            |p| p.stage,
+        );
         if stage != Stage::Done && left_out.binary_search_by(|l| l.as_str().cmp(name)).is_ok() {
             stage = Stage::Excluded;
         }
@@ -129,7 +138,7 @@ pub fn progress(ctx: &Cluster<'_>, plan: &Plan, since: Option<&Since>, now: Opti
     let state = match (u, since) {
         (Some(_), _) if !stuck.is_empty() => "stuck",
         (Some(_), _) => "in-progress",
-        (None, Some(s)) if reached(ctx, &s.to) => "finished",
+        (None, Some(_)) if finished => "finished",
         (None, _) => "not-started",
     };
     let remaining_seconds =
@@ -149,7 +158,14 @@ pub fn progress(ctx: &Cluster<'_>, plan: &Plan, since: Option<&Since>, now: Opti
         summary: String::new(),
         target,
         read_from: u.map_or_else(
-            || "no upgrade under way: every node is where the current version is".to_owned(),
+            || {
+                if finished {
+                    "no upgrade under way: every node is at the earlier report's target".to_owned()
+                } else {
+                    "no upgrade under way: the cluster is where the earlier report found it, not at its target"
+                        .to_owned()
+                }
+            },
             |u| u.read_from.clone(),
         ),
         started,

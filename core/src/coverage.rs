@@ -232,6 +232,8 @@ pub struct Facts<'a> {
     pub skip: &'a [String],
     /// Lists the reader could not make (`inventory.denied`).
     pub denied: &'a [Denied],
+    /// Kinds listed from the API, even when empty (`inventory.listed`).
+    pub listed: &'a [String],
 }
 
 /// The families a run of manifests alone answers for (the others need a cluster).
@@ -281,8 +283,9 @@ pub fn coverage(f: &Facts<'_>) -> Coverage {
 
     // What the reader could not list: a kind the cluster does not serve has nothing to check; one the API
     // refused to the user is not visible, across the cluster or in some namespaces.
+    // Helm keeps its release records in Secrets (its default driver): a Secret list refused hides them.
     fn denied<'d>(all: &'d [Denied], k: &str) -> Vec<&'d Denied> {
-        all.iter().filter(|d| d.kind == k).collect()
+        all.iter().filter(|d| d.kind == k || (k == HELM_RELEASE && d.kind == "Secret")).collect()
     }
     let not_served = |k: &str| denied(f.denied, k).iter().any(|d| d.reason == "not-served" && d.namespace.is_none());
     let forbidden_all = |k: &str| denied(f.denied, k).iter().any(|d| d.reason == "forbidden" && d.namespace.is_none());
@@ -300,16 +303,32 @@ pub fn coverage(f: &Facts<'_>) -> Coverage {
             .flat_map(|g| g.iter())
             .map(|k| KindRead { kind: k, read: count(k), denied: denied(f.denied, k).into_iter().cloned().collect() })
             .collect();
-        // A group is stood on when one of its kinds was read, or when the cluster serves none of them.
-        let unread = |g: &&&[&str]| g.iter().all(|k| count(k) == 0) && !g.iter().all(|k| not_served(k));
+        // A group is stood on when one of its kinds was read (or listed, and there is none), or when the
+        // cluster serves none of them.
+        let listed = |k: &&str| f.listed.iter().any(|l| l == k);
+        let unread = |g: &&&[&str]| g.iter().all(|k| count(k) == 0 && !listed(k)) && !g.iter().all(|k| not_served(k));
         let missing: Vec<&&[&str]> = s.needs.iter().filter(unread).collect();
-        let hidden: Vec<&str> = missing.iter().flat_map(|g| g.iter()).copied().filter(|k| forbidden_all(k)).collect();
+        let hidden: Vec<&str> = missing
+            .iter()
+            .flat_map(|g| g.iter())
+            .copied()
+            .filter(|k| forbidden_all(k))
+            .map(|k| if k == HELM_RELEASE { "the Secrets holding Helm release records" } else { k })
+            .collect();
         let served_none: Vec<&str> = s
             .needs
             .iter()
-            .filter(|g| g.iter().all(|k| count(k) == 0) && g.iter().all(|k| not_served(k)))
+            .filter(|g| g.iter().all(|k| count(k) == 0 && !listed(k)) && g.iter().all(|k| not_served(k)))
             .flat_map(|g| g.iter())
             .copied()
+            .collect();
+        let listed_none: Vec<&str> = s
+            .needs
+            .iter()
+            .filter(|g| g.iter().all(|k| count(k) == 0) && g.iter().any(listed))
+            .flat_map(|g| g.iter())
+            .copied()
+            .filter(listed)
             .collect();
         let partly: Vec<String> = s
             .needs
@@ -340,6 +359,9 @@ pub fn coverage(f: &Facts<'_>) -> Coverage {
                     State::Checked,
                     Some(format!("this cluster serves no {}: there is none to check", names(&served_none))),
                 ),
+                (State::Checked, None) if !listed_none.is_empty() => {
+                    (State::Checked, Some(format!("listed from the API: this cluster has no {}", names(&listed_none))))
+                }
                 other => other,
             }
         };
@@ -550,6 +572,7 @@ mod tests {
             no_kubelet_version: Vec::new(),
             skip,
             denied: &[],
+            listed: &[],
         }
     }
 

@@ -454,7 +454,12 @@ fn build_report(
         .filter(|r| !r.problems.is_empty() && matches!(options.profile, Profile::Rke | Profile::RkeLegacy));
     let sim = simulate(&cluster, ingested, options, &timings, rke_refused, mark);
     let (mut plan, downtime) = (sim.plan, sim.downtime);
-    let snapshot_time = plan::progress::snapshot_time(&cluster);
+    // When the snapshot says when it was taken, that is its time; else its nodes' heartbeats.
+    let taken = ingested.inventory.snapshot.as_ref().and_then(|s| s.taken_at.as_deref());
+    let snapshot_time = taken
+        .and_then(crate::units::timestamp)
+        .map(crate::units::format_timestamp)
+        .or_else(|| plan::progress::snapshot_time(&cluster));
     let progress = plan::progress::progress(&cluster, &plan, options.since.as_ref(), snapshot_time.as_deref());
     let ctx = Context::new(cluster, sim.workloads, sim.placed, sim.windows, ingested.inventory.helm_releases.clone());
     plan.timings = timings.to_map();
@@ -626,6 +631,7 @@ fn coverage_of(
         no_kubelet_version,
         skip: &options.skip,
         denied: &ingested.inventory.denied,
+        listed: &ingested.inventory.listed,
     })
 }
 

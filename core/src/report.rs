@@ -321,8 +321,9 @@ pub struct Inventory {
     /// The distribution the inputs look like, and why (an addition to the contract's fields).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub detected_profile: Option<Detected>,
-    /// The latest time the snapshot states (its nodes' last heartbeats, RFC 3339): about when it was taken
-    /// (an addition; `progress.since` compares two reports by it).
+    /// When the snapshot was taken (RFC 3339): its `Snapshot` document's `takenAt`, else the latest time it
+    /// states (its nodes' last heartbeats), about when it was taken (an addition; `progress.since` compares
+    /// two reports by it).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub snapshot_time: Option<String>,
     /// Lists the reader could not make (an addition; empty when none): the API refused them to the user
@@ -330,9 +331,37 @@ pub struct Inventory {
     /// one namespace (`Session.pushDenied`). `coverage` says what each family could not see.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub denied: Vec<Denied>,
+    /// The kinds listed from the API, whether or not the list held any (an addition; empty when none): a
+    /// typed List read (`PodDisruptionBudgetList`, as the API returns a list) or a kind a snapshot says it
+    /// listed across the cluster (`Snapshot.lists`). A kind listed and empty stands as read: there is none.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub listed: Vec<String>,
+    /// Where and when the snapshot was taken, as `kube-preflight snapshot` wrote it (an addition).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub snapshot: Option<SnapshotTaken>,
 }
 
 pub use crate::coverage::{Denied, DENIED_REASONS};
+
+/// `inventory.snapshot`: the `Snapshot` document (`apiVersion: kube-preflight.io/v1`) a snapshot file carries.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct SnapshotTaken {
+    pub file: String,
+    pub line: u32,
+    /// When the lists began (RFC 3339).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub taken_at: Option<String>,
+    /// The kubeconfig context it was taken from.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub context: Option<String>,
+    /// The API server's address.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub server: Option<String>,
+    /// The client that listed (`kubectl v1.32.4`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub tool: Option<String>,
+}
 
 /// `inventory.detectedProfile`: what the inputs look like (an addition to the contract's fields).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]

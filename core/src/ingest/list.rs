@@ -109,6 +109,9 @@ impl ListItems {
                             .to_owned(),
                     });
                 }
+                if let Some(k) = item_kind {
+                    out.inventory.listed.push(k.to_owned());
+                }
                 for (i, item) in &a.held {
                     add_list_item(&f.name, *i, item, item_kind, list_api, out, &mut f.not_objects);
                 }

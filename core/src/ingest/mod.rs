@@ -69,6 +69,8 @@ pub struct Ingested {
     /// Bytes Helm release records have decompressed to so far, across all records (at most
     /// `MAX_HELM_TOTAL_BYTES`).
     helm_spent: usize,
+    /// The lists snapshots say they could not make, as read (merged into `inventory.denied` at the end).
+    snapshot_denied: Vec<crate::report::Denied>,
 }
 
 /// Decode UTF-8, naming the line and column of the first bad byte.
@@ -268,6 +270,9 @@ pub(crate) struct Mark {
     server_versions: usize,
     not_objects: usize,
     helm_spent: usize,
+    listed: usize,
+    denied: usize,
+    snapshot: bool,
 }
 
 impl Mark {
@@ -282,6 +287,9 @@ impl Mark {
             server_versions: out.server_versions.len(),
             not_objects,
             helm_spent: out.helm_spent,
+            listed: out.inventory.listed.len(),
+            denied: out.snapshot_denied.len(),
+            snapshot: out.inventory.snapshot.is_some(),
         }
     }
 
@@ -296,6 +304,11 @@ impl Mark {
             out.rke = None;
         }
         out.server_versions.truncate(self.server_versions);
+        out.inventory.listed.truncate(self.listed);
+        out.snapshot_denied.truncate(self.denied);
+        if !self.snapshot {
+            out.inventory.snapshot = None;
+        }
         f.not_objects.truncate(self.not_objects);
     }
 }
@@ -587,6 +600,12 @@ impl Ingested {
         }
         self.inventory.by_kind = by_kind.into_iter().map(|(k, n)| (k.to_owned(), n)).collect();
         self.inventory.objects = self.objects.len();
+        crate::sort::sort(&mut self.inventory.listed);
+        self.inventory.listed.dedup();
+        let denied = &mut self.inventory.denied;
+        denied.append(&mut self.snapshot_denied);
+        crate::sort::sort(denied);
+        denied.dedup();
         self
     }
 }
@@ -717,6 +736,9 @@ enum Doc<'a> {
     RkeConfig,
     /// `kubectl version -o json|yaml`: the client's and the API server's versions.
     KubectlVersion,
+    /// A snapshot's own document (`apiVersion: kube-preflight.io/v1`, `kind: Snapshot`): when, from where,
+    /// what was listed and what could not be.
+    Snapshot,
     /// Not an object: no `kind`, or not a mapping.
     NotObject,
     /// A `List` (or a typed list, `PodList`): its items are the objects.
@@ -725,6 +747,12 @@ enum Doc<'a> {
         list_api: &'a str,
     },
     Object,
+}
+
+impl Doc<'_> {
+    fn is_kubectl_version(&self) -> bool {
+        matches!(self, Doc::KubectlVersion)
+    }
 }
 
 fn classify(doc: &Node) -> Doc<'_> {
@@ -737,6 +765,9 @@ fn classify(doc: &Node) -> Doc<'_> {
     }
     if !doc.is_map() || kind.is_empty() {
         return Doc::NotObject;
+    }
+    if kind == "Snapshot" && doc.get("apiVersion").as_str() == Some(SNAPSHOT_API_VERSION) {
+        return Doc::Snapshot;
     }
     let items = doc.get("items");
     let items_is_seq = matches!(items.value, Value::Seq(_));
@@ -783,12 +814,78 @@ fn add_kubectl_version(file: &str, doc: &Node, out: &mut Ingested) {
     out.server_versions.push((format!("{file}:{}", doc.line()), version));
 }
 
+/// The `apiVersion` of a snapshot's own document.
+pub const SNAPSHOT_API_VERSION: &str = "kube-preflight.io/v1";
+
+/// A snapshot's own document: where and when it was taken (the first one read; a later one is said to
+/// be ignored), the API server's version (as `kubectl version` output), the kinds it listed across the
+/// cluster (`lists`, each with its `kind`, no `namespace`; a Secret list with the selector `owner=helm`
+/// is the Helm release records) and the lists it could not make (`denied`, as `Session.pushDenied`).
+fn add_snapshot(file: &str, doc: &Node, out: &mut Ingested, not_objects: &mut Vec<String>) {
+    let text = |k: &str| doc.get(k).as_str().filter(|s| !s.is_empty()).map(str::to_owned);
+    let first = out.inventory.snapshot.is_none();
+    let taken = crate::report::SnapshotTaken {
+        file: file.to_owned(),
+        line: doc.line(),
+        taken_at: text("takenAt"),
+        context: text("context"),
+        server: text("server"),
+        tool: text("tool"),
+    };
+    let note = format!(
+        "a snapshot taken {} from context {}{}",
+        taken.taken_at.as_deref().map_or("at a time it does not state".to_owned(), |t| format!("at {t}")),
+        taken.context.as_deref().unwrap_or("(not stated)"),
+        taken.tool.as_deref().map_or(String::new(), |t| format!(" by {t}")),
+    );
+    add_config(file, doc, out, "kube-preflight-snapshot", first, note, "snapshot");
+    if !first {
+        return;
+    }
+    out.inventory.snapshot = Some(taken);
+    let version = doc.get("version");
+    if classify(version).is_kubectl_version() {
+        add_kubectl_version(file, version, out);
+    }
+    for (i, l) in doc.get("lists").as_seq().iter().enumerate() {
+        let kind = l.get("kind").as_str().unwrap_or_default();
+        if kind.is_empty() || !l.get("namespace").is_null() {
+            if kind.is_empty() {
+                not_objects.push(format!("snapshot list {} at line {} names no `kind`", i + 1, l.line()));
+            }
+            continue;
+        }
+        let helm = kind == "Secret" && l.get("labelSelector").as_str() == Some("owner=helm");
+        out.inventory.listed.push(if helm { crate::coverage::HELM_RELEASE.to_owned() } else { kind.to_owned() });
+    }
+    for (i, d) in doc.get("denied").as_seq().iter().enumerate() {
+        let kind = d.get("kind").as_str().unwrap_or_default();
+        let reason = d.get("reason").as_str().unwrap_or_default();
+        let Some(reason) =
+            crate::report::DENIED_REASONS.into_iter().find(|r| *r == reason).filter(|_| !kind.is_empty())
+        else {
+            not_objects.push(format!(
+                "snapshot denied list {} at line {} not read: expected a `kind` and a `reason` (forbidden or not-served)",
+                i + 1,
+                d.line()
+            ));
+            continue;
+        };
+        let namespace = d.get("namespace").as_str().filter(|n| !n.is_empty()).map(str::to_owned);
+        out.snapshot_denied.push(crate::report::Denied { kind: kind.to_owned(), namespace, reason });
+    }
+}
+
 fn add_document(file: &str, doc: &Node, out: &mut Ingested, not_objects: &mut Vec<String>) {
     match classify(doc) {
         Doc::RkeConfig => add_rke_config(file, doc, out),
         Doc::KubectlVersion => add_kubectl_version(file, doc, out),
+        Doc::Snapshot => add_snapshot(file, doc, out, not_objects),
         Doc::NotObject => not_objects.push(describe(doc)),
         Doc::List { item_kind, list_api } => {
+            if let Some(k) = item_kind {
+                out.inventory.listed.push(k.to_owned());
+            }
             for (i, item) in doc.get("items").as_seq().iter().enumerate() {
                 add_list_item(file, i, item, item_kind, list_api, out, not_objects);
             }

@@ -28,7 +28,7 @@ before(() => {
 
 test('npm pack holds only what the package needs', () => {
   assert.deepEqual(tarball.files, [
-    'README.md', 'bin/kube-preflight.cjs', 'browser-core.mjs', 'browser.mjs', 'browser/package.json', 'checker.mjs', 'index.cjs', 'index.d.cts',
+    'README.md', 'bin/kube-preflight.cjs', 'bin/mcp.cjs', 'bin/snapshot.cjs', 'browser-core.mjs', 'browser.mjs', 'browser/package.json', 'checker.mjs', 'index.cjs', 'index.d.cts',
     'index.d.mts', 'index.d.ts', 'index.mjs', 'node/kube_preflight_wasm.js', 'node/kube_preflight_wasm_bg.wasm', 'package.json',
     'report.d.mts', 'report.mjs', 'report/kube_preflight_element.js', 'report/kube_preflight_element_bg.wasm', 'report/package.json',
     'report/style.mjs', 'wasm.d.mts', 'web/kube_preflight_wasm.js', 'web/kube_preflight_wasm_bg.wasm', 'web/package.json', 'worker-core.mjs',
@@ -36,6 +36,10 @@ test('npm pack holds only what the package needs', () => {
   ]);
   const manifest = JSON.parse(fs.readFileSync(path.join(project, 'node_modules/kube-preflight/package.json'), 'utf8'));
   assert.equal(manifest.dependencies, undefined);
+  // The MCP SDK is the CLI's `mcp` command's alone: an optional peer, never installed with the package.
+  assert.deepEqual(Object.keys(manifest.peerDependencies ?? {}), ['@modelcontextprotocol/sdk']);
+  assert.equal(manifest.peerDependenciesMeta['@modelcontextprotocol/sdk'].optional, true);
+  assert.equal(fs.existsSync(path.join(project, 'node_modules/@modelcontextprotocol')), false);
   assert.equal(manifest.bin['kube-preflight'], 'bin/kube-preflight.cjs');
 });
 

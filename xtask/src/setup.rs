@@ -222,24 +222,28 @@ fn make_multitool_executable(root: &Path) -> Result<(), Failure> {
     Ok(())
 }
 
-/// Debian's chromium and chromium-driver (the browser tests) and shellcheck (the CI recipes' and the
-/// GitHub Action's shell steps), installed together when any is missing.
+/// Debian's chromium and chromium-driver (the browser tests), shellcheck (the CI recipes' and the GitHub
+/// Action's shell steps) and, where no kubectl is installed, kubernetes-client (the live snapshot's test
+/// runs the real kubectl), installed together when any is missing.
 fn chromium(path: &OsString) -> Result<(PathBuf, PathBuf), Failure> {
     let chromium = PathBuf::from("/usr/bin/chromium");
     let driver = PathBuf::from("/usr/bin/chromedriver");
     let works = |p: &str| quiet(p, &["--version"], path).is_some();
-    let all = |c: &Path, d: &Path| works(&c.to_string_lossy()) && works(&d.to_string_lossy()) && works("shellcheck");
+    let kubectl = || quiet("kubectl", &["version", "--client"], path).is_some();
+    let all = |c: &Path, d: &Path| {
+        works(&c.to_string_lossy()) && works(&d.to_string_lossy()) && works("shellcheck") && kubectl()
+    };
     if all(&chromium, &driver) {
-        say("chromium, chromedriver and shellcheck: present");
+        say("chromium, chromedriver, shellcheck and kubectl: present");
         return Ok((chromium, driver));
     }
     let root = quiet("id", &["-u"], path).as_deref() == Some("0");
     if !root {
         return Err(Failure::new(
-            "Chromium or shellcheck is missing and installing them needs root: run `apt-get install -y chromium chromium-driver shellcheck` as root, then this again",
+            "Chromium, shellcheck or kubectl is missing and installing them needs root: run `apt-get install -y chromium chromium-driver shellcheck kubernetes-client` as root (or install kubectl your way), then this again",
         ));
     }
-    say("installing Debian's chromium, chromium-driver and shellcheck (about a minute)");
+    say("installing Debian's chromium, chromium-driver, shellcheck and (where no kubectl is) kubernetes-client (about a minute)");
     let apt = |args: &[&str]| {
         run(Command::new("apt-get")
             .args(args)
@@ -248,11 +252,14 @@ fn chromium(path: &OsString) -> Result<(PathBuf, PathBuf), Failure> {
             .stdin(std::process::Stdio::null()))
     };
     apt(&["update", "-q"]).map_err(|e| Failure::new(format!("apt-get update failed: {e}")))?;
-    apt(&["install", "-y", "-q", "chromium", "chromium-driver", "shellcheck"])
-        .map_err(|e| Failure::new(format!("could not install chromium and shellcheck: {e}")))?;
+    let mut packages = vec!["install", "-y", "-q", "chromium", "chromium-driver", "shellcheck"];
+    if !kubectl() {
+        packages.push("kubernetes-client");
+    }
+    apt(&packages).map_err(|e| Failure::new(format!("could not install chromium, shellcheck and kubectl: {e}")))?;
     if all(&chromium, &driver) {
         Ok((chromium, driver))
     } else {
-        Err(Failure::new("chromium and shellcheck were installed but one of them still fails `--version`"))
+        Err(Failure::new("chromium, shellcheck and kubectl were installed but one of them still fails to start"))
     }
 }

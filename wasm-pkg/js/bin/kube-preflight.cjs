@@ -8,13 +8,32 @@
 const fs = require('node:fs');
 const path = require('node:path');
 const api = require('../index.cjs');
+const live = require('./snapshot.cjs');
 
 const USAGE = `Usage:
   kube-preflight check [options] <path|->...
+  kube-preflight check --context <name> [options] [<path|->...]
+  kube-preflight snapshot [--context <name>] [--kubeconfig <file>] [--chunk-size <n>] [-o <file>]
+  kube-preflight mcp
   kube-preflight rules [--format json|markdown]
   kube-preflight --version | --help
 
+snapshot: reads the live cluster through your own kubectl (oc on OpenShift where installed), with your
+credentials and permissions: every kind the checks read, listed in pages, into one JSON file (default
+stdout) that says when and from which context it was taken, what was listed, what the API refused you
+(403: not visible to you) and what this cluster does not serve (404). Secrets: only Helm's release
+records (label owner=helm), and only their release data.
+  --context <name>                        the kubeconfig context (default: the current one)
+  --kubeconfig <file>                     the kubeconfig (default: kubectl's own, KUBECONFIG)
+  --chunk-size <n>                        items a page (default 500, as kubectl's)
+  -o, --output <file>                     where the snapshot goes (default stdout)
+
+mcp: serves the Model Context Protocol over stdio, for agents (needs the optional dependency
+@modelcontextprotocol/sdk: npm install @modelcontextprotocol/sdk).
+
 check options:
+  --context <name>, --kubeconfig <file>   take a snapshot of the live cluster first (as snapshot does) and
+                                          check it with the paths given, in one run; --chunk-size too
   --to <version>                          target version (required unless --config gives it)
   --from <version>                        current version (default: inferred from control-plane nodes)
   --profile <name>                        kubeadm | rke | rke-legacy | kops | openshift | gke-baremetal
@@ -75,6 +94,9 @@ const VALUE_FLAGS = {
   '--fail-on': null,
   '--stdin-name': null,
   '--max-findings': null,
+  '--context': null,
+  '--kubeconfig': null,
+  '--chunk-size': null,
 };
 
 function parseArgs(argv) {
@@ -143,6 +165,12 @@ function parseArgs(argv) {
     else if (arg === '--max-findings') {
       if (!/^\d{1,9}$/.test(value)) throw new UsageError('--max-findings takes a whole number, 0 or more');
       out.maxFindings = Number(value);
+    } else if (arg === '--context' || arg === '--kubeconfig') {
+      if (value === '') throw new UsageError(`${arg} needs a non-empty value`);
+      out.live = { ...out.live, [arg.slice(2)]: value };
+    } else if (arg === '--chunk-size') {
+      if (!/^[1-9]\d{0,5}$/.test(value)) throw new UsageError('--chunk-size takes a whole number from 1 to 999999');
+      out.chunkSize = Number(value);
     } else if (arg === '--stdin-name') {
       if (value === '') throw new UsageError('--stdin-name needs a non-empty name');
       out.stdinName = value;
@@ -646,6 +674,68 @@ function writeOut(text, output) {
   }
 }
 
+/** Take a snapshot, saying each kind as it is listed (on stderr, where a terminal shows it). */
+function liveSnapshot(file, opts) {
+  try {
+    return live.takeSnapshot(file, { ...opts, say: (m) => process.stderr.write(`kube-preflight: ${term(m)}\n`) });
+  } catch (e) {
+    if (e instanceof live.SnapshotError) throw inputError(e.message);
+    throw e;
+  }
+}
+
+/** `kube-preflight snapshot`: one snapshot file (or stdout) from the live cluster. */
+function snapshotCommand(argv) {
+  const opts = {};
+  let output;
+  for (let i = 0; i < argv.length; i++) {
+    let arg = argv[i];
+    let value;
+    const eq = arg.indexOf('=');
+    if (arg.startsWith('--') && eq > 0) {
+      value = arg.slice(eq + 1);
+      arg = arg.slice(0, eq);
+    }
+    if (!['--context', '--kubeconfig', '--chunk-size', '-o', '--output'].includes(arg)) {
+      throw new UsageError(arg.startsWith('-') ? `snapshot: unknown option ${arg}` : `snapshot takes no paths (${arg})`);
+    }
+    if (value === undefined) {
+      if (i + 1 >= argv.length) throw new UsageError(`${arg} needs a value`);
+      value = argv[++i];
+    }
+    if (value === '') throw new UsageError(`${arg} needs a non-empty value`);
+    if (arg === '--chunk-size') {
+      if (!/^[1-9]\d{0,5}$/.test(value)) throw new UsageError('--chunk-size takes a whole number from 1 to 999999');
+      opts.chunkSize = Number(value);
+    } else if (arg === '-o' || arg === '--output') output = value === '-' ? undefined : value;
+    else opts[arg.slice(2)] = value;
+  }
+  const file = live.tempFile();
+  try {
+    const s = liveSnapshot(file, opts);
+    const refused = s.denied.filter((d) => d.reason === 'forbidden').length;
+    const unserved = s.denied.filter((d) => d.reason === 'not-served').length;
+    process.stderr.write(`kube-preflight: snapshot of ${term(s.context || 'the current context')} taken at ${s.takenAt} by ${term(s.tool)}: ${s.lists.length} lists${refused ? `, ${refused} refused to you` : ''}${unserved ? `, ${unserved} kinds not served` : ''}\n`);
+    if (output === undefined) {
+      const fd = fs.openSync(file, 'r');
+      try {
+        for (const chunk of chunksOf(fd, CHUNK_BYTES)) writeAll(1, chunk);
+      } finally {
+        fs.closeSync(fd);
+      }
+    } else {
+      try {
+        fs.copyFileSync(file, output);
+      } catch (e) {
+        throw inputError(`--output ${output}: ${describe(e)}`, 'output');
+      }
+    }
+  } finally {
+    fs.rmSync(path.dirname(file), { recursive: true, force: true });
+  }
+  return 0;
+}
+
 function main(argv) {
   const [cmd, ...rest] = argv;
   if (cmd === undefined) {
@@ -667,9 +757,12 @@ function main(argv) {
     writeOut(api.renderRules(args.format || 'json'), args.output);
     return 0;
   }
+  if (cmd === 'snapshot') return snapshotCommand(rest);
+  if (cmd === 'mcp') return require('./mcp.cjs').serve(api);
   if (cmd !== 'check') throw new UsageError(`unknown command ${cmd}`);
   const args = parseArgs(rest);
-  if (args.paths.length === 0) throw new UsageError('check needs at least one path (or - for stdin)');
+  if (args.chunkSize !== undefined && args.live === undefined) throw new UsageError('--chunk-size is for a live snapshot: give --context or --kubeconfig');
+  if (args.paths.length === 0 && args.live === undefined) throw new UsageError('check needs at least one path (or - for stdin), or --context to read the live cluster');
   // Where each format goes: --format's report to --output <file> or stdout (unless only
   // --output <format>=... are given, and no --format), then every --output <format>=<file|->.
   const main = args.outputs.length && !args.format && args.output === undefined ? undefined : { format: args.format || 'text', path: outputPath(args.output) };
@@ -700,6 +793,14 @@ function main(argv) {
     allowEmpty: args.allowEmpty,
   };
   const files = listInputs(args.paths, args.stdinName);
+  // The live cluster first: a snapshot into a temporary file, read as the input `kubectl:<context>`.
+  let taken;
+  if (args.live !== undefined) {
+    const file = live.tempFile();
+    taken = file;
+    const s = liveSnapshot(file, { ...args.live, chunkSize: args.chunkSize });
+    files.unshift({ name: `${path.basename(s.tool.split(' ')[0])}:${s.context || 'current-context'}`, path: file });
+  }
   // Never overwrite what is read: an input (or the config file) named as --output is refused.
   const read = new Map(files.filter((f) => f.id !== undefined).map((f) => [f.id, f.name]));
   if (args.config !== undefined) read.set(identity(args.config), args.config);
@@ -721,6 +822,7 @@ function main(argv) {
     }
   } finally {
     progress.done();
+    if (taken !== undefined) fs.rmSync(path.dirname(taken), { recursive: true, force: true });
   }
   const { exitCode } = session.finish();
   // Files first, stdout last (a reader that goes away must not keep the files from being written). Each
@@ -730,9 +832,7 @@ function main(argv) {
   return exitCode;
 }
 
-try {
-  process.exitCode = main(process.argv.slice(2));
-} catch (e) {
+function fail(e) {
   // Messages name paths and values from the command line and the inputs: escaped for the terminal.
   if (e instanceof UsageError) {
     process.stderr.write(`kube-preflight: ${term(e.message)}\n\n${USAGE}\n`);
@@ -743,4 +843,13 @@ try {
     process.stderr.write(`kube-preflight: internal error: ${text.split('\n').map(term).join('\n')}\n`);
   }
   process.exitCode = 2;
+}
+
+try {
+  const code = main(process.argv.slice(2));
+  // `mcp` serves until its client goes: a promise of its exit status.
+  if (code && typeof code.then === 'function') code.then((c) => { process.exitCode = c; }, fail);
+  else process.exitCode = code;
+} catch (e) {
+  fail(e);
 }

@@ -176,6 +176,11 @@ export interface Inventory {
   snapshotTime?: string;
   /** Lists the reader could not make (`Session.pushDenied`). */
   denied?: { kind: string; namespace?: string; reason: "forbidden" | "not-served" }[];
+  /** The kinds listed from the API even when empty (a typed List such as `PodDisruptionBudgetList`, or a
+   * snapshot's `lists`): a kind listed and empty stands as read, none there. */
+  listed?: string[];
+  /** Where and when the snapshot was taken (its `Snapshot` document, as `kube-preflight snapshot` writes it). */
+  snapshot?: { file: string; line: number; takenAt?: string; context?: string; server?: string; tool?: string };
 }
 
 export interface DetectedProfile {

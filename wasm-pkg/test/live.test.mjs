@@ -7,7 +7,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { spawn, spawnSync } from 'node:child_process';
-import { bin, root } from './helpers.mjs';
+import { parse } from 'yaml';
+import { bin, root, snippet } from './helpers.mjs';
 import { startReplay, kubeconfig } from './cluster/replay.mjs';
 
 const recording = JSON.parse(fs.readFileSync(path.join(root, 'wasm-pkg/test/cluster/recording.json'), 'utf8'));
@@ -149,4 +150,25 @@ test('a cluster that cannot be reached, and the snapshot options misused, are er
   const missing = await run(['snapshot', '--kubeconfig', config], { PATH: '/nonexistent' });
   assert.equal(missing.code, 2);
   assert.match(missing.stderr, /kubectl is not installed/);
+});
+
+test('the README\'s live commands run as written, against the endpoint (the context named there for it)', async () => {
+  const cwd = fs.mkdtempSync(path.join(dir, 'readme-'));
+  const lines = snippet('live').split('\n').map((l) => l.replace(/\s+#.*$/, '').trim()).filter(Boolean);
+  const codes = [];
+  for (const line of lines) {
+    const args = line.split(/\s+/);
+    assert.deepEqual(args.slice(0, 2), ['npx', 'kube-preflight']);
+    const rest = args.slice(2).flatMap((a) => (a === 'prod' ? ['replay', '--kubeconfig', config, '--chunk-size', '2'] : [a.endsWith('.json') ? path.join(cwd, a) : a]));
+    codes.push((await run(rest)).code);
+  }
+  // The snapshot is written; both checks find the budget that stops the plan (exit 1).
+  assert.deepEqual(codes, [0, 1, 1]);
+  // The Snapshot document as the README shows it: the same fields.
+  const shown = parse(snippet('snapshot-document'));
+  const list = JSON.parse(fs.readFileSync(path.join(cwd, 'snapshot.json'), 'utf8'));
+  const snap = list.items.at(-1);
+  for (const k of Object.keys(shown)) assert.ok(k in snap, `the README shows ${k}, the snapshot has no such field`);
+  assert.deepEqual(Object.keys(shown.lists[0]), ['kind', 'apiVersion', 'items']);
+  assert.deepEqual(Object.keys(shown.denied[0]), Object.keys(snap.denied.find((d) => d.namespace)));
 });

@@ -7,7 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { bin, fixture } from './helpers.mjs';
+import { bin, fixture, snippet } from './helpers.mjs';
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'kp-mcp-'));
 let client;
@@ -39,6 +39,11 @@ function assertCertainty(c) {
   assert.match(c.rule, /^Unknown is never a pass/);
   for (const f of c.notChecked) assert.notEqual(f.state, 'checked');
 }
+
+test('the README\'s client configuration starts the server the tests talk to', () => {
+  const config = JSON.parse(snippet('mcp-config'));
+  assert.deepEqual(config.mcpServers['kube-preflight'], { command: 'npx', args: ['kube-preflight', 'mcp'] });
+});
 
 test('the tools are listed, with their input schemas', async () => {
   const { tools } = await client.listTools();

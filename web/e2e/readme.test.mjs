@@ -76,6 +76,8 @@ test('the README\'s two commands: `cargo xtask serve` serves the demo report on 
     await page.click('#how-to summary');
     const shown = (await page.textContent('#kubectl-command')).split('\n').map((l) => l.trim()).filter(Boolean);
     assert.deepEqual([...shown].sort(), [...commands('snapshot'), ...commands('snapshot-platform')].sort());
+    // The one command first: the README's live snapshot line.
+    assert.equal((await page.textContent('#live-command')).trim(), commands('live')[0]);
     assert.deepEqual(errors, []);
   } finally {
     await browser.close();

@@ -219,7 +219,9 @@ pub fn InputsBar() -> Html {
             }
             <details class="how-to" id="how-to">
                 <summary>{ "How do I get a snapshot?" }</summary>
-                <p>{ "Run the first four and your distribution's where kubectl reaches the cluster, then pick or drop the files (they stay here):" }</p>
+                <p>{ "With the npm package, one command reads every kind the checks read through your own kubectl (your credentials; it says what you may not see), into one file to pick or drop here (it stays here). Put your context's name for prod:" }</p>
+                <pre id="live-command" tabindex="0">{ LIVE_SNAPSHOT }</pre>
+                <p>{ "Or by hand: run the first four and your distribution's where kubectl reaches the cluster, then pick or drop the files:" }</p>
                 <pre id="kubectl-command" tabindex="0">{ KUBECTL_SNAPSHOT }</pre>
                 <p>{ "Add your manifests (a folder of YAML) to check them against the target too. On EKS, GKE or AKS the control plane is not listed: set Current to its version." }</p>
             </details>
@@ -233,6 +235,9 @@ pub fn InputsBar() -> Html {
         </div>
     }
 }
+
+/// The snapshot in one command (README, "Reading the live cluster").
+pub const LIVE_SNAPSHOT: &str = "npx kube-preflight snapshot --context prod -o snapshot.json";
 
 /// The snapshot the checks read: nodes, pods (the kube-apiserver static pods among them) and what owns
 /// them, budgets and volumes, every namespace; the API server's version; the API machinery a drain goes

@@ -781,18 +781,10 @@ fn classify(doc: &Node) -> Doc<'_> {
 
 /// A distribution config (or other kind-less document) read at `doc`: listed in the inventory, the first of
 /// its kind used and any later one said to be ignored (`earlier` names it).
-fn add_config(
-    file: &str,
-    doc: &Node,
-    out: &mut Ingested,
-    kind: &'static str,
-    first: bool,
-    note: String,
-    earlier: &str,
-) {
+fn add_config(file: &str, line: u32, out: &mut Ingested, kind: &'static str, first: bool, note: String, earlier: &str) {
     out.inventory.distribution_configs.push(DistributionConfig {
         file: file.to_owned(),
-        line: doc.line(),
+        line,
         kind,
         note: if first { note } else { format!("ignored: an earlier {earlier} was read first") },
     });
@@ -802,16 +794,17 @@ fn add_rke_config(file: &str, doc: &Node, out: &mut Ingested) {
     let cfg = crate::model::distro::RkeConfig::from_node(doc);
     let note =
         format!("{} host(s); upgrade_strategy read as options (flags win) with --profile rke or rke-legacy", cfg.nodes);
-    add_config(file, doc, out, "rke-cluster-yml", out.rke.is_none(), note, "cluster.yml");
+    add_config(file, doc.line(), out, "rke-cluster-yml", out.rke.is_none(), note, "cluster.yml");
     out.rke.get_or_insert(cfg);
 }
 
-/// `kubectl version` output: the API server's version, the current version of the upgrade.
-fn add_kubectl_version(file: &str, doc: &Node, out: &mut Ingested) {
+/// `kubectl version` output (at `line`: its own, or its snapshot's): the API server's version, the current
+/// version of the upgrade.
+fn add_kubectl_version(file: &str, line: u32, doc: &Node, out: &mut Ingested) {
     let version = doc.at(&["serverVersion", "gitVersion"]).as_str().unwrap_or_default().to_owned();
     let note = format!("the API server runs {version} (serverVersion.gitVersion): the current version");
-    add_config(file, doc, out, "kubectl-version", true, note, "kubectl version output");
-    out.server_versions.push((format!("{file}:{}", doc.line()), version));
+    add_config(file, line, out, "kubectl-version", true, note, "kubectl version output");
+    out.server_versions.push((format!("{file}:{line}"), version));
 }
 
 /// The `apiVersion` of a snapshot's own document.
@@ -838,14 +831,15 @@ fn add_snapshot(file: &str, doc: &Node, out: &mut Ingested, not_objects: &mut Ve
         taken.context.as_deref().unwrap_or("(not stated)"),
         taken.tool.as_deref().map_or(String::new(), |t| format!(" by {t}")),
     );
-    add_config(file, doc, out, "kube-preflight-snapshot", first, note, "snapshot");
+    add_config(file, doc.line(), out, "kube-preflight-snapshot", first, note, "snapshot");
     if !first {
         return;
     }
     out.inventory.snapshot = Some(taken);
     let version = doc.get("version");
     if classify(version).is_kubectl_version() {
-        add_kubectl_version(file, version, out);
+        // Named by the snapshot's line (what the objects path numbers too: an item, not its fields).
+        add_kubectl_version(file, doc.line(), version, out);
     }
     for (i, l) in doc.get("lists").as_seq().iter().enumerate() {
         let kind = l.get("kind").as_str().unwrap_or_default();
@@ -879,7 +873,7 @@ fn add_snapshot(file: &str, doc: &Node, out: &mut Ingested, not_objects: &mut Ve
 fn add_document(file: &str, doc: &Node, out: &mut Ingested, not_objects: &mut Vec<String>) {
     match classify(doc) {
         Doc::RkeConfig => add_rke_config(file, doc, out),
-        Doc::KubectlVersion => add_kubectl_version(file, doc, out),
+        Doc::KubectlVersion => add_kubectl_version(file, doc.line(), doc, out),
         Doc::Snapshot => add_snapshot(file, doc, out, not_objects),
         Doc::NotObject => not_objects.push(describe(doc)),
         Doc::List { item_kind, list_api } => {

@@ -21,11 +21,37 @@ for pair in "to:${KP_TO:-}" "from:${KP_FROM:-}" "profile:${KP_PROFILE:-}" "confi
   value="${pair#*:}"
   if [ -n "$value" ]; then args+=("--$name" "$value"); fi
 done
+# The package: the tarball shipped beside the action (its own checkout), a tarball in the repository, or a
+# registry name or URL pinned by its integrity. Never a name from a registry unchecked: whoever owns that
+# name would run inside the job.
+fail() {
+  echo "kube-preflight: $1" >&2
+  echo "exit-code=2" >> "$GITHUB_OUTPUT"
+  exit 0
+}
+package="${KP_PACKAGE:-}"
+if [ -z "$package" ]; then
+  package="${GITHUB_ACTION_PATH:-.}/kube-preflight.tgz"
+  [ -f "$package" ] || fail "no package to run: copy the packed tarball (npm pack wasm-pkg/pkg) beside action.yml as kube-preflight.tgz, or give the input 'package'"
+fi
+if [ ! -f "$package" ]; then
+  [ -n "${KP_INTEGRITY:-}" ] || fail "package '$package' is not a file here: a registry name or URL runs only with 'package-integrity' (npm pack --json states it)"
+  fetched="$(mktemp -d)"
+  name="$(cd "$fetched" && npm pack --silent -- "$package" 2>/dev/null | tail -n 1)" || name=""
+  if [ -z "$name" ] || [ ! -f "$fetched/$name" ]; then fail "package '$package' could not be fetched"; fi
+  package="$fetched/$name"
+fi
+if [ -n "${KP_INTEGRITY:-}" ]; then
+  actual="$(node -e 'const c = require("node:crypto"); process.stdout.write("sha512-" + c.createHash("sha512").update(require("node:fs").readFileSync(process.argv[1])).digest("base64"))' "$package")"
+  [ "$actual" = "$KP_INTEGRITY" ] || fail "package '$package' is not the one pinned: its integrity is $actual, not $KP_INTEGRITY"
+fi
+case "$package" in /*|./*|../*) ;; *) package="./$package" ;; esac
+
 summary="$(mktemp)"
 args+=(--fail-on "${KP_FAIL_ON:-blocker}" --output "sarif=${KP_SARIF:-kube-preflight.sarif}"
   --output "json=${KP_JSON:-kube-preflight.json}" --output "markdown=$summary")
 
-npx --yes --package="${KP_PACKAGE:-kube-preflight}" -- kube-preflight "${args[@]}"
+npx --yes --package="$package" -- kube-preflight "${args[@]}"
 code=$?
 # A run that wrote no report ended before checking (npx could not install the package, say): an error,
 # never "findings".

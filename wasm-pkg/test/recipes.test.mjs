@@ -19,12 +19,14 @@ const actionFile = path.join(root, 'action.yml');
 const checkScript = path.join(root, 'action/check.sh');
 const quietNpm = { npm_config_audit: 'false', npm_config_fund: 'false', npm_config_update_notifier: 'false' };
 let tarball;
+let integrity;
 
 before(() => {
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'kp-recipes-'));
   const packed = spawnSync('npm', ['pack', pkg, '--pack-destination', tmp, '--json'], { encoding: 'utf8' });
   assert.equal(packed.status, 0, packed.stderr);
   tarball = path.join(tmp, JSON.parse(packed.stdout)[0].filename);
+  integrity = JSON.parse(packed.stdout)[0].integrity;
 });
 
 /** Parse strictly: any YAML error or warning (a duplicate key, a `: ` in a plain scalar) fails. */
@@ -101,7 +103,9 @@ test('action.yml: a composite action whose inputs reach its script only through 
     }
   });
   shellcheck(fs.readFileSync(checkScript, 'utf8'), 'action/check.sh');
-  assert.equal(action.inputs.package.default, `kube-preflight@${version}`);
+  // Never a registry name by default: whoever owned it would run in every job (the package is not published).
+  assert.equal(action.inputs.package.default, '');
+  assert.ok(version);
   assert.ok((fs.statSync(checkScript).mode & 0o111) !== 0, 'action/check.sh is executable');
 });
 
@@ -118,10 +122,10 @@ function project() {
 }
 
 /** Run the action's check step as GitHub does: inputs as KP_* (defaults from action.yml), output files. */
-function runAction(dir, inputs) {
+function runAction(dir, inputs, actionPath = root) {
   const action = parse(actionFile);
   const step = action.runs.steps.find((s) => s.id === 'check');
-  const env = { ...process.env, ...quietNpm, GITHUB_ACTION_PATH: root };
+  const env = { ...process.env, ...quietNpm, GITHUB_ACTION_PATH: actionPath };
   for (const [k, expr] of Object.entries(step.env)) {
     const name = /inputs\.([\w-]+)/.exec(expr)[1];
     env[k] = inputs[name] ?? action.inputs[name].default ?? '';
@@ -147,11 +151,17 @@ test('the action\'s check step, run as GitHub runs it: outputs, summary, SARIF, 
   // The report as the next run's baseline: nothing new, exit code 0.
   fs.mkdirSync(path.join(dir, '.kube-preflight'));
   fs.copyFileSync(path.join(dir, 'kube-preflight.json'), path.join(dir, '.kube-preflight/baseline.json'));
-  // That run again with the inputs of the README's example (`<!-- snippet: action -->`), the package aside (no
-  // network here).
+  // That run again as the README's example (`<!-- snippet: action -->`) is written: the action copied into the
+  // repository with its tarball beside it, no package named, no network.
   const [readme] = YAML.parse(snippet('action'));
   assert.deepEqual(Object.keys(readme.with).filter((k) => !(k in parse(actionFile).inputs)), [], 'the README gives inputs the action does not have');
-  const again = runAction(dir, { ...readme.with, package: pkgPath });
+  assert.equal(readme.with.package, undefined);
+  const actionDir = path.join(dir, readme.uses);
+  fs.mkdirSync(path.join(actionDir, 'action'), { recursive: true });
+  fs.copyFileSync(actionFile, path.join(actionDir, 'action.yml'));
+  fs.copyFileSync(checkScript, path.join(actionDir, 'action/check.sh'));
+  fs.copyFileSync(tarball, path.join(actionDir, 'kube-preflight.tgz'));
+  const again = runAction(dir, readme.with, actionDir);
   // Nothing new, but the demo reads no webhooks, APIServices, CRDs or Helm releases: incomplete (exit code
   // 3), which fails the job as a finding does; never "ready" by omission.
   assert.deepEqual(again.outputs, { 'exit-code': '3', verdict: 'incomplete', blockers: '0', warnings: '0', suppressed: '24' });
@@ -159,6 +169,23 @@ test('the action\'s check step, run as GitHub runs it: outputs, summary, SARIF, 
   assert.equal(runAction(dir, { paths: ' \n', to: '1.29.2', package: pkgPath }).outputs['exit-code'], '2');
   const missing = runAction(dir, { paths: 'manifests', to: '1.29.2', package: './tools/no-such-package.tgz' });
   assert.equal(missing.outputs['exit-code'], '2', missing.stderr);
+  // A registry name runs only pinned by its integrity: refused before anything is fetched.
+  const unpinned = runAction(dir, { paths: 'manifests', to: '1.29.2', package: `kube-preflight@${version}` });
+  assert.equal(unpinned.outputs['exit-code'], '2');
+  assert.match(unpinned.stderr, /runs only with 'package-integrity'/);
+  // No tarball beside the action and none named: said, exit code 2.
+  const bare = path.join(dir, 'bare-action');
+  fs.mkdirSync(path.join(bare, 'action'), { recursive: true });
+  fs.copyFileSync(checkScript, path.join(bare, 'action/check.sh'));
+  const none = runAction(dir, { paths: 'manifests', to: '1.29.2' }, bare);
+  assert.equal(none.outputs['exit-code'], '2');
+  assert.match(none.stderr, /no package to run/);
+  // The integrity is checked whatever the source: a tarball that is not the one pinned never runs.
+  const wrong = runAction(dir, { paths: 'manifests', to: '1.29.2', package: pkgPath, 'package-integrity': `sha512-${'A'.repeat(86)}==` });
+  assert.equal(wrong.outputs['exit-code'], '2');
+  assert.match(wrong.stderr, /is not the one pinned/);
+  const pinned = runAction(dir, { paths: 'manifests\ncluster', to: '1.29.2', package: pkgPath, 'package-integrity': integrity });
+  assert.equal(pinned.outputs['exit-code'], '1', pinned.stderr);
   // An input is never code: a target with shell syntax is a value the CLI refuses (exit 2).
   const hostile = runAction(dir, { paths: 'manifests', to: '$(touch pwned)"; touch pwned; "', package: pkgPath });
   assert.equal(hostile.outputs['exit-code'], '2');

@@ -89,6 +89,12 @@ export class Session extends wasm.Session {
 
 /** The check of objects a caller already holds (API List pages or objects; `{ name, list }`; `{ denied }`),
  * with no text in between. */
+/** The options as every entry reads them, as plain data (`checkInWorker` posts this copy). */
+export function plainOptions(options) {
+  loadedOrThrow();
+  return wasm.plainOptions(options);
+}
+
 export function checkObjects(lists, options) {
   loadedOrThrow();
   return wasm.checkObjects(lists, options);

@@ -1,5 +1,5 @@
 // Browser and bundler entry: `await init()` once, then call check/rules/version, or checkInWorker.
-import { init, compiledModule } from './browser-core.mjs';
+import { init, compiledModule, plainOptions } from './browser-core.mjs';
 import { runInWorker } from './checker.mjs';
 
 export { init, check, checkObjects, rules, version, Session } from './browser-core.mjs';
@@ -28,7 +28,7 @@ export async function checkInWorker(inputs, options, opts = {}) {
       terminate: () => w.terminate(),
     };
   };
-  return runInWorker(make, { module: compiledModule() }, inputs, options, opts);
+  return runInWorker(make, { module: compiledModule() }, inputs, options, opts, plainOptions);
 }
 
 export default init;

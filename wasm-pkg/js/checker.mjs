@@ -86,14 +86,19 @@ async function* chunks(content, where, stop) {
 
 /**
  * Run a check in `worker` (`{ post(message, transfer), listen(onMessage, onError), terminate() }`).
- * `start` is the first message's extra fields (the browser passes the compiled module).
+ * `start` is the first message's extra fields (the browser passes the compiled module). `readOptions` is the
+ * module's own reading of the caller's options into plain data (`plainOptions`), the one `check()` makes: what
+ * is posted is that copy, never the caller's value (a Proxy, a class with getters).
  */
-export function runInWorker(makeWorker, start, inputs, options, { signal, onProgress } = {}) {
+export function runInWorker(makeWorker, start, inputs, options, { signal, onProgress } = {}, readOptions = (o) => o) {
   if (!Array.isArray(inputs)) return Promise.reject(optionsError('inputs: expected an array of { name, content } or Files'));
   if (signal?.aborted) return Promise.reject(abortError(signal));
   let described;
+  let plainOptions;
   try {
-    described = inputs.map(describe);
+    plainOptions = readOptions(options);
+    // Every index, holes too (`[ , input]`: inputs[0] is named, as check() names files[0]).
+    described = Array.from(inputs, (input, i) => describe(input, i));
   } catch (e) {
     return Promise.reject(e);
   }
@@ -114,7 +119,13 @@ export function runInWorker(makeWorker, start, inputs, options, { signal, onProg
     const onAbort = () => finish(reject, abortError(signal));
     signal?.addEventListener('abort', onAbort, { once: true });
     // Each message the worker answers: `ready`, an `ack` per chunk, then the `report`.
-    const next = () => new Promise((res, rej) => { waiting = { resolve: res, reject: rej }; });
+    // An answer awaited; one never awaited (the post before it threw) is rejected when the run ends, which
+    // must not be an unhandled rejection that ends the host's process: each is handled here too.
+    const next = () => {
+      const answer = new Promise((res, rej) => { waiting = { resolve: res, reject: rej }; });
+      answer.catch(() => {});
+      return answer;
+    };
     worker.listen(
       (m) => {
         if (m.type === 'error') return finish(reject, rebuild(m.error));
@@ -127,7 +138,7 @@ export function runInWorker(makeWorker, start, inputs, options, { signal, onProg
     );
     (async () => {
       let ack = next();
-      worker.post({ type: 'start', options, ...start });
+      postValue(worker, { type: 'start', options: plainOptions, ...start }, 'options');
       await ack;
       let bytes = 0;
       for (let i = 0; i < described.length; i++) {

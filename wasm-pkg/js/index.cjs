@@ -173,7 +173,7 @@ exports.checkInWorker = async (inputs, options, opts = {}) => {
       terminate: () => void w.terminate(),
     };
   };
-  return runInWorker(make, {}, inputs, options, opts);
+  return runInWorker(make, {}, inputs, options, opts, (o) => guarded((w) => w.plainOptions(o)));
 };
 /** @internal used by the command line */
 exports.runCli = (files, request) => guarded((w) => w.runCli(files, request));

@@ -119,28 +119,33 @@ fn read_files(files: &JsValue) -> Result<Vec<Input>, JsValue> {
     Ok(inputs)
 }
 
-/// How deep and how many values of the options are looked at for values JSON cannot carry.
+/// How deep and how many values of the options are copied as plain data (past them, a value is left to
+/// `JSON.stringify` as it is: a report given as `baseline` holds hundreds of thousands).
 const OPTION_DEPTH: usize = 16;
 const OPTION_VALUES: usize = 10_000;
 
-/// A value JSON would drop or change without a word (`NaN`, `Infinity`, a function, a Symbol, a BigInt, a
-/// Map or Set), found in the options: an options error naming the field (`exemptions[2].until`), rather
-/// than the profile's default used in its place.
-fn unrepresentable(v: &JsValue, path: &str, depth: usize, budget: &mut usize) -> Option<JsValue> {
-    *budget = budget.checked_sub(1)?;
-    let bad = |what: &str| {
-        Some(field_error(path, format!("{what} is not a value options can hold (JSON has no such value)")))
-    };
+/// The caller's options as plain data, read once, the way every entry reads them (`check`, `Session`,
+/// `checkObjects`, and `checkInWorker` through `plainOptions` before anything is posted): each object's own
+/// enumerable fields and the getters its class declares (`get to() {...}` on a prototype, which TypeScript
+/// accepts and `JSON.stringify` drops without a word), a Proxy read through its traps, an array by its
+/// indexes (a hole is `null`, as JSON writes it), a `toJSON` (a Date) called. A value JSON would drop or
+/// change without a word (`NaN`, `Infinity`, a function, a Symbol, a BigInt, a Map or Set) is an options
+/// error naming the field (`exemptions[2].until`), rather than the profile's default used in its place.
+fn plain(v: &JsValue, path: &str, depth: usize, budget: &mut usize) -> Result<JsValue, JsValue> {
+    let bad =
+        |what: &str| Err(field_error(path, format!("{what} is not a value options can hold (JSON has no such value)")));
     if let Some(f) = v.as_f64() {
+        if f.is_finite() {
+            return Ok(v.clone());
+        }
         // Named as `format!("{f}")` names them, without bringing the standard library's float formatting.
-        let name = if f.is_nan() {
+        return bad(if f.is_nan() {
             "NaN"
         } else if f > 0.0 {
             "inf"
         } else {
             "-inf"
-        };
-        return (!f.is_finite()).then(|| bad(name)).flatten();
+        });
     }
     if v.is_function() {
         return bad("a function");
@@ -151,50 +156,81 @@ fn unrepresentable(v: &JsValue, path: &str, depth: usize, budget: &mut usize) ->
     if v.is_bigint() {
         return bad("a BigInt");
     }
-    if !v.is_object() || depth >= OPTION_DEPTH {
-        return None;
+    if !v.is_object() {
+        return Ok(v.clone());
     }
+    if depth >= OPTION_DEPTH || *budget == 0 {
+        return Ok(v.clone());
+    }
+    *budget -= 1;
     let here = if path.is_empty() { "options" } else { path };
-    let tag = match get(v, &js_sys::Symbol::to_string_tag(), here) {
-        Ok(t) => t.as_string(),
-        Err(e) => return Some(e),
-    };
+    let tag = get(v, &js_sys::Symbol::to_string_tag(), here)?.as_string();
     if matches!(tag.as_deref(), Some("Map" | "Set")) {
         return bad("a Map or Set");
     }
-    let keys = match Reflect::own_keys(v) {
-        Ok(k) => k,
-        Err(e) => return Some(caught_error(here, &e)),
+    let field = |k: &str, array: bool| match (array, path.is_empty()) {
+        (true, _) => format!("{path}[{k}]"),
+        (false, true) => k.to_owned(),
+        (false, false) => format!("{path}.{k}"),
     };
-    let array = Array::is_array(v);
-    for key in keys.iter() {
-        let Some(k) = key.as_string() else { continue };
-        if array && k == "length" {
-            continue;
+    if Array::is_array(v) {
+        let out = Array::new();
+        for i in 0..array_len(v, here)? {
+            let x = get(v, &JsValue::from(i), here)?;
+            let x = if x.is_undefined() { JsValue::NULL } else { x };
+            out.push(&plain(&x, &field(&i.to_string(), true), depth + 1, budget)?);
         }
-        let x = match get(v, &key, here) {
-            Ok(x) => x,
-            Err(e) => return Some(e),
-        };
-        let field = match (array, path.is_empty()) {
-            (true, _) => format!("{path}[{k}]"),
-            (false, true) => k,
-            (false, false) => format!("{path}.{k}"),
-        };
-        if let Some(e) = unrepresentable(&x, &field, depth + 1, budget) {
-            return Some(e);
-        }
+        return Ok(out.into());
     }
-    None
+    // `toJSON` (a Date's), as JSON reads it.
+    let to_json = get(v, &JsValue::from_str("toJSON"), here)?;
+    if let Some(f) = to_json.dyn_ref::<js_sys::Function>() {
+        let x = Reflect::apply(f, v, &Array::new()).map_err(|e| caught_error(here, &e))?;
+        return plain(&x, path, depth + 1, budget);
+    }
+    let out = js_sys::Object::new();
+    let mut seen: Vec<String> = Vec::new();
+    // Own enumerable string keys, then the accessors of its classes (not Object's own).
+    let mut holder = v.clone();
+    let object_proto = js_sys::Object::get_prototype_of(&js_sys::Object::new().into());
+    for level in 0..32 {
+        if holder.is_null() || holder.is_undefined() || (level > 0 && holder == JsValue::from(object_proto.clone())) {
+            break;
+        }
+        let keys = Reflect::own_keys(&holder).map_err(|e| caught_error(here, &e))?;
+        for key in keys.iter() {
+            let Some(k) = key.as_string() else { continue };
+            if seen.contains(&k) {
+                continue;
+            }
+            let desc = Reflect::get_own_property_descriptor(&holder.clone().into(), &key)
+                .map_err(|e| caught_error(here, &e))?;
+            if desc.is_undefined() {
+                continue;
+            }
+            let enumerable = get(&desc, &JsValue::from_str("enumerable"), here)?.as_bool() == Some(true);
+            let getter = get(&desc, &JsValue::from_str("get"), here)?.is_function();
+            // Own fields count when enumerable (as JSON reads them); a class's only when they are getters.
+            if (level == 0 && !enumerable) || (level > 0 && (!getter || k == "constructor")) {
+                continue;
+            }
+            seen.push(k.clone());
+            let x = get(v, &key, here)?;
+            if x.is_undefined() {
+                continue;
+            }
+            let _ = Reflect::set(&out, &key, &plain(&x, &field(&k, false), depth + 1, budget)?);
+        }
+        holder = Reflect::get_prototype_of(&holder).map_err(|e| caught_error(here, &e))?.into();
+    }
+    Ok(out.into())
 }
 
 fn stringify(v: &JsValue, what: &str) -> Result<String, JsValue> {
     if v.is_undefined() || v.is_null() {
         return Ok("{}".to_owned());
     }
-    if let Some(e) = unrepresentable(v, "", 0, &mut { OPTION_VALUES }) {
-        return Err(e);
-    }
+    let v = &plain(v, "", 0, &mut { OPTION_VALUES })?;
     // A version given as a number has already lost its trailing zero (`1.30` is the number 1.3): refuse
     // it rather than check against Kubernetes 1.3.
     for field in ["to", "from"] {
@@ -210,9 +246,16 @@ fn stringify(v: &JsValue, what: &str) -> Result<String, JsValue> {
         }
     }
     JSON::stringify(v)
-        .ok()
-        .and_then(|s| s.as_string())
+        .map_err(|e| caught_error(what, &e))?
+        .as_string()
         .ok_or_else(|| options_error(&format!("{what}: expected a plain object")))
+}
+
+/// `plainOptions(options)`: the options as every entry reads them, as plain data (`checkInWorker` posts this,
+/// never the caller's own value: a Proxy, a class with getters or a frozen object reads as `check()` reads it).
+#[wasm_bindgen(js_name = plainOptions)]
+pub fn plain_options(options: JsValue) -> Result<JsValue, JsValue> {
+    JSON::parse(&stringify(&options, "options")?).map_err(|e| caught_error("options", &e))
 }
 
 fn parse_json_value(s: &str) -> Result<JsValue, JsValue> {

@@ -128,3 +128,45 @@ test('each input\'s first chunk tells the worker its size in bytes where it is k
     ['empty.yaml', 0, undefined],
   ]);
 });
+
+test('options of any shape are read once, as check() reads them: a Proxy, a class\'s getters, frozen; what cannot be read is an options error, and never an unhandled rejection', async () => {
+  const unhandled = [];
+  const onUnhandled = (e) => unhandled.push(e);
+  process.on('unhandledRejection', onUnhandled);
+  try {
+    const inputs = [{ name: 'cluster.yaml', content: cluster }];
+    const expected = check(inputs, { to: '1.29.2', drainForce: true });
+    class Options {
+      get to() { return '1.29.2'; }
+      get drainForce() { return true; }
+    }
+    const shapes = [
+      new Proxy({ to: '1.29.2', drainForce: true }, {}),
+      new Options(),
+      Object.freeze({ to: '1.29.2', drainForce: true }),
+      Object.assign(Object.create(null), { to: '1.29.2', drainForce: true }),
+    ];
+    for (const o of shapes) {
+      // The getter's option is honoured by both, not dropped by one (it would flip the plan).
+      assert.deepEqual(check(inputs, o), expected);
+      assert.deepEqual(await checkInWorker(inputs, o), expected);
+    }
+    // A function, and a getter that throws: the same options error from both, naming the field.
+    for (const bad of [{ to: '1.29.2', exemptions: [{ rule: 'x', until: () => 1 }] }, { to: '1.29.2', get skip() { throw new Error('no'); } }]) {
+      let direct;
+      try {
+        check(inputs, bad);
+      } catch (e) {
+        direct = e;
+      }
+      assert.equal(direct.code, 'options');
+      await assert.rejects(checkInWorker(inputs, bad), (e) => e.code === 'options' && e.message === direct.message);
+    }
+    // A hole in the inputs: named as check() names it.
+    await assert.rejects(checkInWorker([, inputs[0]], options), (e) => e.code === 'options' && /^inputs\[0\]/.test(e.message));
+    await new Promise((r) => setTimeout(r, 50));
+    assert.deepEqual(unhandled, []);
+  } finally {
+    process.off('unhandledRejection', onUnhandled);
+  }
+});

@@ -27,8 +27,9 @@ pub enum Eviction<'a> {
     /// Its budget allows no disruption now: HTTP 429, retried.
     HeldBack(&'a Object),
     /// Covered by more than one budget: HTTP 500, "This pod has more than one PodDisruptionBudget, which
-    /// the eviction subresource does not support."
-    MoreThanOneBudget(Vec<&'a Object>),
+    /// the eviction subresource does not support." The budgets' positions in [`Cluster::budgets`], the list
+    /// shared by every pod of one labelling (a pod under 1,500 budgets costs no list of its own).
+    MoreThanOneBudget(Rc<[usize]>),
 }
 
 /// A PodDisruptionBudget's numbers.
@@ -185,17 +186,18 @@ impl<'a> Cluster<'a> {
             // Budgets that share their list of pods (one namespace and selector, `budget_pods`) have the same
             // expected scale: computed once per list, so that many budgets over many pods stay linear in the
             // pairs they match. The list's address only keys this cache.
-            let mut scales: FastMap<*const [RunningPod<'a>], Scale> = FastMap::default();
+            // Their healthy pods likewise: counted once per list.
+            let mut scales: FastMap<*const [RunningPod<'a>], (Scale, i64)> = FastMap::default();
             self.pdb_infos()
                 .iter()
                 .zip(self.budget_pods())
                 .map(|((o, pdb), pods)| {
-                    let scale = *scales.entry(Rc::as_ptr(pods)).or_insert_with(|| self.expected_scale(pods));
+                    let (scale, healthy) = *scales.entry(Rc::as_ptr(pods)).or_insert_with(|| {
+                        // The disruption controller counts a pod being deleted as not healthy.
+                        let healthy = pods.iter().filter(|(_, p, _)| p.ready == Some(true) && !p.terminating).count();
+                        (self.expected_scale(pods), i64::try_from(healthy).unwrap_or(i64::MAX))
+                    });
                     let expected = i64::try_from(pods.len()).unwrap_or(i64::MAX);
-                    // The disruption controller counts a pod being deleted as not healthy.
-                    let healthy =
-                        i64::try_from(pods.iter().filter(|(_, p, _)| p.ready == Some(true) && !p.terminating).count())
-                            .unwrap_or(i64::MAX);
                     (*o, evaluate(pdb, (expected, healthy), scale))
                 })
                 .collect()
@@ -306,18 +308,20 @@ impl<'a> Cluster<'a> {
     /// them); a missing selector matches nothing.
     pub fn pdbs_of(&self, pod: &Object) -> Vec<&(&'a Object, Budget)> {
         let budgets = self.budgets();
-        if budgets.is_empty() {
-            return Vec::new();
+        self.budget_positions(pod).iter().filter_map(|&i| budgets.get(i)).collect()
+    }
+
+    /// The positions in [`Cluster::budgets`] of the budgets that cover a pod ([`Cluster::pdbs_of`]), the list
+    /// shared by the pods of one labelling: asked of every pod at every drain, it costs no list per pod.
+    pub fn budget_positions(&self, pod: &Object) -> Rc<[usize]> {
+        if self.budgets().is_empty() {
+            return Rc::from([]);
         }
-        let of = |matching: &[usize]| -> Vec<&(&'a Object, Budget)> {
-            matching.iter().filter_map(|&i| budgets.get(i)).collect()
-        };
-        // Read in place when known (the shared list's count of owners left alone).
         let known = self.position(pod).and_then(|i| self.pod_budgets.borrow().get(i).copied());
         if let Some(list) = known.and_then(|k| k.checked_sub(1)).and_then(|at| self.budget_index().list_at(at)) {
-            return of(&list);
+            return Rc::clone(&list);
         }
-        of(&self.budgets_matching(pod))
+        self.budgets_matching(pod)
     }
 
     /// Positions of the budgets whose selector matches a pod ([`BudgetIndex::matching`]), found and kept
@@ -349,12 +353,15 @@ impl<'a> Cluster<'a> {
         if info.terminating || matches!(info.phase.as_deref(), Some("Pending" | "Succeeded" | "Failed")) {
             return Eviction::NoBudgetCheck;
         }
-        let pdbs = self.pdbs_of(pod);
-        let (o, b) = match pdbs.as_slice() {
+        let positions = self.budget_positions(pod);
+        let (o, b) = match *positions {
             [] => return Eviction::NoBudget,
-            [one] => (one.0, &one.1),
+            [one] => match self.budgets().get(one) {
+                Some((o, b)) => (*o, b),
+                None => return Eviction::NoBudget,
+            },
             _ if self.lifts("disruption/overlapping-pdbs") => return Eviction::Allowed,
-            _ => return Eviction::MoreThanOneBudget(pdbs.iter().map(|(o, _)| *o).collect()),
+            _ => return Eviction::MoreThanOneBudget(positions),
         };
         let policy = match &o.body {
             Body::Pdb(pdb) => pdb.unhealthy_pod_eviction_policy.as_deref(),
@@ -397,8 +404,8 @@ impl<'a> Cluster<'a> {
     /// budget covers them, or it allows none).
     pub fn pdb_allowance(&self, pods: &[RunningPod<'_>]) -> Option<usize> {
         let (first, _, _) = pods.first()?;
-        match self.pdbs_of(first).as_slice() {
-            [(_, b)] => usize::try_from(b.allowed).ok().filter(|a| *a > 0),
+        match *self.budget_positions(first) {
+            [one] => self.budgets().get(one).and_then(|(_, b)| usize::try_from(b.allowed).ok()).filter(|a| *a > 0),
             _ => None,
         }
     }

@@ -77,6 +77,18 @@ pub fn check(ctx: &Context<'_>, out: &mut Vec<Finding>) {
     };
     // The budgets already reported (a status that says so): not said twice.
     let mut reported: Vec<&crate::model::Object> = Vec::new();
+    // Each pod's answer from the eviction API, asked once, in one pass: the pods each budget holds back (a
+    // drain never evicts DaemonSet and mirror pods: a budget over them alone holds no drain back). Asked once
+    // per budget of each pod, 1,500 budgets over the same 1,500 pods took 46 s.
+    let mut held_by: crate::parse::FastMap<*const crate::model::Object, Vec<crate::cluster::RunningPod<'_>>> =
+        crate::parse::FastMap::default();
+    if ctx.budgets().iter().any(|(_, b)| b.allowed <= 0) {
+        for pod in ctx.running_pods().filter(|(p, _, _)| !ctx.drain_leaves(p)) {
+            if let Eviction::HeldBack(b) = ctx.eviction(pod.0, pod.1) {
+                held_by.entry(core::ptr::from_ref(b)).or_default().push(pod);
+            }
+        }
+    }
     for ((o, b), covered) in ctx.budgets().iter().zip(ctx.budget_pods()) {
         let Body::Pdb(pdb) = &o.body else { continue };
         // A budget whose status says expectedPods 0 yet covers running pods is the disruption
@@ -89,11 +101,8 @@ pub fn check(ctx: &Context<'_>, out: &mut Vec<Finding>) {
         // under AlwaysAllow go, Pending and finished pods are deleted without a budget check.
         // A drain never evicts DaemonSet and mirror pods (kubectl's drain filters skip them before any
         // eviction): a budget over them alone holds no drain back.
-        let held_pods: Vec<_> = covered
-            .iter()
-            .filter(|(p, _, _)| !ctx.drain_leaves(p))
-            .filter(|(p, i, _)| ctx.eviction(p, i) == Eviction::HeldBack(o))
-            .collect();
+        let held_pods: &[crate::cluster::RunningPod<'_>] =
+            held_by.get(&core::ptr::from_ref(*o)).map_or(&[], Vec::as_slice);
         let evictable = covered.iter().any(|(p, _, _)| !ctx.drain_leaves(p));
         if !covered.is_empty() && !evictable {
             continue;

@@ -488,8 +488,9 @@ export interface PreflightError extends Error {
   column?: number;
   /** For options errors: the option at fault. */
   field?: string;
-  /** `"memory"`: an input error because the checks ran out of WebAssembly memory (no file or line then). */
-  reason?: "memory";
+  /** `"memory"`: an input error because the checks ran out of WebAssembly memory (no file or line then);
+   * `"sessions"`: 256 sessions are open at once (call `free()` on those you abandon). */
+  reason?: "memory" | "sessions";
 }
 
 /** Check the files against the options. Throws a `PreflightError` for unreadable input or bad options. */

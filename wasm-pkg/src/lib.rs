@@ -678,6 +678,29 @@ pub struct Session {
     carry: Option<(String, u16)>,
 }
 
+/// Sessions open at once (created, neither finished nor freed) at most: each holds what it read until then,
+/// and one abandoned without `free()` is released only when the garbage collector finalizes it (800 such
+/// sessions held 1.6 GB). Past this, `new Session()` says so instead of growing the module's memory, which
+/// never shrinks.
+const MAX_OPEN_SESSIONS: u32 = 256;
+static OPEN_SESSIONS: core::sync::atomic::AtomicU32 = core::sync::atomic::AtomicU32::new(0);
+
+fn session_closed() {
+    let _ = OPEN_SESSIONS.fetch_update(
+        core::sync::atomic::Ordering::Relaxed,
+        core::sync::atomic::Ordering::Relaxed,
+        |n| n.checked_sub(1),
+    );
+}
+
+impl Drop for Session {
+    fn drop(&mut self) {
+        if self.inner.take().is_some() {
+            session_closed();
+        }
+    }
+}
+
 /// The replacement character a lone surrogate becomes when a whole string is read (as `check` reads it).
 const REPLACEMENT: &[u8] = "\u{fffd}".as_bytes();
 
@@ -688,6 +711,19 @@ impl Session {
         let options_json = stringify(&options, "options")?;
         let opts = dated(request::options_from_json(&options_json).map_err(|e| to_js_error(&e))?);
         let inner = kube_preflight::Session::new(opts).map_err(|e| to_js_error(&e))?;
+        let open = OPEN_SESSIONS.load(core::sync::atomic::Ordering::Relaxed);
+        if open >= MAX_OPEN_SESSIONS {
+            let e = js_error(
+                "input",
+                &format!("{open} sessions are open (created, neither finished nor freed): call free() on each session you abandon; an open session holds what it read until then"),
+                None,
+                None,
+                None,
+            );
+            let _ = Reflect::set(&e, &JsValue::from_str("reason"), &JsValue::from_str("sessions"));
+            return Err(e);
+        }
+        OPEN_SESSIONS.store(open + 1, core::sync::atomic::Ordering::Relaxed);
         Ok(Session { inner: Some(inner), carry: None })
     }
 
@@ -803,6 +839,7 @@ impl Session {
     /// End the input and return the report. The session cannot be used afterwards.
     pub fn finish(&mut self) -> Result<JsValue, JsValue> {
         let mut s = self.inner.take().ok_or_else(|| options_error("this session is finished"))?;
+        session_closed();
         if let Some((prev, _)) = self.carry.take() {
             s.push(&prev, REPLACEMENT).map_err(|e| to_js_error(&e))?;
         }

@@ -118,3 +118,28 @@ test('sizeHint: any size, or none, gives the same report; what is not a whole nu
   t.free();
   assert.throws(() => t.sizeHint('a.yaml', 10), /finished or freed/);
 });
+
+test('sessions open at once are bounded, and said: free() or finish() makes room', () => {
+  const open = [];
+  let refused;
+  for (let i = 0; i < 300 && !refused; i++) {
+    try {
+      const s = new Session({ to: '1.29.2' });
+      s.push('a.yaml', 'apiVersion: v1\nkind: Node\nmetadata: {name: n}\n');
+      open.push(s);
+    } catch (e) {
+      refused = e;
+    }
+  }
+  assert.ok(refused, 'the 300th open session is refused');
+  assert.equal(refused.code, 'input');
+  assert.equal(refused.reason, 'sessions');
+  assert.match(refused.message, /^256 sessions are open .*call free\(\)/);
+  open.pop().free();
+  const again = new Session({ to: '1.29.2' });
+  again.push('a.yaml', 'apiVersion: v1\nkind: Node\nmetadata: {name: n}\n');
+  assert.equal(again.finish().inventory.objects, 1);
+  // finish() closed it: room for one more.
+  open.push(new Session({ to: '1.29.2' }));
+  for (const s of open) s.free();
+});

@@ -7,7 +7,6 @@
 use super::{NodeWindow, Outcome, Timings};
 use crate::cluster::nodes::etcd_members;
 use crate::cluster::{Cluster, WorkloadKey};
-use crate::model::{PodInfo, VolumeKind};
 use crate::options::Profile;
 use crate::report::{ComponentDowntime, Downtime, Window, WorkloadDowntime};
 use crate::units::duration;
@@ -76,10 +75,10 @@ fn all_down(replicas: &[Vec<(u64, u64)>]) -> Vec<(u64, u64)> {
 
 /// Why a pod cannot move when its node is drained, if it cannot. `fit` lists the nodes its spec fits,
 /// `reach` those of them that can also reach its volumes.
-fn stuck_reason(pod: &PodInfo, node: usize, fit: &[usize], reach: &[usize]) -> Option<String> {
-    if let Some(v) = pod.spec.volumes.iter().find(|v| v.kind == VolumeKind::HostPath) {
-        return Some(format!("its hostPath volume {} ties it to the node", v.name));
-    }
+fn stuck_reason(node: usize, fit: &[usize], reach: &[usize]) -> Option<String> {
+    // A hostPath volume ties the pod to no node: the drain evicts it (kubectl's drain filters refuse only
+    // emptyDir, `localStorageFilter`) and the scheduler places it anywhere (a hostPath adds no node
+    // affinity); its data stays behind (`disruption/local-storage` says so).
     let elsewhere = |nodes: &[usize]| nodes.iter().any(|i| *i != node);
     if !elsewhere(fit) {
         return Some("no other node satisfies its selector, affinity and taints".to_owned());
@@ -262,7 +261,7 @@ pub fn compute<'a>(ctx: &Cluster<'a>, outcome: &Outcome, t: &Timings) -> (Downti
                     .get(m.from)
                     .and_then(|ws| ws.iter().find(|w| w.drained && w.start <= m.evicted && m.evicted <= w.end));
                 let back_of_node = w.and_then(|w| (w.stuck.is_none()).then_some(w.end));
-                match stuck_reason(pod, m.from, &fit, &ctx.pod_eligible(pod_obj, &pod.spec, &fit)) {
+                match stuck_reason(m.from, &fit, &ctx.pod_eligible(pod_obj, &pod.spec, &fit)) {
                     Some(why) => {
                         // It comes back only with its node (never, when the node's drain never ends).
                         let len = back_of_node.map_or(OPEN, |e| (e + t.pod_start).saturating_sub(m.evicted));

@@ -17,9 +17,11 @@ pub const INFO: RuleInfo = RuleInfo {
 /// apart from [`INFO`], so that what lists the rules links no docs.
 pub const DOCS: &str = r#"## What it checks
 Running pods (DaemonSets and static pods left out), when the profile drains nodes, with an `emptyDir`
-volume (its data is lost on eviction), a `hostPath` volume, or a PersistentVolumeClaim bound to a
-node-bound PersistentVolume (`spec.local`, `spec.hostPath` or a required node affinity) in the snapshot:
-those cannot move to another node.
+volume (its data is lost on eviction), a PersistentVolumeClaim bound to a node-bound PersistentVolume
+(`spec.local`, `spec.hostPath` or a required node affinity) in the snapshot (the pod cannot move to
+another node), or a `hostPath` volume in the pod itself: the drain evicts that pod like any other and the
+scheduler places it on any node (a hostPath adds no node affinity), where it finds that node's directory,
+not the data it left behind (warning, `data.hostPath`).
 
 Against the drain's flags (docs/semantics.md, "Drain flags"): kOps and the Machine Config Operator drain
 with `DeleteEmptyDirData` on (the data is lost: warning); RKE builds its drain from
@@ -58,10 +60,11 @@ pub fn check(ctx: &Context<'_>, out: &mut Vec<Finding>) {
         }
         let mut lost = Vec::new();
         let mut bound = Vec::new();
+        let mut behind = Vec::new();
         for v in &p.spec.volumes {
             match v.kind {
                 VolumeKind::EmptyDir => lost.push(v.name.clone()),
-                VolumeKind::HostPath => bound.push(v.name.clone()),
+                VolumeKind::HostPath => behind.push(v.name.clone()),
                 VolumeKind::PersistentVolumeClaim | VolumeKind::Ephemeral => {}
             }
         }
@@ -76,12 +79,12 @@ pub fn check(ctx: &Context<'_>, out: &mut Vec<Finding>) {
                 bound.push(name);
             }
         }
-        if !lost.is_empty() || !bound.is_empty() {
-            hits.push((o, (node, lost, bound)));
+        if !lost.is_empty() || !bound.is_empty() || !behind.is_empty() {
+            hits.push((o, (node, lost, bound, behind)));
         }
     }
     for (key, pods) in ctx.group_by_controller(hits) {
-        let Some((first, (node, lost, bound))) = pods.first() else {
+        let Some((first, (node, lost, bound, behind))) = pods.first() else {
             continue;
         };
         let subject = key.as_ref().map_or_else(|| format!("Pod {}", display_ref(&first.r)), |k| k.display());
@@ -100,6 +103,12 @@ pub fn check(ctx: &Context<'_>, out: &mut Vec<Finding>) {
         if !bound.is_empty() {
             parts
                 .push(format!("{} is bound to {node}, so the pod cannot move while {node} upgrades", bound.join(", ")));
+        }
+        if !behind.is_empty() {
+            parts.push(format!(
+                "hostPath {} is {node}'s own directory: the drain evicts the pod and it may start on another node, without that data",
+                behind.join(", ")
+            ));
         }
         let help = if refused {
             format!(
@@ -120,6 +129,7 @@ pub fn check(ctx: &Context<'_>, out: &mut Vec<Finding>) {
             f.object(key.as_ref().and_then(|k| ctx.workload_object(k)).unwrap_or(first))
                 .data("emptyDir", lost.clone())
                 .data("nodeBound", bound.clone())
+                .data("hostPath", behind.clone())
                 .data("node", *node),
         );
     }

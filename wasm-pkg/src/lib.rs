@@ -686,11 +686,10 @@ const MAX_OPEN_SESSIONS: u32 = 256;
 static OPEN_SESSIONS: core::sync::atomic::AtomicU32 = core::sync::atomic::AtomicU32::new(0);
 
 fn session_closed() {
-    let _ = OPEN_SESSIONS.fetch_update(
-        core::sync::atomic::Ordering::Relaxed,
-        core::sync::atomic::Ordering::Relaxed,
-        |n| n.checked_sub(1),
-    );
+    let _ =
+        OPEN_SESSIONS.fetch_update(core::sync::atomic::Ordering::Relaxed, core::sync::atomic::Ordering::Relaxed, |n| {
+            n.checked_sub(1)
+        });
 }
 
 impl Drop for Session {

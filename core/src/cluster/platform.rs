@@ -455,17 +455,22 @@ fn admin_acks<'a>(c: &Cluster<'a>, cv: &ClusterVersion, from: &Version, minor: b
         );
     };
     for (key, description) in gates.iter() {
-        let Some(gate_minor) = admin_gate_minor(key) else {
-            any = true;
-            broken(
-                key,
-                "is not a gate name the CVO reads (ack-4.N-<description>): it reports it (AdminAckConfigMapGateNameError)",
-                "Fix the key in openshift-config-managed/admin-gates (it is managed by the release: an unexpected key is a sign of a broken release payload).",
-                out,
-            );
-            continue;
+        let (gate_major, gate_minor) = match admin_gate_version(key) {
+            Ok(v) => v,
+            Err(why) => {
+                any = true;
+                broken(
+                    key,
+                    &format!("is invalid as the CVO reads it ({why}): it reports it (AdminAckConfigMapGateNameError)"),
+                    "Fix the key in openshift-config-managed/admin-gates (it is managed by the release: an unexpected key is a sign of a broken release payload).",
+                    out,
+                );
+                continue;
+            }
         };
-        if gate_minor != current_minor {
+        // The CVO compares the gate's major and minor with the current version's: the releases read here are
+        // all 4.x.
+        if (gate_major, gate_minor) != (4, u64::from(current_minor)) {
             continue;
         }
         if description.is_empty() {
@@ -507,25 +512,32 @@ fn admin_acks<'a>(c: &Cluster<'a>, cv: &ClusterVersion, from: &Version, minor: b
     any
 }
 
-/// The OpenShift minor of an admin gate's key (`ack-4.15-kube-1.29-api-removals-in-4.16` -> 15): keys must
-/// match `^ack-[4-5][.]([0-9]{1,})-[^-]`; others are ignored by the CVO (a malformed key sets its own
-/// reason; here it is left out).
-pub fn admin_gate_minor(key: &str) -> Option<u32> {
-    let rest = key.strip_prefix("ack-")?;
-    let (major, rest) = rest.split_at_checked(1)?;
-    if !matches!(major, "4" | "5") {
-        return None;
+/// The OpenShift major and minor of an admin gate's key (`ack-4.15-kube-1.29-api-removals-in-4.16` -> 4.15),
+/// as the CVO reads it (cluster-version-operator `pkg/risk/adminack/adminack.go`,
+/// `gateApplicableToCurrentVersion`): the key must match `^ack-([4-5][.][0-9]{1,})-[^-]`, and its capture
+/// with `.0` appended must parse as SemVer (no leading zero in the minor, a minor that fits 64 bits); either
+/// failing, the gate is invalid (and blocks), never passed over.
+pub fn admin_gate_version(key: &str) -> Result<(u64, u64), &'static str> {
+    const FORMAT: &str = "not of the form ^ack-([4-5][.][0-9]{1,})-[^-]";
+    let rest = key.strip_prefix("ack-").ok_or(FORMAT)?;
+    let (major, rest) = rest.split_at_checked(1).ok_or(FORMAT)?;
+    let major: u64 = match major {
+        "4" => 4,
+        "5" => 5,
+        _ => return Err(FORMAT),
+    };
+    let rest = rest.strip_prefix('.').ok_or(FORMAT)?;
+    let digits = rest.bytes().take_while(u8::is_ascii_digit).count();
+    let (minor, after) = rest.split_at_checked(digits).ok_or(FORMAT)?;
+    let mut tail = after.bytes();
+    if minor.is_empty() || tail.next() != Some(b'-') || matches!(tail.next(), None | Some(b'-')) {
+        return Err(FORMAT);
     }
-    let rest = rest.strip_prefix('.')?;
-    let digits: String = rest.chars().take_while(char::is_ascii_digit).collect();
-    let after = rest.get(digits.len()..)?;
-    let mut tail = after.chars();
-    if digits.is_empty() || tail.next() != Some('-') || matches!(tail.next(), None | Some('-')) {
-        return None;
+    if minor.len() > 1 && minor.starts_with('0') {
+        return Err("its minor has a leading zero, which SemVer forbids");
     }
-    let minor: u32 = digits.parse().ok()?;
-    // OpenShift 5.0 follows 4.23 (one release line: OLM treats them as one).
-    Some(if major == "5" { minor.saturating_add(23) } else { minor })
+    let minor = minor.parse::<u64>().map_err(|_| "its minor does not fit SemVer's 64 bits")?;
+    Ok((major, minor))
 }
 
 /// A ClusterOperator: not Available or Degraded holds the CVO at its runlevel during any update (a missing
@@ -925,20 +937,34 @@ fn preflight<'a>(c: &Cluster<'a>, out: &mut Vec<Gate<'a>>) {
 mod tests {
     use super::*;
 
-    /// Admin gate keys as the CVO matches them (`^ack-[4-5][.]([0-9]{1,})-[^-]`).
+    /// Admin gate keys as the CVO reads them: the cases of `Test_gateApplicableToCurrentVersion`
+    /// (cluster-version-operator `pkg/risk/adminack/adminack_test.go`), then SemVer's own limits.
     #[test]
     fn admin_gate_keys() {
-        assert_eq!(admin_gate_minor("ack-4.15-kube-1.29-api-removals-in-4.16"), Some(15));
-        assert_eq!(admin_gate_minor("ack-4.8-kube-1.22-api-removals-in-4.9"), Some(8));
-        assert_eq!(admin_gate_minor("ack-4.8--x"), None);
-        assert_eq!(admin_gate_minor("ack-3.11-x"), None);
-        assert_eq!(admin_gate_minor("ack-4.x-y"), None);
-        assert_eq!(admin_gate_minor("ack-4.8"), None);
-        assert_eq!(admin_gate_minor("foo"), None);
-        // Numbers past u32 are no gate; OpenShift 5 follows 4.23; nothing overflows.
-        assert_eq!(admin_gate_minor("ack-4.99999999999-x"), None);
-        assert_eq!(admin_gate_minor("ack-5.0-x"), Some(23));
-        assert_eq!(admin_gate_minor("ack-5.4294967295-x"), Some(u32::MAX));
+        let v = admin_gate_version;
+        for invalid in [
+            "ack-4>8-foo",
+            "ack-4..8-foo",
+            "ck-4.8-foo",
+            "ack-3.8-foo",
+            "ack-4.x-foo",
+            "ack-4.8.1-foo",
+            "ack-4.x--foo",
+            "ack-4.x-",
+        ] {
+            assert!(v(invalid).is_err(), "{invalid}");
+        }
+        assert_eq!(v("ack-4.8-foo"), Ok((4, 8)));
+        assert_eq!(v("ack-4.123456-foo"), Ok((4, 123_456)));
+        assert_eq!(v("ack-4.15-kube-1.29-api-removals-in-4.16"), Ok((4, 15)));
+        assert!(v("ack-4.8--x").is_err());
+        assert!(v("ack-4.8").is_err());
+        // A 5.x gate is 5.x's (the major compared as is), a large minor a number like any other; a leading zero
+        // or a minor past 64 bits fails SemVer's parse: invalid.
+        assert_eq!(v("ack-5.0-x"), Ok((5, 0)));
+        assert_eq!(v("ack-4.99999999999-x"), Ok((4, 99_999_999_999)));
+        assert!(v("ack-4.015-x").is_err());
+        assert!(v("ack-4.18446744073709551616-x").is_err());
     }
 
     /// `olm.maxOpenShiftVersion` as OLM reads it: quotes stripped, MAJOR.MINOR (a zero patch allowed),

@@ -899,7 +899,10 @@ fn preflight<'a>(c: &Cluster<'a>, out: &mut Vec<Gate<'a>>) {
     for o in objects(c) {
         let Body::GkePreflight(p) = &o.body else { continue };
         let ns = o.r.namespace.as_deref().unwrap_or("");
-        let key = |x: &(&Object, &GkePreflight)| (x.1.created.clone().unwrap_or_default(), x.0.r.name.to_string());
+        // Newest by creation time, read as a time (an offset such as `+03:00` is not text order); then by name.
+        let key = |x: &(&Object, &GkePreflight)| {
+            (x.1.created.as_deref().and_then(crate::units::timestamp), x.0.r.name.to_string())
+        };
         crate::sort::upsert(
             &mut newest,
             ns,

@@ -858,14 +858,14 @@ impl JsonStream {
                                 match bytes.get(j..j + 2) {
                                     Some(b"\\u") => match self.hex4(bytes, j + 2)? {
                                         None => return self.unfinished(j + 2, "short \\u escape"),
-                                        Some(lo) => {
+                                        // A pair only with a low surrogate; else the high one alone is
+                                        // U+FFFD and the escape after it is read on its own (Go's
+                                        // encoding/json, `unquote`: kubectl's reader).
+                                        Some(lo) if (0xDC00..0xE000).contains(&lo) => {
                                             j += 6;
-                                            if (0xDC00..0xE000).contains(&lo) {
-                                                char::from_u32(0x10000 + ((hi - 0xD800) << 10) + (lo - 0xDC00))
-                                            } else {
-                                                None
-                                            }
+                                            char::from_u32(0x10000 + ((hi - 0xD800) << 10) + (lo - 0xDC00))
                                         }
+                                        Some(_) => None,
                                     },
                                     // Whether a `\u` follows is not known yet.
                                     _ if bytes.len() < j + 2 && !self.at_eof() => return Ok(None),
@@ -999,6 +999,17 @@ mod tests {
         let n = parse_json("x", r#"["a\"b\u00e9\ud83d\ude00", "é"]"#).unwrap();
         assert_eq!(n.as_seq()[0].as_str(), Some("a\"bé😀"));
         assert_eq!(n.as_seq()[1].as_str(), Some("é"));
+    }
+
+    /// Surrogate escapes as Go's encoding/json (kubectl's reader) decodes them: a pair is one character; a high
+    /// surrogate not followed by a low one is U+FFFD and what follows is read on its own; a lone low one is
+    /// U+FFFD.
+    #[test]
+    fn lone_surrogates_read_as_go_reads_them() {
+        let n =
+            parse_json("x", r#"["\ud83d\ude00", "\ud800\u0041", "\ud800x", "\udc00", "\ud800\ud800\udc00"]"#).unwrap();
+        let got: Vec<&str> = n.as_seq().iter().filter_map(|v| v.as_str()).collect();
+        assert_eq!(got, ["😀", "\u{fffd}A", "\u{fffd}x", "\u{fffd}", "\u{fffd}\u{10000}"]);
     }
 
     #[test]

@@ -295,7 +295,16 @@ impl Builder<'_, '_, '_> {
     /// One of yaml-rust2's events, at its place: `true` at the stream's end.
     fn event(&mut self, event: Event, at: Pos) -> Result<bool, YamlStop> {
         match event {
-            Event::Scalar(s, style, anchor, _tag) => self.scalar(Cow::Owned(s), style, anchor, at).map(|()| false),
+            Event::Scalar(s, style, anchor, tag) => {
+                // `!!str 1.10` is the string "1.10" (sigs.k8s.io/yaml: a string in the JSON it makes), however
+                // it is written; other tags leave the scalar as written.
+                let is_str = tag.as_ref().is_some_and(|t| {
+                    let handle = if t.handle == "!!" { "tag:yaml.org,2002:" } else { t.handle.as_str() };
+                    handle.len() + t.suffix.len() == 21 && format!("{handle}{}", t.suffix) == "tag:yaml.org,2002:str"
+                });
+                let style = if is_str && style == TScalarStyle::Plain { TScalarStyle::SingleQuoted } else { style };
+                self.scalar(Cow::Owned(s), style, anchor, at).map(|()| false)
+            }
             other => self.other(other, at),
         }
     }
@@ -540,6 +549,19 @@ mod tests {
         assert_eq!(items[1].get("replicas").value, Value::Scalar("3".into(), ScalarKind::Str));
         assert_eq!(docs[1].get("kind").as_str(), Some("Node"));
         assert_eq!(docs[1].line(), 12);
+    }
+
+    /// `!!str` makes a string of what would be a number, a boolean or null, as sigs.k8s.io/yaml (kubectl's
+    /// reader) converts it to JSON; other tags leave the scalar as written.
+    #[test]
+    fn a_str_tag_makes_a_string() {
+        let text = "a: !!str 1.10\nb: !!str true\nc: !!str null\nd: !<tag:yaml.org,2002:str> 3\ne: !!int 3\nf: 1.10\n";
+        let doc = parse_yaml_documents("t.yaml", text).unwrap().remove(0);
+        for (k, v) in [("a", "1.10"), ("b", "true"), ("c", "null"), ("d", "3")] {
+            assert_eq!(doc.get(k).value, Value::Scalar(v.into(), ScalarKind::Str), "{k}");
+        }
+        assert_eq!(doc.get("e").value, Value::Scalar("3".into(), ScalarKind::Plain));
+        assert_eq!(doc.get("f").value, Value::Scalar("1.10".into(), ScalarKind::Plain));
     }
 
     #[test]

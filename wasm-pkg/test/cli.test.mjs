@@ -646,3 +646,19 @@ console.log(k.check([{ name: 'a.yaml', content: 'kind: Pod\\napiVersion: v1\\nme
   assert.equal(r.stderr.split('\n').length, 2, r.stderr);
   assert.equal(api.stdout, 'input memory\n1\n', api.stderr);
 });
+
+test('a folder named with a trailing slash names its files with one separator; an output name at the file system\'s limit is written', () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'kp-names-'));
+  fs.mkdirSync(path.join(dir, 'manifests'));
+  fs.copyFileSync(fixture('demo/manifests.yaml'), path.join(dir, 'manifests/a.yaml'));
+  const r = cli(['check', 'manifests/', '--to', '1.29.2', '--format', 'sarif'], { cwd: dir });
+  assert.equal(r.code, 1, r.stderr);
+  const uris = JSON.parse(r.stdout).runs[0].results.map((x) => x.locations[0].physicalLocation.artifactLocation.uri);
+  assert.ok(uris.length > 0 && uris.every((u) => u === 'manifests/a.yaml'), uris.join(' '));
+  // 250 characters and `.json`: the name is allowed (255), a temporary name built from it would not be.
+  const long = `${'r'.repeat(250)}.json`;
+  const w = cli(['check', 'manifests', '--to', '1.29.2', '--format', 'json', '--output', long], { cwd: dir });
+  assert.equal(w.code, 1, w.stderr);
+  assert.equal(JSON.parse(fs.readFileSync(path.join(dir, long), 'utf8')).summary.verdict, 'blocked');
+  assert.deepEqual(fs.readdirSync(dir).filter((f) => f.endsWith('.tmp')), []);
+});

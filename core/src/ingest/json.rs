@@ -29,7 +29,8 @@ impl JsonFile {
     pub fn new(out: &Ingested, f: &FileIngest) -> JsonFile {
         JsonFile {
             stream: JsonStream::new(&f.name, Keep::Read, true),
-            kept: Some(Vec::new()),
+            // Flow-style YAML that looks like JSON is read as YAML after a JSON error, except in a `.json` file.
+            kept: (!super::named_json(&f.name)).then(Vec::new),
             error: None,
             list: ListItems::new(out, f),
             items_keys: 0,
@@ -123,6 +124,18 @@ mod tests {
 
     fn streamed(name: &str, text: &str) -> Ingested {
         ingest(&[Input::new(name, text)]).unwrap()
+    }
+
+    /// A `.json` file is JSON only, as kubectl's decoder reads a stream that starts with `{`: a comment is an
+    /// error at its place, not a YAML mapping that swallows the next key and leaves the object without a kind.
+    #[test]
+    fn a_comment_in_a_json_file_is_an_error_at_its_place() {
+        let text = "{\"apiVersion\": \"v1\", // a comment\n\"kind\": \"Node\", \"metadata\": {\"name\": \"n1\"}}\n";
+        let e = ingest(&[Input::new("c.json", text)]).unwrap_err();
+        assert_eq!((e.file.as_str(), e.line), ("c.json", Some(1)));
+        // Found in a folder: skipped with that reason, never read as something else.
+        let found = ingest(&[Input::new("c.json", text).discovered()]).unwrap();
+        assert!(found.inventory.skipped.iter().any(|s| s.reason.starts_with("not Kubernetes YAML or JSON")));
     }
 
     const POD: &str = r#"{"kind": "Pod", "apiVersion": "v1", "metadata": {"name": "p", "namespace": "x",

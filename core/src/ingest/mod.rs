@@ -255,8 +255,13 @@ pub const BOM: &[u8] = b"\xef\xbb\xbf";
 /// that swallows what follows); another on its first byte that is not blank. `None` while there is none yet.
 pub fn json_file(name: &str, bytes: &[u8]) -> Option<bool> {
     let first = bytes.iter().find(|b| !b.is_ascii_whitespace())?;
-    let named = name.len() >= 5 && name.get(name.len() - 5..).is_some_and(|ext| ext.eq_ignore_ascii_case(".json"));
-    Some(named || crate::parse::looks_like_json(&String::from_utf8_lossy(&[*first])))
+    Some(named_json(name) || crate::parse::looks_like_json(&String::from_utf8_lossy(&[*first])))
+}
+
+/// A file named `*.json`: read as JSON only, as kubectl's decoder reads a JSON stream (no YAML after a JSON
+/// error: a comment is an error at its place).
+pub fn named_json(name: &str) -> bool {
+    name.len() >= 5 && name.get(name.len() - 5..).is_some_and(|ext| ext.eq_ignore_ascii_case(".json"))
 }
 
 /// What the inventory held before a file's objects were added: the point to go back to.

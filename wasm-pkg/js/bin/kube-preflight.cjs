@@ -342,8 +342,13 @@ function walk(dir, files, seen) {
   }
   entries.sort((a, b) => Buffer.compare(a.name, b.name));
   const sep = Buffer.from(path.sep);
+  // `manifests/` names its files `manifests/a.yaml`, not `manifests//a.yaml` (nor the root `//a.yaml`).
+  const base = Buffer.isBuffer(dir) ? dir : Buffer.from(dir);
+  let end = base.length;
+  while (end > 1 && base[end - 1] === sep[0]) end -= 1;
+  const parent = end === 1 && base[0] === sep[0] ? Buffer.alloc(0) : base.subarray(0, end);
   for (const e of entries) {
-    const full = Buffer.concat([Buffer.isBuffer(dir) ? dir : Buffer.from(dir), sep, e.name]);
+    const full = Buffer.concat([parent, sep, e.name]);
     const name = e.name.toString('utf8');
     let isDir = e.isDirectory();
     let isFile = e.isFile();
@@ -645,19 +650,31 @@ function writeOut(text, output) {
   let tmp;
   try {
     // Created, never opened if it exists (`wx`): a name planted beside the target (a link to elsewhere) is
-    // passed over for the next one.
+    // passed over for the next one. Its name is short (a long target name would make it too long), and
+    // where no file can be created beside the target (a read-only folder holding a writable report, a
+    // name at the file system's limit), the target is written in place, as a shell redirection would.
+    let fd;
     for (let k = 0; ; k++) {
-      tmp = path.join(path.dirname(target), `.${path.basename(target)}.${process.pid}${k ? `.${k}` : ''}.tmp`);
+      tmp = path.join(path.dirname(target), `.${path.basename(target).slice(0, 64)}.${process.pid}${k ? `.${k}` : ''}.tmp`);
       try {
+        fd = fs.openSync(tmp, 'wx', st ? st.mode & 0o7777 : 0o666);
         pendingTemp = tmp;
-        writeFile(tmp, produce, 'wx', st ? st.mode & 0o7777 : 0o666);
         break;
       } catch (e) {
+        if (['EACCES', 'EPERM', 'EROFS', 'ENAMETOOLONG'].includes(e.code)) break;
         if (e.code !== 'EEXIST') throw e;
         // Not ours: never removed.
-        pendingTemp = undefined;
         if (k >= 100) throw e;
       }
+    }
+    if (fd === undefined) {
+      writeFile(target, produce, 'w');
+      return;
+    }
+    try {
+      produce((piece) => writeAll(fd, piece));
+    } finally {
+      fs.closeSync(fd);
     }
     fs.renameSync(tmp, target);
   } catch (e) {

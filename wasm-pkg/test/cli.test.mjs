@@ -662,3 +662,20 @@ test('a folder named with a trailing slash names its files with one separator; a
   assert.equal(JSON.parse(fs.readFileSync(path.join(dir, long), 'utf8')).summary.verdict, 'blocked');
   assert.deepEqual(fs.readdirSync(dir).filter((f) => f.endsWith('.tmp')), []);
 });
+
+test('a folder is walked where readdirSync gives the names as Buffers (Bun, for these options)', () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'kp-bun-'));
+  fs.mkdirSync(path.join(dir, 'm', 'sub'), { recursive: true });
+  fs.copyFileSync(fixture('demo/manifests.yaml'), path.join(dir, 'm', 'sub', 'a.yaml'));
+  fs.writeFileSync(path.join(dir, 'm', 'notes.txt'), 'x');
+  const patch = path.join(dir, 'bun-readdir.cjs');
+  fs.writeFileSync(patch, `const fs = require('node:fs');
+const real = fs.readdirSync;
+fs.readdirSync = (p, o) => (o && o.withFileTypes && o.encoding === 'buffer' ? real(p, { encoding: 'buffer' }) : real(p, o));
+`);
+  const r = spawnSync(process.execPath, ['-r', patch, bin, 'check', 'm', '--to', '1.29.2', '--format', 'json'], { cwd: dir, encoding: 'utf8' });
+  assert.equal(r.status, 1, r.stderr);
+  const report = JSON.parse(r.stdout);
+  assert.ok(report.findings.some((f) => f.source?.file === path.join('m', 'sub', 'a.yaml')));
+  assert.deepEqual(report.inventory.skipped.map((s) => s.file), [path.join('m', 'notes.txt')]);
+});

@@ -340,15 +340,27 @@ function walk(dir, files, seen) {
     files.push({ name: shown(dir), content: '', skipped: `cannot be walked: ${describe(e)}` });
     return;
   }
-  entries.sort((a, b) => Buffer.compare(a.name, b.name));
+  const nameOf = (e) => (Buffer.isBuffer(e) ? e : Buffer.isBuffer(e.name) ? e.name : Buffer.from(e.name));
+  entries.sort((a, b) => Buffer.compare(nameOf(a), nameOf(b)));
   const sep = Buffer.from(path.sep);
   // `manifests/` names its files `manifests/a.yaml`, not `manifests//a.yaml` (nor the root `//a.yaml`).
   const base = Buffer.isBuffer(dir) ? dir : Buffer.from(dir);
   let end = base.length;
   while (end > 1 && base[end - 1] === sep[0]) end -= 1;
   const parent = end === 1 && base[0] === sep[0] ? Buffer.alloc(0) : base.subarray(0, end);
-  for (const e of entries) {
-    const full = Buffer.concat([parent, sep, e.name]);
+  for (const entry of entries) {
+    // Bun's readdirSync gives the names as Buffers, not Dirents, for these options: each is then looked at.
+    let e = entry;
+    if (Buffer.isBuffer(entry)) {
+      try {
+        const st = fs.lstatSync(Buffer.concat([parent, sep, entry]));
+        e = { name: entry, isDirectory: () => st.isDirectory(), isFile: () => st.isFile(), isSymbolicLink: () => st.isSymbolicLink() };
+      } catch (err) {
+        files.push({ name: shown(Buffer.concat([parent, sep, entry])), content: '', skipped: `cannot be read: ${describe(err)}` });
+        continue;
+      }
+    }
+    const full = Buffer.concat([parent, sep, Buffer.isBuffer(e.name) ? e.name : Buffer.from(e.name)]);
     const name = e.name.toString('utf8');
     let isDir = e.isDirectory();
     let isFile = e.isFile();

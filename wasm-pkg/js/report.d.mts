@@ -69,8 +69,12 @@ export interface KubePreflightReportAttributes {
   ref?: unknown;
   key?: string | number;
   children?: never;
-  onReport?: (e: CustomEvent<Report>) => void;
-  onError?: (e: CustomEvent<unknown>) => void;
+  /** React 19 listens on a custom element for the event named by what follows `on`, as written: `onreport`
+   * for `report` (an `onReport` would listen for `Report`, which is never sent). */
+  onreport?: (e: CustomEvent<Report>) => void;
+  onerror?: (e: CustomEvent<unknown>) => void;
+  'onfinding-open'?: (e: CustomEvent<FindingOpenDetail>) => void;
+  'onnode-open'?: (e: CustomEvent<NodeOpenDetail>) => void;
 }
 
 declare global {

@@ -36,9 +36,16 @@ export class KubePreflightReport extends Base {
     super();
     const shadow = this.attachShadow({ mode: 'open' });
     // A constructed stylesheet: allowed under a Content-Security-Policy without 'unsafe-inline' styles.
-    const sheet = new CSSStyleSheet();
-    sheet.replaceSync(css);
-    shadow.adoptedStyleSheets = [sheet];
+    // Where there is none (jsdom, which a plugin's unit tests run in), a <style> in the shadow root.
+    if (typeof CSSStyleSheet === 'function' && typeof CSSStyleSheet.prototype.replaceSync === 'function' && 'adoptedStyleSheets' in shadow) {
+      const sheet = new CSSStyleSheet();
+      sheet.replaceSync(css);
+      shadow.adoptedStyleSheets = [sheet];
+    } else {
+      const style = document.createElement('style');
+      style.textContent = css;
+      shadow.append(style);
+    }
     this.#view = document.createElement('div');
     this.#view.setAttribute('part', 'view');
     shadow.append(this.#view);
@@ -134,7 +141,7 @@ export class KubePreflightReport extends Base {
         this.#view.replaceChildren();
         this.#mount = mountReport(this.#view, JSON.stringify(report));
         this.removeAttribute('aria-busy');
-        this.dispatchEvent(new CustomEvent('report', { detail: report }));
+        this.dispatchEvent(new CustomEvent('report', { detail: report, bubbles: true }));
       },
       (e) => this.#fail(e),
     );
@@ -149,7 +156,7 @@ export class KubePreflightReport extends Base {
     p.setAttribute('role', 'alert');
     p.textContent = `Cannot show the report: ${e?.message ?? e}`;
     this.#view.replaceChildren(p);
-    this.dispatchEvent(new CustomEvent('error', { detail: e }));
+    this.dispatchEvent(new CustomEvent('error', { detail: e, bubbles: true }));
   }
 }
 

@@ -375,6 +375,8 @@ async function nextBuildAndRun(args, label) {
       await page.waitForFunction(() => !!document.querySelector('kube-preflight-report')?.shadowRoot?.querySelector('[part~="verdict"]'), null, { timeout: 60000 });
       const verdict = await page.evaluate(() => document.querySelector('kube-preflight-report').report.summary.verdict);
       assert.equal(verdict, 'incomplete', label);
+      // The README's `onreport` handler ran: React 19 listens for `report` on the element.
+      await page.waitForFunction(() => document.title === 'kube-preflight: incomplete', null, { timeout: 10000 });
       assert.deepEqual(seen.failed, [], `${label}: failed requests`);
       assert.deepEqual(seen.errors, [], `${label}: page errors`);
     } finally {

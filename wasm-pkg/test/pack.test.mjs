@@ -93,7 +93,7 @@ test('publint and @arethetypeswrong/cli find nothing wrong with the packed packa
   // The main entry for every resolver (node10, node16 from CommonJS and from ESM, bundlers); the browser
   // entry, the report element and the worker are ES modules only; the .wasm files are assets, typed as the
   // URL a bundler gives for them.
-  const esmOnly = ['./browser', './report', './worker', './wasm', './report/wasm'].map((e) => ['--entrypoints', e, '--profile', 'esm-only']);
+  const esmOnly = ['./browser', './report', './worker', './wasm', './report/wasm', './web/kube_preflight_wasm_bg.wasm'].map((e) => ['--entrypoints', e, '--profile', 'esm-only']);
   for (const args of [['--entrypoints', '.'], ...esmOnly]) {
     const r = spawnSync(process.execPath, [attw, tarball.path, ...args, '--format', 'table-flipped'], { encoding: 'utf8' });
     assert.equal(r.status, 0, r.stdout + r.stderr);

@@ -345,8 +345,9 @@ fn fuzz(root: &Path, seconds: u64) -> Result<(), Failure> {
         step("fuzz: installing cargo-fuzz from crates.io (about 2 minutes)");
         run(Command::new("cargo").args(["install", "cargo-fuzz", "--locked"]).env("PATH", &path))?;
     }
-    // Three libFuzzer targets and the CLI's path layouts (wasm-pkg/test/layout.mjs), a quarter of the time each.
-    let each = (seconds / 4).max(1);
+    // Three libFuzzer targets, the CLI's path layouts (wasm-pkg/test/layout.mjs) and the JS API's caller
+    // values (wasm-pkg/test/callers.mjs), a fifth of the time each.
+    let each = (seconds / 5).max(1);
     for target in ["check", "options", "merge"] {
         step(&format!("fuzz: {target} for {each} s"));
         let work = root.join("target/fuzz-corpus").join(target);
@@ -364,6 +365,8 @@ fn fuzz(root: &Path, seconds: u64) -> Result<(), Failure> {
     let env = setup::setup(root)?;
     npm(root, &env)?;
     run(cmd("node", root, &env).arg("wasm-pkg/test/layout.mjs").arg(each.to_string()))?;
+    step(&format!("fuzz: the JS API's caller values (Proxies, getters, frozen, holes) for {each} s"));
+    run(cmd("node", root, &env).arg("wasm-pkg/test/callers.mjs").arg(each.to_string()))?;
     println!(
         "
 fuzz: {seconds} s, nothing found"

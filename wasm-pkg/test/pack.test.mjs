@@ -29,7 +29,7 @@ before(() => {
 test('npm pack holds only what the package needs', () => {
   assert.deepEqual(tarball.files, [
     'README.md', 'bin/kube-preflight.cjs', 'bin/mcp.cjs', 'bin/snapshot.cjs', 'browser-core.mjs', 'browser.mjs', 'browser/package.json', 'checker.mjs', 'index.cjs', 'index.d.cts',
-    'index.d.mts', 'index.d.ts', 'index.mjs', 'node/kube_preflight_wasm.js', 'node/kube_preflight_wasm_bg.wasm', 'package.json',
+    'index.d.mts', 'index.d.ts', 'index.mjs', 'node/kube_preflight_wasm.js', 'package.json',
     'report.d.mts', 'report.mjs', 'report/kube_preflight_element.js', 'report/kube_preflight_element_bg.wasm', 'report/package.json',
     'report/style.mjs', 'wasm.d.mts', 'web/kube_preflight_wasm.js', 'web/kube_preflight_wasm_bg.wasm', 'web/package.json', 'worker-core.mjs',
     'worker-node.mjs', 'worker.d.mts', 'worker.mjs',

@@ -100,6 +100,21 @@ pub fn npm(root: &Path, env: &setup::Env) -> Result<(), Failure> {
         step(&format!("npm package: wasm-bindgen --target {target}"));
         bindgen(root, env, &wasm, target, &pkg.join(dir), "kube_preflight_wasm")?;
     }
+    // One copy of the checker's `.wasm`: both glues are made from the same module and wasm-opt gives the same
+    // bytes, so the Node glue reads the web build's (the package shipped the same 1.2 MB twice).
+    let node_wasm = pkg.join("node/kube_preflight_wasm_bg.wasm");
+    let web_wasm = pkg.join("web/kube_preflight_wasm_bg.wasm");
+    if std::fs::read(&node_wasm).ok() != std::fs::read(&web_wasm).ok() {
+        return Err(Failure::new("the nodejs and web builds' .wasm differ: the Node glue cannot share the web one"));
+    }
+    std::fs::remove_file(&node_wasm).map_err(|e| Failure::new(format!("{}: {e}", node_wasm.display())))?;
+    let glue = pkg.join("node/kube_preflight_wasm.js");
+    let text = util::read(&glue)?;
+    let from = "const wasmPath = `${__dirname}/kube_preflight_wasm_bg.wasm`;";
+    if !text.contains(from) {
+        return Err(Failure::new(format!("{}: the line that names its .wasm is not there (wasm-bindgen changed?)", glue.display())));
+    }
+    util::write(&glue, &text.replacen(from, "const wasmPath = `${__dirname}/../web/kube_preflight_wasm_bg.wasm`;", 1))?;
     // The <kube-preflight-report> element: the dashboard's views (the web crate, bin kube-preflight-element).
     step("npm package: the <kube-preflight-report> element (kube-preflight-web, release)");
     wasm_release(root, env, &["-p", "kube-preflight-web", "--bin", "kube-preflight-element"])?;
@@ -380,7 +395,7 @@ fn shipped_wasm(root: &Path) -> Result<Vec<(&'static str, PathBuf, PathBuf)>, Fa
     let mut out = vec![
         (
             "npm package",
-            root.join("wasm-pkg/pkg/node/kube_preflight_wasm_bg.wasm"),
+            root.join("wasm-pkg/pkg/web/kube_preflight_wasm_bg.wasm"),
             cargo.join("kube_preflight_wasm.wasm"),
         ),
         (

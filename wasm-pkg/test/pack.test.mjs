@@ -315,3 +315,29 @@ test('import init, { check } works the same in Node ESM, CommonJS and compiled T
     }
   }
 });
+
+test('Bun and Deno run the README\'s lines against the installed package (the CLI and the Node API), as Node does', () => {
+  const dir = fs.mkdtempSync(path.join(project, 'bun-deno-'));
+  fs.copyFileSync(fixture('cli/nodes-1.28.yaml'), path.join(dir, 'snapshot.yaml'));
+  fs.mkdirSync(path.join(dir, 'cluster'));
+  fs.copyFileSync(fixture('cli/nodes-1.28.yaml'), path.join(dir, 'cluster/nodes.yaml'));
+  fs.writeFileSync(path.join(dir, 'check.mjs'), snippet('bun-deno-api'));
+  const bins = { bunx: [path.join(tools, '.bin/bun'), 'x'], bun: [path.join(tools, '.bin/bun')], deno: [path.join(tools, '.bin/deno')] };
+  const node = spawnSync(process.execPath, [path.join(project, 'node_modules/kube-preflight/bin/kube-preflight.cjs'), 'check', 'snapshot.yaml', '--to', '1.29.2', '--format', 'json'], { cwd: dir, encoding: 'utf8' });
+  for (const line of snippet('bun-deno').split('\n').filter((l) => l.trim())) {
+    const [cmd, ...args] = line.split(/\s+/);
+    const [exe, ...pre] = bins[cmd];
+    // The project's own package (one folder up): Deno reads node_modules beside the package.json.
+    const r = spawnSync(exe, [...pre, ...args.map((a) => a.replace(/^node_modules\//, '../node_modules/'))], { cwd: dir, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1', DENO_NO_UPDATE_CHECK: '1', BUN_INSTALL_CACHE_DIR: path.join(dir, '.bun-cache') } });
+    if (args.includes('check.mjs')) {
+      assert.equal(r.status, 0, `${line}: ${r.stderr}`);
+      assert.equal(r.stdout, 'incomplete\n', line);
+    } else {
+      // A folder walked (Bun's readdirSync gives Buffers there); two nodes alone: incomplete (exit 3).
+      assert.equal(r.status, 3, `${line}: ${r.stderr}`);
+      assert.match(r.stdout, /^INCOMPLETE \(not a pass/m, line);
+      assert.match(r.stdout, /read 1 file\(s\), 2 object\(s\)/, line);
+    }
+  }
+  assert.equal(node.status, 3);
+});

@@ -112,7 +112,10 @@ pub fn npm(root: &Path, env: &setup::Env) -> Result<(), Failure> {
     let text = util::read(&glue)?;
     let from = "const wasmPath = `${__dirname}/kube_preflight_wasm_bg.wasm`;";
     if !text.contains(from) {
-        return Err(Failure::new(format!("{}: the line that names its .wasm is not there (wasm-bindgen changed?)", glue.display())));
+        return Err(Failure::new(format!(
+            "{}: the line that names its .wasm is not there (wasm-bindgen changed?)",
+            glue.display()
+        )));
     }
     util::write(&glue, &text.replacen(from, "const wasmPath = `${__dirname}/../web/kube_preflight_wasm_bg.wasm`;", 1))?;
     // The <kube-preflight-report> element: the dashboard's views (the web crate, bin kube-preflight-element).

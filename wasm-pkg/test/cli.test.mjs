@@ -679,3 +679,24 @@ fs.readdirSync = (p, o) => (o && o.withFileTypes && o.encoding === 'buffer' ? re
   assert.ok(report.findings.some((f) => f.source?.file === path.join('m', 'sub', 'a.yaml')));
   assert.deepEqual(report.inventory.skipped.map((s) => s.file), [path.join('m', 'notes.txt')]);
 });
+
+test('a report whose folder is read-only but which may itself be written is written in place (run as another user)', (t) => {
+  if (process.getuid?.() !== 0) return t.skip('needs root, to run the CLI as nobody');
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'kp-readonly-'));
+  fs.copyFileSync(fixture('demo/manifests.yaml'), path.join(dir, 'm.yaml'));
+  fs.chmodSync(path.join(dir, 'm.yaml'), 0o644);
+  fs.writeFileSync(path.join(dir, 'out.json'), '');
+  fs.chmodSync(path.join(dir, 'out.json'), 0o666);
+  fs.chmodSync(dir, 0o555);
+  try {
+    const r = spawnSync(process.execPath, [bin, 'check', path.join(dir, 'm.yaml'), '--to', '1.29.2', '--format', 'json', '--output', path.join(dir, 'out.json')], { uid: 65534, gid: 65534, encoding: 'utf8' });
+    assert.equal(r.status, 1, r.stderr);
+    assert.equal(JSON.parse(fs.readFileSync(path.join(dir, 'out.json'), 'utf8')).summary.verdict, 'blocked');
+    // A new file there cannot be made: an output error, said.
+    const none = spawnSync(process.execPath, [bin, 'check', path.join(dir, 'm.yaml'), '--to', '1.29.2', '--output', path.join(dir, 'new.txt')], { uid: 65534, gid: 65534, encoding: 'utf8' });
+    assert.equal(none.status, 2);
+    assert.match(none.stderr, /output error: --output .*new\.txt: permission denied/);
+  } finally {
+    fs.chmodSync(dir, 0o755);
+  }
+});

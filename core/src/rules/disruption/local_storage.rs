@@ -87,7 +87,7 @@ pub fn check(ctx: &Context<'_>, out: &mut Vec<Finding>) {
         let Some((first, (node, lost, bound, behind))) = pods.first() else {
             continue;
         };
-        let subject = key.as_ref().map_or_else(|| format!("Pod {}", display_ref(&first.r)), |k| k.display());
+        let subject = key.as_ref().map_or_else(|| display_ref(&first.r), |k| k.display());
         let mut parts = Vec::new();
         let refused = !lost.is_empty() && !flags.delete_emptydir_data;
         if refused {

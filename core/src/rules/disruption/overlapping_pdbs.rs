@@ -102,7 +102,7 @@ pub fn check(ctx: &Context<'_>, out: &mut Vec<Finding>) {
                 set_names.len() - 1
             })
         });
-        let subject = ctx.controller_of(p).map_or_else(|| format!("Pod {}", display_ref(&p.r)), |k| k.display());
+        let subject = ctx.controller_of(p).map_or_else(|| display_ref(&p.r), |k| k.display());
         let g = groups.entry((subject, set)).or_insert(Group {
             pods: Vec::new(),
             pod_count: 0,

@@ -271,14 +271,22 @@ impl<'a> Cluster<'a> {
                 })
                 .collect();
             let mut lists: Vec<Vec<RunningPod<'a>>> = vec![Vec::new(); pdbs.len()];
+            // A pod is matched by every budget of a group or by none: pushed once per group. The groups of a
+            // list of budgets are found once per list (pods of one labelling share it), not once per pod: 15,000
+            // budgets over the same 15,000 pods walked 225 million positions.
+            let mut groups_of: FastMap<*const usize, (Rc<[usize]>, Vec<usize>)> = FastMap::default();
             for pod in self.running_pods() {
-                // A pod is matched by every budget of a group or by none: pushed once per group.
-                for &i in index.matching(pdbs, pod.0).iter() {
-                    let g = group.get(i).copied().unwrap_or(i);
+                let matching = index.matching(pdbs, pod.0);
+                let (_, groups) = groups_of.entry(matching.as_ptr()).or_insert_with(|| {
+                    let mut g: Vec<usize> = matching.iter().map(|&i| group.get(i).copied().unwrap_or(i)).collect();
+                    crate::sort::sort(&mut g);
+                    g.dedup();
+                    // The list is kept alive while its address is a key.
+                    (Rc::clone(&matching), g)
+                });
+                for &g in groups.iter() {
                     if let Some(list) = lists.get_mut(g) {
-                        if list.last().is_none_or(|p| !core::ptr::eq(p.0, pod.0)) {
-                            list.push(pod);
-                        }
+                        list.push(pod);
                     }
                 }
             }

@@ -13,8 +13,12 @@ export { init, check, checkObjects, rules, version, Session } from './browser-co
  */
 export async function checkInWorker(inputs, options, opts = {}) {
   await init();
+  const factory = opts !== null && typeof opts === 'object' ? opts.worker : undefined;
+  if (factory !== undefined && factory !== null && typeof factory !== 'function') {
+    throw Object.assign(new Error('worker: expected a function that makes the Worker'), { code: 'options' });
+  }
   const make = () => {
-    const w = opts.worker ? opts.worker() : new Worker(new URL('./worker.mjs', import.meta.url), { type: 'module' });
+    const w = factory ? factory() : new Worker(new URL('./worker.mjs', import.meta.url), { type: 'module' });
     return {
       post: (m, transfer) => w.postMessage(m, transfer || []),
       listen: (onMessage, onError) => {

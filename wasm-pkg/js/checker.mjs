@@ -90,8 +90,23 @@ async function* chunks(content, where, stop) {
  * module's own reading of the caller's options into plain data (`plainOptions`), the one `check()` makes: what
  * is posted is that copy, never the caller's value (a Proxy, a class with getters).
  */
-export function runInWorker(makeWorker, start, inputs, options, { signal, onProgress } = {}, readOptions = (o) => o) {
+export function runInWorker(makeWorker, start, inputs, options, opts, readOptions = (o) => o) {
   if (!Array.isArray(inputs)) return Promise.reject(optionsError('inputs: expected an array of { name, content } or Files'));
+  // The third argument read before any worker exists: a bad one is an options error, never a TypeError
+  // thrown after the worker started (which then kept the host's process alive).
+  let signal;
+  let onProgress;
+  try {
+    if (opts !== undefined && opts !== null && typeof opts !== 'object') throw optionsError('the third argument: expected { signal, onProgress, worker }');
+    signal = opts?.signal ?? undefined;
+    onProgress = opts?.onProgress ?? undefined;
+  } catch (e) {
+    return Promise.reject(e.code === 'options' ? e : optionsError(`the third argument: reading it threw: ${e?.message ?? e}`));
+  }
+  if (signal !== undefined && (typeof signal !== 'object' || typeof signal.aborted !== 'boolean' || typeof signal.addEventListener !== 'function' || typeof signal.removeEventListener !== 'function')) {
+    return Promise.reject(optionsError('signal: expected an AbortSignal'));
+  }
+  if (onProgress !== undefined && typeof onProgress !== 'function') return Promise.reject(optionsError('onProgress: expected a function'));
   if (signal?.aborted) return Promise.reject(abortError(signal));
   let described;
   let plainOptions;

@@ -170,3 +170,12 @@ test('options of any shape are read once, as check() reads them: a Proxy, a clas
     process.off('unhandledRejection', onUnhandled);
   }
 });
+
+test('a bad signal, onProgress or third argument is an options error before any worker starts (the process is not kept alive)', async () => {
+  const inputs = [{ name: 'cluster.yaml', content: cluster }];
+  for (const [opts, field] of [[{ signal: {} }, /^signal: expected an AbortSignal/], [{ onProgress: 5 }, /^onProgress: expected a function/], [7, /^the third argument/], [{ get signal() { throw new Error('no'); } }, /^the third argument: reading it threw: no/]]) {
+    await assert.rejects(checkInWorker(inputs, options, opts), (e) => e.code === 'options' && field.test(e.message), String(field));
+  }
+  // null and undefined are no options at all.
+  assert.equal((await checkInWorker(inputs, options, null)).summary.verdict, check(inputs, options).summary.verdict);
+});

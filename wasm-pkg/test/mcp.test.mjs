@@ -40,9 +40,10 @@ function assertCertainty(c) {
   for (const f of c.notChecked) assert.notEqual(f.state, 'checked');
 }
 
-test('the README\'s client configuration starts the server the tests talk to', () => {
-  const config = JSON.parse(snippet('mcp-config'));
-  assert.deepEqual(config.mcpServers['kube-preflight'], { command: 'npx', args: ['kube-preflight', 'mcp'] });
+test('the README\'s client configuration starts the installed package\'s command, never npx (which would fetch an unowned name)', () => {
+  const { command, args } = JSON.parse(snippet('mcp-config')).mcpServers['kube-preflight'];
+  assert.match(command, /\/node_modules\/\.bin\/kube-preflight$/);
+  assert.deepEqual(args, ['mcp']);
 });
 
 test('the tools are listed, with their input schemas', async () => {

@@ -131,7 +131,13 @@ const OPTION_VALUES: usize = 10_000;
 /// indexes (a hole is `null`, as JSON writes it), a `toJSON` (a Date) called. A value JSON would drop or
 /// change without a word (`NaN`, `Infinity`, a function, a Symbol, a BigInt, a Map or Set) is an options
 /// error naming the field (`exemptions[2].until`), rather than the profile's default used in its place.
-fn plain(v: &JsValue, path: &str, depth: usize, budget: &mut usize) -> Result<JsValue, JsValue> {
+fn plain(
+    v: &JsValue,
+    path: &str,
+    depth: usize,
+    budget: &mut usize,
+    object_proto: &JsValue,
+) -> Result<JsValue, JsValue> {
     let bad =
         |what: &str| Err(field_error(path, format!("{what} is not a value options can hold (JSON has no such value)")));
     if let Some(f) = v.as_f64() {
@@ -178,7 +184,7 @@ fn plain(v: &JsValue, path: &str, depth: usize, budget: &mut usize) -> Result<Js
         for i in 0..array_len(v, here)? {
             let x = get(v, &JsValue::from(i), here)?;
             let x = if x.is_undefined() { JsValue::NULL } else { x };
-            out.push(&plain(&x, &field(&i.to_string(), true), depth + 1, budget)?);
+            out.push(&plain(&x, &field(&i.to_string(), true), depth + 1, budget, object_proto)?);
         }
         return Ok(out.into());
     }
@@ -186,15 +192,14 @@ fn plain(v: &JsValue, path: &str, depth: usize, budget: &mut usize) -> Result<Js
     let to_json = get(v, &JsValue::from_str("toJSON"), here)?;
     if let Some(f) = to_json.dyn_ref::<js_sys::Function>() {
         let x = Reflect::apply(f, v, &Array::new()).map_err(|e| caught_error(here, &e))?;
-        return plain(&x, path, depth + 1, budget);
+        return plain(&x, path, depth + 1, budget, object_proto);
     }
     let out = js_sys::Object::new();
     let mut seen: Vec<String> = Vec::new();
     // Own enumerable string keys, then the accessors of its classes (not Object's own).
     let mut holder = v.clone();
-    let object_proto = js_sys::Object::get_prototype_of(&js_sys::Object::new().into());
     for level in 0..32 {
-        if holder.is_null() || holder.is_undefined() || (level > 0 && holder == JsValue::from(object_proto.clone())) {
+        if holder.is_null() || holder.is_undefined() || (level > 0 && holder == *object_proto) {
             break;
         }
         let keys = Reflect::own_keys(&holder).map_err(|e| caught_error(here, &e))?;
@@ -219,7 +224,7 @@ fn plain(v: &JsValue, path: &str, depth: usize, budget: &mut usize) -> Result<Js
             if x.is_undefined() {
                 continue;
             }
-            let _ = Reflect::set(&out, &key, &plain(&x, &field(&k, false), depth + 1, budget)?);
+            let _ = Reflect::set(&out, &key, &plain(&x, &field(&k, false), depth + 1, budget, object_proto)?);
         }
         holder = Reflect::get_prototype_of(&holder).map_err(|e| caught_error(here, &e))?.into();
     }
@@ -230,7 +235,9 @@ fn stringify(v: &JsValue, what: &str) -> Result<String, JsValue> {
     if v.is_undefined() || v.is_null() {
         return Ok("{}".to_owned());
     }
-    let v = &plain(v, "", 0, &mut { OPTION_VALUES })?;
+    // `Object.prototype`, where a class's getters stop being looked for: found once per reading.
+    let object_proto: JsValue = js_sys::Object::get_prototype_of(&js_sys::Object::new().into()).into();
+    let v = &plain(v, "", 0, &mut { OPTION_VALUES }, &object_proto)?;
     // A version given as a number has already lost its trailing zero (`1.30` is the number 1.3): refuse
     // it rather than check against Kubernetes 1.3.
     for field in ["to", "from"] {

@@ -754,12 +754,6 @@ enum Doc<'a> {
     Object,
 }
 
-impl Doc<'_> {
-    fn is_kubectl_version(&self) -> bool {
-        matches!(self, Doc::KubectlVersion)
-    }
-}
-
 fn classify(doc: &Node) -> Doc<'_> {
     let kind = doc.get("kind").as_str().unwrap_or_default();
     if crate::model::distro::is_rke_cluster_yml(doc) {
@@ -842,7 +836,7 @@ fn add_snapshot(file: &str, doc: &Node, out: &mut Ingested, not_objects: &mut Ve
     }
     out.inventory.snapshot = Some(taken);
     let version = doc.get("version");
-    if classify(version).is_kubectl_version() {
+    if matches!(classify(version), Doc::KubectlVersion) {
         // Named by the snapshot's line (what the objects path numbers too: an item, not its fields).
         add_kubectl_version(file, doc.line(), version, out);
     }

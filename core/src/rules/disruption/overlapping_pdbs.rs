@@ -84,23 +84,23 @@ pub fn check(ctx: &Context<'_>, out: &mut Vec<Finding>) {
     // The pods of one labelling share their list of budgets: each list is looked at once (`by_list`, by its
     // address), not once per pod.
     let mut sets: FastMap<Vec<usize>, usize> = FastMap::default();
-    let mut by_list: FastMap<*const usize, usize> = FastMap::default();
-    let mut alive: Vec<std::rc::Rc<[usize]>> = Vec::new();
+    // Each list kept with its set (alive while its address is a key: a list found anew for a pod is no one
+    // else's), as `Cluster::budget_pods` keeps its lists.
+    let mut by_list: FastMap<*const usize, (std::rc::Rc<[usize]>, usize)> = FastMap::default();
     let mut set_names: Vec<Vec<&str>> = Vec::new();
     let mut groups: BTreeMap<(String, usize), Group<'_>> = BTreeMap::new();
     let budgets = ctx.budgets();
     for (p, info, node) in ctx.running_pods() {
         let Eviction::MoreThanOneBudget(pdbs) = ctx.eviction(p, info) else { continue };
-        let set = *by_list.entry(pdbs.as_ptr()).or_insert_with(|| {
-            // Kept alive while its address is a key (a list found anew for a pod is no one else's).
-            alive.push(std::rc::Rc::clone(&pdbs));
-            *sets.entry(pdbs.to_vec()).or_insert_with(|| {
+        let (_, set) = *by_list.entry(pdbs.as_ptr()).or_insert_with(|| {
+            let set = *sets.entry(pdbs.to_vec()).or_insert_with(|| {
                 let mut names: Vec<&str> =
                     pdbs.iter().filter_map(|&i| budgets.get(i)).map(|(o, _)| o.r.name.as_str()).collect();
                 crate::sort::sort(&mut names);
                 set_names.push(names);
                 set_names.len() - 1
-            })
+            });
+            (std::rc::Rc::clone(&pdbs), set)
         });
         let subject = ctx.controller_of(p).map_or_else(|| display_ref(&p.r), |k| k.display());
         let g = groups.entry((subject, set)).or_insert(Group {
